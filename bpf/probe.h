@@ -1,0 +1,35 @@
+/* Kernel feature probes, each run at most once and cached.  They really
+ * ask the kernel (tiny map creates and program loads), because a kernel's
+ * version says little: these machines refuse fentry with EPERM and have no
+ * kprobes at all.
+ *
+ * The environment variable COREBOX_DISABLE=feat[,feat...] forces a probe
+ * to say "no" (tests use it to exercise fallbacks): ringbuf, tp_btf,
+ * fentry, kprobe_pmu, kprobe, perf_link, mmap, btf_func, bpf_cookie. */
+#ifndef COREBOX_PROBE_H
+#define COREBOX_PROBE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+bool probe_disabled(const char *feat); /* COREBOX_DISABLE lists it */
+bool probe_ringbuf(void);
+bool probe_mmapable_array(void);
+bool probe_perf_link(void);
+bool probe_bpf_cookie(void);
+bool probe_prog_name(void);
+bool probe_kprobe_pmu(void);
+bool probe_kprobe_legacy(void);
+/* tp_btf / fentry need the target's vmlinux BTF id (the loader finds it). */
+bool probe_tp_btf(uint32_t btf_trace_typedef_id);
+bool probe_fentry(uint32_t func_btf_id);
+/* BTF kinds the kernel accepts in program BTF (for sanitizing). */
+bool probe_btf_func(void);
+bool probe_btf_global_func(void);
+bool probe_btf_datasec(void);
+bool probe_btf_float(void);
+bool probe_btf_decl_tag(void);
+bool probe_btf_type_tag(void);
+bool probe_btf_enum64(void);
+
+#endif

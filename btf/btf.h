@@ -1,0 +1,109 @@
+/* BTF: parse kernel and program BTF, look types up, dump as C.
+ *
+ * A struct btf is a view over a raw BTF blob (header, types, strings).
+ * Kernel BTF (5.5 MB) is borrowed, never copied: the caller maps it and
+ * btf_new() only builds a u32 offset-per-type index.  The name index used
+ * by btf_find() is built lazily on first use.  Program BTF is small and
+ * is parsed from a private copy so the loader can fix DATASEC sizes and
+ * VAR offsets in place (btf_type_mut). */
+#ifndef COREBOX_BTF_H
+#define COREBOX_BTF_H
+
+#include <linux/btf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Kinds newer than the 6.1 UAPI header on the build machines. */
+#ifndef BTF_KIND_ENUM64
+#define BTF_KIND_ENUM64 19
+struct btf_enum64 {
+	uint32_t name_off;
+	uint32_t val_lo32;
+	uint32_t val_hi32;
+};
+#endif
+
+struct btf;
+
+/* Parse a blob.  copy = 0: borrow data (must outlive the btf); copy = 1:
+ * take a private writable copy.  base: for split BTF (modules), the base
+ * (vmlinux) whose ids and strings come first; NULL otherwise.
+ * Returns NULL with err_msg() set on malformed input. */
+struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *base);
+void btf_free(struct btf *btf);
+
+/* Number of type ids including void (valid ids: 1 .. btf_nr_types()-1;
+ * for split BTF ids start after the base's). */
+uint32_t btf_nr_types(const struct btf *btf);
+/* Type by id; NULL for id 0 (void) and out-of-range ids. */
+const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id);
+struct btf_type *btf_type_mut(struct btf *btf, uint32_t id); /* copy=1 only */
+/* String at offset; NULL when out of range. */
+const char *btf_str(const struct btf *btf, uint32_t off);
+/* Name of a type ("" for anonymous or bad offset). */
+const char *btf_name(const struct btf *btf, const struct btf_type *t);
+
+/* Raw blob (for BPF_BTF_LOAD) and its size. */
+const void *btf_raw(const struct btf *btf, size_t *size);
+
+static inline int btf_kind(const struct btf_type *t) { return (t->info >> 24) & 0x7f; }
+static inline uint32_t btf_vlen(const struct btf_type *t) { return t->info & 0xffffff; }
+static inline bool btf_kflag(const struct btf_type *t) { return t->info >> 31; }
+static inline struct btf_member *btf_members(const struct btf_type *t) { return (struct btf_member *)(t + 1); }
+static inline struct btf_param *btf_params(const struct btf_type *t) { return (struct btf_param *)(t + 1); }
+static inline struct btf_enum *btf_enums(const struct btf_type *t) { return (struct btf_enum *)(t + 1); }
+static inline struct btf_enum64 *btf_enums64(const struct btf_type *t) { return (struct btf_enum64 *)(t + 1); }
+static inline struct btf_array *btf_array_info(const struct btf_type *t) { return (struct btf_array *)(t + 1); }
+static inline struct btf_var *btf_var_info(const struct btf_type *t) { return (struct btf_var *)(t + 1); }
+static inline struct btf_var_secinfo *btf_secinfos(const struct btf_type *t) { return (struct btf_var_secinfo *)(t + 1); }
+static inline uint32_t btf_int_encoding(const struct btf_type *t) { return (*(const uint32_t *)(t + 1) >> 24) & 0x0f; }
+static inline uint32_t btf_int_offset(const struct btf_type *t) { return (*(const uint32_t *)(t + 1) >> 16) & 0xff; }
+static inline uint32_t btf_int_bits(const struct btf_type *t) { return *(const uint32_t *)(t + 1) & 0xff; }
+/* Member bit offset / bitfield size honour kind_flag. */
+static inline uint32_t btf_member_bit_offset(const struct btf_type *t, const struct btf_member *m)
+{ return btf_kflag(t) ? m->offset & 0xffffff : m->offset; }
+static inline uint32_t btf_member_bitfield_size(const struct btf_type *t, const struct btf_member *m)
+{ return btf_kflag(t) ? m->offset >> 24 : 0; }
+
+/* Find a type by name and kind (kind < 0: any kind).  Returns its id or
+ * -ENOENT.  The first call builds a name hash index (lazily, once). */
+int32_t btf_find(const struct btf *btf, const char *name, int kind);
+/* Call fn for every type id whose name equals name (any kind); stops when
+ * fn returns non-zero and returns that value. */
+int btf_for_each_named(const struct btf *btf, const char *name,
+		       int (*fn)(uint32_t id, void *ctx), void *ctx);
+
+/* Skip typedef/volatile/const/restrict/type_tag; returns the resolved id
+ * (and type via *res when non-NULL). */
+uint32_t btf_skip_mods(const struct btf *btf, uint32_t id, const struct btf_type **res);
+/* Same, but also skips typedefs (btf_skip_mods keeps typedefs). */
+uint32_t btf_resolve(const struct btf *btf, uint32_t id, const struct btf_type **res);
+/* Byte size of a type (through typedefs/modifiers, arrays multiplied),
+ * or a negative errno for sizeless kinds (func, void, fwd...). */
+int64_t btf_type_size(const struct btf *btf, uint32_t id);
+
+/* .BTF.ext: func_info, line_info and CO-RE relocation records, grouped
+ * per ELF section name.  Record sizes are taken from the file (they may be
+ * larger than the fields we read). */
+struct btf_ext_sec {
+	const char *sec_name;   /* ELF section these records belong to */
+	const void *recs;       /* first record */
+	uint32_t nr;            /* number of records */
+	uint32_t rec_size;
+};
+struct btf_ext {
+	struct btf_ext_sec *func, *line, *core;
+	uint32_t nr_func, nr_line, nr_core;
+	uint32_t func_rec_size, line_rec_size, core_rec_size;
+};
+/* Parse .BTF.ext; strings resolve through btf (the object's .BTF). */
+int btf_ext_parse(struct btf_ext *ext, const void *data, size_t size, const struct btf *btf);
+void btf_ext_free(struct btf_ext *ext);
+
+/* Write BTF as a compilable C header.  only: NULL-terminated list of type
+ * names to emit (with everything they depend on), or NULL for all. */
+#include <stdio.h>
+int btf_dump_c(const struct btf *btf, FILE *out, const char *const *only);
+
+#endif

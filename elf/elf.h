@@ -1,0 +1,68 @@
+/* ELF64 reader over a memory buffer.
+ *
+ * Used for BPF objects (relocatable, EM_BPF) and for user binaries
+ * (executables and shared libraries, for uprobes and stack symbols).
+ * Nothing is copied: every pointer returned points into the caller's
+ * buffer, which must outlive the view.  Every offset, size and index is
+ * checked against the buffer before it is used; malformed input gives a
+ * negative errno and a one-line message (lib/err.h) naming what is wrong. */
+#ifndef COREBOX_ELF_H
+#define COREBOX_ELF_H
+
+#include <elf.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_view {
+	const uint8_t *data;
+	size_t size;
+	const Elf64_Ehdr *ehdr;
+	const Elf64_Shdr *shdrs;  /* NULL when the file has no sections */
+	size_t shnum;             /* real count (section 0's sh_size when e_shnum is 0) */
+	const char *shstrtab;     /* section name strings */
+	size_t shstrtab_size;
+	const Elf64_Phdr *phdrs;  /* NULL when none */
+	size_t phnum;
+	int swapped;              /* foreign endianness: refuse to load (parse is refused too) */
+};
+
+/* Validate the header, section and program header tables. */
+int elf_open(struct elf_view *ev, const void *data, size_t size);
+
+/* Section header by index (NULL if out of range). */
+const Elf64_Shdr *elf_shdr(const struct elf_view *ev, size_t idx);
+/* Section name ("" if the name offset is bad). */
+const char *elf_sec_name(const struct elf_view *ev, const Elf64_Shdr *sh);
+/* Section contents: *data = NULL for SHT_NOBITS (size still reported).
+ * Fails if the section lies outside the file. */
+int elf_sec_data(const struct elf_view *ev, const Elf64_Shdr *sh, const void **data, size_t *size);
+/* First section with this name, or NULL. */
+const Elf64_Shdr *elf_find_sec(const struct elf_view *ev, const char *name);
+static inline size_t elf_sec_idx(const struct elf_view *ev, const Elf64_Shdr *sh)
+{
+	return (size_t)(sh - ev->shdrs);
+}
+
+/* Symbol table access (SHT_SYMTAB or SHT_DYNSYM section). */
+struct elf_symtab {
+	const Elf64_Sym *syms;
+	size_t count;
+	const char *strs;
+	size_t strs_size;
+};
+int elf_symtab(const struct elf_view *ev, const Elf64_Shdr *symsec, struct elf_symtab *st);
+/* Symbol by index (NULL if out of range); name ("" if bad). */
+const Elf64_Sym *elf_sym(const struct elf_symtab *st, size_t idx);
+const char *elf_sym_name(const struct elf_symtab *st, const Elf64_Sym *sym);
+
+/* For uprobes: file offset of function NAME in an executable or shared
+ * library (.symtab, then .dynsym), as the uprobe PMU wants it: the symbol's
+ * virtual address translated through the PT_LOAD segment holding it.
+ * Returns 0 and sets *off, or -ENOENT with a message. */
+int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off);
+
+/* Convenience: map a whole file read-only (mmap); *size set. */
+int elf_map_file(const char *path, const void **data, size_t *size);
+void elf_unmap_file(const void *data, size_t size);
+
+#endif

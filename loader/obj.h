@@ -1,0 +1,105 @@
+/* The loader: an embedded BPF object (libbpf conventions) turned into
+ * maps, programs and links.
+ *
+ *   obj_open()   parse ELF, BTF, .BTF.ext; find programs, maps, global
+ *                data, externs and relocations.  No syscalls.
+ *   ...          the tool adjusts: autoload, attach targets, map types and
+ *                sizes, .rodata knobs (obj_global), events map mode.
+ *   obj_load()   kernel BTF, externs, CO-RE, subprograms, data relocations,
+ *                program BTF, maps (rodata frozen), programs.
+ *   obj_attach() every loaded program by its section name, picking the
+ *                best mechanism the kernel has (tp_btf -> raw_tp,
+ *                fentry/kprobe per the tool's variant choice).
+ *   obj_close()  detach and close everything; also undoes legacy kprobes.
+ *
+ * Errors: negative errno (or NULL) with a one-line err_msg(). */
+#ifndef COREBOX_OBJ_H
+#define COREBOX_OBJ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct obj;
+struct prog;
+struct map;
+struct btf;
+
+/* Options that come from the command line / environment. */
+struct obj_opts {
+	const char *btf_path; /* --btf FILE or $COREBOX_BTF; NULL: /sys/kernel/btf/vmlinux */
+	int verbose;          /* print the verifier log even on success, load steps */
+};
+
+struct obj *obj_open(const char *name, const void *elf, size_t size);
+int obj_load(struct obj *o, const struct obj_opts *opts);
+int obj_attach(struct obj *o);
+void obj_close(struct obj *o);
+
+/* Programs: by C function name. */
+struct prog *obj_prog(const struct obj *o, const char *name);
+struct prog *obj_prog_at(const struct obj *o, size_t i); /* NULL past the end */
+void prog_set_autoload(struct prog *p, bool on);
+bool prog_autoload(const struct prog *p);
+/* Retarget a fentry/fexit/kprobe/kretprobe/tp_btf program to another
+ * function or tracepoint name (before load). */
+int prog_set_attach_target(struct prog *p, const char *target);
+const char *prog_name(const struct prog *p);
+const char *prog_section(const struct prog *p);
+int prog_fd(const struct prog *p);
+/* After attach: "tp_btf", "raw_tp", "tracepoint", "fentry", "fexit",
+ * "kprobe", "kretprobe", "kprobe_legacy", "uprobe", "uretprobe",
+ * "perf_event", or "" when not attached. */
+const char *prog_mechanism(const struct prog *p);
+/* Attach by hand (perf_event programs: profile opens per-CPU events). */
+int prog_attach_perf_fd(struct prog *p, int perf_fd);
+
+/* Maps: by name (BTF .maps variable name, or ".rodata", ".bss", ".data",
+ * ".rodata.NAME" for data sections). */
+struct map *obj_map(const struct obj *o, const char *name);
+int map_fd(const struct map *m);
+int map_set_type(struct map *m, uint32_t type);
+int map_set_max_entries(struct map *m, uint32_t n);
+int map_set_key_size(struct map *m, uint32_t n);
+int map_set_value_size(struct map *m, uint32_t n);
+int map_set_autocreate(struct map *m, bool on);
+uint32_t map_type(const struct map *m);
+uint32_t map_key_size(const struct map *m);
+uint32_t map_value_size(const struct map *m);
+uint32_t map_max_entries(const struct map *m);
+
+/* Pointer to global variable NAME (in .rodata*, .data*, .bss*).  size
+ * must equal the variable's BTF size (catches user/kernel side drift).
+ * Before obj_load: the initial image (edit .rodata knobs here).  After:
+ * still valid; for .bss/.data it is the live mmap of the map when the
+ * kernel supports mmapable arrays.  NULL with a message if missing. */
+void *obj_global(struct obj *o, const char *name, size_t size);
+#define OBJ_SET(o, var, val)                                                    \
+	do {                                                                    \
+		__typeof__(val) *p_ = obj_global((o), #var, sizeof(*p_));       \
+		if (p_)                                                         \
+			*p_ = (val);                                            \
+	} while (0)
+
+/* Events map: keep the BTF-declared ring buffer when the kernel has one,
+ * else turn the map into a PERF_EVENT_ARRAY and set the .rodata knob
+ * cb_perfbuf = 1 (see tools/include/corebox.bpf.h).  Call before load. */
+int obj_setup_events(struct obj *o, const char *map_name);
+
+/* Consume an events map (ring buffer or perf buffer, whichever it is). */
+typedef int (*event_cb)(void *ctx, const void *data, size_t size);
+struct events;
+struct events *events_open(struct map *m, event_cb cb, void *ctx);
+/* Returns number of events handled, 0 on timeout, -EINTR on a signal. */
+int events_poll(struct events *ev, int timeout_ms);
+uint64_t events_lost(const struct events *ev);
+void events_close(struct events *ev);
+
+/* The kernel BTF used for CO-RE (loaded on demand, NULL on error with a
+ * message); valid until obj_close(). Tools use it for shape checks. */
+const struct btf *obj_kernel_btf(struct obj *o, const struct obj_opts *opts);
+/* Can a tp_btf program attach to tracepoint NAME / fentry to FUNC here? */
+bool obj_tp_btf_ok(struct obj *o, const char *tp);
+bool obj_fentry_ok(struct obj *o, const char *func);
+
+#endif

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The whole test suite: unit tests (built with ASan+UBSan), end-to-end
+# tests on the live kernel (as root), and a bounded fuzz run.
+# Every check prints "ok - NAME" or "not ok - NAME"; the last line is
+# "N passed, N failed" and the exit code is non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+B=build/test
+mkdir -p $B
+log=$B/results.txt
+: > $log
+pass=0 fail=0
+
+count() {  # count ok/not ok lines of one test's output; a crash counts as a failure
+	out=$1 rc=$2 name=$3
+	cat "$out" >> $log
+	p=$(grep -c '^ok - ' "$out")
+	f=$(grep -c '^not ok - ' "$out")
+	grep -E '^(ok|not ok) - ' "$out"
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		echo "not ok - $name exited with status $rc"
+		tail -n 20 "$out" | sed 's/^/    /'
+		f=1
+	fi
+	pass=$((pass + p)); fail=$((fail + f))
+}
+
+# 1. Unit tests: every tests/unit/test_*.c linked with the library layers.
+sh tests/unit/build.sh $B/unit || { echo "not ok - unit test build failed"; fail=$((fail + 1)); }
+for t in $B/unit/test_*; do
+	[ -x "$t" ] || continue
+	n=$(basename "$t")
+	( cd tests/unit && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 "../../$t" ) > $B/$n.out 2>&1
+	count $B/$n.out $? $n
+done
+
+# 2. End-to-end tests on the live kernel.
+for t in tests/e2e/*.sh; do
+	[ -f "$t" ] || continue
+	n=$(basename "$t" .sh)
+	if [ "$(id -u)" != 0 ]; then
+		echo "not ok - $n needs root (BPF)"; fail=$((fail + 1)); continue
+	fi
+	timeout 300 sh "$t" > $B/$n.out 2>&1
+	count $B/$n.out $? $n
+done
+
+# 3. Fuzz the parsers for a bounded time, replaying saved crashers first.
+if [ -f tests/fuzz/run.sh ]; then
+	sh tests/fuzz/run.sh $B/fuzz > $B/fuzz.out 2>&1
+	count $B/fuzz.out $? fuzz
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,188 @@
+#include "common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
+
+volatile sig_atomic_t tool_exiting;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	tool_exiting = 1;
+}
+
+void tool_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void tool_err(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct obj *tool_open(const char *name, const void *data, size_t size)
+{
+	struct obj *o = obj_open(name, data, size);
+
+	if (!o) {
+		tool_err(name, "cannot open embedded BPF object: %s", err_msg());
+		exit(1);
+	}
+	return o;
+}
+
+int tool_load_attach(struct obj *o, const char *name)
+{
+	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose };
+
+	if (obj_load(o, &opts) < 0) {
+		tool_err(name, "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	if (obj_attach(o) < 0) {
+		tool_err(name, "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	return 0;
+}
+
+void tool_sleep_ms(long ms)
+{
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+
+	while (!tool_exiting) {
+		uint64_t now = now_ns();
+		struct timespec ts;
+
+		if (now >= end)
+			break;
+		ts.tv_sec = (time_t)((end - now) / 1000000000ull);
+		ts.tv_nsec = (long)((end - now) % 1000000000ull);
+		if (nanosleep(&ts, NULL) == 0)
+			break;
+	}
+}
+
+char *tool_hms(char *buf, size_t size)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(buf, size, "%H:%M:%S", &tm);
+	return buf;
+}
+
+double tool_elapsed(void)
+{
+	static uint64_t start;
+	uint64_t now = now_ns();
+
+	if (!start)
+		start = now;
+	return (double)(now - start) / 1e9;
+}
+
+static void print_stars(unsigned val, unsigned val_max, int width)
+{
+	int num_stars, num_spaces, i;
+	int need_plus;
+
+	num_stars = (int)((val < val_max ? val : val_max) * (uint64_t)width / (val_max ? val_max : 1));
+	num_spaces = width - num_stars;
+	need_plus = val > val_max;
+	for (i = 0; i < num_stars; i++)
+		putchar('*');
+	for (i = 0; i < num_spaces; i++)
+		putchar(' ');
+	if (need_plus)
+		putchar('+');
+}
+
+void print_log2_hist(const uint32_t *vals, int n, const char *unit)
+{
+	int stars_max = 40, idx_max = -1, i;
+	unsigned val_max = 0;
+
+	for (i = 0; i < n; i++) {
+		if (vals[i] > 0)
+			idx_max = i;
+		if (vals[i] > val_max)
+			val_max = vals[i];
+	}
+	if (idx_max < 0)
+		return;
+	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
+	       idx_max <= 32 ? 19 : 29, unit);
+	if (idx_max <= 32)
+		stars_max = 40;
+	else
+		stars_max = 20;
+	for (i = 0; i <= idx_max; i++) {
+		unsigned long long low = (1ULL << (i + 1)) >> 1;
+		unsigned long long high = (1ULL << (i + 1)) - 1;
+
+		if (low == high)
+			low -= 1;
+		printf("%*llu -> %-*llu : %-8u |", idx_max <= 32 ? 10 : 20, low,
+		       idx_max <= 32 ? 10 : 20, high, vals[i]);
+		print_stars(vals[i], val_max, stars_max);
+		printf("|\n");
+	}
+}
+
+void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step, const char *unit)
+{
+	int i, first = -1, last = -1;
+	unsigned val_max = 0;
+
+	for (i = 0; i < n; i++) {
+		if (vals[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+		if (vals[i] > val_max)
+			val_max = vals[i];
+	}
+	if (first < 0)
+		return;
+	printf("     %-13s : count     distribution\n", unit);
+	for (i = first; i <= last; i++) {
+		printf("        %-10u : %-8u |", base + (unsigned)i * step, vals[i]);
+		print_stars(vals[i], val_max, 40);
+		printf("|\n");
+	}
+}
+
+void tool_report_lost(const char *name, uint64_t lost)
+{
+	if (lost)
+		fprintf(stderr, "%s: lost %llu events (consumer too slow; try a filter)\n", name,
+			(unsigned long long)lost);
+}

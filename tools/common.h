@@ -1,0 +1,54 @@
+/* What every applet's user side shares: the load/attach sequence with
+ * uniform error messages, signal handling, time stamps and histograms. */
+#ifndef COREBOX_TOOLS_COMMON_H
+#define COREBOX_TOOLS_COMMON_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "loader/obj.h"
+#include "opt.h"
+
+/* The embedded object of tool NAME (see Makefile: build/bpfobjs.S). */
+#define BPF_OBJ_DECLARE(name) extern const char name##_bpf_obj[], name##_bpf_obj_end[]
+#define BPF_OBJ_OPEN(name) \
+	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
+
+/* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so
+ * blocking waits return EINTR). */
+extern volatile sig_atomic_t tool_exiting;
+void tool_signals(void);
+
+/* Open the embedded object; on error print "NAME: msg" and exit 1. */
+struct obj *tool_open(const char *name, const void *data, size_t size);
+/* Load and attach; on error print the message, close the object, return 1
+ * (the tool's exit code).  0 on success. */
+int tool_load_attach(struct obj *o, const char *name);
+/* Print "NAME: fmt..." to stderr. */
+void tool_err(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sleep up to ms milliseconds; returns early when tool_exiting is set. */
+void tool_sleep_ms(long ms);
+
+/* "HH:MM:SS" local time into buf (at least 9 bytes). */
+char *tool_hms(char *buf, size_t size);
+/* Monotonic seconds since first call (for -t style relative stamps). */
+double tool_elapsed(void);
+
+/* libbpf-tools style log2 histogram ("usecs : count distribution"). */
+void print_log2_hist(const uint32_t *vals, int n, const char *unit);
+/* Linear histogram. */
+void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step, const char *unit);
+
+/* Lost-event note at exit, when any were lost: "Lost N events." to stderr. */
+void tool_report_lost(const char *name, uint64_t lost);
+
+/* Syscall and errno name tables (x86_64 and arm64 built in). */
+const char *syscall_name(unsigned nr);     /* NULL if unknown */
+int syscall_nr(const char *name);          /* -1 if unknown */
+unsigned syscall_max(void);                /* highest nr + 1 in the table */
+const char *errno_name(int err);           /* "ENOENT", NULL if unknown */
+int errno_by_name(const char *name);       /* -1 if unknown */
+
+#endif

@@ -1,0 +1,51 @@
+/* One option parser for every applet: short and long options like the
+ * originals (argp/argparse), help generated from the same table.
+ *
+ * -h/--help prints the help to stdout and exits 0; a bad option or a bad
+ * argument prints one line plus "Try 'NAME --help'" and exits 2.
+ * The options every tool shares (--btf FILE, -v/--verbose) are parsed
+ * here into tool_common. */
+#ifndef COREBOX_OPT_H
+#define COREBOX_OPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define OPT_LONG_ONLY(n) (256 + (n)) /* key for an option without a short form */
+
+struct opt {
+	int key;          /* short option character, or OPT_LONG_ONLY(n) */
+	const char *name; /* long name, or NULL */
+	const char *arg;  /* argument name ("PID"), or NULL for a flag */
+	const char *help;
+};
+
+struct tool_help {
+	const char *name;     /* tool name for messages */
+	const char *usage;    /* "[-h] [-T] [-x] ..." after the name, or NULL (generated) */
+	const char *summary;  /* one paragraph */
+	const char *examples; /* preformatted lines, may be NULL */
+	const struct opt *opts; /* terminated by {0} */
+};
+
+/* Parse argv.  fn is called for each option (key, argument or NULL) and
+ * for each positional argument (key 0).  fn returns 0, or non-zero after
+ * printing nothing: opt_parse then reports "invalid argument" for that
+ * option and exits 2.  Returns normally only on success. */
+void opt_parse(int argc, char **argv, const struct tool_help *h,
+	       int (*fn)(int key, const char *arg, void *ctx), void *ctx);
+
+/* Strict number parsing for option arguments; on a bad value print
+ * "NAME: invalid WHAT: 'ARG'" + hint and exit 2. */
+long long opt_num(const struct tool_help *h, const char *what, const char *arg,
+		  long long min, long long max);
+/* Print "NAME: msg" + "Try 'NAME --help'" and exit 2. */
+void opt_usage_error(const struct tool_help *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct tool_common {
+	const char *btf_path; /* --btf FILE (or $COREBOX_BTF) */
+	int verbose;          /* -v/--verbose */
+};
+extern struct tool_common tool_common;
+
+#endif
