@@ -5,7 +5,7 @@
 #include <string.h>
 
 /* One buffer is enough: corebox is single-threaded and reports one error. */
-static char msg[512];
+static char msg[4096];
 
 static int vset(int errnum, const char *fmt, va_list ap)
 {
@@ -51,8 +51,12 @@ int err_prefix(int neg_errnum, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	n = strlen(msg);
-	if (old[0])
-		snprintf(msg + n, sizeof(msg) - n, ": %s", old);
+	if (old[0] && n + 2 < sizeof(msg)) {
+		memcpy(msg + n, ": ", 2);
+		n += 2;
+		old[sizeof(old) - 1 - n] = 0; /* truncate to fit */
+		memcpy(msg + n, old, strlen(old) + 1);
+	}
 	return neg_errnum;
 }
 

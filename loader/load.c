@@ -1,0 +1,193 @@
+/* obj_load: the kernel-facing half of the pipeline, in libbpf's order:
+ * kernel BTF (only if needed) -> attach targets -> externs -> CO-RE ->
+ * program BTF -> maps -> per program: link subprograms, patch, load. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf/probe.h"
+#include "bpf/sys.h"
+#include "btf/relo_core.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "obj_int.h"
+
+static bool needs_kernel_btf(const struct obj *o)
+{
+	for (size_t i = 0; i < o->nr_progs; i++)
+		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]))
+			return true;
+	for (size_t i = 0; i < o->nr_exts; i++)
+		if (!o->exts[i].is_kconfig)
+			return true;
+	return o->has_ext && o->ext.nr_core;
+}
+
+/* Upload the program BTF so the verifier can show source lines and
+ * accept func_info; a kernel that refuses it just gets no BTF. */
+static void load_prog_btf(struct obj *o)
+{
+	const void *raw;
+	size_t size;
+	char *log = NULL;
+	int fd;
+
+	if (!o->btf || !probe_btf_func())
+		return;
+	/* The kernel wants a non-zero size for every DATASEC: .kconfig and
+	 * .ksyms get theirs from the extern layout. */
+	for (uint32_t id = 1; id < btf_nr_types(o->btf); id++) {
+		struct btf_type *t = btf_type_mut(o->btf, id);
+
+		if (!t || btf_kind(t) != BTF_KIND_DATASEC || t->size)
+			continue;
+		struct btf_var_secinfo *vs = btf_secinfos(t);
+		uint32_t end = 0;
+
+		for (uint32_t k = 0; k < btf_vlen(t); k++) {
+			for (size_t e = 0; e < o->nr_exts; e++)
+				if (o->exts[e].btf_id == vs[k].type && o->exts[e].is_kconfig)
+					vs[k].offset = o->exts[e].kconfig_off;
+			if (vs[k].offset + vs[k].size > end)
+				end = vs[k].offset + vs[k].size;
+		}
+		t->size = end ? end : 1;
+	}
+	raw = btf_raw(o->btf, &size);
+	fd = bpf_btf_load(raw, size, &log);
+	free(log);
+	if (fd < 0) {
+		err_clear();
+		return;
+	}
+	o->btf_fd = fd;
+}
+
+/* The verifier log's last lines, to tell the user why. */
+static void log_tail(const char *log, char *out, size_t size, int lines)
+{
+	const char *end, *p;
+	int n = 0;
+
+	out[0] = 0;
+	if (!log || !*log)
+		return;
+	end = log + strlen(log);
+	while (end > log && (end[-1] == '\n' || end[-1] == ' '))
+		end--;
+	for (p = end; p > log; p--)
+		if (p[-1] == '\n' && ++n >= lines)
+			break;
+	snprintf(out, size, "%.*s", (int)(end - p), p);
+}
+
+static int load_prog(struct obj *o, struct prog *p)
+{
+	struct bpf_prog_spec s = {
+		.name = p->name,
+		.type = p->type,
+		.expected_attach_type = p->expected_attach_type,
+		.insns = p->insns,
+		.insn_cnt = (uint32_t)p->cnt,
+		.license = o->license,
+		.kern_version = o->kern_version,
+		.flags = p->sleepable ? BPF_F_SLEEPABLE : 0,
+		.attach_btf_id = p->attach_btf_id,
+	};
+	char *log = NULL, tail[2048];
+	int fd;
+
+	if (o->btf_fd >= 0 && p->nr_func_info) {
+		s.prog_btf_fd = o->btf_fd;
+		s.func_info = p->func_info;
+		s.func_info_cnt = p->nr_func_info;
+		s.func_info_rec_size = o->ext.func_rec_size;
+		s.line_info = p->line_info;
+		s.line_info_cnt = p->nr_line_info;
+		s.line_info_rec_size = o->ext.line_rec_size;
+	}
+	fd = bpf_prog_load(&s, &log);
+	if (fd < 0 && s.prog_btf_fd) {
+		/* a kernel that dislikes our func/line info: try without */
+		free(log);
+		log = NULL;
+		s.prog_btf_fd = 0;
+		s.func_info = s.line_info = NULL;
+		s.func_info_cnt = s.line_info_cnt = 0;
+		fd = bpf_prog_load(&s, &log);
+	}
+	if (fd < 0) {
+		const char *hint = "";
+
+		log_tail(log, tail, sizeof(tail), 12);
+		if (log && strstr(log, "unknown#195896080"))
+			hint = "\n(a CO-RE relocation found no match in this kernel's BTF: a field or type the program uses does not exist here)";
+		else if (log && strstr(log, "unknown#195896081"))
+			hint = "\n(the program uses a map or kernel symbol that was not created or resolved)";
+		else if (fd == -EPERM && (p->kind == ATTACH_FENTRY || p->kind == ATTACH_FEXIT))
+			hint = " (this kernel refuses trampoline programs: fentry/fexit are unavailable)";
+		if (tail[0])
+			err_set(-fd, "program %s (%s) was rejected by the kernel (%s); verifier log tail:\n%s%s",
+				p->name, p->sec_name, strerror(-fd), tail, hint);
+		else
+			err_prefix(fd, "program %s (%s)%s", p->name, p->sec_name, hint);
+		free(log);
+		return fd;
+	}
+	free(log);
+	p->fd = fd;
+	return 0;
+}
+
+int obj_load(struct obj *o, const struct obj_opts *opts)
+{
+	int err = 0;
+
+	if (o->loaded)
+		return err_set(EBUSY, "%s: already loaded", o->name);
+	o->verbose = opts ? opts->verbose : 0;
+	if (needs_kernel_btf(o) && (err = kernel_btf_ensure(o, opts)) < 0)
+		return err;
+	for (size_t i = 0; i < o->nr_progs && !err; i++)
+		if (o->progs[i].autoload)
+			err = prog_resolve_btf_target(o, &o->progs[i]);
+	if (!err)
+		err = externs_resolve(o);
+	if (!err)
+		err = relocate_core(o);
+	if (err)
+		return err_prefix(err, "%s", o->name);
+	load_prog_btf(o);
+	if ((err = maps_create(o)) < 0)
+		goto fail;
+	for (size_t i = 0; i < o->nr_progs; i++) {
+		struct prog *p = &o->progs[i];
+
+		if (!p->autoload)
+			continue;
+		if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0)
+			goto fail;
+	}
+	o->loaded = true;
+	/* The kernel BTF (megabytes) is not needed once programs are loaded. */
+	if (o->kbtf_loaded) {
+		kbtf_close(&o->kbtf);
+		o->kbtf_loaded = false;
+	}
+	return 0;
+fail:
+	err_prefix(err, "%s", o->name);
+	for (size_t i = 0; i < o->nr_progs; i++)
+		if (o->progs[i].fd >= 0) {
+			close(o->progs[i].fd);
+			o->progs[i].fd = -1;
+		}
+	for (size_t i = 0; i < o->nr_maps; i++)
+		if (o->maps[i].fd >= 0) {
+			close(o->maps[i].fd);
+			o->maps[i].fd = -1;
+		}
+	return err;
+}
