@@ -6,6 +6,7 @@
 
 #include <linux/perf_event.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 int perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group_fd, unsigned long flags);

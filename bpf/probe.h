@@ -5,7 +5,8 @@
  *
  * The environment variable COREBOX_DISABLE=feat[,feat...] forces a probe
  * to say "no" (tests use it to exercise fallbacks): ringbuf, tp_btf,
- * fentry, kprobe_pmu, kprobe, perf_link, mmap, btf_func, bpf_cookie. */
+ * fentry, kprobe_pmu, kprobe, perf_link, mmap, btf_func, bpf_cookie,
+ * uprobe_multi. */
 #ifndef COREBOX_PROBE_H
 #define COREBOX_PROBE_H
 
@@ -20,6 +21,7 @@ bool probe_bpf_cookie(void);
 bool probe_prog_name(void);
 bool probe_kprobe_pmu(void);
 bool probe_kprobe_legacy(void);
+bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */
 /* tp_btf / fentry need the target's vmlinux BTF id (the loader finds it). */
 bool probe_tp_btf(uint32_t btf_trace_typedef_id);
 bool probe_fentry(uint32_t func_btf_id);

@@ -10,6 +10,7 @@
 
 #include "uapi_ext.h"
 
+/* The raw syscall: result or -errno, no message, no fd fix-up. */
 int sys_bpf(int cmd, void *attr, unsigned int size);
 
 struct bpf_map_spec {
@@ -54,6 +55,8 @@ struct bpf_prog_spec {
 	const void *line_info;
 	uint32_t line_info_rec_size, line_info_cnt;
 	const int *fd_array;
+	uint32_t log_level;     /* 0: log only on failure; else log from the
+				 * first attempt and return it even on success */
 };
 /* Load a program.  On failure (other than EAGAIN, retried) it loads again
  * with log_level 1, growing the buffer on ENOSPC, and returns the
@@ -64,6 +67,11 @@ int bpf_btf_load(const void *data, size_t size, char **log);
 
 int bpf_link_create(int prog_fd, int target_fd, uint32_t attach_type,
 		    uint32_t target_btf_id, uint64_t cookie);
+/* uprobe_multi link (6.6+): cnt file offsets in one binary; the program
+ * was loaded as KPROBE with expected_attach_type CB_BPF_TRACE_UPROBE_MULTI.
+ * flags: CB_BPF_F_UPROBE_MULTI_RETURN; cookies may be NULL; pid <= 0: all. */
+int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
+				 const uint64_t *cookies, uint32_t cnt, uint32_t flags, int pid);
 int bpf_raw_tp_open(const char *name, int prog_fd); /* name NULL for tp_btf/fentry */
 int bpf_obj_info(int fd, void *info, uint32_t *info_len);
 int bpf_prog_bind_map(int prog_fd, int map_fd);
