@@ -1,0 +1,77 @@
+#!/bin/sh
+# make bench: measurements, not tests.  corebox and, side by side, the
+# Debian libbpf-tools binaries when installed (/usr/sbin/NAME).
+cd "$(dirname "$0")/.." || exit 1
+[ "$(id -u)" = 0 ] || { echo "bench: needs root" >&2; exit 1; }
+B=build/bench
+mkdir -p $B
+gcc -O2 -o $B/first_event tests/bench/first_event.c || exit 1
+gcc -O2 -o $B/getppid_loop tests/bench/getppid_loop.c || exit 1
+LT=/usr/sbin
+have_lt=0
+[ -x $LT/execsnoop ] && [ -x $LT/syscount ] && have_lt=1
+[ $have_lt = 1 ] || echo "(libbpf-tools not installed: apt-get install libbpf-tools for the comparison)"
+
+echo "== binary size (stripped) =="
+printf "%-28s %10s bytes\n" "corebox (all tools)" "$(stat -c %s corebox)"
+if [ $have_lt = 1 ]; then
+	tot=0
+	for t in execsnoop opensnoop syscount biolatency; do
+		s=$(stat -c %s $LT/$t); tot=$((tot + s))
+	done
+	printf "%-28s %10s bytes (+ shared libelf, libz)\n" "libbpf-tools (4 binaries)" "$tot"
+fi
+
+echo "== execsnoop: exec -> first captured event (ms, 5 runs) =="
+for impl in corebox lt; do
+	[ $impl = lt ] && [ $have_lt = 0 ] && continue
+	res=""
+	for i in 1 2 3 4 5; do
+		if [ $impl = corebox ]; then r=$($B/first_event ./corebox execsnoop); else r=$($B/first_event $LT/execsnoop); fi
+		res="$res $r"
+	done
+	printf "%-12s %s\n" "$impl" "$res"
+done
+
+# Start TOOL ARGS in the background, wait for its header, print VmHWM,
+# VmRSS and the kernel memory of its maps (memlock in fdinfo).
+mem_of() {
+	out=$B/mem.out
+	"$@" > $out 2>&1 &
+	p=$!
+	i=0
+	while [ $i -lt 100 ] && [ ! -s $out ]; do sleep 0.05; i=$((i + 1)); done
+	sleep 0.3
+	hwm=$(awk '/VmHWM/{print $2}' /proc/$p/status)
+	rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
+	ml=0
+	for f in /proc/$p/fdinfo/*; do
+		v=$(awk '/^memlock:/{print $2}' "$f" 2>/dev/null)
+		[ -n "$v" ] && ml=$((ml + v))
+	done
+	kill -INT $p; wait $p 2>/dev/null
+	printf "  peak RSS %6s KiB  RSS attached %6s KiB  maps %8s KiB\n" "$hwm" "$rss" "$((ml / 1024))"
+}
+echo "== memory: peak RSS (VmHWM), RSS once attached, kernel memory of maps =="
+for t in execsnoop opensnoop syscount; do
+	printf "corebox %-10s" $t; mem_of ./corebox $t
+	[ $have_lt = 1 ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
+done
+
+echo "== syscount overhead: 10M getppid() traced / untraced (median of 5 alternating pairs) =="
+ratio_of() {
+	rs=""
+	for i in 1 2 3 4 5; do
+		base=$($B/getppid_loop)
+		"$@" > /dev/null 2>&1 &
+		p=$!
+		sleep 1.5
+		traced=$($B/getppid_loop)
+		kill -INT $p; wait $p 2>/dev/null
+		rs="$rs $(echo "$traced $base" | awk '{printf "%.3f", $1/$2}')"
+	done
+	echo "$rs" | tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END{printf "%s (runs:", a[int((NR+1)/2)]} '
+	echo "$rs)"
+}
+printf "corebox syscount:      "; ratio_of ./corebox syscount
+[ $have_lt = 1 ] && { printf "libbpf-tools syscount: "; ratio_of $LT/syscount; }

@@ -1,0 +1,77 @@
+/* Time from exec of a tracing tool to the first event it reports.
+ * Usage: first_event TOOL [ARGS...]
+ * Starts TOOL with stdout on a pipe, then every 2 ms execs /bin/true with
+ * a unique marker argument until a line with the marker appears; prints
+ * the milliseconds from the tool's exec to that line. */
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static double ms_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	int fds[2];
+	char buf[65536], marker[64];
+	size_t len = 0;
+	double t0;
+	pid_t tool;
+
+	if (argc < 2)
+		return 2;
+	snprintf(marker, sizeof(marker), "cbxmark%d", getpid());
+	if (pipe(fds) < 0)
+		return 1;
+	t0 = ms_now();
+	tool = fork();
+	if (tool == 0) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	close(fds[1]);
+	fcntl(fds[0], F_SETFL, O_NONBLOCK);
+	while (ms_now() - t0 < 10000) {
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		pid_t c = fork();
+
+		if (c == 0) {
+			execl("/bin/true", "true", marker, (char *)NULL);
+			_exit(1);
+		}
+		waitpid(c, NULL, 0);
+		if (poll(&pfd, 1, 2) > 0) {
+			ssize_t n = read(fds[0], buf + len, sizeof(buf) - 1 - len);
+
+			if (n > 0) {
+				len += (size_t)n;
+				buf[len] = 0;
+				if (strstr(buf, marker)) {
+					printf("%.1f\n", ms_now() - t0);
+					kill(tool, SIGINT);
+					waitpid(tool, NULL, 0);
+					return 0;
+				}
+				if (len > sizeof(buf) / 2)
+					len = 0;
+			}
+		}
+	}
+	kill(tool, SIGINT);
+	waitpid(tool, NULL, 0);
+	printf("timeout\n");
+	return 1;
+}
