@@ -201,6 +201,13 @@ static int attach_kprobe(struct prog *p, const char *func, uint64_t off, bool re
 	if (!probe_kprobe_legacy())
 		return err_set(ENOTSUP, "program %s: kernel has no kprobe support (no kprobe PMU, no kprobe_events)",
 			       p->name);
+	static bool gc_done;
+
+	if (!gc_done) {
+		/* probes left behind by a SIGKILLed corebox would collide */
+		perf_kprobe_legacy_gc();
+		gc_done = true;
+	}
 	pfd = perf_open_kprobe_legacy(func, off, ret, p->legacy_event, sizeof(p->legacy_event));
 	if (pfd < 0)
 		return pfd;
