@@ -29,6 +29,11 @@ struct elf_view {
 /* Validate the header, section and program header tables. */
 int elf_open(struct elf_view *ev, const void *data, size_t size);
 
+/* Check e_type (ET_REL, ET_EXEC, ET_DYN...) and e_machine (EM_BPF...):
+ * elf_open() accepts any, since it reads both BPF objects and binaries.
+ * Returns 0 or -EINVAL with a message naming the mismatch. */
+int elf_check_kind(const struct elf_view *ev, unsigned type, unsigned machine);
+
 /* Section header by index (NULL if out of range). */
 const Elf64_Shdr *elf_shdr(const struct elf_view *ev, size_t idx);
 /* Section name ("" if the name offset is bad). */

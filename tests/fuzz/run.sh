@@ -1,0 +1,171 @@
+#!/bin/sh
+# Fuzz the untrusted-input parsers (ELF, BTF, .BTF.ext) with libFuzzer.
+#
+#   sh tests/fuzz/run.sh [OUTDIR]      (default build/test/fuzz)
+#
+# For each target: build the harness (clang, ASan+UBSan), replay every
+# kept input (tests/fuzz/corpus/T/ and the regression inputs in
+# tests/fuzz/crashers/T/), then fuzz for FUZZ_SECONDS (default 20).  One
+# "ok - fuzz T (N runs, E exec/s)" or "not ok - fuzz T: why" line per
+# target (tests/run.sh protocol).  A new crash input is copied into
+# tests/fuzz/crashers/T/ so that it is replayed on every later run.
+#
+# Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
+# btf_ext"), CLANG (clang), LLVM_OBJCOPY (llvm-objcopy).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+OUT=${1:-build/test/fuzz}
+SECS=${FUZZ_SECONDS:-20}
+MAXLEN=${FUZZ_MAX_LEN:-65536}
+TARGETS=${FUZZ_TARGETS:-elf btf btf_ext}
+CLANG=${CLANG:-clang}
+OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Wall -Wno-unused-parameter $SAN"
+failed=0
+
+mkdir -p "$OUT/obj" "$OUT/seeds" || exit 1
+
+if ! command -v "$CLANG" >/dev/null 2>&1; then
+	for t in $TARGETS; do echo "ok - fuzz $t # SKIP no $CLANG"; done
+	exit 0
+fi
+
+# Library sources each target links (one line of dirs per target).
+lib_dirs() {
+	case $1 in
+	elf) echo "lib elf" ;;
+	*) echo "lib elf btf" ;;
+	esac
+}
+
+# Compile the library sources of the given dirs with coverage
+# instrumentation; prints the object list, fails on the first error.
+build_lib() {
+	objs=""
+	for d in "$@"; do
+		for s in "$d"/*.c; do
+			[ -f "$s" ] || continue
+			o="$OUT/obj/$(echo "$s" | tr / _).o"
+			$CLANG $CFLAGS -fsanitize=fuzzer-no-link -c -o "$o" "$s" >>"$OUT/build-lib.log" 2>&1 || return 1
+			objs="$objs $o"
+		done
+	done
+	echo "$objs"
+}
+
+# Seeds generated fresh each run (never committed; the committed ones
+# live in tests/fuzz/corpus/): the unit test's ELF images and a tiny BPF
+# object with its .BTF and .BTF.ext.
+make_seeds() {
+	for t in elf btf btf_ext; do mkdir -p "$OUT/seeds/$t"; done
+	${HOSTCC:-cc} -std=gnu11 -I. -o "$OUT/gen_seeds" tests/fuzz/gen_seeds.c >>"$OUT/build.log" 2>&1 &&
+		"$OUT/gen_seeds" "$OUT/seeds/elf"
+	o="$OUT/seeds/tiny.bpf.o"
+	if $CLANG -target bpf -mcpu=v3 -O2 -g -c -o "$o" tests/fuzz/seeds/tiny.bpf.c >>"$OUT/build.log" 2>&1; then
+		cp "$o" "$OUT/seeds/elf/tiny-debug.bpf.o"
+		if $OBJCOPY --strip-debug "$o" "$OUT/seeds/elf/tiny.bpf.o" 2>>"$OUT/build.log" &&
+		   $OBJCOPY --dump-section .BTF="$OUT/seeds/btf/tiny.btf" \
+			    --dump-section .BTF.ext="$OUT/seeds/tiny.btf.ext" "$o" 2>>"$OUT/build.log"; then
+			join_btf_ext "$OUT/seeds/btf/tiny.btf" "$OUT/seeds/tiny.btf.ext" >"$OUT/seeds/btf_ext/tiny.split"
+		fi
+	fi
+	# The applets' real objects, when the main build made them.
+	for o in build/bpf/*.bpf.o; do
+		[ -f "$o" ] && cp "$o" "$OUT/seeds/elf/"
+	done
+	return 0
+}
+
+# The btf_ext harness input: 4-byte little-endian .BTF length, .BTF, .BTF.ext.
+join_btf_ext() {
+	n=$(wc -c <"$1")
+	for shift in 0 8 16 24; do
+		printf "\\$(printf %03o $(((n >> shift) & 255)))"
+	done
+	cat "$1" "$2"
+}
+
+# Files of the kept directories of target $1 (corpus and crashers).
+kept_inputs() {
+	for d in tests/fuzz/corpus/$1 tests/fuzz/crashers/$1 "$OUT/seeds/$1"; do
+		[ -d "$d" ] && find "$d" -type f ! -name '.*' ! -name README
+	done
+}
+
+# A one-line reason from a libFuzzer/sanitizer log.
+why() {
+	s=$(grep -m1 -E '^SUMMARY: |ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error:' "$1" | cut -c1-200)
+	[ -n "$s" ] || s="exit status $2, see $1"
+	echo "$s"
+}
+
+fuzz_target() {
+	t=$1
+	bin="$OUT/fuzz_$t"
+	log="$OUT/$t.log"
+	: >"$log"
+	if [ "$t" != elf ] && [ ! -f btf/btf.c ]; then
+		echo "not ok - fuzz $t: btf/btf.c does not exist yet"
+		return 1
+	fi
+	blog="$OUT/build-$t.log"
+	# shellcheck disable=SC2046
+	objs=$(build_lib $(lib_dirs "$t")) &&
+		$CLANG $CFLAGS -fsanitize=fuzzer -o "$bin" "tests/fuzz/fuzz_$t.c" $objs >"$blog" 2>&1
+	if [ $? != 0 ]; then
+		cat "$blog" >>"$OUT/build.log"
+		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" "$OUT/build-lib.log" 2>/dev/null | head -n 1 | cut -c1-200)"
+		return 1
+	fi
+	cat "$blog" >>"$OUT/build.log"
+
+	# 1. Replay every kept input once.
+	nkept=0
+	inputs=$(kept_inputs "$t")
+	if [ -n "$inputs" ]; then
+		nkept=$(echo "$inputs" | wc -l)
+		# shellcheck disable=SC2086
+		echo "$inputs" | xargs "$bin" -rss_limit_mb=2048 -timeout=20 >"$log" 2>&1
+		rc=$?
+		if [ $rc != 0 ]; then
+			echo "not ok - fuzz $t: replay failed on $(grep '^Running: ' "$log" | tail -n 1 | cut -c10-): $(why "$log" $rc)"
+			return 1
+		fi
+	fi
+
+	# 2. Fuzz for a bounded time; new interesting inputs go to work/ (not git).
+	rm -rf "$OUT/artifacts/$t"
+	mkdir -p "$OUT/work/$t" "$OUT/artifacts/$t"
+	dirs="$OUT/work/$t"
+	for d in tests/fuzz/corpus/$t "$OUT/seeds/$t"; do
+		[ -d "$d" ] && dirs="$dirs $d"
+	done
+	# shellcheck disable=SC2086
+	"$bin" -max_total_time="$SECS" -max_len="$MAXLEN" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$OUT/artifacts/$t/" $dirs >>"$log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+	saved=""
+	for a in "$OUT/artifacts/$t"/crash-* "$OUT/artifacts/$t"/leak-* \
+		 "$OUT/artifacts/$t"/timeout-* "$OUT/artifacts/$t"/oom-*; do
+		[ -f "$a" ] || continue
+		mkdir -p "tests/fuzz/crashers/$t"
+		cp "$a" "tests/fuzz/crashers/$t/" && saved="$saved tests/fuzz/crashers/$t/$(basename "$a")"
+	done
+	if [ $rc != 0 ] || [ -n "$saved" ]; then
+		echo "not ok - fuzz $t: $(why "$log" $rc); input saved as${saved:- (none)}; log $log"
+		return 1
+	fi
+	echo "ok - fuzz $t (${runs:-?} runs, ${speed:-?} exec/s, $nkept kept inputs replayed)"
+	return 0
+}
+
+: >"$OUT/build.log"
+: >"$OUT/build-lib.log"
+make_seeds
+for t in $TARGETS; do
+	fuzz_target "$t" || failed=$((failed + 1))
+done
+[ "$failed" = 0 ]
