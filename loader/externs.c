@@ -11,6 +11,7 @@
 
 #include "bpf/probe.h"
 #include "lib/err.h"
+#include "lib/inflate.h"
 #include "lib/util.h"
 #include "obj_int.h"
 
@@ -109,16 +110,22 @@ int externs_collect(struct obj *o)
 static char *kconfig_text(void)
 {
 	struct utsname u;
-	char path[300], *buf = NULL;
+	char path[300], *buf = NULL, *text = NULL;
+	size_t len;
 
-	if (uname(&u) < 0)
-		return NULL;
-	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
-	if (read_file(path, 16 << 20, &buf, NULL) < 0) {
-		err_clear();
-		return NULL;
+	if (uname(&u) == 0) {
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+		if (read_file(path, 16 << 20, &buf, NULL) == 0)
+			return buf;
 	}
-	return buf;
+	/* No /boot (rescue shells, embedded): the kernel's own copy
+	 * (CONFIG_IKCONFIG_PROC). */
+	if (read_file("/proc/config.gz", 16 << 20, &buf, &len) == 0) {
+		gunzip(buf, len, &text, NULL, 16 << 20);
+		free(buf);
+	}
+	err_clear();
+	return text;
 }
 
 static const char *kconfig_lookup(const char *text, const char *name)
