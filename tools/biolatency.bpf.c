@@ -1,0 +1,169 @@
+/* biolatency, kernel side: block I/O latency histograms.
+ *
+ * block_rq_issue (and block_rq_insert with -Q) store a start time keyed
+ * by the request pointer; block_rq_complete computes the latency and
+ * bumps a log2 slot of the histogram for key {cmd_flags, dev} (fields
+ * zero unless -F / -D).  All kernel memory is read with CO-RE probe
+ * reads, so the same code is valid as tp_btf and as raw_tp. */
+#include "vmlinux.h"
+#include "corebox.bpf.h"
+#include "biolatency.h"
+
+const volatile __u8 filter_cg = 0;
+const volatile __u8 per_disk = 0;
+const volatile __u8 per_flag = 0;
+const volatile __u8 queued = 0;
+const volatile __u8 ms = 0;
+const volatile __u8 filter_dev = 0;
+const volatile __u32 targ_dev = 0;
+/* 1 on kernels < 5.11, where block_rq_insert/issue take (q, rq) */
+const volatile __u8 rq_arg1 = 0;
+
+#define MINORBITS 20
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BIOLAT_MAX_ENTRIES);
+	__type(key, __u64); /* struct request * */
+	__type(value, __u64);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BIOLAT_MAX_ENTRIES);
+	__type(key, struct biolat_key);
+	__type(value, struct biolat_hist);
+} hists SEC(".maps");
+
+/* Kernels before 5.17 keep the disk in the request itself. */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct request___old *old = (void *)rq;
+	struct request_queue *q;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(old->rq_disk)) {
+		disk = BPF_CORE_READ(old, rq_disk);
+	} else {
+		q = BPF_CORE_READ(rq, q);
+		disk = BPF_CORE_READ(q, disk);
+	}
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | (__u32)BPF_CORE_READ(disk, first_minor);
+}
+
+static __always_inline __u32 log2_u32(__u32 v)
+{
+	__u32 r, shift;
+
+	r = (v > 0xFFFF) << 4;
+	v >>= r;
+	shift = (v > 0xFF) << 3;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0xF) << 2;
+	v >>= shift;
+	r |= shift;
+	shift = (v > 0x3) << 1;
+	v >>= shift;
+	r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+static __always_inline __u32 log2_u64(__u64 v)
+{
+	__u32 hi = v >> 32;
+
+	return hi ? log2_u32(hi) + 32 : log2_u32((__u32)v);
+}
+
+static __always_inline int trace_start(struct request *rq, int issue)
+{
+	__u64 key = (__u64)(unsigned long)rq, ts;
+
+	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+		return 0;
+	/* -Q: with an I/O scheduler the insert time stands */
+	if (issue && queued) {
+		struct request_queue *q = BPF_CORE_READ(rq, q);
+
+		if (BPF_CORE_READ(q, elevator))
+			return 0;
+	}
+	if (filter_dev && rq_dev(rq) != targ_dev)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int block_rq_insert(unsigned long long *ctx)
+{
+	if (rq_arg1)
+		return trace_start((struct request *)ctx[1], 0);
+	return trace_start((struct request *)ctx[0], 0);
+}
+
+SEC("tp_btf/block_rq_issue")
+int block_rq_issue(unsigned long long *ctx)
+{
+	if (rq_arg1)
+		return trace_start((struct request *)ctx[1], 1);
+	return trace_start((struct request *)ctx[0], 1);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)(unsigned long)rq, *tsp, now = bpf_ktime_get_ns();
+	struct biolat_key hkey = {};
+	struct biolat_hist *h;
+	__u64 delta;
+	__u32 slot;
+
+	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+		return 0;
+	tsp = bpf_map_lookup_elem(&start, &key);
+	if (!tsp)
+		return 0;
+	if ((__s64)(now - *tsp) < 0)
+		goto out;
+	delta = now - *tsp;
+	if (per_disk)
+		hkey.dev = rq_dev(rq);
+	if (per_flag)
+		hkey.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	h = bpf_map_lookup_elem(&hists, &hkey);
+	if (!h) {
+		struct biolat_hist zero = {};
+
+		bpf_map_update_elem(&hists, &hkey, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &hkey);
+		if (!h)
+			goto out;
+	}
+	delta /= ms ? 1000000 : 1000;
+	slot = log2_u64(delta);
+	if (slot >= BIOLAT_MAX_SLOTS)
+		slot = BIOLAT_MAX_SLOTS - 1;
+	__sync_fetch_and_add(&h->slots[slot], 1);
+out:
+	bpf_map_delete_elem(&start, &key);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

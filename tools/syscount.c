@@ -1,0 +1,449 @@
+/* syscount: summarize syscall counts and latencies (libbpf-tools
+ * compatible flags and output). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "bpf/cpus.h"
+#include "bpf/sys.h"
+#include "common.h"
+#include "lib/util.h"
+#include "syscount.h"
+
+BPF_OBJ_DECLARE(syscount);
+
+static const struct opt opts[] = {
+	{ 'p', "pid", "PID", "Process PID to trace" },
+	{ 'i', "interval", "INTERVAL", "Print summary at this interval (seconds), 0 for infinite wait (default)" },
+	{ 'd', "duration", "DURATION", "Total tracing duration (seconds)" },
+	{ 'T', "top", "TOP", "Print only the top syscalls (default 10)" },
+	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
+	{ 'x', "failures", NULL, "Trace only failed syscalls" },
+	{ 'L', "latency", NULL, "Collect syscall latency" },
+	{ 'm', "milliseconds", NULL, "Display latency in milliseconds (default: microseconds)" },
+	{ 'P', "process", NULL, "Count by process and not by syscall" },
+	{ 'e', "errno", "ERRNO", "Trace only syscalls that return this error (numeric or EPERM, etc.)" },
+	{ 'l', "list", NULL, "Print list of recognized syscalls and exit" },
+	{ 'v', "verbose", NULL, "Verbose debug output" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "syscount",
+	.usage = "[-p PID] [-i INTERVAL] [-d DURATION] [-T TOP] [-c CG] [-x] [-e ERRNO] [-L] [-m] [-P] [-l] [-v]",
+	.summary = "syscount: summarize syscall counts and latencies",
+	.examples =
+		"    syscount                 # print top 10 syscalls by count every second\n"
+		"    syscount -p $(pidof dd)  # look only at a particular process\n"
+		"    syscount -L              # measure and sort output by latency\n"
+		"    syscount -P              # group statistics by pid, not by syscall\n"
+		"    syscount -x -i 5         # count only failed syscalls\n"
+		"    syscount -e ENOENT -i 5  # count only syscalls failed with a given errno\n"
+		"    syscount -c CG           # Trace process under cgroupsPath CG\n",
+	.opts = opts,
+};
+
+static struct env {
+	bool list, ms, failures, latency, process;
+	int errnum;
+	long interval, duration, top;
+	unsigned pid;
+	const char *cgroup;
+} env = { .top = 10 };
+
+/* One report row. */
+struct row {
+	uint64_t count;
+	uint64_t total_ns;
+	uint32_t key; /* syscall number or pid */
+	char comm[SC_TASK_COMM_LEN];
+};
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	char *end;
+	long v;
+
+	(void)ctx;
+	switch (key) {
+	case 'p':
+		env.pid = (unsigned)opt_num(&help, "PID", arg, 1, INT_MAX);
+		break;
+	case 'i':
+		env.interval = (long)opt_num(&help, "INTERVAL", arg, 0, INT_MAX);
+		break;
+	case 'd':
+		env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX);
+		break;
+	case 'T':
+		env.top = (long)opt_num(&help, "TOP", arg, 1, INT_MAX);
+		break;
+	case 'c':
+		env.cgroup = arg;
+		break;
+	case 'x':
+		env.failures = true;
+		break;
+	case 'L':
+		env.latency = true;
+		break;
+	case 'm':
+		env.ms = true;
+		break;
+	case 'P':
+		env.process = true;
+		break;
+	case 'l':
+		env.list = true;
+		break;
+	case 'v':
+		tool_common.verbose = 1;
+		break;
+	case 'e':
+		errno = 0;
+		v = strtol(arg, &end, 10);
+		if (!errno && end != arg && !*end && v >= 1 && v <= INT_MAX) {
+			env.errnum = (int)v;
+			break;
+		}
+		env.errnum = errno_by_name(arg);
+		if (env.errnum < 0)
+			opt_usage_error(&help, "invalid errno: '%s' (use a number or a name like ENOENT)", arg);
+		break;
+	case 0:
+		return 1; /* no positional arguments */
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+static void list_syscalls(void)
+{
+	unsigned i, n = syscall_max();
+
+	for (i = 0; i < n; i++)
+		if (syscall_name(i))
+			printf("%3u: %s\n", i, syscall_name(i));
+}
+
+static int cmp_count(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return cmp_count(a, b);
+}
+
+static void print_rows(struct row *rows, size_t n)
+{
+	const char *agg = env.process ? "PID    COMM" : "SYSCALL";
+	double div = env.ms ? 1e6 : 1e3;
+	char col[64];
+	size_t i;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	qsort(rows, n, sizeof(*rows), env.latency ? cmp_time : cmp_count);
+	localtime_r(&t, &tm);
+	printf("[%02d:%02d:%02d]\n", tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (env.latency)
+		printf("%-22s %8s %16s\n", agg, "COUNT", env.ms ? "TIME (ms)" : "TIME (us)");
+	else
+		printf("%-22s %8s\n", agg, "COUNT");
+	for (i = 0; i < n && i < (size_t)env.top; i++) {
+		if (env.process) {
+			snprintf(col, sizeof(col), "%-6u %-15.*s", rows[i].key, SC_TASK_COMM_LEN,
+				 rows[i].comm);
+		} else {
+			const char *name = syscall_name(rows[i].key);
+
+			if (name)
+				snprintf(col, sizeof(col), "%s", name);
+			else
+				snprintf(col, sizeof(col), "[unknown: %u]", rows[i].key);
+		}
+		if (env.latency)
+			printf("%-22s %8llu %16.3lf\n", col, (unsigned long long)rows[i].count,
+			       (double)rows[i].total_ns / div);
+		else
+			printf("%-22s %8llu\n", col, (unsigned long long)rows[i].count);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Per-syscall mode: the per-CPU array keeps running totals; report the
+ * growth since the previous report. */
+struct sc_state {
+	int fd, ncpu;
+	bool batch;
+	uint32_t *keys;
+	struct sc_val *vals;  /* SC_MAX_NR * ncpu */
+	struct sc_val *prev;  /* SC_MAX_NR, summed */
+};
+
+static int read_syscalls(struct sc_state *s, struct row *rows, size_t *nrows)
+{
+	uint32_t i, got = 0;
+	int c, r;
+
+	if (s->batch) {
+		uint64_t out = 0;
+		uint32_t count = SC_MAX_NR;
+
+		r = bpf_map_lookup_batch(s->fd, NULL, &out, s->keys, s->vals, &count, 0);
+		if ((r == 0 || r == -ENOENT) && count == SC_MAX_NR) {
+			got = count;
+		} else {
+			s->batch = false; /* old kernel: one lookup per key */
+		}
+	}
+	if (!s->batch) {
+		for (i = 0; i < SC_MAX_NR; i++) {
+			s->keys[i] = i;
+			if (bpf_map_lookup(s->fd, &i, &s->vals[(size_t)i * s->ncpu]) < 0)
+				memset(&s->vals[(size_t)i * s->ncpu], 0, sizeof(struct sc_val) * s->ncpu);
+		}
+		got = SC_MAX_NR;
+	}
+	*nrows = 0;
+	for (i = 0; i < got; i++) {
+		uint32_t k = s->keys[i];
+		struct sc_val sum = { 0, 0 };
+
+		if (k >= SC_MAX_NR)
+			continue;
+		for (c = 0; c < s->ncpu; c++) {
+			sum.count += s->vals[(size_t)i * s->ncpu + c].count;
+			sum.total_ns += s->vals[(size_t)i * s->ncpu + c].total_ns;
+		}
+		if (sum.count != s->prev[k].count) {
+			struct row *w = &rows[(*nrows)++];
+
+			w->key = k;
+			w->count = sum.count - s->prev[k].count;
+			w->total_ns = sum.total_ns - s->prev[k].total_ns;
+		}
+		s->prev[k] = sum;
+	}
+	return 0;
+}
+
+/* Per-process mode: read and delete the hash (atomically per bucket with
+ * the batch command; the racy iterate/lookup/delete on old kernels). */
+static int read_procs(int fd, bool *batch, uint32_t *keys, struct sc_pval *vals,
+		      struct row *rows, size_t *nrows)
+{
+	uint32_t n = 0, i;
+	int r;
+
+	if (*batch) {
+		uint64_t in = 0, out = 0;
+		bool first = true;
+
+		for (;;) {
+			uint32_t count = SC_MAX_ENTRIES - n;
+
+			if (!count)
+				break;
+			r = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys + n, vals + n, &count, 1);
+			if (r < 0 && r != -ENOENT) {
+				if (first && n == 0 && (r == -EINVAL || r == -ENOTSUP || r == -524)) {
+					*batch = false;
+					break;
+				}
+				return r;
+			}
+			n += count;
+			if (r == -ENOENT)
+				break;
+			in = out;
+			first = false;
+		}
+	}
+	if (!*batch) {
+		uint32_t key, next;
+		bool have = false;
+
+		while (n < SC_MAX_ENTRIES && bpf_map_next_key(fd, have ? &key : NULL, &next) == 0) {
+			keys[n++] = next;
+			key = next;
+			have = true;
+		}
+		for (i = 0; i < n; i++) {
+			if (bpf_map_lookup(fd, &keys[i], &vals[i]) < 0)
+				memset(&vals[i], 0, sizeof(vals[i]));
+			bpf_map_delete(fd, &keys[i]);
+		}
+	}
+	*nrows = 0;
+	for (i = 0; i < n; i++) {
+		struct row *w;
+
+		if (!vals[i].count)
+			continue;
+		w = &rows[(*nrows)++];
+		w->key = keys[i];
+		w->count = vals[i].count;
+		w->total_ns = vals[i].total_ns;
+		memcpy(w->comm, vals[i].comm, SC_TASK_COMM_LEN);
+		w->comm[SC_TASK_COMM_LEN - 1] = 0;
+	}
+	return 0;
+}
+
+int syscount_main(int argc, char **argv)
+{
+	struct sc_state s = { .fd = -1 };
+	struct obj *o;
+	struct map *m_sys, *m_procs;
+	uint32_t *pkeys = NULL;
+	struct sc_pval *pvals = NULL;
+	struct row *rows;
+	bool pbatch = true;
+	uint64_t deadline = 0;
+	int cgfd = -1, ret = 0, r;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	if (env.list) {
+		list_syscalls();
+		return 0;
+	}
+
+	o = BPF_OBJ_OPEN(syscount);
+	if (env.pid)
+		OBJ_SET(o, filter_pid, (uint32_t)env.pid);
+	if (env.failures)
+		OBJ_SET(o, filter_failed, (uint8_t)1);
+	if (env.errnum)
+		OBJ_SET(o, filter_errno, (int32_t)env.errnum);
+	if (env.cgroup)
+		OBJ_SET(o, filter_cg, (uint8_t)1);
+	if (env.process)
+		OBJ_SET(o, by_process, (uint8_t)1);
+	if (env.latency)
+		OBJ_SET(o, measure_latency, (uint8_t)1);
+	/* one sys_exit program: the direct-load one where tp_btf works */
+	if (obj_tp_btf_ok(o, "sys_exit"))
+		prog_set_autoload(obj_prog(o, "sys_exit"), false);
+	else
+		prog_set_autoload(obj_prog(o, "sys_exit_btf"), false);
+	if (!env.latency) {
+		prog_set_autoload(obj_prog(o, "sys_enter"), false);
+		map_set_max_entries(obj_map(o, "start"), 1);
+	}
+	m_sys = obj_map(o, "syscalls");
+	m_procs = obj_map(o, "procs");
+	if (!m_sys || !m_procs) {
+		tool_err("syscount", "BPF object lacks its maps");
+		obj_close(o);
+		return 1;
+	}
+	/* shrink whichever aggregation map this mode does not use */
+	map_set_max_entries(env.process ? m_sys : m_procs, 1);
+
+	if (env.cgroup) {
+		cgfd = open(env.cgroup, O_RDONLY | O_CLOEXEC);
+		if (cgfd < 0) {
+			tool_err("syscount", "cannot open cgroup %s: %s", env.cgroup, strerror(errno));
+			obj_close(o);
+			return 1;
+		}
+	}
+	if (tool_load_attach(o, "syscount")) {
+		if (cgfd >= 0)
+			close(cgfd);
+		return 1;
+	}
+	if (cgfd >= 0) {
+		uint32_t zero = 0, v = (uint32_t)cgfd;
+
+		if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &zero, &v, 0) < 0) {
+			tool_err("syscount", "cannot add cgroup %s to the filter map: %s", env.cgroup,
+				 strerror(errno));
+			ret = 1;
+			goto out;
+		}
+	}
+
+	rows = xcalloc(SC_MAX_ENTRIES > SC_MAX_NR ? SC_MAX_ENTRIES : SC_MAX_NR, sizeof(*rows));
+	if (env.process) {
+		pkeys = xcalloc(SC_MAX_ENTRIES, sizeof(*pkeys));
+		pvals = xcalloc(SC_MAX_ENTRIES, sizeof(*pvals));
+	} else {
+		s.fd = map_fd(m_sys);
+		s.ncpu = cpus_possible();
+		if (s.ncpu < 1)
+			s.ncpu = 1;
+		s.batch = true;
+		s.keys = xcalloc(SC_MAX_NR, sizeof(*s.keys));
+		s.vals = xcalloc((size_t)SC_MAX_NR * s.ncpu, sizeof(*s.vals));
+		s.prev = xcalloc(SC_MAX_NR, sizeof(*s.prev));
+	}
+
+	tool_signals();
+	printf("Tracing syscalls, printing top %ld... Ctrl+C to quit.\n", env.top);
+	fflush(stdout);
+	if (env.duration)
+		deadline = now_ns() + (uint64_t)env.duration * 1000000000ull;
+
+	for (;;) {
+		long wait_ms = env.interval ? env.interval * 1000 : 3600 * 1000;
+		bool last;
+		size_t n = 0;
+
+		if (deadline) {
+			uint64_t now = now_ns();
+			long left = now < deadline ? (long)((deadline - now + 999999) / 1000000) : 0;
+
+			if (left < wait_ms)
+				wait_ms = left;
+		}
+		tool_sleep_ms(wait_ms);
+		last = tool_exiting || (deadline && now_ns() >= deadline);
+		if (!last && !env.interval)
+			continue;
+		if (env.process)
+			r = read_procs(map_fd(m_procs), &pbatch, pkeys, pvals, rows, &n);
+		else
+			r = read_syscalls(&s, rows, &n);
+		if (r < 0) {
+			tool_err("syscount", "cannot read the counts: %s", strerror(-r));
+			ret = 1;
+			break;
+		}
+		if (n)
+			print_rows(rows, n);
+		if (last)
+			break;
+	}
+	free(rows);
+	free(pkeys);
+	free(pvals);
+	free(s.keys);
+	free(s.vals);
+	free(s.prev);
+out:
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return ret;
+}
