@@ -25,6 +25,73 @@ static bool needs_kernel_btf(const struct obj *o)
 	return o->has_ext && o->ext.nr_core;
 }
 
+static uint32_t find_int4(const struct btf *btf)
+{
+	for (uint32_t id = 1; id < btf_nr_types(btf); id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if (t && btf_kind(t) == BTF_KIND_INT && t->size == 4)
+			return id;
+	}
+	return 0;
+}
+
+/* Extern declarations are not something the kernel takes in program BTF:
+ * extern VARs become allocated ones, typeless ones become ints, the
+ * .kconfig DATASEC gets the loader's layout, and .ksyms (which may list
+ * FUNCs) is rewritten as a struct of ints (same record size), the way
+ * libbpf does for kernels without DATASEC. */
+static void sanitize_extern_btf(struct obj *o)
+{
+	uint32_t int4 = find_int4(o->btf);
+
+	for (uint32_t id = 1; id < btf_nr_types(o->btf); id++) {
+		struct btf_type *t = btf_type_mut(o->btf, id);
+		const char *name;
+
+		if (!t)
+			continue;
+		if (btf_kind(t) == BTF_KIND_VAR) {
+			struct btf_var *v = btf_var_info(t);
+
+			if (v->linkage == 2 /* BTF_VAR_GLOBAL_EXTERN */)
+				v->linkage = BTF_VAR_GLOBAL_ALLOCATED;
+			if (int4 && btf_type_size(o->btf, t->type) <= 0)
+				t->type = int4;
+			continue;
+		}
+		if (btf_kind(t) != BTF_KIND_DATASEC)
+			continue;
+		name = btf_name(o->btf, t);
+		if (!strcmp(name, ".ksyms") && int4) {
+			struct btf_member *m = btf_members(t);
+			uint32_t n = btf_vlen(t);
+
+			t->info = (BTF_KIND_STRUCT << 24) | n;
+			t->size = 4 * n;
+			for (uint32_t k = 0; k < n; k++) {
+				m[k].name_off = 0;
+				m[k].type = int4;
+				m[k].offset = k * 32;
+			}
+		} else if (!strcmp(name, ".kconfig")) {
+			struct btf_var_secinfo *vs = btf_secinfos(t);
+			uint32_t end = 0;
+
+			for (uint32_t k = 0; k < btf_vlen(t); k++) {
+				for (size_t e = 0; e < o->nr_exts; e++)
+					if (o->exts[e].btf_id == vs[k].type && o->exts[e].is_kconfig) {
+						vs[k].offset = o->exts[e].kconfig_off;
+						vs[k].size = o->exts[e].size;
+					}
+				if (vs[k].offset + vs[k].size > end)
+					end = vs[k].offset + vs[k].size;
+			}
+			t->size = end ? end : 1;
+		}
+	}
+}
+
 /* Upload the program BTF so the verifier can show source lines and
  * accept func_info; a kernel that refuses it just gets no BTF. */
 static void load_prog_btf(struct obj *o)
@@ -36,32 +103,19 @@ static void load_prog_btf(struct obj *o)
 
 	if (!o->btf || !probe_btf_func())
 		return;
-	/* The kernel wants a non-zero size for every DATASEC: .kconfig and
-	 * .ksyms get theirs from the extern layout. */
-	for (uint32_t id = 1; id < btf_nr_types(o->btf); id++) {
-		struct btf_type *t = btf_type_mut(o->btf, id);
-
-		if (!t || btf_kind(t) != BTF_KIND_DATASEC || t->size)
-			continue;
-		struct btf_var_secinfo *vs = btf_secinfos(t);
-		uint32_t end = 0;
-
-		for (uint32_t k = 0; k < btf_vlen(t); k++) {
-			for (size_t e = 0; e < o->nr_exts; e++)
-				if (o->exts[e].btf_id == vs[k].type && o->exts[e].is_kconfig)
-					vs[k].offset = o->exts[e].kconfig_off;
-			if (vs[k].offset + vs[k].size > end)
-				end = vs[k].offset + vs[k].size;
-		}
-		t->size = end ? end : 1;
-	}
+	sanitize_extern_btf(o);
 	raw = btf_raw(o->btf, &size);
 	fd = bpf_btf_load(raw, size, &log);
-	free(log);
 	if (fd < 0) {
+		/* not fatal: programs load without BTF (no source lines) */
+		if (o->verbose)
+			fprintf(stderr, "%s: kernel refused program BTF (%s)%s%s\n", o->name, err_msg(),
+				log ? ":\n" : "", log ? log : "");
+		free(log);
 		err_clear();
 		return;
 	}
+	free(log);
 	o->btf_fd = fd;
 }
 

@@ -80,12 +80,17 @@ static int collect_relocs(struct obj *o)
 			return err_set(EINVAL, "relocation section %s has entry size %llu, want %zu",
 				       elf_sec_name(&o->ev, sh), (unsigned long long)sh->sh_entsize,
 				       sizeof(Elf64_Rel));
-		rels = data;
+		rels = data; /* read with memcpy: a damaged file may misalign it */
 		n = size / sizeof(Elf64_Rel);
 		c->relocs = xrealloc(c->relocs, (c->nr_relocs + n) * sizeof(*c->relocs));
 		for (size_t k = 0; k < n; k++) {
-			uint64_t off = rels[k].r_offset;
-			size_t symi = ELF64_R_SYM(rels[k].r_info);
+			Elf64_Rel rel;
+			uint64_t off;
+			size_t symi;
+
+			memcpy(&rel, (const char *)rels + k * sizeof(rel), sizeof(rel));
+			off = rel.r_offset;
+			symi = ELF64_R_SYM(rel.r_info);
 
 			if (off % 8 || off / 8 >= c->cnt)
 				return err_set(EINVAL, "section %s: relocation #%zu at offset %llu is outside the code",
