@@ -14,8 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Kinds newer than the 6.1 UAPI header on the build machines. */
-#ifndef BTF_KIND_ENUM64
+/* Kinds newer than the UAPI header on older build machines.  ENUM64 is an
+ * enum constant (not a macro) in linux/btf.h, so #ifndef cannot see it:
+ * the header version (6.0 added it) tells instead. */
+#include <linux/version.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 0, 0)
 #define BTF_KIND_ENUM64 19
 struct btf_enum64 {
 	uint32_t name_off;
@@ -26,7 +29,9 @@ struct btf_enum64 {
 
 struct btf;
 
-/* Parse a blob.  copy = 0: borrow data (must outlive the btf); copy = 1:
+/* Parse a blob.  The header, every type's length and every name offset
+ * are checked here; type ids stored inside types are not (accessors
+ * return NULL for bad ones).  copy = 0: borrow data (must outlive the btf); copy = 1:
  * take a private writable copy.  base: for split BTF (modules), the base
  * (vmlinux) whose ids and strings come first; NULL otherwise.
  * Returns NULL with err_msg() set on malformed input. */
@@ -74,8 +79,9 @@ int32_t btf_find(const struct btf *btf, const char *name, int kind);
 int btf_for_each_named(const struct btf *btf, const char *name,
 		       int (*fn)(uint32_t id, void *ctx), void *ctx);
 
-/* Skip typedef/volatile/const/restrict/type_tag; returns the resolved id
- * (and type via *res when non-NULL). */
+/* Skip volatile/const/restrict/type_tag (not typedefs); returns the
+ * resolved id (and type via *res when non-NULL).  A chain longer than 32
+ * links (a cycle in crafted BTF) or a bad id gives 0 and *res = NULL. */
 uint32_t btf_skip_mods(const struct btf *btf, uint32_t id, const struct btf_type **res);
 /* Same, but also skips typedefs (btf_skip_mods keeps typedefs). */
 uint32_t btf_resolve(const struct btf *btf, uint32_t id, const struct btf_type **res);
@@ -102,7 +108,12 @@ int btf_ext_parse(struct btf_ext *ext, const void *data, size_t size, const stru
 void btf_ext_free(struct btf_ext *ext);
 
 /* Write BTF as a compilable C header.  only: NULL-terminated list of type
- * names to emit (with everything they depend on), or NULL for all. */
+ * names to emit (with everything they depend on), or NULL for all.  An
+ * entry may name the kind ("struct foo", "union", "enum", "typedef");
+ * empty entries and entries starting with '#' are skipped; an unknown name
+ * fails with -ENOENT before anything is written.  Types reached only
+ * through pointers are forward-declared, not defined.  Two different
+ * types with one name: the higher id gets "___2" (stable across subsets). */
 #include <stdio.h>
 int btf_dump_c(const struct btf *btf, FILE *out, const char *const *only);
 

@@ -1,0 +1,277 @@
+/* BTF blob parsing and per-id access.
+ *
+ * btf_new() validates the header and walks the type section once,
+ * recording each type's byte offset (the u32 index that makes
+ * btf_type_by_id O(1)) and checking that every type's trailer and every
+ * name offset lies inside the blob.  After that pass every accessor can
+ * trust lengths; only type ids stored inside types (member types, pointer
+ * targets) may still be out of range, which btf_type_by_id reports as NULL.
+ * Nothing else is built up front: kernel BTF has ~127k types and the
+ * tools start in milliseconds. */
+#include "btf_int.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "util.h"
+
+#define BTF_MAGIC_SWAPPED 0x9FEB
+#define BTF_MIN_HDR_LEN 24u
+#define BTF_MAX_ID 0x7fffffffu /* ids are returned as int32_t by btf_find */
+
+/* Bytes following the 12-byte struct btf_type for this kind, or -1 for a
+ * kind we do not know. */
+static int64_t trailer_len(uint32_t kind, uint32_t vlen)
+{
+	switch (kind) {
+	case BTF_KIND_INT:
+	case BTF_KIND_VAR:
+	case BTF_KIND_DECL_TAG:
+		return 4;
+	case BTF_KIND_PTR:
+	case BTF_KIND_FWD:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_CONST:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_FUNC:
+	case BTF_KIND_FLOAT:
+	case BTF_KIND_TYPE_TAG:
+		return 0;
+	case BTF_KIND_ARRAY:
+		return sizeof(struct btf_array);
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		return (int64_t)vlen * sizeof(struct btf_member);
+	case BTF_KIND_ENUM:
+		return (int64_t)vlen * sizeof(struct btf_enum);
+	case BTF_KIND_ENUM64:
+		return (int64_t)vlen * sizeof(struct btf_enum64);
+	case BTF_KIND_FUNC_PROTO:
+		return (int64_t)vlen * sizeof(struct btf_param);
+	case BTF_KIND_DATASEC:
+		return (int64_t)vlen * sizeof(struct btf_var_secinfo);
+	default:
+		return -1;
+	}
+}
+
+/* Check the name offsets held in a type's trailer (members, enumerators,
+ * parameters), so that btf_str() on them never fails later. */
+static int check_trailer_names(const struct btf *btf, uint32_t id, const struct btf_type *t)
+{
+	uint32_t end = btf_strs_end(btf), vlen = btf_vlen(t), stride, i;
+	const uint8_t *p = (const uint8_t *)(t + 1);
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		stride = sizeof(struct btf_member);
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_FUNC_PROTO:
+		stride = 8;
+		break;
+	case BTF_KIND_ENUM64:
+		stride = sizeof(struct btf_enum64);
+		break;
+	default:
+		return 0;
+	}
+	/* name_off is the first u32 of every one of these records */
+	for (i = 0; i < vlen; i++, p += stride)
+		if (*(const uint32_t *)p >= end)
+			return err_set(EINVAL, "BTF type [%u]: member/value %u has name offset %u beyond the strings (%u bytes)",
+				       id, i, *(const uint32_t *)p, end);
+	return 0;
+}
+
+/* The one pass over the type section. */
+static int index_types(struct btf *btf)
+{
+	uint32_t cap = btf->types_len / 24 + 16, pos = 0, end = btf_strs_end(btf);
+
+	btf->offs = xmalloc((size_t)cap * sizeof(*btf->offs));
+	while (pos < btf->types_len) {
+		uint32_t id = btf->start_id + btf->nr;
+		const struct btf_type *t;
+		int64_t tl;
+
+		if (btf->types_len - pos < sizeof(struct btf_type))
+			return err_set(EINVAL, "BTF type [%u] truncated: %u bytes left in the type section",
+				       id, btf->types_len - pos);
+		if (id >= BTF_MAX_ID)
+			return err_set(E2BIG, "BTF has too many types");
+		t = (const struct btf_type *)(btf->types + pos);
+		tl = trailer_len((uint32_t)btf_kind(t), btf_vlen(t));
+		if (tl < 0)
+			return err_set(EINVAL, "BTF type [%u] has unknown kind %d", id, btf_kind(t));
+		if ((uint64_t)tl > btf->types_len - pos - sizeof(struct btf_type))
+			return err_set(EINVAL, "BTF type [%u] (kind %d, vlen %u) runs past the end of the type section",
+				       id, btf_kind(t), btf_vlen(t));
+		if (t->name_off >= end)
+			return err_set(EINVAL, "BTF type [%u] has name offset %u beyond the strings (%u bytes)",
+				       id, t->name_off, end);
+		if (check_trailer_names(btf, id, t))
+			return -EINVAL;
+		if (btf->nr == cap) {
+			cap = cap * 2;
+			btf->offs = xrealloc(btf->offs, (size_t)cap * sizeof(*btf->offs));
+		}
+		btf->offs[btf->nr++] = pos;
+		pos += (uint32_t)(sizeof(struct btf_type) + (uint64_t)tl);
+	}
+	return 0;
+}
+
+/* Header and section bounds; sets types/strs. */
+static int parse_header(struct btf *btf)
+{
+	struct btf_header hv, *h = &hv; /* copied: the blob may sit at an odd address */
+	uint64_t types_at, strs_at;
+
+	if (btf->size < BTF_MIN_HDR_LEN)
+		return err_set(EINVAL, "BTF too small (%zu bytes, header needs %u)", btf->size, BTF_MIN_HDR_LEN);
+	memcpy(&hv, btf->data, sizeof(hv));
+	if (h->magic == BTF_MAGIC_SWAPPED)
+		return err_set(ENOTSUP, "BTF has foreign byte order (not supported)");
+	if (h->magic != BTF_MAGIC)
+		return err_set(EINVAL, "not BTF (magic 0x%04x, expected 0x%04x)", h->magic, BTF_MAGIC);
+	if (h->version != BTF_VERSION)
+		return err_set(ENOTSUP, "unsupported BTF version %u", h->version);
+	if (h->hdr_len < BTF_MIN_HDR_LEN || h->hdr_len > btf->size)
+		return err_set(EINVAL, "bad BTF header length %u (blob is %zu bytes)", h->hdr_len, btf->size);
+	/* Newer headers append fields (e.g. the 2026 layout section) after
+	 * the 24 bytes we know; types and strings are still found by their
+	 * offsets, so the tail is ignored. */
+
+	types_at = (uint64_t)h->hdr_len + h->type_off;
+	strs_at = (uint64_t)h->hdr_len + h->str_off;
+	/* Types are read as u32s: their offset in the blob must be aligned
+	 * (an odd blob address is fixed by copying, see btf_new). */
+	if (types_at & 3)
+		return err_set(EINVAL, "BTF type section (header %u + offset %u) is not 4-byte aligned",
+			       h->hdr_len, h->type_off);
+	if (types_at + h->type_len > btf->size)
+		return err_set(EINVAL, "BTF type section (offset %u, %u bytes) lies outside the blob (%zu bytes)",
+			       h->type_off, h->type_len, btf->size - h->hdr_len);
+	if (strs_at + h->str_len > btf->size)
+		return err_set(EINVAL, "BTF string section (offset %u, %u bytes) lies outside the blob (%zu bytes)",
+			       h->str_off, h->str_len, btf->size - h->hdr_len);
+	if (h->type_len && h->str_len && types_at < strs_at + h->str_len && strs_at < types_at + h->type_len)
+		return err_set(EINVAL, "BTF type and string sections overlap");
+	btf->types = btf->data + types_at;
+	btf->types_len = h->type_len;
+	btf->strs = (const char *)btf->data + strs_at;
+	btf->strs_len = h->str_len;
+
+	/* Strings: a base BTF's start with the empty string (offset 0 is
+	 * "no name"); split BTF may have none at all.  The last byte must be
+	 * NUL so that every in-range offset yields a terminated string. */
+	if (!btf->base && (!h->str_len || btf->strs[0]))
+		return err_set(EINVAL, "BTF string section does not start with an empty string");
+	if (h->str_len && btf->strs[h->str_len - 1])
+		return err_set(EINVAL, "BTF string section is not NUL-terminated");
+	if ((uint64_t)btf->start_str + h->str_len > UINT32_MAX)
+		return err_set(E2BIG, "BTF strings too large");
+	return 0;
+}
+
+struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *base)
+{
+	struct btf *btf;
+
+	if (!data || size > UINT32_MAX) {
+		err_set(EINVAL, data ? "BTF blob too large (%zu bytes)" : "no BTF data", size);
+		return NULL;
+	}
+	btf = xcalloc(1, sizeof(*btf));
+	btf->base = base;
+	btf->start_id = base ? btf_nr_types(base) : 1;
+	btf->start_str = base ? btf_strs_end(base) : 0;
+	btf->data = data;
+	btf->size = size;
+	if (copy) {
+		btf->owned = xmalloc(size ? size : 1);
+		memcpy(btf->owned, data, size);
+		btf->data = btf->owned;
+		btf->writable = true;
+	}
+	if (parse_header(btf))
+		goto fail;
+	/* Borrowed data at an odd address (e.g. a .BTF section in a file we
+	 * read into memory) cannot be accessed as u32s: take a copy rather
+	 * than fail. */
+	if (((uintptr_t)btf->types & 3) && !btf->owned) {
+		btf->owned = xmalloc(size);
+		memcpy(btf->owned, data, size);
+		btf->data = btf->owned;
+		if (parse_header(btf))
+			goto fail;
+	}
+	if (index_types(btf))
+		goto fail;
+	return btf;
+fail:
+	btf_free(btf);
+	return NULL;
+}
+
+void btf_free(struct btf *btf)
+{
+	if (!btf)
+		return;
+	free(btf->offs);
+	free(btf->names);
+	free(btf->owned);
+	free(btf);
+}
+
+uint32_t btf_nr_types(const struct btf *btf)
+{
+	return btf->start_id + btf->nr;
+}
+
+const struct btf_type *btf_type_by_id(const struct btf *btf, uint32_t id)
+{
+	if (id < btf->start_id)
+		return btf->base ? btf_type_by_id(btf->base, id) : NULL;
+	id -= btf->start_id;
+	if (id >= btf->nr)
+		return NULL;
+	return (const struct btf_type *)(btf->types + btf->offs[id]);
+}
+
+struct btf_type *btf_type_mut(struct btf *btf, uint32_t id)
+{
+	/* Only own types of a private copy; base types stay read-only. */
+	if (!btf->writable || id < btf->start_id)
+		return NULL;
+	return (struct btf_type *)btf_type_by_id(btf, id);
+}
+
+const char *btf_str(const struct btf *btf, uint32_t off)
+{
+	if (off < btf->start_str)
+		return btf->base ? btf_str(btf->base, off) : NULL;
+	off -= btf->start_str;
+	if (off >= btf->strs_len)
+		return NULL;
+	return btf->strs + off;
+}
+
+const char *btf_name(const struct btf *btf, const struct btf_type *t)
+{
+	const char *s = t ? btf_str(btf, t->name_off) : NULL;
+
+	return s ? s : "";
+}
+
+const void *btf_raw(const struct btf *btf, size_t *size)
+{
+	if (size)
+		*size = btf->size;
+	return btf->data;
+}
