@@ -225,6 +225,11 @@ void btf_free(struct btf *btf)
 		return;
 	free(btf->offs);
 	free(btf->names);
+	for (uint32_t i = 0; i < btf->nr_prep; i++) {
+		free(btf->prep[i].name);
+		free(btf->prep[i].ids);
+	}
+	free(btf->prep);
 	free(btf->owned);
 	free(btf);
 }

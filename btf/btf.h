@@ -79,6 +79,13 @@ int32_t btf_find(const struct btf *btf, const char *name, int kind);
 int btf_for_each_named(const struct btf *btf, const char *name,
 		       int (*fn)(uint32_t id, void *ctx), void *ctx);
 
+/* Look up many names in one pass over the types, without building the
+ * full name index (which costs several milliseconds on kernel BTF).  Later
+ * btf_find/btf_for_each_named calls for these names are answered from the
+ * result; other names still build the index on demand.  A no-op once the
+ * index exists. */
+void btf_find_prepare(const struct btf *btf, const char *const *names, size_t n);
+
 /* Skip volatile/const/restrict/type_tag (not typedefs); returns the
  * resolved id (and type via *res when non-NULL).  A chain longer than 32
  * links (a cycle in crafted BTF) or a bad id gives 0 and *res = NULL. */

@@ -46,6 +46,75 @@ static void build_index(struct btf *btf)
 	btf->names_cap = cap;
 }
 
+/* The first (up to) 4 bytes of a NUL-terminated name, zero padded: a
+ * cheap filter before comparing whole names. */
+static uint32_t prefix4(const char *s, const char *end)
+{
+	uint32_t v = 0;
+
+	for (int i = 0; i < 4 && s + i < end && s[i]; i++)
+		v |= (uint32_t)(uint8_t)s[i] << (8 * i);
+	return v;
+}
+
+#define PREP_BITS 16
+
+static uint32_t prefix_slot(uint32_t p)
+{
+	return (p * 2654435761u) >> (32 - PREP_BITS);
+}
+
+void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n)
+{
+	struct btf *btf = (struct btf *)cbtf; /* a cache, like the index */
+	const char *end = btf->strs + btf->strs_len;
+	uint8_t *bits;
+	uint32_t *pfx;
+	size_t i;
+
+	if (btf->names_cap || !n)
+		return;
+	if (btf->base)
+		btf_find_prepare(btf->base, names, n);
+	/* keep earlier preparations; add the new names */
+	btf->prep = xrealloc(btf->prep, (btf->nr_prep + n) * sizeof(*btf->prep));
+	pfx = xmalloc(n * sizeof(*pfx));
+	bits = xcalloc(1u << (PREP_BITS - 3), 1);
+	for (i = 0; i < n; i++) {
+		struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
+
+		p->name = xstrdup(names[i]);
+		p->ids = NULL;
+		p->nr = 0;
+		pfx[i] = prefix4(names[i], names[i] + strlen(names[i]) + 1);
+		bits[prefix_slot(pfx[i]) >> 3] |= (uint8_t)(1u << (prefix_slot(pfx[i]) & 7));
+	}
+	for (uint32_t k = 0; k < btf->nr; k++) {
+		const struct btf_type *t = (const struct btf_type *)(btf->types + btf->offs[k]);
+		const char *s;
+		uint32_t pf, sl;
+
+		if (!t->name_off || t->name_off < btf->start_str)
+			continue;
+		s = btf->strs + (t->name_off - btf->start_str);
+		pf = prefix4(s, end);
+		sl = prefix_slot(pf);
+		if (!(bits[sl >> 3] & (1u << (sl & 7))))
+			continue;
+		for (i = 0; i < n; i++) {
+			struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
+
+			if (pfx[i] != pf || strcmp(p->name, s))
+				continue;
+			p->ids = xrealloc(p->ids, (p->nr + 1) * sizeof(*p->ids));
+			p->ids[p->nr++] = btf->start_id + k;
+		}
+	}
+	btf->nr_prep += (uint32_t)n;
+	free(pfx);
+	free(bits);
+}
+
 /* Own types only (the base is searched by the callers first). */
 static int each_own(const struct btf *cbtf, const char *name, int (*fn)(uint32_t, void *), void *ctx)
 {
@@ -53,8 +122,19 @@ static int each_own(const struct btf *cbtf, const char *name, int (*fn)(uint32_t
 	uint32_t slot, id;
 	int r;
 
-	if (!btf->names_cap)
+	if (!btf->names_cap) {
+		for (uint32_t k = 0; k < btf->nr_prep; k++) {
+			const struct btf_prepared *p = &btf->prep[k];
+
+			if (strcmp(p->name, name))
+				continue;
+			for (uint32_t j = 0; j < p->nr; j++)
+				if ((r = fn(p->ids[j], ctx)))
+					return r;
+			return 0;
+		}
 		build_index(btf);
+	}
 	slot = name_hash(name) & (btf->names_cap - 1);
 	while ((id = btf->names[slot])) {
 		if (!strcmp(btf_name(btf, btf_type_by_id(btf, id)), name) && (r = fn(id, ctx)))

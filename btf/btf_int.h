@@ -27,6 +27,17 @@ struct btf {
 	 * read-only, hence the cast in btf_find.c. */
 	uint32_t *names;
 	uint32_t names_cap;    /* power of two, or 0 when not built */
+
+	/* Names looked up in advance by btf_find_prepare(): for each, the ids
+	 * carrying it, so those lookups need no full index (start-up time). */
+	struct btf_prepared *prep;
+	uint32_t nr_prep;
+};
+
+struct btf_prepared {
+	char *name;
+	uint32_t *ids;
+	uint32_t nr;
 };
 
 /* Total string bytes visible through this btf (base's + own). */

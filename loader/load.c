@@ -195,6 +195,82 @@ static int load_prog(struct obj *o, struct prog *p)
 	return 0;
 }
 
+static void add_name(char ***names, size_t *n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strlen((*names)[i]) == len && !strncmp((*names)[i], s, len))
+			return;
+	*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+	(*names)[*n] = xmalloc(len + 1);
+	memcpy((*names)[*n], s, len);
+	(*names)[*n][len] = 0;
+	(*n)++;
+}
+
+/* Every kernel type name this object will look up (CO-RE root types by
+ * essential name, tp_btf typedefs, fentry functions, typed ksyms), found
+ * in one pass instead of indexing 100k+ names: start-up time. */
+static void prepare_kernel_names(struct obj *o)
+{
+	char **names = NULL, buf[200];
+	size_t n = 0;
+
+	for (uint32_t s = 0; o->has_ext && s < o->ext.nr_core; s++) {
+		const struct btf_ext_sec *es = &o->ext.core[s];
+
+		for (uint32_t r = 0; r < es->nr; r++) {
+			const struct core_relo *rec =
+				(const void *)((const char *)es->recs + (size_t)r * es->rec_size);
+			const struct btf_type *t = btf_type_by_id(o->btf, rec->type_id);
+			const char *name, *flavor = NULL, *f;
+			size_t len;
+
+			/* the CO-RE engine searches by the root type's own name */
+			if (!t || !*(name = btf_name(o->btf, t)))
+				continue;
+			/* essential name: drop the last ___flavor */
+			for (f = strstr(name, "___"); f; f = strstr(f + 1, "___"))
+				flavor = f;
+			len = flavor ? (size_t)(flavor - name) : strlen(name);
+			add_name(&names, &n, name, len);
+		}
+	}
+	for (size_t i = 0; i < o->nr_progs; i++) {
+		struct prog *p = &o->progs[i];
+
+		if (!p->autoload || !p->target)
+			continue;
+		if (p->kind == ATTACH_TP_BTF)
+			snprintf(buf, sizeof(buf), "btf_trace_%s", p->target);
+		else if (p->kind == ATTACH_FENTRY || p->kind == ATTACH_FEXIT)
+			snprintf(buf, sizeof(buf), "%s", p->target);
+		else if (p->kind == ATTACH_ITER)
+			snprintf(buf, sizeof(buf), "bpf_iter_%s", p->target);
+		else
+			continue;
+		add_name(&names, &n, buf, strlen(buf));
+	}
+	if (n) { /* the CO-RE engine's pointer-size probe */
+		static const char *const longs[] = { "long", "long int", "unsigned long", "long unsigned int" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+			add_name(&names, &n, longs[i], strlen(longs[i]));
+	}
+	if (n) { /* the CO-RE engine's pointer-size probe */
+		static const char *const longs[] = { "long", "long int", "unsigned long", "long unsigned int" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
+			add_name(&names, &n, longs[i], strlen(longs[i]));
+	}
+	for (size_t i = 0; i < o->nr_exts; i++)
+		if (!o->exts[i].is_kconfig)
+			add_name(&names, &n, o->exts[i].name, strlen(o->exts[i].name));
+	btf_find_prepare(o->kbtf.btf, (const char *const *)names, n);
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 int obj_load(struct obj *o, const struct obj_opts *opts)
 {
 	int err = 0;
@@ -202,8 +278,11 @@ int obj_load(struct obj *o, const struct obj_opts *opts)
 	if (o->loaded)
 		return err_set(EBUSY, "%s: already loaded", o->name);
 	o->verbose = opts ? opts->verbose : 0;
-	if (needs_kernel_btf(o) && (err = kernel_btf_ensure(o, opts)) < 0)
-		return err;
+	if (needs_kernel_btf(o)) {
+		if ((err = kernel_btf_ensure(o, opts)) < 0)
+			return err;
+		prepare_kernel_names(o);
+	}
 	for (size_t i = 0; i < o->nr_progs && !err; i++)
 		if (o->progs[i].autoload)
 			err = prog_resolve_btf_target(o, &o->progs[i]);
