@@ -22,6 +22,7 @@ static struct map *add_map(struct obj *o, const char *name, enum map_kind kind)
 	o->maps = xrealloc(o->maps, (o->nr_maps + 1) * sizeof(*o->maps));
 	m = &o->maps[o->nr_maps++];
 	memset(m, 0, sizeof(*m));
+	m->obj = o;
 	m->name = xstrdup(name);
 	m->kind = kind;
 	m->autocreate = true;
@@ -262,6 +263,24 @@ uint32_t map_type(const struct map *m) { return m->type; }
 uint32_t map_key_size(const struct map *m) { return m->key_size; }
 uint32_t map_value_size(const struct map *m) { return m->value_size; }
 uint32_t map_max_entries(const struct map *m) { return m->max_entries; }
+
+struct map *obj_map_at(const struct obj *o, size_t i) { return i < o->nr_maps ? &o->maps[i] : NULL; }
+const char *map_name(const struct map *m) { return m->name; }
+bool map_is_global_data(const struct map *m) { return m->kind != MAP_USER; }
+uint32_t map_btf_key_type(const struct map *m) { return m->btf_key_id; }
+const struct btf *obj_btf(const struct obj *o) { return o->btf; }
+
+/* Global-data maps have no key/value types of their own: their value is
+ * the section's DATASEC. */
+uint32_t map_btf_value_type(const struct map *m)
+{
+	int32_t id;
+
+	if (m->kind == MAP_USER || !m->obj || !m->obj->btf)
+		return m->btf_value_id;
+	id = btf_find(m->obj->btf, m->name, BTF_KIND_DATASEC);
+	return id > 0 ? (uint32_t)id : 0;
+}
 
 void *obj_global(struct obj *o, const char *name, size_t size)
 {

@@ -67,6 +67,14 @@ uint32_t map_type(const struct map *m);
 uint32_t map_key_size(const struct map *m);
 uint32_t map_value_size(const struct map *m);
 uint32_t map_max_entries(const struct map *m);
+/* Generic access (corebox run, decoders): maps by index, names, and the
+ * object's own BTF with each map's key/value type ids (0 when unknown). */
+struct map *obj_map_at(const struct obj *o, size_t i); /* NULL past the end */
+const char *map_name(const struct map *m);
+bool map_is_global_data(const struct map *m); /* .rodata/.data/.bss/.kconfig */
+uint32_t map_btf_key_type(const struct map *m);
+uint32_t map_btf_value_type(const struct map *m);
+const struct btf *obj_btf(const struct obj *o);
 
 /* Pointer to global variable NAME (in .rodata*, .data*, .bss*).  size
  * must equal the variable's BTF size (catches user/kernel side drift).
