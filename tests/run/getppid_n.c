@@ -1,0 +1,46 @@
+/* e2e helper for `corebox run`: prints "ready PID", waits for SIGUSR1,
+ * makes exactly N getppid() calls (raw syscalls), prints "done", then
+ * waits for SIGTERM.  An alarm ends it after 60 s whatever happens.
+ * The test copies it to /tmp/cbxrun_NNN so its comm is unique.
+ *
+ *   getppid_n N */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t go;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	go = 1;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 10;
+	struct sigaction sa;
+	sigset_t block, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	alarm(60);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	while (!go)
+		sigsuspend(&old);
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	printf("done\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
