@@ -65,17 +65,30 @@ $(B)/bpf/%.bpf.o: tools/%.bpf.c $(wildcard tools/include/*.h) tools/%.h
 # A tool without a shared header still builds.
 tools/%.h: ;
 
-# Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end.
-$(B)/bpfobjs.S: $(BPF_OBJS) Makefile
+# Objects are embedded gzip'd (BTF compresses ~4x; the loader inflates
+# them at open, in well under a millisecond).
+$(B)/bpf/%.bpf.o.gz: $(B)/bpf/%.bpf.o
+	gzip -9 -n -c $< > $@
+
+# Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end,
+# and a table of them all, corebox_bpf_objs[] = { name, start, end }...,
+# ending with zeros (for `corebox btf min`).
+$(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
 	@mkdir -p $(B)
 	@{ echo '.section .rodata.bpfobjs,"a"'; \
 	   for t in $(BPF_TOOLS); do \
 	     echo ".balign 8"; echo ".global $${t}_bpf_obj"; echo "$${t}_bpf_obj:"; \
-	     echo ".incbin \"$(B)/bpf/$$t.bpf.o\""; \
+	     echo ".incbin \"$(B)/bpf/$$t.bpf.o.gz\""; \
 	     echo ".global $${t}_bpf_obj_end"; echo "$${t}_bpf_obj_end:"; \
-	   done; echo '.section .note.GNU-stack,"",@progbits'; } > $@
+	   done; \
+	   for t in $(BPF_TOOLS); do echo ".Lname_$$t: .asciz \"$$t\""; done; \
+	   echo '.section .data.rel.ro.bpfobjs,"aw"'; echo ".balign 8"; \
+	   echo ".global corebox_bpf_objs"; echo "corebox_bpf_objs:"; \
+	   for t in $(BPF_TOOLS); do echo ".quad .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
+	   echo ".quad 0, 0, 0"; \
+	   echo '.section .note.GNU-stack,"",@progbits'; } > $@
 
-$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S
+$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(BPF_OBJS:.o=.o.gz)
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
 

@@ -119,6 +119,7 @@ struct obj {
 	char *name;
 	const uint8_t *data;
 	size_t size;
+	uint8_t *owned;           /* inflated copy of a gzip'd object, or NULL */
 	struct elf_view ev;
 	struct elf_symtab symtab;
 	struct btf *btf;          /* program BTF (private copy), NULL if none */

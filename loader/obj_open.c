@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lib/err.h"
+#include "lib/inflate.h"
 #include "lib/util.h"
 #include "obj_int.h"
 
@@ -282,6 +283,21 @@ struct obj *obj_open(const char *name, const void *elf, size_t size)
 	o->name = xstrdup(name);
 	o->data = elf;
 	o->size = size;
+	if (size >= 2 && o->data[0] == 0x1f && o->data[1] == 0x8b) {
+		/* embedded objects are gzip'd to keep the binary small */
+		char *raw;
+		size_t len;
+
+		err = gunzip(elf, size, &raw, &len, 64u << 20);
+		if (err < 0) {
+			err_prefix(err, "BPF object %s", name);
+			obj_close(o);
+			return NULL;
+		}
+		o->owned = (uint8_t *)raw;
+		o->data = o->owned;
+		o->size = len;
+	}
 	o->btf_fd = -1;
 	err = parse(o);
 	if (err < 0) {
@@ -358,6 +374,7 @@ void obj_close(struct obj *o)
 	btf_free(o->btf);
 	if (o->kbtf_loaded)
 		kbtf_close(&o->kbtf);
+	free(o->owned);
 	free(o->name);
 	free(o);
 }
