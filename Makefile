@@ -3,6 +3,7 @@
 #   make            build ./corebox (static, musl, stripped)
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
 #   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, fuzz smoke)
+#   make vmtest     boot other kernels (Debian 6.1, 6.12) under qemu, run the tools and every attach mechanism
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
 #   make vmlinux.h  regenerate the trimmed kernel-types header with corebox's own BTF dumper
 
@@ -32,7 +33,7 @@ BPF_CFLAGS := -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_x86 -Itools/include -W
 
 LIB_SRCS  := $(wildcard lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c)
 BPF_TOOLS := $(patsubst tools/%.bpf.c,%,$(wildcard tools/*.bpf.c))
-TOOL_SRCS := $(filter-out $(wildcard tools/*.bpf.c),$(wildcard tools/*.c))
+TOOL_SRCS := $(filter-out $(wildcard tools/*.bpf.c),$(wildcard tools/*.c)) $(wildcard tools/stack/*.c)
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
@@ -49,7 +50,7 @@ $(KINC)/.stamp:
 	@ln -sfn $(ASM_DIR) $(KINC)/asm
 	@touch $@
 
-$(B)/obj/%.o: %.c $(KINC)/.stamp $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h)
+$(B)/obj/%.o: %.c $(KINC)/.stamp $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h tools/stack/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
@@ -114,7 +115,12 @@ test:
 bench: corebox
 	sh tests/bench.sh
 
+# Boot Debian's 6.1 and 6.12 kernels under qemu with corebox in a bare
+# initramfs; tests/vm/kernels.txt lists them (see README).
+vmtest: corebox
+	sh tests/vm/run.sh
+
 clean:
 	rm -rf $(B) corebox
 
-.PHONY: all deps demo check test bench clean vmlinux.h
+.PHONY: all deps demo check test bench vmtest clean vmlinux.h

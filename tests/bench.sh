@@ -75,3 +75,6 @@ ratio_of() {
 }
 printf "corebox syscount:      "; ratio_of ./corebox syscount
 [ $have_lt = 1 ] && { printf "libbpf-tools syscount: "; ratio_of $LT/syscount; }
+
+echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
+gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000

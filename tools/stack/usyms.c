@@ -1,0 +1,679 @@
+/* User symbols: /proc/PID/maps -> ELF FUNC symbols (elf/), vdso, perf maps. */
+#include "tools/stack/usyms.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "elf/elf.h"
+#include "err.h"
+#include "util.h"
+
+struct sym {
+	uint64_t addr, size;
+	const char *name;
+};
+
+/* One ELF file (or the vdso image), shared by every process mapping it. */
+struct uelf {
+	uint64_t dev, ino;
+	const uint8_t *data;
+	size_t size;
+	int mapped;            /* data is an mmap (else malloc'd or borrowed) */
+	struct elf_view ev;    /* valid when nsyms > 0 */
+	struct sym *syms;
+	size_t nsyms;
+	struct uelf *next;
+};
+
+struct umap {
+	uint64_t start, end, pgoff, dev, ino;
+	const char *path;      /* in proc->paths; NULL: anonymous */
+	struct uelf *elf;      /* NULL until first used */
+	int loaded, deleted, vdso;
+};
+
+struct uproc {
+	int pid, bad;
+	struct umap *maps;
+	size_t n;
+	char *paths;           /* the maps text, paths NUL-terminated inside it */
+	int perf_loaded;
+	struct sym *perf;      /* /tmp/perf-PID.map, sorted */
+	size_t nperf;
+	char *perf_text;
+	char perf_name[32];
+	struct uproc *next;
+};
+
+#define PROC_BUCKETS 256
+
+struct usyms {
+	unsigned flags;
+	struct uproc *procs[PROC_BUCKETS];
+	struct uproc *last;
+	struct uelf *elfs;
+	struct uelf *vdso;     /* the kernel's vdso image (one per kernel) */
+	struct usyms_stats st;
+	char dm[512];          /* demangled name of the last lookup */
+};
+
+struct usyms *usyms_new(unsigned flags)
+{
+	struct usyms *us = xcalloc(1, sizeof(*us));
+
+	us->flags = flags;
+	return us;
+}
+
+static void elf_release(struct uelf *e)
+{
+	if (e->mapped)
+		munmap((void *)e->data, e->size);
+	else if (e->data && e->dev != (uint64_t)-2)
+		free((void *)e->data);
+	free(e->syms);
+	free(e);
+}
+
+static void proc_free(struct uproc *p)
+{
+	free(p->maps);
+	free(p->paths);
+	free(p->perf);
+	free(p->perf_text);
+	free(p);
+}
+
+void usyms_free(struct usyms *us)
+{
+	if (!us)
+		return;
+	for (int i = 0; i < PROC_BUCKETS; i++)
+		while (us->procs[i]) {
+			struct uproc *p = us->procs[i];
+
+			us->procs[i] = p->next;
+			proc_free(p);
+		}
+	while (us->elfs) {
+		struct uelf *e = us->elfs;
+
+		us->elfs = e->next;
+		elf_release(e);
+	}
+	if (us->vdso)
+		elf_release(us->vdso);
+	free(us);
+}
+
+void usyms_forget(struct usyms *us, int pid)
+{
+	struct uproc **pp = &us->procs[(unsigned)pid % PROC_BUCKETS];
+
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->pid == pid) {
+			struct uproc *p = *pp;
+
+			*pp = p->next;
+			if (us->last == p)
+				us->last = NULL;
+			proc_free(p);
+			us->st.procs--;
+			return;
+		}
+}
+
+void usyms_stats(const struct usyms *us, struct usyms_stats *st)
+{
+	*st = us->st;
+}
+
+/* ---- symbols of one ELF ---- */
+
+static int bind_rank(unsigned char info)
+{
+	switch (ELF64_ST_BIND(info)) {
+	case STB_GLOBAL: return 0;
+	case STB_WEAK: return 1;
+	default: return 2;
+	}
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* equal addresses: the one with a size, then GLOBAL > WEAK > LOCAL
+	 * (the rank was stashed in the low bits of size by collect()) */
+	return (x->size > y->size) ? -1 : (x->size < y->size);
+}
+
+/* FUNC (and IFUNC) symbols of one symbol table into e->syms. */
+static size_t collect(struct uelf *e, const Elf64_Shdr *sec)
+{
+	struct elf_symtab st;
+	size_t n = 0;
+
+	if (!sec || elf_symtab(&e->ev, sec, &st) < 0)
+		return 0;
+	e->syms = xmalloc((st.count ? st.count : 1) * sizeof(*e->syms));
+	for (size_t i = 1; i < st.count; i++) {
+		const Elf64_Sym *s = elf_sym(&st, i);
+		const char *name;
+		unsigned t;
+
+		if (!s)
+			break;
+		t = ELF64_ST_TYPE(s->st_info);
+		if ((t != STT_FUNC && t != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF || !s->st_value)
+			continue;
+		name = elf_sym_name(&st, s);
+		if (!*name)
+			continue;
+		e->syms[n].addr = s->st_value;
+		/* sort key: bigger size first, then binding; decoded below */
+		e->syms[n].size = s->st_size << 2 | (uint64_t)(2 - bind_rank(s->st_info));
+		e->syms[n].name = name;
+		n++;
+	}
+	if (!n) {
+		free(e->syms);
+		e->syms = NULL;
+		return 0;
+	}
+	qsort(e->syms, n, sizeof(*e->syms), sym_cmp);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {  /* one symbol per address */
+		if (k && e->syms[k - 1].addr == e->syms[i].addr)
+			continue;
+		e->syms[k] = e->syms[i];
+		e->syms[k].size >>= 2;
+		k++;
+	}
+	e->syms = xrealloc(e->syms, k * sizeof(*e->syms));
+	return k;
+}
+
+static void elf_index(struct usyms *us, struct uelf *e)
+{
+	const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
+
+	if (elf_open(&e->ev, e->data, e->size) < 0)
+		return;
+	for (size_t i = 0; i < e->ev.shnum; i++) {
+		const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
+
+		if (sh && sh->sh_type == SHT_SYMTAB && !symtab)
+			symtab = sh;
+		else if (sh && sh->sh_type == SHT_DYNSYM && !dynsym)
+			dynsym = sh;
+	}
+	e->nsyms = collect(e, symtab);
+	if (!e->nsyms)
+		e->nsyms = collect(e, dynsym);
+	us->st.syms += (unsigned)e->nsyms;
+}
+
+static const struct sym *sym_find(const struct sym *v, size_t n, uint64_t addr, int need_size)
+{
+	size_t lo = 0, hi = n;
+
+	if (!n || addr < v[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (v[lo].size ? addr - v[lo].addr >= v[lo].size : need_size)
+		return NULL;
+	return &v[lo];
+}
+
+/* file offset -> virtual address through the PT_LOAD holding it */
+static uint64_t off_to_vaddr(const struct uelf *e, uint64_t off)
+{
+	for (size_t i = 0; i < e->ev.phnum; i++) {
+		const Elf64_Phdr *ph = &e->ev.phdrs[i];
+
+		if (ph->p_type == PT_LOAD && off >= ph->p_offset && off - ph->p_offset < ph->p_memsz)
+			return off - ph->p_offset + ph->p_vaddr;
+	}
+	return off;
+}
+
+/* ---- loading files ---- */
+
+static struct uelf *elf_from_fd(struct usyms *us, int fd, uint64_t dev, uint64_t ino)
+{
+	struct stat st;
+	struct uelf *e;
+	void *m;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
+		return NULL;
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	e = xcalloc(1, sizeof(*e));
+	e->dev = dev;
+	e->ino = ino;
+	e->data = m;
+	e->size = (size_t)st.st_size;
+	e->mapped = 1;
+	elf_index(us, e);
+	us->st.elf_loads++;
+	return e;
+}
+
+static int open_checked(const char *path, uint64_t dev, uint64_t ino, int strict)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (strict && (fstat(fd, &st) < 0 || st.st_ino != ino || (uint64_t)st.st_dev != dev)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static struct uelf *elf_for_file(struct usyms *us, int pid, const struct umap *m)
+{
+	char path[4200];
+	struct uelf *e;
+	int fd;
+
+	for (e = us->elfs; e; e = e->next)
+		if (e->dev == m->dev && e->ino == m->ino)
+			return e;
+	/* map_files: the very file mapped, even when deleted or replaced */
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	fd = open_checked(path, 0, 0, 0);
+	if (fd < 0 && !m->deleted) {
+		/* the inode must match: the path may name a newer file.
+		 * (overlayfs reports other numbers: accept then the last try) */
+		snprintf(path, sizeof(path), "/proc/%d/root%s", pid, m->path);
+		fd = open_checked(path, m->dev, m->ino, 1);
+		if (fd < 0)
+			fd = open_checked(m->path, m->dev, m->ino, 1);
+		if (fd < 0)
+			fd = open_checked(path, 0, 0, 0);
+	}
+	if (fd < 0)
+		e = xcalloc(1, sizeof(*e));  /* remember the failure */
+	else {
+		e = elf_from_fd(us, fd, m->dev, m->ino);
+		close(fd);
+		if (!e)
+			e = xcalloc(1, sizeof(*e));
+	}
+	e->dev = m->dev;
+	e->ino = m->ino;
+	e->next = us->elfs;
+	us->elfs = e;
+	us->st.elfs++;
+	return e;
+}
+
+/* The vdso is the same image in every process of one kernel (64-bit). */
+static struct uelf *elf_for_vdso(struct usyms *us, int pid, const struct umap *m)
+{
+	struct uelf *e;
+	char path[64];
+	size_t len = (size_t)(m->end - m->start);
+	uint8_t *buf;
+	int fd;
+
+	if (us->vdso)
+		return us->vdso;
+	e = xcalloc(1, sizeof(*e));
+	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
+	fd = len && len <= (64u << 10) ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (fd >= 0) {
+		buf = xmalloc(len);
+		if (pread(fd, buf, len, (off_t)m->start) == (ssize_t)len) {
+			e->data = buf;
+			e->size = len;
+		} else {
+			free(buf);
+		}
+		close(fd);
+	}
+	if (!e->data) {
+		/* ours: the ELF image at AT_SYSINFO_EHDR, as long as its
+		 * headers say (section headers sit at the end) */
+		const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+
+		if (eh && !memcmp(eh->e_ident, ELFMAG, SELFMAG)) {
+			e->data = (const uint8_t *)eh;
+			e->size = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+			e->dev = (uint64_t)-2;  /* borrowed: not freed */
+		}
+	}
+	if (e->data) {
+		elf_index(us, e);
+		us->st.elf_loads++;
+	}
+	us->vdso = e;
+	us->st.elfs++;
+	return e;
+}
+
+/* ---- processes ---- */
+
+static int proc_load(struct uproc *p)
+{
+	char path[64], *text, *line, *next;
+	size_t len, cap = 0;
+	int err;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	err = read_file(path, 64u << 20, &text, &len);
+	if (err)
+		return err;
+	p->paths = text;
+	for (line = text; line && *line; line = next) {
+		unsigned long long start, end, pgoff, ino;
+		unsigned maj, min;
+		char perms[8];
+		int pos = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+			   &maj, &min, &ino, &pos) < 7 || !pos)
+			continue;
+		if (!strchr(perms, 'x') || end <= start)
+			continue;
+		if (p->n == cap) {
+			cap = cap ? cap * 2 : 32;
+			p->maps = xrealloc(p->maps, cap * sizeof(*p->maps));
+		}
+		struct umap *m = &p->maps[p->n++];
+		char *name = line + pos;
+
+		memset(m, 0, sizeof(*m));
+		m->start = start;
+		m->end = end;
+		m->pgoff = pgoff;
+		m->dev = makedev(maj, min);
+		m->ino = ino;
+		if (*name) {
+			size_t l = strlen(name);
+
+			if (l > 10 && !strcmp(name + l - 10, " (deleted)")) {
+				name[l - 10] = 0;
+				m->deleted = 1;
+			}
+			m->path = name;
+			m->vdso = !strcmp(name, "[vdso]");
+			if (*name != '/' && !m->vdso)
+				m->loaded = 1;  /* [vsyscall], [uprobes]...: no ELF */
+		} else {
+			m->loaded = 1;          /* anonymous: JIT code, perf map */
+		}
+	}
+	return 0;
+}
+
+static struct uproc *proc_get(struct usyms *us, int pid)
+{
+	struct uproc *p;
+
+	if (us->last && us->last->pid == pid)
+		return us->last;
+	for (p = us->procs[(unsigned)pid % PROC_BUCKETS]; p; p = p->next)
+		if (p->pid == pid)
+			return us->last = p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	if (pid <= 0 || proc_load(p) < 0)
+		p->bad = 1;
+	p->next = us->procs[(unsigned)pid % PROC_BUCKETS];
+	us->procs[(unsigned)pid % PROC_BUCKETS] = p;
+	us->st.procs++;
+	return us->last = p;
+}
+
+static int perf_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int nspid(int pid)
+{
+	char path[64], *s, *l;
+	int last = pid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (read_file(path, 1u << 20, &s, NULL) < 0)
+		return pid;
+	l = strstr(s, "\nNSpid:");
+	if (l) {
+		char *e;
+
+		for (l += 7;; l = e) {
+			long v = strtol(l, &e, 10);
+
+			if (e == l)
+				break;
+			last = (int)v;
+		}
+	}
+	free(s);
+	return last;
+}
+
+static void perf_load(struct usyms *us, struct uproc *p)
+{
+	char path[96], *text = NULL, *line, *next;
+	size_t cap = 0;
+	int np;
+
+	p->perf_loaded = 1;
+	if (us->flags & USYMS_NO_PERFMAP)
+		return;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", p->pid);
+	if (read_file(path, 256u << 20, &text, NULL) < 0) {
+		np = nspid(p->pid);
+		snprintf(path, sizeof(path), "/proc/%d/root/tmp/perf-%d.map", p->pid, np);
+		if (read_file(path, 256u << 20, &text, NULL) < 0) {
+			err_clear();
+			return;
+		}
+	}
+	snprintf(p->perf_name, sizeof(p->perf_name), "perf-%d.map", p->pid);
+	p->perf_text = text;
+	for (line = text; *line; line = next) {
+		unsigned long long start, size;
+		char *e1, *e2;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		else
+			next = line + strlen(line);
+		start = strtoull(line, &e1, 16);
+		if (e1 == line || *e1 != ' ')
+			continue;
+		size = strtoull(e1 + 1, &e2, 16);
+		if (e2 == e1 + 1 || *e2 != ' ' || !e2[1])
+			continue;
+		if (p->nperf == cap) {
+			cap = cap ? cap * 2 : 256;
+			p->perf = xrealloc(p->perf, cap * sizeof(*p->perf));
+		}
+		p->perf[p->nperf].addr = start;
+		p->perf[p->nperf].size = size;
+		p->perf[p->nperf].name = e2 + 1;
+		p->nperf++;
+	}
+	/* by address; for one address the later line (re-emitted code) sorts
+	 * last, which is the one sym_find() lands on */
+	if (p->nperf)
+		qsort(p->perf, p->nperf, sizeof(*p->perf), perf_cmp);
+}
+
+/* ---- demangling (Itanium C++ ABI, names only: "ns::cls::func") ---- */
+
+static const char *demangle(struct usyms *us, const char *s)
+{
+	char *o = us->dm, *end = us->dm + sizeof(us->dm) - 1;
+	const char *p;
+	int nested;
+
+	if ((us->flags & USYMS_RAW_NAMES) || s[0] != '_' || s[1] != 'Z')
+		return s;
+	p = s + 2;
+	nested = *p == 'N';
+	if (nested) {
+		p++;
+		while (*p == 'r' || *p == 'V' || *p == 'K')  /* cv-qualifiers of methods */
+			p++;
+	}
+	if (p[0] == 'S' && p[1] == 't') {
+		if (end - o < 6)
+			return s;
+		memcpy(o, "std::", 5);
+		o += 5;
+		p += 2;
+	}
+	for (int first = 1;; first = 0) {
+		unsigned long n;
+		char *e;
+
+		if (*p == 'L')  /* internal linkage marker */
+			p++;
+		if (*p < '1' || *p > '9')
+			break;
+		n = strtoul(p, &e, 10);
+		if (n > strlen(e) || (size_t)(end - o) < n + 2)
+			return s;
+		if (!first) {
+			*o++ = ':';
+			*o++ = ':';
+		}
+		memcpy(o, e, n);
+		o += n;
+		p = e + n;
+		if (!nested)
+			break;
+		if (*p == 'C' || *p == 'D') {  /* constructor / destructor */
+			const char *cls = o - n;
+
+			if ((size_t)(end - o) < n + 4)
+				return s;
+			*o++ = ':';
+			*o++ = ':';
+			if (*p == 'D')
+				*o++ = '~';
+			memmove(o, cls, n);
+			o += n;
+			break;
+		}
+		if (*p == 'E')
+			break;
+	}
+	if (o == us->dm)
+		return s;
+	*o = 0;
+	return us->dm;
+}
+
+int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
+{
+	struct uproc *p = proc_get(us, pid);
+	const struct sym *s;
+	struct umap *m = NULL;
+	size_t lo = 0, hi;
+
+	memset(out, 0, sizeof(*out));
+	if (p->bad)
+		return -ESRCH;
+	hi = p->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < p->maps[mid].start)
+			hi = mid;
+		else if (addr >= p->maps[mid].end)
+			lo = mid + 1;
+		else {
+			m = &p->maps[mid];
+			break;
+		}
+	}
+	if (m && m->path) {
+		out->module = m->path;
+		if (!m->loaded) {
+			m->loaded = 1;
+			m->elf = m->vdso ? elf_for_vdso(us, pid, m) : elf_for_file(us, pid, m);
+		}
+		out->file_off = addr - m->start + m->pgoff;
+		if (m->elf && m->elf->nsyms) {
+			uint64_t va = off_to_vaddr(m->elf, out->file_off);
+
+			s = sym_find(m->elf->syms, m->elf->nsyms, va, 0);
+			if (s) {
+				out->name = demangle(us, s->name);
+				out->offset = va - s->addr;
+				return 0;
+			}
+		}
+		if (*m->path == '/' || m->vdso)
+			return -ENOENT;
+	}
+	if (!p->perf_loaded)
+		perf_load(us, p);
+	s = sym_find(p->perf, p->nperf, addr, 1);
+	if (s) {
+		out->name = s->name;
+		out->module = p->perf_name;
+		out->offset = addr - s->addr;
+		out->file_off = 0;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset, int with_module,
+		   char *buf, size_t size)
+{
+	struct usym u;
+
+	if (usyms_lookup(us, pid, addr, &u) == 0) {
+		if (with_offset)
+			snprintf(buf, size, "%s+0x%llx", u.name, (unsigned long long)u.offset);
+		else
+			snprintf(buf, size, "%s", u.name);
+	} else if (with_module && u.module) {
+		const char *b = strrchr(u.module, '/');
+
+		snprintf(buf, size, "[unknown] (%s)", b ? b + 1 : u.module);
+	} else {
+		snprintf(buf, size, "[unknown]");
+	}
+	return buf;
+}

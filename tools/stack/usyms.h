@@ -1,0 +1,71 @@
+/* User-space symbols of live processes, read with corebox's ELF reader.
+ *
+ * One `struct usyms` serves every process a tool sees:
+ *  - per pid: the executable mappings of /proc/PID/maps (read once, on the
+ *    first lookup for that pid) and, lazily, its JIT map /tmp/perf-PID.map
+ *    (perf-map-agent, node --perf-basic-prof; also looked for under
+ *    /proc/PID/root/tmp/perf-NSPID.map for processes in a pid namespace);
+ *  - per ELF file, keyed by (device, inode): FUNC symbols of .symtab, else
+ *    .dynsym, sorted, plus the PT_LOAD table; so a binary or library shared
+ *    by many processes is read once.  Files are opened through
+ *    /proc/PID/map_files/START-END (works for deleted or replaced files),
+ *    else /proc/PID/root/PATH, else PATH; the inode is checked.
+ *  - [vdso]: read from /proc/PID/mem (same kernel: one image, cached once),
+ *    else taken from corebox's own vdso.
+ * Address rule (PIE, non-PIE and shared libraries alike):
+ *   file offset = addr - map_start + map_pgoff, then through the PT_LOAD
+ *   segment holding that offset to a virtual address:
+ *   vaddr = off - p_offset + p_vaddr; then the symbol at or below vaddr
+ *   (within its st_size when that is non-zero).
+ * No printing; lookups never fail loudly (an unreadable process or file
+ * just gives unknown frames). */
+#ifndef COREBOX_STACK_USYMS_H
+#define COREBOX_STACK_USYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct usyms;
+
+enum {
+	USYMS_RAW_NAMES = 1u << 0,  /* keep mangled C++/Rust names as they are */
+	USYMS_NO_PERFMAP = 1u << 1, /* do not read /tmp/perf-PID.map */
+};
+
+struct usym {
+	const char *name;      /* NULL when unknown */
+	const char *module;    /* mapping's path ("/usr/lib/.../libc.so.6",
+				* "[vdso]", "perf-123.map"); NULL if unmapped */
+	uint64_t offset;       /* addr - symbol start (0 when name is NULL) */
+	uint64_t file_off;     /* offset in the module's file (0 if none) */
+};
+
+/* flags: USYMS_*.  Never fails (allocation failure exits, lib/util.h). */
+struct usyms *usyms_new(unsigned flags);
+void usyms_free(struct usyms *us);
+
+/* Symbolize addr in process pid.  Returns 0 when a symbol was found,
+ * -ENOENT when not (out->name NULL; out->module set when the address lies
+ * in a known mapping), -ESRCH when the process is gone/unreadable (its
+ * mappings could not be read; remembered, so asked once).  Pointers stay
+ * valid until usyms_forget(pid) / usyms_free(). */
+int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out);
+
+/* Drop what is cached for pid (e.g. after exec, or to re-read a growing
+ * perf map).  ELF files stay cached. */
+void usyms_forget(struct usyms *us, int pid);
+
+/* Format one user frame into buf; returns buf:
+ *   found:   "name" or "name+0xoff" (with_offset)
+ *   unknown: "[unknown]", or "[unknown] (libfoo.so)" when with_module and
+ *            the mapping is known (basename of the path). */
+char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset,
+		   int with_module, char *buf, size_t size);
+
+/* Stats for tests and make bench. */
+struct usyms_stats {
+	unsigned procs, elfs, elf_loads, syms;
+};
+void usyms_stats(const struct usyms *us, struct usyms_stats *st);
+
+#endif
