@@ -1,0 +1,267 @@
+/* execsnoop: trace exec() calls with their arguments (libbpf-tools
+ * compatible flags and output). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpf/sys.h"
+#include "common.h"
+#include "execsnoop.h"
+#include "lib/err.h"
+
+BPF_OBJ_DECLARE(execsnoop);
+
+#define KEY_MAX_ARGS OPT_LONG_ONLY(1)
+
+static struct {
+	int time;       /* -T */
+	int timestamp;  /* -t */
+	int fails;      /* -x */
+	unsigned int uid;
+	int quote;      /* -q */
+	const char *name;
+	const char *line;
+	int print_uid;  /* -U */
+	int max_args;
+	const char *cgroup;
+} env = {
+	.uid = EXECSNOOP_INVALID_UID,
+	.max_args = EXECSNOOP_DEFAULT_MAXARGS,
+};
+
+static const struct opt opts[] = {
+	{ 'T', "time", NULL, "prefix each line with the wall-clock time (HH:MM:SS)" },
+	{ 't', "timestamp", NULL, "prefix each line with seconds since the start" },
+	{ 'x', "fails", NULL, "also show exec() calls that failed" },
+	{ 'u', "uid", "UID", "only trace processes of this user id" },
+	{ 'q', "quote", NULL, "put double quotes around every argument" },
+	{ 'n', "name", "NAME", "only show commands whose name contains NAME" },
+	{ 'l', "line", "LINE", "only show commands whose arguments contain LINE" },
+	{ 'U', "print-uid", NULL, "add a UID column" },
+	{ KEY_MAX_ARGS, "max-args", "MAX_ARGS", "arguments captured and shown, 1..60 (default 20)" },
+	{ 'c', "cgroup", "PATH", "only trace processes in this cgroup (v2 directory)" },
+	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "execsnoop",
+	.usage = "[-h] [-T] [-t] [-x] [-u UID] [-q] [-n NAME] [-l LINE] [-U] [-c CG]\n"
+		 "                 [--max-args MAX_ARGS]",
+	.summary = "Trace exec() syscalls: one line per new program, with its arguments.",
+	.examples = "  execsnoop            # every exec()\n"
+		    "  execsnoop -x         # failed exec()s too\n"
+		    "  execsnoop -T         # with a HH:MM:SS column\n"
+		    "  execsnoop -U         # with a UID column\n"
+		    "  execsnoop -u 1000    # only user id 1000\n"
+		    "  execsnoop -t         # with seconds since start\n"
+		    "  execsnoop -q         # \"quoted\" arguments\n"
+		    "  execsnoop -n main    # only commands whose name contains \"main\"\n"
+		    "  execsnoop -l tpkg    # only commands whose arguments contain \"tpkg\"\n"
+		    "  execsnoop -c CG      # only processes in cgroup directory CG\n",
+	.opts = opts,
+};
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'T': env.time = 1; break;
+	case 't': env.timestamp = 1; break;
+	case 'x': env.fails = 1; break;
+	case 'u':
+		env.uid = (unsigned int)opt_num(&help, "UID", arg, 0, (long long)EXECSNOOP_INVALID_UID - 1);
+		break;
+	case 'q': env.quote = 1; break;
+	case 'n': env.name = arg; break;
+	case 'l': env.line = arg; break;
+	case 'U': env.print_uid = 1; break;
+	case KEY_MAX_ARGS:
+		env.max_args = (int)opt_num(&help, "MAX_ARGS", arg, 1, EXECSNOOP_TOTAL_MAX_ARGS);
+		break;
+	case 'c': env.cgroup = arg; break;
+	case 'v': tool_common.verbose = 1; break;
+	default: return 1; /* no positional arguments */
+	}
+	return 0;
+}
+
+/* Does any captured argument contain s? */
+static int args_contain(const struct execsnoop_event *e, unsigned int size, const char *s)
+{
+	unsigned int i = 0;
+
+	while (i < size) {
+		const char *a = e->args + i;
+		size_t n = strnlen(a, size - i);
+		char tmp[EXECSNOOP_ARGSIZE + 1];
+
+		memcpy(tmp, a, n < EXECSNOOP_ARGSIZE ? n : EXECSNOOP_ARGSIZE);
+		tmp[n < EXECSNOOP_ARGSIZE ? n : EXECSNOOP_ARGSIZE] = 0;
+		if (strstr(tmp, s))
+			return 1;
+		i += (unsigned int)n + 1;
+	}
+	return 0;
+}
+
+static void put_quoted(char c)
+{
+	switch (c) {
+	case '"': fputs("\\\"", stdout); break;
+	case '\t': fputs("\\t", stdout); break;
+	case '\n': fputs("\\n", stdout); break;
+	default: putchar(c);
+	}
+}
+
+/* Arguments as libbpf-tools prints them: each one followed by a space
+ * (quoted: "arg" followed by a space), then " ..." if some were cut. */
+static void print_args(const struct execsnoop_event *e, unsigned int size)
+{
+	int done = 0;
+	unsigned int i;
+
+	if (env.quote)
+		putchar('"');
+	for (i = 0; i < size && done < e->args_count; i++) {
+		char c = e->args[i];
+
+		if (c == '\0') {
+			done++;
+			if (env.quote) {
+				fputs("\" ", stdout);
+				if (done < e->args_count)
+					putchar('"');
+			} else {
+				putchar(' ');
+			}
+		} else if (env.quote) {
+			put_quoted(c);
+		} else {
+			putchar(c);
+		}
+	}
+	if (e->args_count == env.max_args + 1)
+		fputs(" ...", stdout);
+}
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	const struct execsnoop_event *e = data;
+	size_t hdr = offsetof(struct execsnoop_event, args);
+	unsigned int asize;
+	char comm[sizeof(e->comm) + 1];
+
+	(void)ctx;
+	if (size < hdr)
+		return 0;
+	asize = e->args_size;
+	if (asize > size - hdr)
+		asize = (unsigned int)(size - hdr);
+	memcpy(comm, e->comm, sizeof(e->comm));
+	comm[sizeof(e->comm)] = 0;
+
+	if (env.name && !strstr(comm, env.name))
+		return 0;
+	if (env.line && !args_contain(e, asize, env.line))
+		return 0;
+
+	if (env.time) {
+		char ts[16];
+
+		printf("%-8s ", tool_hms(ts, sizeof(ts)));
+	}
+	if (env.timestamp)
+		printf("%-8.3f", tool_elapsed());
+	if (env.print_uid)
+		printf("%-6d", (int)e->uid);
+	printf("%-16s %-6d %-6d %3d ", comm, e->pid, e->ppid, e->retval);
+	print_args(e, asize);
+	putchar('\n');
+	return 0;
+}
+
+int execsnoop_main(int argc, char **argv)
+{
+	struct events *ev;
+	struct obj *o;
+	int err = 0, cgfd = -1;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	tool_signals();
+
+	o = BPF_OBJ_OPEN(execsnoop);
+	OBJ_SET(o, targ_uid, (unsigned int)env.uid);
+	OBJ_SET(o, max_args, (int)env.max_args);
+	OBJ_SET(o, ignore_failed, (int)!env.fails);
+	OBJ_SET(o, filter_cg, (int)(env.cgroup != NULL));
+	if (obj_setup_events(o, "events") < 0) {
+		tool_err("execsnoop", "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	if (env.cgroup) {
+		cgfd = open(env.cgroup, O_RDONLY | O_CLOEXEC);
+		if (cgfd < 0) {
+			tool_err("execsnoop", "cannot open cgroup %s: %s", env.cgroup, strerror(errno));
+			obj_close(o);
+			return 1;
+		}
+	}
+	tool_elapsed(); /* -t counts from here */
+	if (tool_load_attach(o, "execsnoop")) {
+		if (cgfd >= 0)
+			close(cgfd);
+		return 1;
+	}
+	if (cgfd >= 0) {
+		uint32_t idx = 0, val = (uint32_t)cgfd;
+
+		if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &idx, &val, 0) < 0) {
+			tool_err("execsnoop", "cannot set the cgroup filter: %s", err_msg());
+			err = 1;
+			goto out;
+		}
+	}
+
+	ev = events_open(obj_map(o, "events"), on_event, NULL);
+	if (!ev) {
+		tool_err("execsnoop", "%s", err_msg());
+		err = 1;
+		goto out;
+	}
+
+	if (env.time)
+		printf("%-9s", "TIME");
+	if (env.timestamp)
+		printf("%-8s ", "TIME(s)");
+	if (env.print_uid)
+		printf("%-6s ", "UID");
+	printf("%-16s %-6s %-6s %3s %s\n", "PCOMM", "PID", "PPID", "RET", "ARGS");
+	fflush(stdout);
+
+	while (!tool_exiting) {
+		int n = events_poll(ev, 100);
+
+		if (n < 0 && n != -EINTR) {
+			tool_err("execsnoop", "reading events: %s", err_msg());
+			err = 1;
+			break;
+		}
+		if (n > 0)
+			fflush(stdout);
+	}
+	fflush(stdout);
+	tool_report_lost("execsnoop", events_lost(ev));
+	events_close(ev);
+out:
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return err;
+}

@@ -1,0 +1,124 @@
+/* wakeuptime, kernel side: a thread going off CPU at sched_switch gets a
+ * start time; when something wakes it, the time since then is added to
+ * the {waker comm, target comm, waker kernel stack} total.
+ *
+ * The wakeup is taken at sched_waking, which runs in try_to_wake_up() in
+ * the waker's context.  sched_wakeup can run later on the target CPU
+ * (queued wakeups to an idle CPU), where "current" is no longer the
+ * waker.  New tasks: sched_wakeup_new runs in the parent, also the
+ * waker.  Task fields are read with CO-RE probe reads only (tp_btf and
+ * raw_tp alike). */
+#include "corebox.bpf.h"
+#include "wakeuptime.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define PF_KTHREAD 0x00200000
+#define TASK_DEAD 0x00000080 /* a task's last switch-out: never comes back */
+
+const volatile __u8 filter_pid = 0;
+const volatile __u8 user_threads_only = 0;
+const volatile __u64 min_block_ns = 1000;
+const volatile __u64 max_block_ns = ~0ULL;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WAKEUP_MAX_ENTRIES);
+	__type(key, __u32);
+	__type(value, __u64);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WAKEUP_MAX_ENTRIES);
+	__type(key, struct wakeup_key);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 1024); /* --stack-storage-size */
+	__type(key, __u32);
+	__uint(value_size, 127 * sizeof(__u64)); /* --perf-max-stack-depth */
+} stackmap SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, WAKEUP_MAX_FILTER);
+	__type(key, __u32);
+	__type(value, __u8);
+} tgids SEC(".maps");
+
+/* Kernels before 5.14 call the state field "state" (a long). */
+struct task_struct___o {
+	volatile long state;
+} __attribute__((preserve_access_index));
+
+static __always_inline long task_state(struct task_struct *t)
+{
+	struct task_struct___o *o = (void *)t;
+
+	if (bpf_core_field_exists(t->__state))
+		return (long)BPF_CORE_READ(t, __state);
+	return BPF_CORE_READ(o, state);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u32 pid = (__u32)BPF_CORE_READ(prev, pid), tgid = (__u32)BPF_CORE_READ(prev, tgid);
+	__u64 ts;
+
+	if (!pid)
+		return 0;
+	if (filter_pid && !bpf_map_lookup_elem(&tgids, &tgid))
+		return 0;
+	if (user_threads_only && (BPF_CORE_READ(prev, flags) & PF_KTHREAD))
+		return 0;
+	if (task_state(prev) & TASK_DEAD)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &pid, &ts, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int wakeup(void *ctx, struct task_struct *p)
+{
+	__u32 pid = (__u32)BPF_CORE_READ(p, pid);
+	struct wakeup_key key = {};
+	__u64 *tsp, *valp, delta;
+
+	tsp = bpf_map_lookup_elem(&start, &pid);
+	if (!tsp)
+		return 0;
+	delta = bpf_ktime_get_ns() - *tsp;
+	bpf_map_delete_elem(&start, &pid);
+	if ((__s64)delta < 0 || delta < min_block_ns || delta > max_block_ns)
+		return 0;
+	key.w_k_stack_id = (__s32)bpf_get_stackid(ctx, &stackmap, 0);
+	bpf_probe_read_kernel_str(key.target, sizeof(key.target), __builtin_preserve_access_index(&p->comm));
+	bpf_get_current_comm(key.waker, sizeof(key.waker));
+	valp = bpf_map_lookup_elem(&counts, &key);
+	if (!valp) {
+		__u64 zero = 0;
+
+		bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
+		valp = bpf_map_lookup_elem(&counts, &key);
+		if (!valp)
+			return 0;
+	}
+	__sync_fetch_and_add(valp, delta);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(sched_waking, struct task_struct *p)
+{
+	return wakeup(ctx, p);
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(sched_wakeup_new, struct task_struct *p)
+{
+	return wakeup(ctx, p);
+}
