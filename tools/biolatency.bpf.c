@@ -133,7 +133,7 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 	struct biolat_key hkey = {};
 	struct biolat_hist *h;
 	__u64 delta;
-	__u32 slot;
+	__u64 slot;
 
 	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
 		return 0;
@@ -158,6 +158,7 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 	}
 	delta /= ms ? 1000000 : 1000;
 	slot = log2_u64(delta);
+	barrier_var(slot); /* keep a 64-bit bound: 6.1's verifier loses it after 32-bit ORs */
 	if (slot >= BIOLAT_MAX_SLOTS)
 		slot = BIOLAT_MAX_SLOTS - 1;
 	__sync_fetch_and_add(&h->slots[slot], 1);

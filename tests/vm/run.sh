@@ -1,0 +1,257 @@
+#!/bin/sh
+# make vmtest: boot other kernels under qemu (software emulation) with a
+# bare initramfs -- /init = tests/vm/driver.c, /corebox, /mechtest (the
+# loader's mechanism test), /mech.bpf.o and the kernel's own loop.ko --
+# and print a table kernel x test -> pass/fail and the attach mechanisms.
+#
+#   sh tests/vm/run.sh                      every kernel in tests/vm/kernels.txt
+#   sh tests/vm/run.sh --only 6.12          one of them
+#   sh tests/vm/run.sh --kernel IMAGE [--modules DIR] [--name NAME] [--strict]
+#                                           your own kernel image (bzImage, or an
+#                                           ELF vmlinux with a PVH note); DIR is
+#                                           searched for loop.ko[.xz|.zst|.gz]
+#
+# Kernels are fetched with apt-get download + dpkg-deb into
+# ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
+# Debian's package registry is used).  qemu runs under `timeout`
+# (COREBOX_VM_TIMEOUT seconds, default 150): a hung guest is a failure.
+# Exit status 0 only when every check on every kernel passed.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
+TMO=${COREBOX_VM_TIMEOUT:-150}
+W=build/vm
+ONLY= KIMG= KMOD= KNAME= STRICT=0
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) ONLY=$2; shift 2 ;;
+	--kernel) KIMG=$2; shift 2 ;;
+	--modules) KMOD=$2; shift 2 ;;
+	--name) KNAME=$2; shift 2 ;;
+	--strict) STRICT=1; shift ;;
+	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	*) echo "vmtest: unknown argument $1 (see --help)" >&2; exit 2 ;;
+	esac
+done
+
+say() { echo "vmtest: $*" >&2; }
+die() { say "$*"; exit 1; }
+
+# ---- host tools (Debian packages, no recommends) ----
+APT_UPDATED=0
+apt_update() {
+	[ $APT_UPDATED = 1 ] && return 0
+	APT_UPDATED=1
+	apt-get update -qq >/dev/null 2>&1 || say "apt-get update failed"
+}
+need=
+command -v qemu-system-x86_64 >/dev/null 2>&1 || need="$need qemu-system-x86"
+command -v cpio >/dev/null 2>&1 || need="$need cpio"
+command -v xz >/dev/null 2>&1 || need="$need xz-utils"
+command -v zstd >/dev/null 2>&1 || need="$need zstd"
+command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
+command -v clang >/dev/null 2>&1 || need="$need clang"
+if [ -n "$need" ]; then
+	[ "$(id -u)" = 0 ] || die "missing:$need (run as root to install them with apt-get)"
+	say "installing$need"
+	apt_update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null ||
+		die "apt-get install$need failed"
+fi
+
+# ---- guest binaries ----
+mkdir -p $W || exit 1
+make -s corebox >/dev/null || die "make corebox failed"
+clang -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_x86 -Itools/include -Wall -c -o $W/mech.bpf.o tests/vm/mech.bpf.c ||
+	die "cannot compile tests/vm/mech.bpf.c"
+MCFLAGS="-Os -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -I. -Ilib -isystem build/kinc -static"
+objs=
+for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c; do
+	objs="$objs build/obj/${s%.c}.o"   # built by `make corebox` with musl-gcc
+done
+musl-gcc $MCFLAGS -o $W/mechtest tests/vm/mechtest.c $objs || die "cannot build tests/vm/mechtest.c"
+musl-gcc $MCFLAGS -o $W/init tests/vm/driver.c || die "cannot build tests/vm/driver.c"
+
+# ---- kernels ----
+# decompress a bzImage's payload to an ELF vmlinux (booted via PVH: saves
+# the in-guest decompression, seconds under TCG); empty on failure
+extract_vmlinux() { # IMAGE OUT
+	python3 - "$1" "$2" <<'EOF' 2>/dev/null
+import lzma, subprocess, sys
+d = open(sys.argv[1], 'rb').read()
+for magic, how in ((b'\xfd7zXZ\x00', 'xz'), (b'\x28\xb5\x2f\xfd', 'zstd')):
+    o = d.find(magic)
+    if o < 0:
+        continue
+    try:
+        if how == 'xz':
+            out = lzma.LZMADecompressor().decompress(d[o:])
+        else:
+            out = subprocess.run(['zstd', '-dc'], input=d[o:], capture_output=True).stdout
+    except Exception:
+        continue
+    if out[:4] == b'\x7fELF':
+        open(sys.argv[2], 'wb').write(out)
+        sys.exit(0)
+sys.exit(1)
+EOF
+}
+
+# fetch NAME PKG -> sets KDIR (cache dir holding vmlinuz, vmlinux?, loop.ko)
+fetch() {
+	name=$1 pkg=$2 KDIR=
+	mkdir -p "$CACHE" || return 1
+	if ! apt-cache show "$pkg" >/dev/null 2>&1; then apt_update; fi
+	res=$(apt-cache depends "$pkg" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+	[ -n "$res" ] || { apt-cache show "$pkg" >/dev/null 2>&1 && res=$pkg; }
+	if [ -z "$res" ] && [ -f "$CACHE/$name.current" ]; then
+		res=$(cat "$CACHE/$name.current")
+		say "$name: cannot resolve $pkg (offline?); using the cached $res"
+	fi
+	[ -n "$res" ] || { say "$name: cannot resolve package $pkg"; return 1; }
+	KDIR=$CACHE/$res
+	if [ ! -f "$KDIR/.done" ]; then
+		say "$name: fetching $res"
+		rm -rf "$KDIR" "$CACHE/dl" && mkdir -p "$KDIR" "$CACHE/dl" || return 1
+		(cd "$CACHE/dl" && apt-get download -q "$res" >/dev/null 2>&1) || { say "apt-get download $res failed"; return 1; }
+		deb=$(ls "$CACHE"/dl/*.deb 2>/dev/null | head -n 1)
+		[ -n "$deb" ] || return 1
+		(cd "$CACHE/dl" && dpkg-deb --fsys-tarfile "$deb" | tar -x --wildcards './boot/vmlinuz-*' './boot/config-*' \
+			'./lib/modules/*/kernel/drivers/block/loop.ko*') || { say "dpkg-deb -x $deb failed"; return 1; }
+		mv "$CACHE"/dl/boot/vmlinuz-* "$KDIR/vmlinuz" && mv "$CACHE"/dl/boot/config-* "$KDIR/config" || return 1
+		ko=$(find "$CACHE/dl/lib" -name 'loop.ko*' | head -n 1)
+		case $ko in
+		*.xz) xz -dc "$ko" > "$KDIR/loop.ko" ;;
+		*.zst) zstd -qdc "$ko" > "$KDIR/loop.ko" ;;
+		*.gz) gzip -dc "$ko" > "$KDIR/loop.ko" ;;
+		?*) cp "$ko" "$KDIR/loop.ko" ;;
+		esac
+		grep -q '^CONFIG_PVH=y' "$KDIR/config" && extract_vmlinux "$KDIR/vmlinuz" "$KDIR/vmlinux"
+		rm -rf "$CACHE/dl"
+		touch "$KDIR/.done"
+	fi
+	echo "$res" > "$CACHE/$name.current"
+}
+
+# boot NAME IMAGE LOOPKO EXPECT -> $W/NAME.log, sets RC and SECS
+boot() {
+	name=$1 img=$2 ko=$3 exp=$4
+	root=$W/root-$name
+	rm -rf "$root" && mkdir -p "$root" || return 1
+	cp $W/init ./corebox $W/mechtest $W/mech.bpf.o "$root/" || return 1
+	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
+	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
+	append="console=ttyS0 quiet panic=-1 oops=panic"
+	[ "$exp" = auto ] && append="$append vmtest.expect=auto"
+	t0=$(date +%s.%N)
+	timeout -k 5 "$TMO" qemu-system-x86_64 -m 1024 -smp 2 -kernel "$img" -initrd $W/initrd-$name.gz \
+		-append "$append" -display none -serial file:$W/$name.raw -monitor none -nic none -no-reboot \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >$W/$name.qemu 2>&1
+	RC=$?
+	SECS=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
+	tr -d '\r' < $W/$name.raw | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' > $W/$name.log
+}
+
+# ---- run ----
+: > $W/results
+names=
+run_one() { # NAME IMAGE LOOPKO EXPECT
+	say "$1: booting $(basename "$2") (timeout ${TMO}s)"
+	boot "$@" || { echo "$1 boot FAIL cannot build the initramfs" >> $W/results; names="$names $1"; return; }
+	names="$names $1"
+	grep -a '^VMTEST' $W/$1.log | sed "s/^/$1 /" >> $W/results
+	case $RC in
+	1) st="qemu exit 1 (guest: pass)" ;;
+	3) st="qemu exit 3 (guest: failures)" ;;
+	124|137) st="TIMEOUT after ${TMO}s" ;;
+	*) st="qemu exit $RC" ;;
+	esac
+	if ! grep -aq '^VMTEST-DONE' $W/$1.log; then
+		echo "$1 VMTEST guest FAIL did not finish ($st); log tail: $(tail -n 15 $W/$1.log | tr '\n' '|' | cut -c1-900)" >> $W/results
+	elif [ "$RC" != 1 ] && [ "$RC" != 3 ]; then
+		echo "$1 VMTEST guest FAIL $st" >> $W/results
+	fi
+	say "$1: $st in ${SECS}s; $(grep -a '^VMTEST-KERNEL' $W/$1.log | cut -d' ' -f2-)"
+	echo "$1 VMTEST-TIME ${SECS}s" >> $W/results
+}
+
+T0=$(date +%s)
+if [ -n "$KIMG" ]; then
+	[ -f "$KIMG" ] || die "no kernel image $KIMG"
+	ko=
+	if [ -n "$KMOD" ]; then
+		src=$(find "$KMOD" -name 'loop.ko*' 2>/dev/null | head -n 1)
+		case $src in
+		*.xz) xz -dc "$src" > $W/user-loop.ko && ko=$W/user-loop.ko ;;
+		*.zst) zstd -qdc "$src" > $W/user-loop.ko && ko=$W/user-loop.ko ;;
+		*.gz) gzip -dc "$src" > $W/user-loop.ko && ko=$W/user-loop.ko ;;
+		?*) ko=$src ;;
+		*) say "no loop.ko under $KMOD (fine if loop is built in)" ;;
+		esac
+	fi
+	exp=auto
+	[ $STRICT = 1 ] && exp=strict
+	run_one "${KNAME:-$(basename "$KIMG")}" "$KIMG" "$ko" $exp
+else
+	while read -r name pkg rest; do
+		case $name in ''|'#'*) continue ;; esac
+		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
+		if ! fetch "$name" "$pkg"; then
+			echo "$name VMTEST fetch FAIL cannot get $pkg" >> $W/results
+			names="$names $name"
+			continue
+		fi
+		img=$KDIR/vmlinuz
+		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
+		ko=
+		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
+		run_one "$name" "$img" "$ko" strict
+	done < tests/vm/kernels.txt
+fi
+
+# ---- table: test x kernel -> PASS/FAIL + mechanisms ----
+awk -v names="$names" '
+	BEGIN { nk = split(names, K, " ") }
+	$2 == "VMTEST" {
+		k = $1; t = $3; st = $4
+		if (!(t in seen)) { seen[t] = 1; order[++nt] = t }
+		res[t, k] = st
+		if (st != "PASS") { nf++; fails[nf] = k " " t ": " substr($0, index($0, $4)) }
+		for (i = 5; i <= NF; i++) if ($i ~ /^mech=/) mech[t, k] = substr($i, 6)
+	}
+	$2 == "VMTEST-MECH" {
+		k = $1; t = $3; m = $5
+		if (m == "none") next
+		if (index("," mech[t, k] ",", "," m ",") == 0) mech[t, k] = mech[t, k] (mech[t, k] == "" ? "" : ",") m
+	}
+	$2 == "VMTEST-KERNEL" { rel[$1] = $3 }
+	$2 == "VMTEST-TIME" { tm[$1] = $3 }
+	END {
+		w = 24
+		for (j = 1; j <= nk; j++) cw[j] = 34
+		printf "%-*s", w, "test"
+		for (j = 1; j <= nk; j++) printf " | %-*s", cw[j], K[j] " " (K[j] in rel ? rel[K[j]] : "")
+		printf "\n"
+		printf "%-*s", w, ""
+		for (j = 1; j <= nk; j++) printf " | %-*s", cw[j], (K[j] in tm ? "boot+tests " tm[K[j]] : "")
+		printf "\n"
+		for (i = 1; i <= nt; i++) {
+			t = order[i]
+			printf "%-*s", w, t
+			for (j = 1; j <= nk; j++) {
+				c = ((t, K[j]) in res) ? res[t, K[j]] : "-"
+				if (((t, K[j]) in mech) && mech[t, K[j]] != "") c = c " " mech[t, K[j]]
+				printf " | %-*s", cw[j], c
+			}
+			printf "\n"
+		}
+		for (i = 1; i <= nf; i++) print "FAIL " fails[i]
+		printf "%d checks, %d failed\n", 0 + cnt(), nf
+		exit nf > 0
+	}
+	function cnt(   n, x) { n = 0; for (x in res) n++; return n }
+' $W/results
+rc=$?
+say "total $(($(date +%s) - T0))s; logs in $W/*.log"
+exit $rc
