@@ -46,7 +46,7 @@ start() {
 	# the wait below could otherwise see the previous run's header
 	rm -f "$W/out"
 	: > "$W/out"
-	"$CB" execsnoop "$@" > "$W/out" 2> "$W/err" &
+	env ${CBX_ENV:-} "$CB" execsnoop "$@" > "$W/out" 2> "$W/err" &
 	TPID=$!
 	if ! wait_for "$W/out" 'PCOMM' 150; then
 		notok "no header within 15 s (execsnoop $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
@@ -179,6 +179,30 @@ if start -n "$COMM" --max-args 3 -q; then
 	*) notok "--max-args 3 -q: '$line' does not end with '$want'" ;;
 	esac
 fi
+
+# ---- run 4: perf buffer instead of ring buffer (older kernels) ------------
+CBX_ENV=COREBOX_DISABLE=ringbuf
+if start; then
+	# BPF_MAP_TYPE_PERF_EVENT_ARRAY is 4, BPF_MAP_TYPE_RINGBUF 27
+	if grep -qs '^map_type:[[:space:]]*4$' /proc/"$TPID"/fdinfo/* &&
+	   ! grep -qs '^map_type:[[:space:]]*27$' /proc/"$TPID"/fdinfo/*; then
+		ok "COREBOX_DISABLE=ringbuf: the events map is a perf event array"
+	else
+		notok "COREBOX_DISABLE=ringbuf: no perf event array (or still a ring buffer)"
+	fi
+	"$PROG" --marker "$ME" perfbuf &
+	CPID=$!
+	wait "$CPID"
+	wait_for "$W/out" "$ME perfbuf" 30
+	sleep 0.2
+	stop "perf buffer run"
+	if awk -v c="$COMM" -v p="$CPID" '$1 == c && $2 == p && $4 == 0' "$W/out" | grep -q .; then
+		ok "events arrive through the perf buffer fallback"
+	else
+		notok "perf buffer fallback: no line for PID $CPID: $(tail -n +2 "$W/out" | head -3 | tr '\n' '|')"
+	fi
+fi
+CBX_ENV=
 
 # ---- nothing left loaded ----------------------------------------------------
 # Every program and link id the tool instances held (from their

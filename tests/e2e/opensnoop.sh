@@ -49,7 +49,7 @@ start() {
 	# the wait below could otherwise see the previous run's header
 	rm -f "$W/out"
 	: > "$W/out"
-	"$CB" opensnoop "$@" > "$W/out" 2> "$W/err" &
+	env ${CBX_ENV:-} "$CB" opensnoop "$@" > "$W/out" 2> "$W/err" &
 	TPID=$!
 	if ! wait_for "$W/out" 'PATH' 150; then
 		notok "no header within 15 s (opensnoop $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
@@ -183,6 +183,29 @@ if start -F -n open_file; then
 		notok "-F: expected $EXISTS: $(tail -n +2 "$W/out4" | head -3 | tr '\n' '|')"
 	fi
 fi
+
+# ---- run 5: perf buffer instead of ring buffer (older kernels) ------------
+CBX_ENV=COREBOX_DISABLE=ringbuf
+if start -n open_file; then
+	# BPF_MAP_TYPE_PERF_EVENT_ARRAY is 4, BPF_MAP_TYPE_RINGBUF 27
+	if grep -qs '^map_type:[[:space:]]*4$' /proc/"$TPID"/fdinfo/* &&
+	   ! grep -qs '^map_type:[[:space:]]*27$' /proc/"$TPID"/fdinfo/*; then
+		ok "COREBOX_DISABLE=ringbuf: the events map is a perf event array"
+	else
+		notok "COREBOX_DISABLE=ringbuf: no perf event array (or still a ring buffer)"
+	fi
+	set -- $("$W/open_file" "$MISSING")
+	P2=$1
+	wait_for "$W/out" "$MISSING" 30
+	sleep 0.2
+	stop "perf buffer run"
+	if awk -v p="$P2" -v f="$MISSING" '$1 == p && $5 == f && $3 == -1 && $4 == 2' "$W/out" | grep -q .; then
+		ok "events arrive through the perf buffer fallback"
+	else
+		notok "perf buffer fallback: no line for PID $P2: $(tail -n +2 "$W/out" | head -3 | tr '\n' '|')"
+	fi
+fi
+CBX_ENV=
 
 # ---- nothing left loaded ----------------------------------------------------
 # Every program and link id the tool instances held (from their

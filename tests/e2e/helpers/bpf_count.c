@@ -1,6 +1,6 @@
 /* List the BPF programs and links loaded in the kernel, one per line:
  *   prog ID NAME
- *   link ID PROG_ID
+ *   link ID PROG_ID PROG_NAME
  * e2e tests compare the lists taken before and after a tool run to check
  * that the tool left nothing loaded.  Needs root.  Plain bpf(2) calls. */
 #include <errno.h>
@@ -78,8 +78,17 @@ int main(void)
 		memset(&li, 0, sizeof(li));
 		if (fd < 0)
 			continue;
-		if (info(fd, &li, sizeof(li)) == 0)
-			printf("link %u %u\n", id, li.prog_id);
+		if (info(fd, &li, sizeof(li)) == 0) {
+			struct bpf_prog_info pi;
+			int pfd = fd_by_id(BPF_PROG_GET_FD_BY_ID, li.prog_id);
+
+			memset(&pi, 0, sizeof(pi));
+			if (pfd >= 0) {
+				info(pfd, &pi, sizeof(pi));
+				close(pfd);
+			}
+			printf("link %u %u %s\n", id, li.prog_id, pi.name[0] ? pi.name : "-");
+		}
 		close(fd);
 	}
 	if (err != -ENOENT && err != -EINVAL) { /* EINVAL: kernel without links */
