@@ -12,6 +12,7 @@
 #include "obj_int.h"
 
 struct events {
+	struct map *map;
 	struct ringbuf *rb;
 	struct perfbuf *pb;
 	event_cb cb;
@@ -50,6 +51,7 @@ struct events *events_open(struct map *m, event_cb cb, void *ctx)
 {
 	struct events *ev = xcalloc(1, sizeof(*ev));
 
+	ev->map = m;
 	ev->cb = cb;
 	ev->ctx = ctx;
 	if (m->type == BPF_MAP_TYPE_RINGBUF)
@@ -72,7 +74,17 @@ int events_poll(struct events *ev, int timeout_ms)
 
 uint64_t events_lost(const struct events *ev)
 {
-	return ev->pb ? perfbuf_lost(ev->pb) : 0;
+	const uint64_t *dropped;
+
+	if (ev->pb)
+		return perfbuf_lost(ev->pb);
+	/* ring buffer: the BPF side counts failed outputs (events.bpf.h) */
+	dropped = obj_global(ev->map->obj, "cb_events_dropped", sizeof(*dropped));
+	if (!dropped) {
+		err_clear();
+		return 0;
+	}
+	return *dropped;
 }
 
 void events_close(struct events *ev)

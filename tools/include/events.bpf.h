@@ -21,14 +21,23 @@ struct {
 
 const volatile int cb_perfbuf = 0;
 
+/* Ring buffer records that found the buffer full; the loader reports them
+ * as lost events (perf buffers count their own losses). */
+__u64 cb_events_dropped = 0;
+
 /* Copy size bytes at data into the events stream.  size must be provably
  * bounded for the verifier (clamp variable sizes before calling).
- * Returns 0 or a negative error (the consumer counts drops itself). */
+ * Returns 0 or a negative error (drops are counted for the consumer). */
 static __always_inline long events_output(void *ctx, void *data, __u64 size)
 {
+	long err;
+
 	if (cb_perfbuf)
 		return bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, data, size);
-	return bpf_ringbuf_output(&events, data, size, 0);
+	err = bpf_ringbuf_output(&events, data, size, 0);
+	if (err)
+		__sync_fetch_and_add(&cb_events_dropped, 1);
+	return err;
 }
 
 #endif
