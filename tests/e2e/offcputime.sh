@@ -62,7 +62,7 @@ wait_attached() {
 	i=0
 	while [ "$i" -lt 100 ]; do
 		"$W/bpf_count" | sort > "$W/now"
-		grep -vxF -f "$W/before" "$W/now" | grep -q '^prog [0-9]* sched_switch' && return 0
+		grep -vxF -f "$W/before" "$W/now" | grep -q '^link [0-9]* [0-9]* sched_switch' && return 0
 		sleep 0.1
 		i=$((i + 1))
 	done

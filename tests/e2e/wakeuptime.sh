@@ -58,12 +58,12 @@ wait_pid() { # PID TENTHS: 0 when it ended in time
 	! kill -0 "$1" 2>/dev/null
 }
 
-# Wait until N more sched_switch programs than in $W/before are loaded.
+# Wait until N more sched_switch programs than in $W/before are attached (have a link).
 wait_attached() {
 	i=0
 	while [ "$i" -lt 100 ]; do
 		"$W/bpf_count" | sort > "$W/now"
-		n=$(grep -vxF -f "$W/before" "$W/now" | grep -c '^prog [0-9]* sched_switch')
+		n=$(grep -vxF -f "$W/before" "$W/now" | grep -c '^link [0-9]* [0-9]* sched_switch')
 		[ "$n" -ge "$1" ] && return 0
 		sleep 0.1
 		i=$((i + 1))
