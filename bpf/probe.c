@@ -361,14 +361,38 @@ static bool do_btf_func(int linkage)
 	return BTF_OK(t, strs);
 }
 
+static bool do_btf(void)
+{
+	const uint32_t t[] = {
+		T_INT(1), /* [1] int */
+	};
+
+	return BTF_OK(t, strs);
+}
+
+/* COREBOX_DISABLE=btf switches every BTF kind off: no program BTF at all. */
+#define BTF_CACHED(feat, fn)                                    \
+	do {                                                    \
+		if (probe_disabled("btf"))                      \
+			return false;                           \
+		CACHED(feat, fn);                               \
+	} while (0)
+
+bool probe_btf(void)
+{
+	BTF_CACHED("btf", do_btf());
+}
+
 bool probe_btf_func(void)
 {
-	CACHED("btf_func", do_btf_func(0));
+	BTF_CACHED("btf_func", do_btf_func(0));
 }
 
 bool probe_btf_global_func(void)
 {
-	CACHED("btf_func", do_btf_func(1 /* BTF_FUNC_GLOBAL */));
+	if (probe_disabled("btf_func"))
+		return false;
+	BTF_CACHED("btf_global_func", do_btf_func(1 /* BTF_FUNC_GLOBAL */));
 }
 
 static bool do_datasec(void)
@@ -384,7 +408,7 @@ static bool do_datasec(void)
 
 bool probe_btf_datasec(void)
 {
-	CACHED(NULL, do_datasec());
+	BTF_CACHED("btf_datasec", do_datasec());
 }
 
 static bool do_float(void)
@@ -398,7 +422,7 @@ static bool do_float(void)
 
 bool probe_btf_float(void)
 {
-	CACHED(NULL, do_float());
+	BTF_CACHED("btf_float", do_float());
 }
 
 static bool do_decl_tag(void)
@@ -414,7 +438,7 @@ static bool do_decl_tag(void)
 
 bool probe_btf_decl_tag(void)
 {
-	CACHED(NULL, do_decl_tag());
+	BTF_CACHED("btf_decl_tag", do_decl_tag());
 }
 
 static bool do_type_tag(void)
@@ -430,7 +454,7 @@ static bool do_type_tag(void)
 
 bool probe_btf_type_tag(void)
 {
-	CACHED(NULL, do_type_tag());
+	BTF_CACHED("btf_type_tag", do_type_tag());
 }
 
 static bool do_enum64(void)
@@ -444,5 +468,5 @@ static bool do_enum64(void)
 
 bool probe_btf_enum64(void)
 {
-	CACHED(NULL, do_enum64());
+	BTF_CACHED("btf_enum64", do_enum64());
 }

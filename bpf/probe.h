@@ -5,8 +5,9 @@
  *
  * The environment variable COREBOX_DISABLE=feat[,feat...] forces a probe
  * to say "no" (tests use it to exercise fallbacks): ringbuf, tp_btf,
- * fentry, kprobe_pmu, kprobe, perf_link, mmap, btf_func, bpf_cookie,
- * uprobe_multi. */
+ * fentry, kprobe_pmu, kprobe, perf_link, mmap, bpf_cookie, uprobe_multi;
+ * BTF kinds in program BTF: btf (all BTF), btf_func, btf_global_func,
+ * btf_datasec, btf_float, btf_decl_tag, btf_type_tag, btf_enum64. */
 #ifndef COREBOX_PROBE_H
 #define COREBOX_PROBE_H
 
@@ -26,6 +27,7 @@ bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */
 bool probe_tp_btf(uint32_t btf_trace_typedef_id);
 bool probe_fentry(uint32_t func_btf_id);
 /* BTF kinds the kernel accepts in program BTF (for sanitizing). */
+bool probe_btf(void);           /* any BTF at all (BPF_BTF_LOAD, 4.18+) */
 bool probe_btf_func(void);
 bool probe_btf_global_func(void);
 bool probe_btf_datasec(void);

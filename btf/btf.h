@@ -114,6 +114,43 @@ struct btf_ext {
 int btf_ext_parse(struct btf_ext *ext, const void *data, size_t size, const struct btf *btf);
 void btf_ext_free(struct btf_ext *ext);
 
+/* ---- Writing BTF (btf_write.c) ----
+ *
+ * btfw: a new BTF built type by type.  Ids are 1, 2, ... in the order
+ * added; the caller puts final ids and btfw_str() offsets into each record
+ * (header + kind trailer) before adding it.  Strings are deduplicated. */
+struct btfw;
+struct btfw *btfw_new(void);
+void btfw_free(struct btfw *w);
+uint32_t btfw_str(struct btfw *w, const char *s);  /* NULL or "" -> 0 */
+uint32_t btfw_add(struct btfw *w, const struct btf_type *t, const void *trailer, size_t len);
+/* The blob (24-byte header, types, strings), malloc'd; NULL with
+ * err_msg() when a section outgrew 32 bits. */
+void *btfw_finish(struct btfw *w, size_t *size);
+
+/* btf_min: a minimal BTF holding parts of src (which must outlive it):
+ * kept types keep their name, size, kind and flags; structs and unions
+ * keep only the members marked (at their original bit offsets, bitfield
+ * sizes unchanged), enums only the enumerators marked, unless the type is
+ * kept "full" (all members, recursively, but not through pointers);
+ * everything a kept part refers to (typedef/modifier/pointer/array/
+ * func_proto chains, member types) is kept too, shallowly: a struct
+ * reached only through a pointer stays a struct of the same size with no
+ * members.  Errors: negative errno with err_msg() (bad ids). */
+struct btf_min;
+struct core_visit;
+struct btf_min *btf_min_new(const struct btf *src);
+void btf_min_free(struct btf_min *m);
+int btf_min_type(struct btf_min *m, uint32_t id, bool full);
+int btf_min_member(struct btf_min *m, uint32_t struct_id, uint32_t idx);
+int btf_min_enumval(struct btf_min *m, uint32_t enum_id, uint32_t idx);
+/* A core_visit_fn (relo_core.h; arg = the btf_min): keeps what one CO-RE
+ * relocation used in src.  Visits of other BTFs (modules) are ignored. */
+void btf_min_core_visit(void *arg, const struct core_visit *v);
+/* Close over references, renumber densely in source id order, write.
+ * Returns the malloc'd blob (NULL on error); *nr_types = types written. */
+void *btf_min_write(struct btf_min *m, size_t *size, uint32_t *nr_types);
+
 /* Write BTF as a compilable C header.  only: NULL-terminated list of type
  * names to emit (with everything they depend on), or NULL for all.  An
  * entry may name the kind ("struct foo", "union", "enum", "typedef");

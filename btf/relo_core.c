@@ -55,12 +55,19 @@ struct spec {
 
 struct cands {
 	uint32_t *ids;
+	const struct btf **btfs;     /* per candidate: the BTF it lives in */
 	uint32_t len;
 	bool searched;
 };
 
 struct core_ctx {
-	const struct btf *local, *target;
+	const struct btf *local;
+	const struct btf *target;    /* current candidate's BTF (main or a module) */
+	const struct btf *main;      /* the target given to core_ctx_new */
+	core_more_fn more;           /* module BTFs (split on main), or NULL */
+	void *more_arg;
+	core_visit_fn visit;         /* minimal-BTF recording, or NULL */
+	void *visit_arg;
 	uint32_t nr_local;
 	struct cands *cands;         /* [nr_local], per local root type */
 	uint32_t *flavored;          /* target ids whose name has a ___flavor */
@@ -1129,16 +1136,22 @@ struct cand_search {
 	struct cands *out;
 };
 
-static int cand_push(struct cands *c, uint32_t id)
+static int cand_push(struct cands *c, uint32_t id, const struct btf *btf)
 {
-	uint32_t *n;
-
 	if ((c->len & (c->len - 1)) == 0) { /* grow at powers of two */
-		n = realloc(c->ids, (c->len ? c->len * 2 : 1) * sizeof(*n));
+		size_t cap = c->len ? (size_t)c->len * 2 : 1;
+		uint32_t *n = realloc(c->ids, cap * sizeof(*n));
+		const struct btf **b;
+
 		if (!n)
 			return -ENOMEM;
 		c->ids = n;
+		b = realloc(c->btfs, cap * sizeof(*b));
+		if (!b)
+			return -ENOMEM;
+		c->btfs = b;
 	}
+	c->btfs[c->len] = btf;
 	c->ids[c->len++] = id;
 	return 0;
 }
@@ -1146,11 +1159,41 @@ static int cand_push(struct cands *c, uint32_t id)
 static int cand_exact(uint32_t id, void *arg)
 {
 	struct cand_search *cs = arg;
-	const struct btf_type *t = btf_type_by_id(cs->ctx->target, id);
+	const struct btf_type *t = btf_type_by_id(cs->ctx->main, id);
 
 	if (!t || !kind_compat(t, cs->local_t))
 		return 0;
-	return cand_push(cs->out, id);
+	return cand_push(cs->out, id, cs->ctx->main);
+}
+
+/* Module candidates (libbpf's rule: only when the main target has none at
+ * all): every own type of each module whose essential name equals the
+ * local one and whose kind is compatible.  Module BTFs are small, so a
+ * linear scan per module is fine (and happens once per local type). */
+static int module_cands(struct core_ctx *ctx, struct cand_search *cs)
+{
+	uint32_t base_end = btf_nr_types(ctx->main);
+	const struct btf *mod;
+	uint32_t m;
+	int err;
+
+	for (m = 0; ctx->more && (mod = ctx->more(ctx->more_arg, m)); m++) {
+		uint32_t id, n = btf_nr_types(mod);
+
+		for (id = base_end; id < n; id++) {
+			const struct btf_type *t = btf_type_by_id(mod, id);
+			const char *tn;
+
+			if (!t || !t->name_off || !kind_compat(t, cs->local_t))
+				continue;
+			tn = btf_name(mod, t);
+			if (essential_len(tn) != cs->ess_len || memcmp(tn, cs->ess, cs->ess_len))
+				continue;
+			if ((err = cand_push(cs->out, id, mod)) < 0)
+				return err;
+		}
+	}
+	return 0;
 }
 
 /* Target types whose own names carry a ___flavor (rare in kernel BTF): one
@@ -1176,11 +1219,13 @@ static int collect_flavored(struct core_ctx *ctx)
 		len = strlen(name);
 		if (essential_len(name) == len)
 			continue;
-		if (cand_push(&c, id) < 0) {
+		if (cand_push(&c, id, NULL) < 0) {
 			free(c.ids);
+			free(c.btfs);
 			return -ENOMEM;
 		}
 	}
+	free(c.btfs);
 	ctx->flavored = c.ids;
 	ctx->nr_flavored = c.len;
 	ctx->flavored_done = true;
@@ -1208,24 +1253,28 @@ static int find_cands(struct core_ctx *ctx, uint32_t local_id, struct cands **ou
 		return -ENOMEM;
 	cs.ess = ess;
 
-	err = btf_for_each_named(ctx->target, ess, cand_exact, &cs);
+	err = btf_for_each_named(ctx->main, ess, cand_exact, &cs);
 	none = !err && c->len == 0;
 	if (none)
 		err = collect_flavored(ctx);
 	for (i = 0; none && !err && i < ctx->nr_flavored; i++) {
 		/* no exact-name type: fall back to flavored target names */
 		uint32_t id = ctx->flavored[i];
-		const struct btf_type *t = btf_type_by_id(ctx->target, id);
-		const char *tn = btf_name(ctx->target, t);
+		const struct btf_type *t = btf_type_by_id(ctx->main, id);
+		const char *tn = btf_name(ctx->main, t);
 
 		if (kind_compat(t, cs.local_t) && essential_len(tn) == cs.ess_len &&
 		    memcmp(tn, ess, cs.ess_len) == 0)
-			err = cand_push(c, id);
+			err = cand_push(c, id, ctx->main);
 	}
+	if (!err && c->len == 0)
+		err = module_cands(ctx, &cs);
 	free(ess);
 	if (err) {
 		free(c->ids);
+		free(c->btfs);
 		c->ids = NULL;
+		c->btfs = NULL;
 		c->len = 0;
 		return err < 0 ? err : -EINVAL;
 	}
@@ -1249,7 +1298,7 @@ struct core_ctx *core_ctx_new(const struct btf *local, const struct btf *target)
 		return NULL;
 	}
 	ctx->local = local;
-	ctx->target = target;
+	ctx->target = ctx->main = target;
 	ctx->nr_local = btf_nr_types(local);
 	ctx->local_ptr_sz = guess_ptr_size(local);
 	ctx->targ_ptr_sz = guess_ptr_size(target);
@@ -1268,8 +1317,10 @@ void core_ctx_free(struct core_ctx *ctx)
 
 	if (!ctx)
 		return;
-	for (i = 0; i < ctx->nr_local; i++)
+	for (i = 0; i < ctx->nr_local; i++) {
 		free(ctx->cands[i].ids);
+		free(ctx->cands[i].btfs);
+	}
 	free(ctx->cands);
 	free(ctx->flavored);
 	free(ctx);
@@ -1291,7 +1342,7 @@ static int relo_err(const struct core_ctx *ctx, const struct core_relo *relo, in
 	return err_set(err < 0 ? -err : err, "CO-RE %s at insn #%u: %s", desc, relo->insn_off / 8, why);
 }
 
-int core_calc(struct core_ctx *ctx, const struct core_relo *relo, struct core_res *res)
+static int calc_one(struct core_ctx *ctx, const struct core_relo *relo, struct core_res *res)
 {
 	struct spec ls, cs;
 	uint64_t first_bits = 0;
@@ -1331,6 +1382,7 @@ int core_calc(struct core_ctx *ctx, const struct core_relo *relo, struct core_re
 		return relo_err(ctx, relo, err, "candidate search failed");
 
 	for (i = 0, j = 0; i < cands->len; i++) {
+		ctx->target = cands->btfs[i]; /* vmlinux, or the module it came from */
 		err = spec_match(ctx, relo->kind, &ls, cands->ids[i], &cs);
 		if (err == -ELOOP)
 			return relo_err(ctx, relo, err, "types too deep or complex to compare (target [%u])",
@@ -1359,8 +1411,18 @@ int core_calc(struct core_ctx *ctx, const struct core_relo *relo, struct core_re
 					(unsigned long long)res->new_val, cands->ids[i],
 					cr.poison ? "poison" : "value", (unsigned long long)cr.new_val);
 		}
+		if (ctx->visit) {
+			struct core_visit v = {
+				.btf = ctx->target, .kind = relo->kind, .root_id = cands->ids[i],
+				.raw = cs.raw, .raw_len = cs.raw_len,
+			};
+
+			ctx->visit(ctx->visit_arg, &v);
+		}
+		cands->btfs[j] = cands->btfs[i];
 		cands->ids[j++] = cands->ids[i];
 	}
+	ctx->target = ctx->main;
 	/* Keep only the candidates that matched, as libbpf does: later
 	 * relocations of the same type then agree with this one. */
 	if (j > 0) {
@@ -1371,6 +1433,29 @@ int core_calc(struct core_ctx *ctx, const struct core_relo *relo, struct core_re
 	if (err)
 		return relo_err(ctx, relo, err, "%s", why);
 	return 0;
+}
+
+int core_calc(struct core_ctx *ctx, const struct core_relo *relo, struct core_res *res)
+{
+	int err;
+
+	if (!ctx || !relo || !res)
+		return err_set(EINVAL, "CO-RE: missing argument");
+	err = calc_one(ctx, relo, res);
+	ctx->target = ctx->main; /* also after an error inside the candidate loop */
+	return err;
+}
+
+void core_ctx_set_more(struct core_ctx *ctx, core_more_fn fn, void *arg)
+{
+	ctx->more = fn;
+	ctx->more_arg = arg;
+}
+
+void core_ctx_set_visit(struct core_ctx *ctx, core_visit_fn fn, void *arg)
+{
+	ctx->visit = fn;
+	ctx->visit_arg = arg;
 }
 
 /* ---- instruction patching ------------------------------------------- */

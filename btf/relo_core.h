@@ -60,6 +60,32 @@ struct core_ctx;
 struct core_ctx *core_ctx_new(const struct btf *local, const struct btf *target);
 void core_ctx_free(struct core_ctx *ctx);
 
+/* Kernel modules: split BTFs on the target, searched for a local root type
+ * that has no candidate at all in the target itself (libbpf's rule); every
+ * module is searched and candidates from several modules must agree like
+ * any others.  more(arg, i) returns the i-th module BTF, NULL past the
+ * end; it is first called only when such a type comes up, so the caller
+ * can load modules lazily.  Results then refer to the module's ids. */
+typedef const struct btf *(*core_more_fn)(void *arg, uint32_t i);
+void core_ctx_set_more(struct core_ctx *ctx, core_more_fn fn, void *arg);
+
+/* What a relocation used in the target (minimal BTF: `corebox btf min`):
+ * called from core_calc() once per candidate that matched. */
+struct core_visit {
+	const struct btf *btf;  /* the BTF root_id belongs to (target or module) */
+	uint32_t kind;          /* enum core_kind */
+	uint32_t root_id;       /* the candidate: a named type */
+	/* Target access path, as for the local access string: raw[0] indexes
+	 * the root (pointer arithmetic), each further entry is a member index
+	 * (anonymous members included) or an array index, resolved through
+	 * typedefs and modifiers.  Enum kinds: raw[0] is the enumerator's
+	 * index.  Type kinds: raw_len == 0. */
+	const uint32_t *raw;
+	int raw_len;
+};
+typedef void (*core_visit_fn)(void *arg, const struct core_visit *v);
+void core_ctx_set_visit(struct core_ctx *ctx, core_visit_fn fn, void *arg);
+
 /* Resolve one record.  Errors (malformed access string, ambiguity) return
  * a negative errno with err_msg() naming the type and access path; a
  * relocation that simply has no match is not an error (res->poison or a

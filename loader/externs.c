@@ -232,7 +232,7 @@ int externs_resolve(struct obj *o)
 			btf_skip_mods(o->btf, t->type, &vt);
 		if (t && (btf_kind(t) == BTF_KIND_FUNC || (vt && btf_kind(vt) != BTF_KIND_UNKN))) {
 			/* typed: needs the kernel's BTF id */
-			const struct btf *kb = o->kbtf_loaded ? o->kbtf.btf : NULL;
+			const struct btf *kb = obj_sys_btf(o); /* ids the kernel understands */
 			int kind = btf_kind(t) == BTF_KIND_FUNC ? BTF_KIND_FUNC : BTF_KIND_VAR;
 			int32_t id = kb ? btf_find(kb, e->name, kind) : -ENOENT;
 

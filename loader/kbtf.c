@@ -1,18 +1,22 @@
 /* Kernel BTF: find the file, map it, parse it in place (see kbtf.h). */
 #include "kbtf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bpf/sys.h"
 #include "btf/btf.h"
 #include "elf/elf.h"
 #include "err.h"
+#include "util.h"
 
 /* Map a whole file read-only.  sysfs only allows PROT_READ + MAP_PRIVATE
  * and reports the real size for /sys/kernel/btf/vmlinux. */
@@ -35,6 +39,26 @@ static int map_file(const char *path, const void **map, size_t *size)
 		return err_set(EINVAL, "%s is %s", path, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED) {
+		/* sysfs BTF is mmap-able only since 6.16 (ENODEV before): read
+		 * it into anonymous memory, so kbtf_close() still munmaps */
+		size_t got = 0;
+		ssize_t n = 0;
+
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		while (p != MAP_FAILED && got < (size_t)st.st_size &&
+		       ((n = read(fd, (char *)p + got, (size_t)st.st_size - got)) > 0 || (n < 0 && errno == EINTR)))
+			got += n > 0 ? (size_t)n : 0;
+		if (p != MAP_FAILED && got < (size_t)st.st_size) {
+			int e = n < 0 ? errno : EIO;
+
+			munmap(p, (size_t)st.st_size);
+			close(fd);
+			return err_sys(e, "cannot read %s", path);
+		}
+		if (p != MAP_FAILED)
+			mprotect(p, (size_t)st.st_size, PROT_READ);
+	}
 	close(fd);
 	if (p == MAP_FAILED)
 		return err_sys(errno, "cannot map %s", path);
@@ -68,18 +92,18 @@ static int locate_btf(const char *path, const void *map, size_t size, const void
 	return 0;
 }
 
-static int open_one(struct kbtf *k, const char *path)
+static int open_one(struct kbtf *k, const char *path, const struct btf *base)
 {
 	const void *data;
 	size_t size;
 	int err;
 
 	if ((err = map_file(path, &k->map, &k->map_size)))
-		return err;
+		return err_prefix(err, "kernel BTF");
 	snprintf(k->path, sizeof(k->path), "%s", path);
 	if ((err = locate_btf(path, k->map, k->map_size, &data, &size)))
 		goto fail;
-	k->btf = btf_new(data, size, 0, NULL);
+	k->btf = btf_new(data, size, 0, base);
 	if (!k->btf) {
 		err = err_prefix(-EINVAL, "%s", path);
 		goto fail;
@@ -88,6 +112,104 @@ static int open_one(struct kbtf *k, const char *path)
 fail:
 	kbtf_close(k);
 	return err;
+}
+
+const char *kbtf_sysfs_dir(void)
+{
+	const char *d = getenv("COREBOX_SYSFS_BTF");
+
+	return d && *d ? d : "/sys/kernel/btf";
+}
+
+static void sysfs_path(char *buf, size_t size, const char *name)
+{
+	snprintf(buf, size, "%s/%s", kbtf_sysfs_dir(), name);
+}
+
+bool kbtf_is_sys(const struct kbtf *k)
+{
+	char p[512];
+
+	sysfs_path(p, sizeof(p), "vmlinux");
+	return k->btf && !strcmp(k->path, p);
+}
+
+int kbtf_open_sys(struct kbtf *k)
+{
+	char p[512];
+
+	memset(k, 0, sizeof(*k));
+	sysfs_path(p, sizeof(p), "vmlinux");
+	if (access(p, R_OK))
+		return err_set(ENOENT, "the running kernel has no BTF (no %s)", p);
+	return open_one(k, p, NULL);
+}
+
+int kbtf_open_split(struct kbtf *k, const char *path, const struct btf *base)
+{
+	memset(k, 0, sizeof(*k));
+	return open_one(k, path, base);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int kbtf_module_names(char ***names, size_t *n)
+{
+	DIR *d = opendir(kbtf_sysfs_dir());
+	struct dirent *de;
+
+	*names = NULL;
+	*n = 0;
+	if (!d)
+		return 0; /* no sysfs BTF: no modules either */
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "vmlinux"))
+			continue;
+		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (*n > 1)
+		qsort(*names, *n, sizeof(**names), cmp_str);
+	return 0;
+}
+
+int kbtf_module_path(char *buf, size_t size, const char *name)
+{
+	if (!name || !*name || strchr(name, '/') || snprintf(buf, size, "%s/%s", kbtf_sysfs_dir(), name) >= (int)size)
+		return err_set(EINVAL, "bad module name '%s'", name ? name : "");
+	return 0;
+}
+
+int kbtf_module_fd(const char *name)
+{
+	uint32_t id = 0;
+	int err;
+
+	/* walk the kernel's BTF objects for the one named after the module */
+	while ((err = bpf_btf_next_id(id, &id)) == 0) {
+		struct bpf_btf_info info;
+		char bname[64];
+		uint32_t len = sizeof(info);
+		int fd = bpf_btf_fd_by_id(id);
+
+		if (fd < 0)
+			continue; /* gone meanwhile */
+		memset(&info, 0, sizeof(info));
+		memset(bname, 0, sizeof(bname));
+		info.name = (uint64_t)(uintptr_t)bname;
+		info.name_len = sizeof(bname);
+		if (bpf_obj_info(fd, &info, &len) == 0 && info.kernel_btf && !strcmp(bname, name)) {
+			err_clear();
+			return fd;
+		}
+		close(fd);
+	}
+	err_clear();
+	return err_set(ENOENT, "no kernel BTF object for module %s", name);
 }
 
 int kbtf_open(struct kbtf *k, const char *path)
@@ -106,18 +228,23 @@ int kbtf_open(struct kbtf *k, const char *path)
 
 	memset(k, 0, sizeof(*k));
 	if (path)
-		return open_one(k, path);
-	if (!access("/sys/kernel/btf/vmlinux", R_OK))
-		return open_one(k, "/sys/kernel/btf/vmlinux");
-	if (uname(&u) == 0) {
+		return open_one(k, path, NULL);
+	sysfs_path(p, sizeof(p), "vmlinux");
+	if (!access(p, R_OK))
+		return open_one(k, p, NULL);
+	/* $COREBOX_SYSFS_BTF (tests) stands for all of the kernel's own BTF */
+	if (!getenv("COREBOX_SYSFS_BTF") && uname(&u) == 0) {
 		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 			/* formats use the release once or twice */
 			snprintf(p, sizeof(p), fmts[i], u.release, u.release);
 			if (!access(p, R_OK))
-				return open_one(k, p);
+				return open_one(k, p, NULL);
 		}
 	}
-	return err_set(ENOENT, "kernel has no BTF (no /sys/kernel/btf/vmlinux): pass --btf FILE or set COREBOX_BTF");
+	sysfs_path(p, sizeof(p), "vmlinux");
+	return err_set(ENOENT, "this kernel has no BTF (no %s, no vmlinux under /boot or /lib/modules):"
+			       " pass --btf FILE or set COREBOX_BTF=FILE (raw BTF or a vmlinux with .BTF;"
+			       " 'corebox btf min' makes a small one)", p);
 }
 
 void kbtf_close(struct kbtf *k)

@@ -9,6 +9,7 @@
 #ifndef COREBOX_KBTF_H
 #define COREBOX_KBTF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct btf;
@@ -21,5 +22,27 @@ struct kbtf {
 
 int kbtf_open(struct kbtf *k, const char *path);
 void kbtf_close(struct kbtf *k);
+
+/* The running kernel's own BTF lives in /sys/kernel/btf (vmlinux, and one
+ * split BTF file per module).  $COREBOX_SYSFS_BTF=DIR replaces that
+ * directory and then also stands for the /boot and /lib/modules vmlinux
+ * files (tests: DIR=/nonexistent is a kernel without BTF). */
+const char *kbtf_sysfs_dir(void);
+/* Open DIR/vmlinux only: the BTF whose ids the kernel understands
+ * (tp_btf/fentry targets, typed ksyms).  -ENOENT when the kernel has none. */
+int kbtf_open_sys(struct kbtf *k);
+/* Was k opened from DIR/vmlinux? */
+bool kbtf_is_sys(const struct kbtf *k);
+/* A module's BTF: split BTF on base (the running kernel's vmlinux). */
+int kbtf_open_split(struct kbtf *k, const char *path, const struct btf *base);
+/* Module BTF files in DIR (everything but vmlinux), sorted by name:
+ * malloc'd array of malloc'd names (none when DIR is missing). */
+int kbtf_module_names(char ***names, size_t *n);
+/* DIR/NAME into buf; -EINVAL for names with '/' or too long. */
+int kbtf_module_path(char *buf, size_t size, const char *name);
+/* fd of the kernel BTF object of module NAME (found by walking BTF ids;
+ * attach_btf_obj_fd for programs attaching to module functions and
+ * tracepoints), or a negative errno with a message. */
+int kbtf_module_fd(const char *name);
 
 #endif

@@ -1,6 +1,12 @@
 /* obj_load: the kernel-facing half of the pipeline, in libbpf's order:
  * kernel BTF (only if needed) -> attach targets -> externs -> CO-RE ->
- * program BTF -> maps -> per program: link subprograms, patch, load. */
+ * program BTF -> maps -> per program: link subprograms, patch, load.
+ *
+ * Two kernel BTFs may be involved: the CO-RE target (--btf FILE, else the
+ * kernel's) and the running kernel's own (/sys/kernel/btf/vmlinux), whose
+ * ids the kernel wants for tp_btf/fentry targets and typed ksyms; they are
+ * one and the same unless --btf is given.  Module BTFs (split on the
+ * kernel's) are opened only when a type or target is not in vmlinux. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,22 +98,253 @@ static void sanitize_extern_btf(struct obj *o)
 	}
 }
 
-/* Upload the program BTF so the verifier can show source lines and
- * accept func_info; a kernel that refuses it just gets no BTF. */
+/* ---- kernel BTFs ------------------------------------------------------ */
+
+const struct btf *obj_sys_btf(struct obj *o)
+{
+	if (o->kbtf_loaded && kbtf_is_sys(&o->kbtf))
+		return o->kbtf.btf;
+	if (o->sys_loaded)
+		return o->sys.btf;
+	if (o->sys_failed) {
+		err_set(ENOENT, "the running kernel has no BTF");
+		return NULL;
+	}
+	if (kbtf_open_sys(&o->sys) < 0) {
+		o->sys_failed = true;
+		return NULL;
+	}
+	o->sys_loaded = true;
+	return o->sys.btf;
+}
+
+static void load_modules(struct obj *o)
+{
+	const struct btf *base = obj_sys_btf(o);
+	char **names, path[512];
+	size_t n;
+
+	o->mods_loaded = true;
+	if (!base) {
+		err_clear();
+		return;
+	}
+	kbtf_module_names(&names, &n);
+	o->mods = xcalloc(n ? n : 1, sizeof(*o->mods));
+	for (size_t i = 0; i < n; i++) {
+		struct kmod_btf *m = &o->mods[o->nr_mods];
+
+		if (kbtf_module_path(path, sizeof(path), names[i]) == 0 &&
+		    kbtf_open_split(&m->k, path, base) == 0) {
+			m->name = names[i];
+			o->nr_mods++;
+			continue;
+		}
+		/* an unreadable module BTF is skipped, not fatal */
+		if (o->verbose)
+			fprintf(stderr, "%s: skipping module BTF %s: %s\n", o->name, names[i], err_msg());
+		err_clear();
+		free(names[i]);
+	}
+	free(names);
+}
+
+struct kmod_btf *obj_kmod(struct obj *o, size_t i)
+{
+	if (!o->mods_loaded)
+		load_modules(o);
+	return i < o->nr_mods ? &o->mods[i] : NULL;
+}
+
+int32_t obj_kmod_find(struct obj *o, const char *name, int kind, struct kmod_btf **mod)
+{
+	struct kmod_btf *m;
+
+	for (size_t i = 0; (m = obj_kmod(o, i)); i++) {
+		/* btf_find also searches the base (vmlinux): only own ids count */
+		int32_t id = btf_find(m->k.btf, name, kind);
+
+		if (id > 0 && (uint32_t)id >= btf_nr_types(obj_sys_btf(o))) {
+			*mod = m;
+			return id;
+		}
+	}
+	return -ENOENT;
+}
+
+void obj_kernel_btf_release(struct obj *o)
+{
+	for (size_t i = 0; i < o->nr_mods; i++) {
+		kbtf_close(&o->mods[i].k);
+		if (o->mods[i].fd > 0)
+			close(o->mods[i].fd);
+		free(o->mods[i].name);
+	}
+	free(o->mods);
+	o->mods = NULL;
+	o->nr_mods = 0;
+	o->mods_loaded = false;
+	for (size_t i = 0; i < o->nr_progs; i++)
+		o->progs[i].attach_btf_obj_fd = 0; /* closed with its module */
+	if (o->sys_loaded)
+		kbtf_close(&o->sys);
+	o->sys_loaded = o->sys_failed = false;
+	if (o->kbtf_loaded)
+		kbtf_close(&o->kbtf);
+	o->kbtf_loaded = false;
+}
+
+/* ---- program BTF ---------------------------------------------------------- */
+
+/* libbpf's bpf_object__sanitize_btf on a copy (loader-anchors.md §1.10):
+ * kinds this kernel does not know become ones it does, keeping every type
+ * id (map key/value ids, func_info) and record size valid.  The header is
+ * rewritten to the 24 bytes every kernel knows, strings right after types. */
+void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size)
+{
+	static const char placeholder[] = "enum64_placeholder";
+	struct btf_header h, nh;
+	const uint8_t *raw = btf_raw(btf, size), *types;
+	uint32_t nr = btf_nr_types(btf), ph_id = 0;
+	uint8_t *out, *ot;
+	char *os;
+	size_t extra_t = 0, extra_s = 0, total;
+
+	memcpy(&h, raw, sizeof(h)); /* btf_new checked the header and bounds */
+	types = raw + h.hdr_len + h.type_off;
+	if (missing & BTF_MISSING_ENUM64)
+		for (uint32_t id = 1; id < nr && !extra_t; id++)
+			if (btf_kind(btf_type_by_id(btf, id)) == BTF_KIND_ENUM64) {
+				extra_t = sizeof(struct btf_type) + 4;
+				extra_s = sizeof(placeholder);
+				ph_id = nr;
+			}
+	memset(&nh, 0, sizeof(nh));
+	nh.magic = BTF_MAGIC;
+	nh.version = BTF_VERSION;
+	nh.hdr_len = sizeof(nh);
+	nh.type_len = h.type_len + (uint32_t)extra_t;
+	nh.str_off = nh.type_len;
+	nh.str_len = h.str_len + (uint32_t)extra_s;
+	total = sizeof(nh) + nh.type_len + nh.str_len;
+	out = xmalloc(total);
+	memcpy(out, &nh, sizeof(nh));
+	ot = out + sizeof(nh);
+	os = (char *)ot + nh.type_len;
+	memcpy(ot, types, h.type_len);
+	memcpy(os, raw + h.hdr_len + h.str_off, h.str_len);
+	if (extra_t) {
+		struct btf_type pt = { .name_off = h.str_len, .info = BTF_KIND_INT << 24, .size = 1 };
+		uint32_t enc = 8; /* unsigned, 8 bits */
+
+		memcpy(ot + h.type_len, &pt, sizeof(pt));
+		memcpy(ot + h.type_len + sizeof(pt), &enc, 4);
+		memcpy(os + h.str_len, placeholder, sizeof(placeholder));
+	}
+
+	for (uint32_t id = 1; id < nr; id++) {
+		struct btf_type *t = (struct btf_type *)(ot + ((const uint8_t *)btf_type_by_id(btf, id) - types));
+		int kind = btf_kind(t);
+		uint32_t vlen = btf_vlen(t), j;
+
+		if (((missing & BTF_MISSING_DATASEC) && kind == BTF_KIND_VAR) ||
+		    ((missing & BTF_MISSING_DECL_TAG) && kind == BTF_KIND_DECL_TAG)) {
+			/* 1-byte int: 4 would outgrow a smaller variable */
+			uint32_t enc = 8;
+
+			t->info = BTF_KIND_INT << 24;
+			t->size = 1;
+			memcpy(t + 1, &enc, 4);
+		} else if ((missing & BTF_MISSING_DATASEC) && kind == BTF_KIND_DATASEC) {
+			struct btf_var_secinfo *v = btf_secinfos(t);
+			struct btf_member *m = btf_members(t);
+
+			for (char *c = os + t->name_off; t->name_off < h.str_len && *c; c++)
+				if (*c == '.' || *c == '?')
+					*c = '_';
+			t->info = (uint32_t)BTF_KIND_STRUCT << 24 | vlen;
+			for (j = 0; j < vlen; j++) {
+				struct btf_var_secinfo vi = v[j]; /* same bytes as m[j] */
+				const struct btf_type *vt = btf_type_by_id(btf, vi.type);
+
+				m[j].name_off = vt ? vt->name_off : 0; /* the variable's name */
+				m[j].type = vi.type;
+				m[j].offset = vi.offset * 8;
+			}
+		} else if (kind == BTF_KIND_DATASEC && t->name_off < h.str_len && os[t->name_off] == '?') {
+			os[t->name_off] = '_';
+		} else if ((missing & BTF_MISSING_FUNC) && kind == BTF_KIND_FUNC_PROTO) {
+			t->info = (uint32_t)BTF_KIND_ENUM << 24 | vlen; /* params become enumerators */
+			t->size = 4;
+		} else if ((missing & BTF_MISSING_FUNC) && kind == BTF_KIND_FUNC) {
+			t->info = (uint32_t)BTF_KIND_TYPEDEF << 24;
+		} else if ((missing & BTF_MISSING_GLOBAL_FUNC) && kind == BTF_KIND_FUNC) {
+			t->info = (uint32_t)BTF_KIND_FUNC << 24; /* linkage static */
+		} else if ((missing & BTF_MISSING_FLOAT) && kind == BTF_KIND_FLOAT) {
+			t->name_off = 0;
+			t->info = (uint32_t)BTF_KIND_STRUCT << 24; /* same size, no members */
+		} else if ((missing & BTF_MISSING_TYPE_TAG) && kind == BTF_KIND_TYPE_TAG) {
+			t->name_off = 0;
+			t->info = (uint32_t)BTF_KIND_CONST << 24;
+		} else if ((missing & BTF_MISSING_ENUM64) && kind == BTF_KIND_ENUM) {
+			t->info &= ~(1u << 31); /* signedness flag */
+		} else if ((missing & BTF_MISSING_ENUM64) && kind == BTF_KIND_ENUM64) {
+			struct btf_member *m = btf_members(t); /* 12-byte records, like btf_enum64 */
+
+			t->info = (uint32_t)BTF_KIND_UNION << 24 | vlen;
+			for (j = 0; j < vlen; j++) {
+				m[j].type = ph_id;
+				m[j].offset = 0;
+			}
+		}
+	}
+	*size = total;
+	return out;
+}
+
+static unsigned btf_missing(void)
+{
+	unsigned m = 0;
+
+	m |= probe_btf_func() ? 0 : BTF_MISSING_FUNC;
+	m |= probe_btf_global_func() ? 0 : BTF_MISSING_GLOBAL_FUNC;
+	m |= probe_btf_datasec() ? 0 : BTF_MISSING_DATASEC;
+	m |= probe_btf_float() ? 0 : BTF_MISSING_FLOAT;
+	m |= probe_btf_decl_tag() ? 0 : BTF_MISSING_DECL_TAG;
+	m |= probe_btf_type_tag() ? 0 : BTF_MISSING_TYPE_TAG;
+	m |= probe_btf_enum64() ? 0 : BTF_MISSING_ENUM64;
+	return m;
+}
+
+/* Upload the program BTF (sanitized for this kernel) so maps get their
+ * key/value types and programs their func_info and source lines; a kernel
+ * that takes no BTF, or refuses ours, gets none: programs then load
+ * without func_info (see needs_func_info). */
 static void load_prog_btf(struct obj *o)
 {
-	const void *raw;
+	unsigned missing;
+	void *blob;
 	size_t size;
 	char *log = NULL;
 	int fd;
 
-	if (!o->btf || !probe_btf_func())
+	o->btf_note[0] = 0;
+	if (!o->btf) {
+		snprintf(o->btf_note, sizeof(o->btf_note), "the object has no BTF");
 		return;
+	}
+	if (!probe_btf()) {
+		snprintf(o->btf_note, sizeof(o->btf_note), "this kernel takes no BTF");
+		return;
+	}
 	sanitize_extern_btf(o);
-	raw = btf_raw(o->btf, &size);
-	fd = bpf_btf_load(raw, size, &log);
+	missing = btf_missing();
+	blob = btf_sanitized(o->btf, missing, &size);
+	fd = bpf_btf_load(blob, size, &log);
+	free(blob);
 	if (fd < 0) {
 		/* not fatal: programs load without BTF (no source lines) */
+		snprintf(o->btf_note, sizeof(o->btf_note), "the kernel refused the program's BTF (%s)", err_msg());
 		if (o->verbose)
 			fprintf(stderr, "%s: kernel refused program BTF (%s)%s%s\n", o->name, err_msg(),
 				log ? ":\n" : "", log ? log : "");
@@ -117,6 +354,49 @@ static void load_prog_btf(struct obj *o)
 	}
 	free(log);
 	o->btf_fd = fd;
+	/* without FUNC the kernel takes no func_info (libbpf: FEAT_BTF_FUNC) */
+	o->btf_no_func_info = (missing & BTF_MISSING_FUNC) != 0;
+	if (o->btf_no_func_info)
+		snprintf(o->btf_note, sizeof(o->btf_note), "this kernel's BTF has no functions (no func_info)");
+}
+
+/* A program that passes a callback (bpf_loop, bpf_for_each_map_elem,
+ * timers...) to a helper: the verifier accepts those only with func_info. */
+static bool needs_func_info(const struct prog *p)
+{
+	for (size_t i = 0; i + 1 < p->cnt; i++) {
+		if (p->insns[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if (p->insns[i].src_reg == BPF_PSEUDO_FUNC)
+			return true;
+		i++;
+	}
+	return false;
+}
+
+/* The instruction of the verifier log line "N: (85) call unknown#195896080"
+ * last printed before "invalid func unknown#195896080", or -1. */
+static long poisoned_insn(const char *log)
+{
+	const char *bad = log ? strstr(log, "invalid func unknown#195896080") : NULL;
+	const char *p = log;
+	long insn = -1;
+
+	while (bad && p < bad) {
+		const char *nl = strchr(p, '\n');
+		const char *end = nl && nl < bad ? nl : bad;
+		char *num_end;
+		long n = strtol(p, &num_end, 10);
+
+		if (num_end > p && *num_end == ':' && n >= 0) {
+			const char *c = strstr(num_end, "call unknown#195896080");
+
+			if (c && c < end)
+				insn = n;
+		}
+		p = end + 1;
+	}
+	return insn;
 }
 
 /* The verifier log's last lines, to tell the user why. */
@@ -151,9 +431,15 @@ static int load_prog(struct obj *o, struct prog *p)
 		.attach_btf_id = p->attach_btf_id,
 	};
 	char *log = NULL, tail[2048];
+	bool callbacks = needs_func_info(p);
 	int fd;
 
-	if (o->btf_fd >= 0 && p->nr_func_info) {
+	if (callbacks && (o->btf_fd < 0 || o->btf_no_func_info || !p->nr_func_info))
+		return err_set(ENOTSUP,
+			       "program %s (%s) passes a callback to a helper (bpf_loop and the like), which the kernel"
+			       " verifies only with BTF function info, but %s",
+			       p->name, p->sec_name, o->btf_note[0] ? o->btf_note : "the object has no function info");
+	if (o->btf_fd >= 0 && p->nr_func_info && !o->btf_no_func_info) {
 		s.prog_btf_fd = o->btf_fd;
 		s.func_info = p->func_info;
 		s.func_info_cnt = p->nr_func_info;
@@ -162,8 +448,10 @@ static int load_prog(struct obj *o, struct prog *p)
 		s.line_info_cnt = p->nr_line_info;
 		s.line_info_rec_size = o->ext.line_rec_size;
 	}
+	if (p->attach_btf_obj_fd > 0)
+		s.attach_btf_obj_fd = p->attach_btf_obj_fd;
 	fd = bpf_prog_load(&s, &log);
-	if (fd < 0 && s.prog_btf_fd) {
+	if (fd < 0 && s.prog_btf_fd && !callbacks) {
 		/* a kernel that dislikes our func/line info: try without */
 		free(log);
 		log = NULL;
@@ -172,9 +460,26 @@ static int load_prog(struct obj *o, struct prog *p)
 		s.func_info_cnt = s.line_info_cnt = 0;
 		fd = bpf_prog_load(&s, &log);
 	}
+	if (fd < 0 && p->kind == ATTACH_TP_BTF && p->attach_btf_obj_fd > 0) {
+		/* a module tracepoint the kernel won't take as tp_btf: raw_tp */
+		free(log);
+		log = NULL;
+		p->kind = ATTACH_RAW_TP;
+		p->type = s.type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+		p->expected_attach_type = s.expected_attach_type = 0;
+		p->attach_btf_id = s.attach_btf_id = 0;
+		p->attach_btf_obj_fd = s.attach_btf_obj_fd = 0;
+		fd = bpf_prog_load(&s, &log);
+	}
 	if (fd < 0) {
-		const char *hint = "";
+		const char *hint = "", *desc;
+		long at = poisoned_insn(log);
 
+		if (at >= 0 && (desc = prog_poison_desc(o, p, (size_t)at))) {
+			err_set(EINVAL, "program %s: CO-RE relocation failed: %s (instruction %ld)", p->name, desc, at);
+			free(log);
+			return fd;
+		}
 		log_tail(log, tail, sizeof(tail), 12);
 		if (log && strstr(log, "unknown#195896080"))
 			hint = "\n(a CO-RE relocation found no match in this kernel's BTF: a field or type the program uses does not exist here)";
@@ -212,8 +517,8 @@ static void add_name(char ***names, size_t *n, const char *s, size_t len)
  * in one pass instead of indexing 100k+ names: start-up time. */
 static void prepare_kernel_names(struct obj *o)
 {
-	char **names = NULL, buf[200];
-	size_t n = 0;
+	char **names = NULL, **anames = NULL, buf[200];
+	size_t n = 0, na = 0;
 
 	for (uint32_t s = 0; o->has_ext && s < o->ext.nr_core; s++) {
 		const struct btf_ext_sec *es = &o->ext.core[s];
@@ -249,13 +554,20 @@ static void prepare_kernel_names(struct obj *o)
 		else
 			continue;
 		add_name(&names, &n, buf, strlen(buf));
+		add_name(&anames, &na, buf, strlen(buf));
 	}
-	if (n) { /* the CO-RE engine's pointer-size probe */
-		static const char *const longs[] = { "long", "long int", "unsigned long", "long unsigned int" };
+	/* attach targets are looked up in the kernel's own BTF: when --btf
+	 * gave another file, prepare them there too (one pass) */
+	if (na && !kbtf_is_sys(&o->kbtf)) {
+		const struct btf *sys = obj_sys_btf(o);
 
-		for (size_t i = 0; i < ARRAY_SIZE(longs); i++)
-			add_name(&names, &n, longs[i], strlen(longs[i]));
+		if (sys)
+			btf_find_prepare(sys, (const char *const *)anames, na);
+		err_clear(); /* no kernel BTF: tp_btf becomes raw_tp later */
 	}
+	for (size_t i = 0; i < na; i++)
+		free(anames[i]);
+	free(anames);
 	if (n) { /* the CO-RE engine's pointer-size probe */
 		static const char *const longs[] = { "long", "long int", "unsigned long", "long unsigned int" };
 
@@ -271,25 +583,49 @@ static void prepare_kernel_names(struct obj *o)
 	free(names);
 }
 
+static int load(struct obj *o, const struct obj_opts *opts);
+
 int obj_load(struct obj *o, const struct obj_opts *opts)
 {
-	int err = 0;
+	int err;
 
 	if (o->loaded)
 		return err_set(EBUSY, "%s: already loaded", o->name);
+	err = load(o, opts);
+	core_poisons_free(o);
+	/* The kernel BTF (megabytes) is not needed once programs are loaded. */
+	obj_kernel_btf_release(o);
+	return err;
+}
+
+static int load(struct obj *o, const struct obj_opts *opts)
+{
+	int err = 0;
+
 	o->verbose = opts ? opts->verbose : 0;
 	if (needs_kernel_btf(o)) {
+		uint64_t t0 = now_ns(), t1;
+
 		if ((err = kernel_btf_ensure(o, opts)) < 0)
 			return err;
+		t1 = now_ns();
 		prepare_kernel_names(o);
+		if (o->verbose)
+			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open, %.2f ms to find the names needed\n", o->name,
+				o->kbtf.path, (double)(t1 - t0) / 1e6, (double)(now_ns() - t1) / 1e6);
 	}
 	for (size_t i = 0; i < o->nr_progs && !err; i++)
 		if (o->progs[i].autoload)
 			err = prog_resolve_btf_target(o, &o->progs[i]);
 	if (!err)
 		err = externs_resolve(o);
-	if (!err)
+	if (!err) {
+		uint64_t t0 = now_ns();
+
 		err = relocate_core(o);
+		if (!err && o->verbose)
+			fprintf(stderr, "%s: CO-RE relocations: %.2f ms\n", o->name, (double)(now_ns() - t0) / 1e6);
+	}
 	if (err)
 		return err_prefix(err, "%s", o->name);
 	load_prog_btf(o);
@@ -304,11 +640,6 @@ int obj_load(struct obj *o, const struct obj_opts *opts)
 			goto fail;
 	}
 	o->loaded = true;
-	/* The kernel BTF (megabytes) is not needed once programs are loaded. */
-	if (o->kbtf_loaded) {
-		kbtf_close(&o->kbtf);
-		o->kbtf_loaded = false;
-	}
 	return 0;
 fail:
 	err_prefix(err, "%s", o->name);

@@ -38,6 +38,14 @@ struct seg {
 	size_t len;
 };
 
+/* A CO-RE relocation that poisoned an instruction of a section (kept
+ * during obj_load to name it if the verifier finds the code reachable). */
+struct core_poison {
+	size_t insn;      /* instruction index in the section */
+	size_t n;         /* instructions poisoned: 1, or 2 for an ld_imm64 */
+	char *desc;       /* "struct task_struct::__state (0:1) not found in kernel BTF" */
+};
+
 /* Per executable section: a patched (CO-RE) copy of its instructions and
  * its relocations sorted by instruction index. */
 struct code_sec {
@@ -47,6 +55,8 @@ struct code_sec {
 	size_t cnt;
 	struct sec_reloc *relocs;
 	size_t nr_relocs;
+	struct core_poison *poisons; /* during obj_load only */
+	size_t nr_poisons;
 };
 struct sec_reloc {
 	size_t insn;      /* instruction index in the section */
@@ -64,6 +74,7 @@ struct prog {
 	char *target;            /* attach target from the section or set by the tool */
 	uint32_t type, expected_attach_type;
 	uint32_t attach_btf_id;
+	int attach_btf_obj_fd;   /* target in a module: its BTF object (owned by obj->mods) */
 	bool sleepable;
 	/* built at load time */
 	struct bpf_insn *insns;
@@ -138,11 +149,24 @@ struct obj {
 	size_t nr_exts;
 	size_t maps_sec;          /* .maps section index, 0 if none */
 
-	struct kbtf kbtf;
+	struct kbtf kbtf;         /* CO-RE target: --btf FILE or the kernel's */
 	bool kbtf_loaded;
+	struct kbtf sys;          /* the running kernel's BTF when kbtf is another file */
+	bool sys_loaded, sys_failed;
+	struct kmod_btf *mods;    /* kernel modules' BTF (split on the kernel's), lazily */
+	size_t nr_mods;
+	bool mods_loaded;
 	int btf_fd;
+	bool btf_no_func_info;    /* BTF loaded, but the kernel knows no FUNC kinds */
+	char btf_note[160];       /* why programs load without BTF func_info, if they do */
 	bool loaded;
 	int verbose;
+};
+
+struct kmod_btf {
+	char *name;
+	struct kbtf k;
+	int fd;                   /* kernel BTF object (attach_btf_obj_fd), 0 until needed */
 };
 
 /* obj_open.c */
@@ -158,6 +182,28 @@ int externs_resolve(struct obj *o);
 /* relocate.c */
 int relocate_core(struct obj *o);
 int relocate_prog(struct obj *o, struct prog *p);
+/* The poisoning CO-RE relocation behind instruction idx of p's final
+ * code, or NULL; freed by core_poisons_free (end of obj_load). */
+const char *prog_poison_desc(const struct obj *o, const struct prog *p, size_t idx);
+void core_poisons_free(struct obj *o);
+/* load.c */
+/* The running kernel's BTF (ids for tp_btf/fentry/iter targets and typed
+ * ksyms): the CO-RE BTF when it is that one, else /sys/kernel/btf/vmlinux
+ * on its own; NULL (message set) when the kernel has no BTF. */
+const struct btf *obj_sys_btf(struct obj *o);
+/* i-th kernel module BTF (loaded on first use), NULL past the end. */
+struct kmod_btf *obj_kmod(struct obj *o, size_t i);
+/* Find a type in the modules: its id and module, or -ENOENT. */
+int32_t obj_kmod_find(struct obj *o, const char *name, int kind, struct kmod_btf **mod);
+/* Unmap every kernel BTF (CO-RE, running kernel, modules); obj_close. */
+void obj_kernel_btf_release(struct obj *o);
+/* Program BTF rewritten for a kernel that lacks the kinds in `missing`
+ * (BTF_MISSING_* bits), as libbpf does: a malloc'd blob. */
+enum {
+	BTF_MISSING_FUNC = 1, BTF_MISSING_GLOBAL_FUNC = 2, BTF_MISSING_DATASEC = 4, BTF_MISSING_FLOAT = 8,
+	BTF_MISSING_DECL_TAG = 16, BTF_MISSING_TYPE_TAG = 32, BTF_MISSING_ENUM64 = 64,
+};
+void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size);
 /* attach.c */
 int prog_setup_type(struct prog *p);
 int prog_resolve_btf_target(struct obj *o, struct prog *p);

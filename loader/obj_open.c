@@ -342,6 +342,7 @@ void obj_close(struct obj *o)
 {
 	if (!o)
 		return;
+	obj_kernel_btf_release(o);
 	for (size_t i = 0; i < o->nr_progs; i++) {
 		struct prog *p = &o->progs[i];
 
@@ -372,8 +373,6 @@ void obj_close(struct obj *o)
 	if (o->has_ext)
 		btf_ext_free(&o->ext);
 	btf_free(o->btf);
-	if (o->kbtf_loaded)
-		kbtf_close(&o->kbtf);
 	free(o->owned);
 	free(o->name);
 	free(o);

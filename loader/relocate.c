@@ -47,6 +47,77 @@ static const char *prog_at(const struct obj *o, size_t sec, size_t idx)
 	return "subprogram";
 }
 
+static bool is_poison_call(const struct bpf_insn *i)
+{
+	return i->code == (BPF_JMP | BPF_CALL) && i->src_reg == 0 && i->imm == CORE_POISON_HELPER;
+}
+
+/* Remember that relocation rec poisoned insns[idx] (and idx+1 for an
+ * ld_imm64), in words a user can act on. */
+static void note_poison(struct obj *o, struct code_sec *c, size_t idx, size_t n, const struct core_relo *rec,
+			bool not_found)
+{
+	char desc[256], *cut;
+	struct core_poison *cp;
+
+	core_describe(o->btf, rec, desc, sizeof(desc));
+	cut = strrchr(desc, ')'); /* drop the kind: "... (0:1) field byte offset" */
+	if (cut)
+		cut[1] = 0;
+	c->poisons = xrealloc(c->poisons, (c->nr_poisons + 1) * sizeof(*c->poisons));
+	cp = &c->poisons[c->nr_poisons++];
+	cp->insn = idx;
+	cp->n = n;
+	cp->desc = xmalloc(strlen(desc) + 80);
+	sprintf(cp->desc, "%s %s", desc,
+		not_found ? "not found in kernel BTF" : "changed size in kernel BTF in a way the load cannot follow");
+}
+
+void core_poisons_free(struct obj *o)
+{
+	for (size_t k = 0; k < o->nr_code; k++) {
+		struct code_sec *c = &o->code[k];
+
+		for (size_t i = 0; i < c->nr_poisons; i++)
+			free(c->poisons[i].desc);
+		free(c->poisons);
+		c->poisons = NULL;
+		c->nr_poisons = 0;
+	}
+}
+
+const char *prog_poison_desc(const struct obj *o, const struct prog *p, size_t idx)
+{
+	for (size_t s = 0; s < p->nr_segs; s++) {
+		const struct seg *g = &p->segs[s];
+		const struct code_sec *c;
+		size_t sidx;
+
+		if (idx < g->start || idx >= g->start + g->len)
+			continue;
+		sidx = g->sec_start + (idx - g->start);
+		c = obj_code_sec((struct obj *)o, g->sec);
+		for (size_t i = 0; c && i < c->nr_poisons; i++)
+			if (sidx >= c->poisons[i].insn && sidx < c->poisons[i].insn + c->poisons[i].n)
+				return c->poisons[i].desc;
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Module BTFs for the CO-RE engine, only when the CO-RE target is the
+ * running kernel's own BTF (a --btf file has no modules: libbpf's rule). */
+static const struct btf *core_module(void *arg, uint32_t i)
+{
+	struct obj *o = arg;
+	struct kmod_btf *m;
+
+	if (!kbtf_is_sys(&o->kbtf))
+		return NULL;
+	m = obj_kmod(o, i);
+	return m ? m->k.btf : NULL;
+}
+
 int relocate_core(struct obj *o)
 {
 	struct core_ctx *ctx = NULL;
@@ -61,8 +132,10 @@ int relocate_core(struct obj *o)
 		for (size_t k = 0; k < o->nr_code; k++)
 			if (!strcmp(o->code[k].name, es->sec_name))
 				c = &o->code[k];
-		if (!c)
-			return err_set(EINVAL, "CO-RE records for unknown section %s", es->sec_name);
+		if (!c) {
+			err = err_set(EINVAL, "CO-RE records for unknown section %s", es->sec_name);
+			break;
+		}
 		for (uint32_t r = 0; r < es->nr && !err; r++) {
 			const struct core_relo *rec =
 				(const void *)((const char *)es->recs + (size_t)r * es->rec_size);
@@ -70,9 +143,11 @@ int relocate_core(struct obj *o)
 			size_t idx = rec->insn_off / 8;
 			char desc[256];
 
-			if (rec->insn_off % 8 || idx >= c->cnt)
-				return err_set(EINVAL, "CO-RE record #%u in %s points outside the code", r,
-					       c->name);
+			if (rec->insn_off % 8 || idx >= c->cnt) {
+				err = err_set(EINVAL, "CO-RE record #%u in %s points outside the code", r,
+					      c->name);
+				break;
+			}
 			if (in_disabled_prog(o, c->sec, idx))
 				continue;
 			if (!ctx) {
@@ -81,10 +156,16 @@ int relocate_core(struct obj *o)
 				ctx = core_ctx_new(o->btf, o->kbtf.btf);
 				if (!ctx)
 					return -ENOMEM;
+				core_ctx_set_more(ctx, core_module, o);
 			}
 			err = core_calc(ctx, rec, &res);
-			if (!err)
+			if (!err) {
+				size_t n = is_ldimm64(&c->insns[idx]) ? 2 : 1;
+
 				err = core_patch_insn(c->insns, c->cnt, idx, rec, &res);
+				if (!err && is_poison_call(&c->insns[idx]))
+					note_poison(o, c, idx, n, rec, res.poison);
+			}
 			if (err) {
 				core_describe(o->btf, rec, desc, sizeof(desc));
 				err_prefix(err, "program %s: CO-RE relocation #%u (%s)",

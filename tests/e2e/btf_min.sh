@@ -1,0 +1,193 @@
+#!/bin/sh
+# Kernels without BTF, end to end:
+#  - `corebox btf min /sys/kernel/btf/vmlinux -o MIN` writes a minimal BTF of
+#    a few KB (size printed);
+#  - every tool (corebox --list) loads, attaches and exits 0 on SIGINT with
+#    --btf MIN, also when the kernel "has no BTF" (COREBOX_SYSFS_BTF=
+#    /nonexistent hides /sys/kernel/btf: tp_btf then falls back to raw_tp);
+#  - execsnoop --btf MIN reports a marked exec with the right PID and PPID
+#    (task->real_parent->tgid: the relocated offsets are right), and so do
+#    --btf with a raw copy of the kernel BTF and with an ELF file holding it
+#    in .BTF;
+#  - a truncated BTF file is a one-line error naming the file; no kernel
+#    BTF and no --btf says what to pass; --btf /nonexistent names the file.
+# Run as root from the repository root: sh tests/e2e/btf_min.sh
+set -u
+CB=${COREBOX:-./corebox}
+W=$(mktemp -d /tmp/cbx-btfmin.XXXXXX)
+fails=0
+TPID=
+ME=$$
+
+ok() { echo "ok - btf_min: $*"; }
+notok() { echo "not ok - btf_min: $*"; fails=$((fails + 1)); }
+
+cleanup() {
+	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
+	rm -rf "$W" "/tmp/cbxm_$ME"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+[ -x "$CB" ] || { echo "not ok - btf_min: $CB not built"; exit 1; }
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "ok - btf_min: skipped (no /sys/kernel/btf/vmlinux to minimize)"
+	exit 0
+fi
+
+wait_for() { # FILE PATTERN TENTHS
+	i=0
+	while [ "$i" -lt "$3" ]; do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# stop: SIGINT the tool, wait up to 10 s; sets rc (124 when it hung)
+stop() {
+	kill -INT "$TPID" 2>/dev/null
+	i=0
+	while kill -0 "$TPID" 2>/dev/null && [ "$i" -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$TPID" 2>/dev/null; then
+		kill -KILL "$TPID" 2>/dev/null
+		wait "$TPID" 2>/dev/null
+		rc=124
+	else
+		wait "$TPID"
+		rc=$?
+	fi
+	TPID=
+}
+
+# ---- corebox btf min ---------------------------------------------------------
+MIN=$W/min.btf
+if "$CB" btf min /sys/kernel/btf/vmlinux -o "$MIN" 2> "$W/min.err"; then
+	size=$(stat -c %s "$MIN")
+	full=$(stat -c %s /sys/kernel/btf/vmlinux 2>/dev/null || echo 0)
+	echo "# $(cat "$W/min.err")"
+	if [ "$size" -gt 0 ] && [ "$size" -lt 16384 ] && grep -q "$size bytes" "$W/min.err"; then
+		ok "minimal BTF: $size bytes (kernel BTF: $full bytes), size printed"
+	else
+		notok "minimal BTF size $size (want a few KB, printed): $(cat "$W/min.err")"
+	fi
+else
+	notok "corebox btf min failed: $(cat "$W/min.err")"
+	exit 1
+fi
+if "$CB" btf dump "$MIN" > "$W/min.h" 2> "$W/dump.err" && grep -q 'struct task_struct {' "$W/min.h"; then
+	ok "the minimal BTF dumps as C (struct task_struct with $(sed -n '/^struct task_struct {/,/^};/p' "$W/min.h" | grep -vc -e 'long: ' -e 'int: ' -e '__pad') lines kept)"
+else
+	notok "btf dump of the minimal BTF: $(head -c 300 "$W/dump.err")"
+fi
+if "$CB" btf min /sys/kernel/btf/vmlinux 2> "$W/usage.err"; [ $? = 2 ] && grep -q -- "-o" "$W/usage.err"; then
+	ok "btf min without -o: usage error"
+else
+	notok "btf min without -o: $(head -c 200 "$W/usage.err")"
+fi
+
+# ---- every tool with --btf MIN ------------------------------------------------
+# run_tool LABEL TOOL ARGS...: 1.5 s of tracing, then SIGINT; must exit 0
+# with nothing on stderr but the tools' stack-storage warnings.
+run_tool() {
+	label=$1
+	shift
+	"$CB" "$@" > "$W/tool.out" 2> "$W/tool.err" &
+	TPID=$!
+	sleep 1.5
+	if ! kill -0 "$TPID" 2>/dev/null; then
+		wait "$TPID"
+		rc=$?
+		TPID=
+	else
+		stop
+	fi
+	bad=$(grep -v -e '^WARNING: .*stack' -e '^$' "$W/tool.err" | head -3)
+	if [ "$rc" = 0 ] && [ -z "$bad" ]; then
+		ok "$label: $* loads, attaches, exits 0"
+	else
+		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
+	fi
+}
+for t in $("$CB" --list); do
+	run_tool "min BTF" "$t" --btf "$MIN"
+done
+for t in $("$CB" --list); do
+	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN"
+done
+
+# ---- execsnoop: the relocated offsets are right -------------------------------
+PROG=/tmp/cbxm_$ME
+COMM=$(basename "$PROG" | cut -c1-15)
+cp /bin/true "$PROG" && chmod 755 "$PROG"
+
+# marked LABEL ARGS...: execsnoop ARGS must show our exec with PID and PPID
+marked() {
+	label=$1
+	shift
+	rm -f "$W/ex.out"
+	: > "$W/ex.out"
+	"$CB" execsnoop "$@" > "$W/ex.out" 2> "$W/ex.err" &
+	TPID=$!
+	if ! wait_for "$W/ex.out" PCOMM 150; then
+		notok "$label: execsnoop $* printed no header: $(head -c 300 "$W/ex.err" | tr '\n' ' ')"
+		stop
+		return
+	fi
+	"$PROG" --marker "$ME" &
+	CPID=$!
+	wait "$CPID"
+	wait_for "$W/ex.out" "$ME" 30
+	sleep 0.2
+	stop
+	line=$(awk -v c="$COMM" -v p="$CPID" '$1 == c && $2 == p' "$W/ex.out")
+	set -- $line
+	if [ -n "$line" ] && [ "$3" = "$ME" ] && [ "$4" = 0 ] && [ "$rc" = 0 ]; then
+		ok "$label: marked exec seen with PID $CPID and PPID $ME"
+	else
+		notok "$label: expected '$COMM $CPID $ME 0 ...', got '$line' (exit $rc; $(head -c 200 "$W/ex.err"))"
+	fi
+}
+marked "min BTF" --btf "$MIN"
+COREBOX_SYSFS_BTF=/nonexistent marked "min BTF, kernel without BTF" --btf "$MIN"
+COREBOX_BTF=$MIN marked "COREBOX_BTF=min BTF"
+
+# raw BTF file and an ELF file with .BTF
+cp /sys/kernel/btf/vmlinux "$W/raw.btf"
+marked "raw BTF file" --btf "$W/raw.btf"
+if printf 'int cbx_tiny;\n' | ${CC:-gcc} -c -x c -o "$W/tiny.o" - &&
+   llvm-objcopy --add-section .BTF="$W/raw.btf" "$W/tiny.o" "$W/vmlinux.elf" 2> "$W/objcopy.err"; then
+	marked "ELF file with .BTF" --btf "$W/vmlinux.elf"
+else
+	notok "cannot make an ELF with .BTF: $(head -c 200 "$W/objcopy.err")"
+fi
+
+# ---- errors ----------------------------------------------------------------------
+head -c 100000 "$W/raw.btf" > "$W/trunc.btf"
+"$CB" execsnoop --btf "$W/trunc.btf" > /dev/null 2> "$W/e1"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e1")" = 1 ] && grep -q "$W/trunc.btf" "$W/e1"; then
+	ok "truncated BTF: one line naming the file: $(cat "$W/e1")"
+else
+	notok "truncated BTF: exit $rc: $(cat "$W/e1")"
+fi
+COREBOX_SYSFS_BTF=/nonexistent "$CB" syscount > /dev/null 2> "$W/e2"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e2")" = 1 ] && grep -q -- "--btf FILE" "$W/e2"; then
+	ok "no kernel BTF, no --btf: $(cat "$W/e2")"
+else
+	notok "no kernel BTF, no --btf: exit $rc: $(cat "$W/e2")"
+fi
+"$CB" execsnoop --btf /nonexistent > /dev/null 2> "$W/e3"
+rc=$?
+if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e3")" = 1 ] && grep -q "/nonexistent" "$W/e3"; then
+	ok "--btf /nonexistent: $(cat "$W/e3")"
+else
+	notok "--btf /nonexistent: exit $rc: $(cat "$W/e3")"
+fi
+
+[ "$fails" = 0 ]
