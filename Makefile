@@ -66,6 +66,9 @@ $(B)/bpf/%.bpf.o: tools/%.bpf.c $(wildcard tools/include/*.h) tools/%.h
 # A tool without a shared header still builds.
 tools/%.h: ;
 
+# Keep the plain objects too (tests and `corebox btf min` read them).
+.SECONDARY: $(BPF_OBJS)
+
 # Objects are embedded gzip'd (BTF compresses ~4x; the loader inflates
 # them at open, in well under a millisecond).
 $(B)/bpf/%.bpf.o.gz: $(B)/bpf/%.bpf.o

@@ -66,6 +66,8 @@ struct dump {
 	uint32_t *suffix;    /* per id: 0 = plain name, N = name___N */
 	struct name_map tags, idents;
 	int depth;
+	uint64_t steps;      /* walk() calls: anonymous types are re-walked, so a
+	                      * crafted chain could otherwise take exponential time */
 	int err;             /* first error (negative errno) */
 	char last;           /* last character written, for spacing */
 };
@@ -101,11 +103,27 @@ static struct name_ent *name_get(struct name_map *m, const char *name)
 	return &m->ents[i];
 }
 
+/* Count one step of walking or printing; false once the budget is spent
+ * (anonymous types are re-walked and re-printed at each use, so crafted
+ * BTF could otherwise take exponential time). */
+static bool step(struct dump *d, uint32_t id);
+
 static int fail(struct dump *d, int err)
 {
 	if (!d->err)
 		d->err = err;
 	return err;
+}
+
+static bool step(struct dump *d, uint32_t id)
+{
+	if (d->err)
+		return false;
+	if (++d->steps > 64ull * d->n + 100000) {
+		fail(d, err_set(E2BIG, "BTF type graph too complex to dump (type [%u])", id));
+		return false;
+	}
+	return true;
 }
 
 /* ---- output with C-like spacing ---- */
@@ -517,7 +535,7 @@ static void prefix(struct dump *d, uint32_t id, int lvl)
 {
 	const struct btf_type *t = type(d, id), *target;
 
-	if (!t) {
+	if (!t || !step(d, id)) {
 		word(d, "void");
 		return;
 	}
@@ -606,9 +624,10 @@ static void suffix(struct dump *d, uint32_t id, int lvl)
 	const struct btf_type *t = type(d, id);
 	uint32_t i, n;
 
-	if (!t || ++d->depth > DUMP_MAX_DEPTH) {
-		if (t)
-			d->depth--;
+	if (!t || !step(d, id))
+		return;
+	if (++d->depth > DUMP_MAX_DEPTH) {
+		d->depth--;
 		return;
 	}
 	switch (btf_kind(t)) {
@@ -860,7 +879,7 @@ static void walk(struct dump *d, uint32_t id, bool complete, uint32_t cont)
 	const struct btf_type *t = type(d, id);
 	uint32_t i;
 
-	if (!t)
+	if (!t || !step(d, id))
 		return;
 	if (++d->depth > DUMP_MAX_DEPTH) {
 		fail(d, err_set(ELOOP, "BTF type [%u] nests too deeply", id));

@@ -291,48 +291,11 @@ static struct entry *entries;
 /* Read and delete every histogram. */
 static int read_hists(int fd, bool *batch, size_t *n_out)
 {
-	uint32_t n = 0, i;
-	int r;
+	long n = tool_map_drain(fd, sizeof(*bkeys), sizeof(*bvals), bkeys, bvals, BIOLAT_MAX_ENTRIES, batch);
+	long i;
 
-	if (*batch) {
-		uint64_t in = 0, out = 0;
-		bool first = true;
-
-		for (;;) {
-			uint32_t count = BIOLAT_MAX_ENTRIES - n;
-
-			if (!count)
-				break;
-			r = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, bkeys + n, bvals + n, &count, 1);
-			if (r < 0 && r != -ENOENT) {
-				if (first && n == 0 && (r == -EINVAL || r == -ENOTSUP || r == -524)) {
-					*batch = false;
-					break;
-				}
-				return r;
-			}
-			n += count;
-			if (r == -ENOENT)
-				break;
-			in = out;
-			first = false;
-		}
-	}
-	if (!*batch) {
-		struct biolat_key key, next;
-		bool have = false;
-
-		while (n < BIOLAT_MAX_ENTRIES && bpf_map_next_key(fd, have ? &key : NULL, &next) == 0) {
-			bkeys[n++] = next;
-			key = next;
-			have = true;
-		}
-		for (i = 0; i < n; i++) {
-			if (bpf_map_lookup(fd, &bkeys[i], &bvals[i]) < 0)
-				memset(&bvals[i], 0, sizeof(bvals[i]));
-			bpf_map_delete(fd, &bkeys[i]);
-		}
-	}
+	if (n < 0)
+		return (int)n;
 	for (i = 0; i < n; i++) {
 		entries[i].key = bkeys[i];
 		entries[i].hist = bvals[i];
@@ -403,28 +366,18 @@ int biolatency_main(int argc, char **argv)
 	if (env.per_flag)
 		flags_init(kbtf);
 
-	if (env.cgroup) {
-		cgfd = open(env.cgroup, O_RDONLY | O_CLOEXEC);
-		if (cgfd < 0) {
-			tool_err("biolatency", "cannot open cgroup %s: %s", env.cgroup, strerror(errno));
-			obj_close(o);
-			return 1;
-		}
+	if (env.cgroup && (cgfd = tool_cgroup_open("biolatency", env.cgroup)) < 0) {
+		obj_close(o);
+		return 1;
 	}
 	if (tool_load_attach(o, "biolatency")) {
 		if (cgfd >= 0)
 			close(cgfd);
 		return 1;
 	}
-	if (cgfd >= 0) {
-		uint32_t zero = 0, v = (uint32_t)cgfd;
-
-		if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &zero, &v, 0) < 0) {
-			tool_err("biolatency", "cannot add cgroup %s to the filter map: %s", env.cgroup,
-				 strerror(errno));
-			ret = 1;
-			goto out;
-		}
+	if (cgfd >= 0 && tool_cgroup_filter(o, "biolatency", env.cgroup, cgfd) < 0) {
+		ret = 1;
+		goto out;
 	}
 
 	bkeys = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*bkeys));

@@ -1,12 +1,14 @@
 #include "common.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bpf/sys.h"
 #include "lib/err.h"
 #include "lib/util.h"
 
@@ -178,6 +180,70 @@ void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step
 		print_stars(vals[i], val_max, 40);
 		printf("|\n");
 	}
+}
+
+long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *vals, uint32_t max,
+		    bool *batch)
+{
+	char *k = keys, *v = vals;
+	uint32_t n = 0, i;
+	int r;
+
+	if (*batch) {
+		uint64_t in = 0, out = 0;
+		bool first = true;
+
+		for (;;) {
+			uint32_t count = max - n;
+
+			if (!count)
+				break;
+			r = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, k + n * key_size,
+						 v + n * val_size, &count, 1);
+			if (r < 0 && r != -ENOENT) {
+				if (first && n == 0 && (r == -EINVAL || r == -ENOTSUP || r == -524)) {
+					*batch = false;
+					break;
+				}
+				return r;
+			}
+			n += count;
+			if (r == -ENOENT)
+				break;
+			in = out;
+			first = false;
+		}
+	}
+	if (!*batch) {
+		while (n < max && bpf_map_next_key(fd, n ? k + (n - 1) * key_size : NULL, k + n * key_size) == 0)
+			n++;
+		for (i = 0; i < n; i++) {
+			if (bpf_map_lookup(fd, k + i * key_size, v + i * val_size) < 0)
+				memset(v + i * val_size, 0, val_size);
+			bpf_map_delete(fd, k + i * key_size);
+		}
+	}
+	return n;
+}
+
+int tool_cgroup_open(const char *name, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		tool_err(name, "cannot open cgroup %s: %s", path, strerror(errno));
+	return fd;
+}
+
+int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd)
+{
+	uint32_t zero = 0, v = (uint32_t)cgfd;
+
+	if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &zero, &v, 0) < 0) {
+		tool_err(name, "cannot add cgroup %s to the filter map: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 void tool_report_lost(const char *name, uint64_t lost)

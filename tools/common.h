@@ -4,6 +4,7 @@
 #define COREBOX_TOOLS_COMMON_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,6 +41,20 @@ double tool_elapsed(void);
 void print_log2_hist(const uint32_t *vals, int n, const char *unit);
 /* Linear histogram. */
 void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step, const char *unit);
+
+/* Read and delete every entry of a hash map into keys[] and vals[] (at
+ * most max): with the lookup-and-delete batch command while *batch (set
+ * false for good when the kernel lacks it), else by iterating, looking up
+ * and deleting (racy against the program on old kernels).  The number of
+ * entries, or -errno. */
+long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *vals, uint32_t max,
+		    bool *batch);
+
+/* -c CGROUP of syscount/biolatency: open the cgroup directory (before
+ * load): an fd, or -1 after "NAME: cannot open cgroup ...". */
+int tool_cgroup_open(const char *name, const char *path);
+/* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
+int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
 
 /* Lost-event note at exit, when any were lost: "Lost N events." to stderr. */
 void tool_report_lost(const char *name, uint64_t lost);

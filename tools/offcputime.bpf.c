@@ -5,13 +5,10 @@
  *
  * Task fields are read with CO-RE probe reads only, so the same program
  * loads as tp_btf and as raw_tp. */
-#include "corebox.bpf.h"
+#include "stacks.bpf.h"
 #include "offcputime.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-#define PF_KTHREAD 0x00200000
-#define TASK_DEAD 0x00000080 /* a task's last switch-out: never comes back */
 
 const volatile __u8 filter_pid = 0;
 const volatile __u8 filter_tid = 0;
@@ -42,57 +39,19 @@ struct {
 	__type(value, struct offcpu_val);
 } info SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1024); /* --stack-storage-size */
-	__type(key, __u32);
-	__uint(value_size, 127 * sizeof(__u64)); /* --perf-max-stack-depth */
-} stackmap SEC(".maps");
+STACK_MAP(stackmap);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OFFCPU_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
+ID_FILTER_MAP(tgids, OFFCPU_MAX_FILTER);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OFFCPU_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
-
-/* Kernels before 5.14 call the state field "state" (a long). */
-struct task_struct___o {
-	volatile long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline long task_state(struct task_struct *t)
-{
-	struct task_struct___o *o = (void *)t;
-
-	if (bpf_core_field_exists(t->__state))
-		return (long)BPF_CORE_READ(t, __state);
-	return BPF_CORE_READ(o, state);
-}
+ID_FILTER_MAP(pids, OFFCPU_MAX_FILTER);
 
 static __always_inline int allow_record(struct task_struct *t, __u32 pid, __u32 tgid)
 {
 	long st;
 
-	if (filter_pid && !bpf_map_lookup_elem(&tgids, &tgid))
+	if (!id_allowed(filter_pid, &tgids, tgid) || !id_allowed(filter_tid, &pids, pid) ||
+	    !thread_kind_allowed(t, user_threads_only, kernel_threads_only))
 		return 0;
-	if (filter_tid && !bpf_map_lookup_elem(&pids, &pid))
-		return 0;
-	if (user_threads_only || kernel_threads_only) {
-		unsigned int flags = BPF_CORE_READ(t, flags);
-
-		if (user_threads_only && (flags & PF_KTHREAD))
-			return 0;
-		if (kernel_threads_only && !(flags & PF_KTHREAD))
-			return 0;
-	}
 	st = task_state(t);
 	if (st & TASK_DEAD)
 		return 0;
@@ -115,11 +74,8 @@ static __always_inline int handle_switch(void *ctx, struct task_struct *prev, st
 		s.ts = now;
 		s.key.pid = pid;
 		s.key.tgid = tgid;
-		if (kernel_stacks_only || (BPF_CORE_READ(prev, flags) & PF_KTHREAD))
-			s.key.user_stack_id = -1;
-		else
-			s.key.user_stack_id = (__s32)bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
-		s.key.kern_stack_id = user_stacks_only ? -1 : (__s32)bpf_get_stackid(ctx, &stackmap, 0);
+		s.key.user_stack_id = user_stack_id(ctx, &stackmap, kernel_stacks_only, prev);
+		s.key.kern_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
 		bpf_map_update_elem(&start, &pid, &s, BPF_ANY);
 		bpf_probe_read_kernel_str(val.comm, sizeof(val.comm),
 					  __builtin_preserve_access_index(&prev->comm));

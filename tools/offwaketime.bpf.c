@@ -10,13 +10,10 @@
  *    key, microseconds added.
  *
  * Task fields are read with CO-RE probe reads only (tp_btf and raw_tp). */
-#include "corebox.bpf.h"
+#include "stacks.bpf.h"
 #include "offwaketime.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-#define PF_KTHREAD 0x00200000
-#define TASK_DEAD 0x00000080 /* a task's last switch-out: never comes back */
 
 const volatile __u8 filter_pid = 0;
 const volatile __u8 filter_tid = 0;
@@ -66,83 +63,30 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1024); /* --stack-storage-size */
-	__type(key, __u32);
-	__uint(value_size, 127 * sizeof(__u64)); /* --perf-max-stack-depth */
-} stackmap SEC(".maps");
+STACK_MAP(stackmap);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OFFWAKE_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
+ID_FILTER_MAP(tgids, OFFWAKE_MAX_FILTER);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, OFFWAKE_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
-
-struct task_struct___o {
-	volatile long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u64 task_state(struct task_struct *t)
-{
-	struct task_struct___o *o = (void *)t;
-
-	if (bpf_core_field_exists(t->__state))
-		return (__u64)BPF_CORE_READ(t, __state);
-	return (__u64)BPF_CORE_READ(o, state);
-}
+ID_FILTER_MAP(pids, OFFWAKE_MAX_FILTER);
 
 static __always_inline int thread_ok(struct task_struct *t, __u32 pid, __u32 tgid)
 {
-	if (filter_pid && !bpf_map_lookup_elem(&tgids, &tgid))
-		return 0;
-	if (filter_tid && !bpf_map_lookup_elem(&pids, &pid))
-		return 0;
-	if (user_threads_only || kernel_threads_only) {
-		unsigned int flags = BPF_CORE_READ(t, flags);
-
-		if (user_threads_only && (flags & PF_KTHREAD))
-			return 0;
-		if (kernel_threads_only && !(flags & PF_KTHREAD))
-			return 0;
-	}
-	return 1;
-}
-
-static __always_inline int stack_user(void *ctx, struct task_struct *t)
-{
-	if (kernel_stacks_only || (BPF_CORE_READ(t, flags) & PF_KTHREAD))
-		return -1;
-	return (__s32)bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
-}
-
-static __always_inline int stack_kernel(void *ctx)
-{
-	if (user_stacks_only)
-		return -1;
-	return (__s32)bpf_get_stackid(ctx, &stackmap, 0);
+	return id_allowed(filter_pid, &tgids, tgid) && id_allowed(filter_tid, &pids, pid) &&
+	       thread_kind_allowed(t, user_threads_only, kernel_threads_only);
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 pid = (__u32)BPF_CORE_READ(prev, pid), tgid = (__u32)BPF_CORE_READ(prev, tgid);
-	__u64 now = bpf_ktime_get_ns(), *valp;
+	__u64 now = bpf_ktime_get_ns();
 	struct offwake_key key = {};
 	struct start_val *sp, s = {};
 	struct wokeby_val *w;
 	__s64 delta;
 
 	if (pid && thread_ok(prev, pid, tgid)) {
-		__u64 st = task_state(prev);
+		__u64 st = (__u64)task_state(prev);
 		int ok = !(st & TASK_DEAD);
 
 		if (ok && filter_state)
@@ -150,8 +94,8 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		if (ok) {
 			s.ts = now;
 			s.tgid = tgid;
-			s.u_stack_id = stack_user(ctx, prev);
-			s.k_stack_id = stack_kernel(ctx);
+			s.u_stack_id = user_stack_id(ctx, &stackmap, kernel_stacks_only, prev);
+			s.k_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
 			bpf_probe_read_kernel_str(s.comm, sizeof(s.comm),
 						  __builtin_preserve_access_index(&prev->comm));
 			bpf_map_update_elem(&start, &pid, &s, BPF_ANY);
@@ -185,15 +129,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		key.w_tgid = w->tgid;
 		bpf_map_delete_elem(&wokeby, &pid);
 	}
-	valp = bpf_map_lookup_elem(&counts, &key);
-	if (!valp) {
-		__u64 zero = 0;
-
-		bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
-		valp = bpf_map_lookup_elem(&counts, &key);
-	}
-	if (valp)
-		__sync_fetch_and_add(valp, (__u64)delta);
+	counts_add(&counts, &key, (__u64)delta);
 cleanup:
 	bpf_map_delete_elem(&start, &pid);
 	return 0;
@@ -211,8 +147,9 @@ static __always_inline int wakeup(void *ctx, struct task_struct *p)
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
 	w.pid = (__u32)id;
 	w.tgid = (__u32)(id >> 32);
-	w.k_stack_id = stack_kernel(ctx);
-	w.u_stack_id = stack_user(ctx, (struct task_struct *)bpf_get_current_task());
+	w.k_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
+	w.u_stack_id = user_stack_id(ctx, &stackmap, kernel_stacks_only,
+				     (struct task_struct *)bpf_get_current_task());
 	bpf_map_update_elem(&wokeby, &pid, &w, BPF_ANY);
 	return 0;
 }

@@ -2,6 +2,7 @@
  * cpu-clock event of each CPU at -F HZ (or every -c COUNT ns); counts
  * samples by {tgid, kernel stack, user stack, comm}. */
 #include "corebox.bpf.h"
+#include "stacks.bpf.h"
 #include "profile.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -12,12 +13,7 @@ const volatile __u8 user_stacks_only = 0;
 const volatile __u8 kernel_stacks_only = 0;
 const volatile __u8 include_idle = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1024); /* --stack-storage-size */
-	__type(key, __u32);
-	__uint(value_size, 127 * sizeof(__u64)); /* --perf-max-stack-depth */
-} stackmap SEC(".maps");
+STACK_MAP(stackmap);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -26,19 +22,9 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PROFILE_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
+ID_FILTER_MAP(pids, PROFILE_MAX_FILTER);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PROFILE_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} tids SEC(".maps");
+ID_FILTER_MAP(tids, PROFILE_MAX_FILTER);
 
 SEC("perf_event")
 int do_perf_event(struct bpf_perf_event_data *ctx)
@@ -49,16 +35,13 @@ int do_perf_event(struct bpf_perf_event_data *ctx)
 
 	if (!include_idle && tid == 0)
 		return 0;
-	if (filter_pid && !bpf_map_lookup_elem(&pids, &tgid))
-		return 0;
-	if (filter_tid && !bpf_map_lookup_elem(&tids, &tid))
+	if (!id_allowed(filter_pid, &pids, tgid) || !id_allowed(filter_tid, &tids, tid))
 		return 0;
 
 	key.pid = tgid;
 	bpf_get_current_comm(key.comm, sizeof(key.comm));
-	key.kern_stack_id = user_stacks_only ? -1 : (__s32)bpf_get_stackid(ctx, &stackmap, 0);
-	key.user_stack_id = kernel_stacks_only ? -1 :
-			    (__s32)bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
+	key.kern_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
+	key.user_stack_id = stack_id(ctx, &stackmap, kernel_stacks_only, BPF_F_USER_STACK);
 
 	valp = bpf_map_lookup_elem(&counts, &key);
 	if (valp) {

@@ -252,48 +252,11 @@ static int read_syscalls(struct sc_state *s, struct row *rows, size_t *nrows)
 static int read_procs(int fd, bool *batch, uint32_t *keys, struct sc_pval *vals,
 		      struct row *rows, size_t *nrows)
 {
-	uint32_t n = 0, i;
-	int r;
+	long n = tool_map_drain(fd, sizeof(*keys), sizeof(*vals), keys, vals, SC_MAX_ENTRIES, batch);
+	long i;
 
-	if (*batch) {
-		uint64_t in = 0, out = 0;
-		bool first = true;
-
-		for (;;) {
-			uint32_t count = SC_MAX_ENTRIES - n;
-
-			if (!count)
-				break;
-			r = bpf_map_lookup_batch(fd, first ? NULL : &in, &out, keys + n, vals + n, &count, 1);
-			if (r < 0 && r != -ENOENT) {
-				if (first && n == 0 && (r == -EINVAL || r == -ENOTSUP || r == -524)) {
-					*batch = false;
-					break;
-				}
-				return r;
-			}
-			n += count;
-			if (r == -ENOENT)
-				break;
-			in = out;
-			first = false;
-		}
-	}
-	if (!*batch) {
-		uint32_t key, next;
-		bool have = false;
-
-		while (n < SC_MAX_ENTRIES && bpf_map_next_key(fd, have ? &key : NULL, &next) == 0) {
-			keys[n++] = next;
-			key = next;
-			have = true;
-		}
-		for (i = 0; i < n; i++) {
-			if (bpf_map_lookup(fd, &keys[i], &vals[i]) < 0)
-				memset(&vals[i], 0, sizeof(vals[i]));
-			bpf_map_delete(fd, &keys[i]);
-		}
-	}
+	if (n < 0)
+		return (int)n;
 	*nrows = 0;
 	for (i = 0; i < n; i++) {
 		struct row *w;
@@ -360,28 +323,18 @@ int syscount_main(int argc, char **argv)
 	/* shrink whichever aggregation map this mode does not use */
 	map_set_max_entries(env.process ? m_sys : m_procs, 1);
 
-	if (env.cgroup) {
-		cgfd = open(env.cgroup, O_RDONLY | O_CLOEXEC);
-		if (cgfd < 0) {
-			tool_err("syscount", "cannot open cgroup %s: %s", env.cgroup, strerror(errno));
-			obj_close(o);
-			return 1;
-		}
+	if (env.cgroup && (cgfd = tool_cgroup_open("syscount", env.cgroup)) < 0) {
+		obj_close(o);
+		return 1;
 	}
 	if (tool_load_attach(o, "syscount")) {
 		if (cgfd >= 0)
 			close(cgfd);
 		return 1;
 	}
-	if (cgfd >= 0) {
-		uint32_t zero = 0, v = (uint32_t)cgfd;
-
-		if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &zero, &v, 0) < 0) {
-			tool_err("syscount", "cannot add cgroup %s to the filter map: %s", env.cgroup,
-				 strerror(errno));
-			ret = 1;
-			goto out;
-		}
+	if (cgfd >= 0 && tool_cgroup_filter(o, "syscount", env.cgroup, cgfd) < 0) {
+		ret = 1;
+		goto out;
 	}
 
 	rows = xcalloc(SC_MAX_ENTRIES > SC_MAX_NR ? SC_MAX_ENTRIES : SC_MAX_NR, sizeof(*rows));

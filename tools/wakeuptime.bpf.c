@@ -8,13 +8,10 @@
  * waker.  New tasks: sched_wakeup_new runs in the parent, also the
  * waker.  Task fields are read with CO-RE probe reads only (tp_btf and
  * raw_tp alike). */
-#include "corebox.bpf.h"
+#include "stacks.bpf.h"
 #include "wakeuptime.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-#define PF_KTHREAD 0x00200000
-#define TASK_DEAD 0x00000080 /* a task's last switch-out: never comes back */
 
 const volatile __u8 filter_pid = 0;
 const volatile __u8 user_threads_only = 0;
@@ -35,33 +32,9 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
-	__uint(max_entries, 1024); /* --stack-storage-size */
-	__type(key, __u32);
-	__uint(value_size, 127 * sizeof(__u64)); /* --perf-max-stack-depth */
-} stackmap SEC(".maps");
+STACK_MAP(stackmap);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, WAKEUP_MAX_FILTER);
-	__type(key, __u32);
-	__type(value, __u8);
-} tgids SEC(".maps");
-
-/* Kernels before 5.14 call the state field "state" (a long). */
-struct task_struct___o {
-	volatile long state;
-} __attribute__((preserve_access_index));
-
-static __always_inline long task_state(struct task_struct *t)
-{
-	struct task_struct___o *o = (void *)t;
-
-	if (bpf_core_field_exists(t->__state))
-		return (long)BPF_CORE_READ(t, __state);
-	return BPF_CORE_READ(o, state);
-}
+ID_FILTER_MAP(tgids, WAKEUP_MAX_FILTER);
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
@@ -71,9 +44,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 
 	if (!pid)
 		return 0;
-	if (filter_pid && !bpf_map_lookup_elem(&tgids, &tgid))
-		return 0;
-	if (user_threads_only && (BPF_CORE_READ(prev, flags) & PF_KTHREAD))
+	if (!id_allowed(filter_pid, &tgids, tgid) || !thread_kind_allowed(prev, user_threads_only, 0))
 		return 0;
 	if (task_state(prev) & TASK_DEAD)
 		return 0;
@@ -86,7 +57,7 @@ static __always_inline int wakeup(void *ctx, struct task_struct *p)
 {
 	__u32 pid = (__u32)BPF_CORE_READ(p, pid);
 	struct wakeup_key key = {};
-	__u64 *tsp, *valp, delta;
+	__u64 *tsp, delta;
 
 	tsp = bpf_map_lookup_elem(&start, &pid);
 	if (!tsp)
@@ -98,16 +69,7 @@ static __always_inline int wakeup(void *ctx, struct task_struct *p)
 	key.w_k_stack_id = (__s32)bpf_get_stackid(ctx, &stackmap, 0);
 	bpf_probe_read_kernel_str(key.target, sizeof(key.target), __builtin_preserve_access_index(&p->comm));
 	bpf_get_current_comm(key.waker, sizeof(key.waker));
-	valp = bpf_map_lookup_elem(&counts, &key);
-	if (!valp) {
-		__u64 zero = 0;
-
-		bpf_map_update_elem(&counts, &key, &zero, BPF_NOEXIST);
-		valp = bpf_map_lookup_elem(&counts, &key);
-		if (!valp)
-			return 0;
-	}
-	__sync_fetch_and_add(valp, delta);
+	counts_add(&counts, &key, delta);
 	return 0;
 }
 

@@ -10,11 +10,10 @@ CB=${COREBOX:-./corebox}
 W=$(mktemp -d /var/tmp/cb-biolat.XXXXXX 2>/dev/null || mktemp -d /tmp/cb-biolat.XXXXXX)
 K=200
 SLACK=20
+T=biolatency
 fails=0
 LA= LB= TPID=
-
-ok() { echo "ok - biolatency: $*"; }
-notok() { echo "not ok - biolatency: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
@@ -24,12 +23,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-if ! $CC -O2 -o "$W/dio_read" tests/e2e/helpers/dio_read.c; then
-	echo "not ok - biolatency: cannot build tests/e2e/helpers/dio_read.c"
-	exit 1
-fi
+build_helper dio_read
 
 attach() { # FILE -> prints the loop device
 	losetup --find --show --direct-io=on "$1" 2>/dev/null || losetup --find --show "$1"
@@ -48,26 +42,6 @@ NB=$(basename "$LB")
 # let udev's probing of the new devices finish before tracing
 command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
 sleep 0.5
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-wait_exit() { # PID TENTHS
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # run NAME BIOLATENCY-ARGS...: trace while the helper reads both devices
 run() {

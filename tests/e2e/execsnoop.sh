@@ -8,12 +8,11 @@
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-execsnoop.XXXXXX)
+T=execsnoop
 fails=0
 TPID=
 ME=$$
-
-ok() { echo "ok - execsnoop: $*"; }
-notok() { echo "not ok - execsnoop: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
@@ -22,66 +21,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-if ! $CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c; then
-	echo "not ok - execsnoop: cannot build tests/e2e/helpers/bpf_count.c"
-	exit 1
-fi
-[ -x "$CB" ] || { echo "not ok - execsnoop: $CB not built"; exit 1; }
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+build_helper bpf_count
+need_corebox
 
 # start ARGS...: run the tool in the background, wait for its header.
-start() {
-	# empty the file first: the child truncates it only after the fork, so
-	# the wait below could otherwise see the previous run's header
-	rm -f "$W/out"
-	: > "$W/out"
-	env ${CBX_ENV:-} "$CB" execsnoop "$@" > "$W/out" 2> "$W/err" &
-	TPID=$!
-	if ! wait_for "$W/out" 'PCOMM' 150; then
-		notok "no header within 15 s (execsnoop $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
-	# the BPF programs and links this instance holds (header = attached)
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
-	return 0
-}
-
+start() { snoop_start PCOMM "$@"; }
 # stop LABEL: SIGINT, expect exit status 0 within 2 s.
-stop() {
-	kill -INT "$TPID" 2>/dev/null
-	i=0
-	while kill -0 "$TPID" 2>/dev/null && [ "$i" -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$TPID" 2>/dev/null; then
-		notok "$1: still running 2 s after SIGINT"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return
-	fi
-	wait "$TPID"
-	rc=$?
-	TPID=
-	if [ "$rc" = 0 ]; then ok "$1: exits 0 within 2 s of SIGINT"; else notok "$1: exit status $rc after SIGINT"; fi
-}
+stop() { snoop_stop "$@"; }
 
 # Ground truth programs.
 PROG=/tmp/cbxe_$ME               # comm: cbxe_PID (< 16 chars)
@@ -205,16 +151,6 @@ fi
 CBX_ENV=
 
 # ---- nothing left loaded ----------------------------------------------------
-# Every program and link id the tool instances held (from their
-# /proc/PID/fdinfo while running) must be gone after they exited.
-"$W/bpf_count" > "$W/after" || notok "bpf_count failed"
-touch "$W/ours"
-nprog=$(sort -u "$W/ours" | grep -c '^prog ')
-nlink=$(sort -u "$W/ours" | grep -c '^link ')
-if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"
-else notok "no BPF program ids found in /proc/PID/fdinfo of the running tool"; fi
-left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
-if [ -z "$left" ]; then ok "no execsnoop BPF program or link left loaded after exit"
-else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
+snoop_left
 
 [ "$fails" = 0 ]

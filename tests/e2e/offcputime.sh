@@ -13,11 +13,10 @@
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-offcputime.XXXXXX)
+T=offcputime
 fails=0
 TPID= HPID=
-
-ok() { echo "ok - offcputime: $*"; }
-notok() { echo "not ok - offcputime: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
@@ -26,68 +25,18 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP PIPE
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-[ -x "$CB" ] || { echo "not ok - offcputime: $CB not built"; exit 1; }
-if ! $CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c; then
-	echo "not ok - offcputime: cannot build tests/e2e/helpers/bpf_count.c"
-	exit 1
-fi
-if ! $CC -O0 -fno-omit-frame-pointer -o "$W/cbx_offcpu_blk" tests/e2e/helpers/cbx_offcpu_blk.c; then
-	echo "not ok - offcputime: cannot build tests/e2e/helpers/cbx_offcpu_blk.c"
-	exit 1
-fi
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-wait_pid() { # PID TENTHS: 0 when it ended in time
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ "$i" -lt "$2" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	! kill -0 "$1" 2>/dev/null
-}
-
-# Wait until a sched_switch program more than in $W/before is loaded.
-wait_attached() {
-	i=0
-	while [ "$i" -lt 100 ]; do
-		"$W/bpf_count" | sort > "$W/now"
-		grep -vxF -f "$W/before" "$W/now" | grep -q '^link [0-9]* [0-9]* sched_switch' && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# within A B PCT: |A - B| <= B * PCT / 100
-within() {
-	d=$(( $1 - $2 ))
-	[ "$d" -lt 0 ] && d=$(( -d ))
-	[ $(( d * 100 )) -le $(( $2 * $3 )) ]
-}
+need_corebox
+build_helper bpf_count
+build_helper cbx_offcpu_blk -O0 -fno-omit-frame-pointer
 
 # finish NAME: wait for the tool (bounded), set rc
 finish() {
-	if wait_pid "$TPID" 150; then
-		wait "$TPID"; rc=$?
-	else
-		kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; rc=timeout
-	fi
+	reap "$TPID" 150
 	TPID=
 	if [ "$rc" = 0 ]; then ok "$1: exits 0"; else notok "$1: status $rc: $(head -c 300 "$W/err")"; fi
 }
 
-"$W/bpf_count" | sort > "$W/before"
+bpf_snapshot before
 
 # ---- run 1: -f -p PID ------------------------------------------------------
 rm -f "$W/gate"; mkfifo "$W/gate"
@@ -147,13 +96,7 @@ if wait_for "$W/out2" 'Hit Ctrl-C to end' 100; then
 	wait "$HPID" 2>/dev/null
 	HPID=
 	kill -INT "$TPID"
-	if wait_pid "$TPID" 50; then
-		wait "$TPID"; rc=$?
-		if [ "$rc" = 0 ]; then ok "exits 0 within 5 s of SIGINT"; else notok "status $rc after SIGINT"; fi
-	else
-		notok "still running 5 s after SIGINT"
-		kill -KILL "$TPID"; wait "$TPID" 2>/dev/null
-	fi
+	after_sigint "$TPID"
 	TPID=
 	if head -1 "$W/out2" | grep -q "^Tracing off-CPU time (us) of PID \[$H2\] by user + kernel stack\.\.\. Hit Ctrl-C to end\.$"; then
 		ok "header line"
@@ -170,11 +113,8 @@ if wait_for "$W/out2" 'Hit Ctrl-C to end' 100; then
 	n=$(grep -Ec '^        [0-9]+$' "$W/out2")
 	if [ "$n" -gt 0 ] && [ -z "$small" ]; then ok "-m 50000: $n totals, none below 50000 us"
 	else notok "-m 50000: $n totals, small ones: $(echo "$small" | tr '\n' ' ')"; fi
-	if [ ! -s "$W/off.svg" ]; then
-		notok "--svg: no file written"
-	elif command -v python3 >/dev/null 2>&1 &&
-		! python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/off.svg" 2>/dev/null; then
-		notok "--svg: not XML"
+	if ! svg_valid "$W/off.svg" --svg; then
+		:
 	elif grep -q nanosleep "$W/off.svg" && grep -q pipe_read "$W/off.svg"; then
 		ok "--svg: XML naming the nanosleep and pipe_read frames"
 	else
@@ -188,18 +128,14 @@ else
 fi
 
 # ---- usage -------------------------------------------------------------------
-"$CB" offcputime -p 1 -t 1 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "-p with -t: exit 2"; else notok "-p with -t: exit $rc"; fi
-"$CB" offcputime -U -K 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "-U -K: exit 2"; else notok "-U -K: exit $rc"; fi
+usage_exit2 "-p with -t" offcputime -p 1 -t 1 1
+usage_exit2 "-U -K" offcputime -U -K 1
 if "$CB" offcputime --help | grep -q -- '--min-block-time'; then ok "--help"; else notok "--help"; fi
 
 # ---- nothing left loaded -------------------------------------------------------
 sleep 0.2
-"$W/bpf_count" | sort > "$W/after"
-left=$(grep -vxF -f "$W/before" "$W/after" | grep -E '^prog [0-9]+ sched_switch')
+bpf_snapshot after
+left=$(bpf_new after '^prog [0-9]+ sched_switch')
 if [ -z "$left" ]; then ok "no sched_switch BPF program left loaded"
 else notok "programs left loaded (ours or a concurrent tool's): $(echo "$left" | tr '\n' '|')"; fi
 

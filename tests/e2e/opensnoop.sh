@@ -9,12 +9,11 @@
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-opensnoop.XXXXXX)
+T=opensnoop
 fails=0
 TPID= HPID=
 ME=$$
-
-ok() { echo "ok - opensnoop: $*"; }
-notok() { echo "not ok - opensnoop: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
@@ -24,66 +23,12 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-for h in bpf_count open_file; do
-	if ! $CC -O2 -o "$W/$h" "tests/e2e/helpers/$h.c"; then
-		echo "not ok - opensnoop: cannot build tests/e2e/helpers/$h.c"
-		exit 1
-	fi
-done
-[ -x "$CB" ] || { echo "not ok - opensnoop: $CB not built"; exit 1; }
+build_helper bpf_count
+build_helper open_file
+need_corebox
 
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-start() {
-	# empty the file first: the child truncates it only after the fork, so
-	# the wait below could otherwise see the previous run's header
-	rm -f "$W/out"
-	: > "$W/out"
-	env ${CBX_ENV:-} "$CB" opensnoop "$@" > "$W/out" 2> "$W/err" &
-	TPID=$!
-	if ! wait_for "$W/out" 'PATH' 150; then
-		notok "no header within 15 s (opensnoop $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
-	# the BPF programs and links this instance holds (header = attached)
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
-	return 0
-}
-
-stop() {
-	kill -INT "$TPID" 2>/dev/null
-	i=0
-	while kill -0 "$TPID" 2>/dev/null && [ "$i" -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if kill -0 "$TPID" 2>/dev/null; then
-		notok "$1: still running 2 s after SIGINT"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return
-	fi
-	wait "$TPID"
-	rc=$?
-	TPID=
-	if [ "$rc" = 0 ]; then ok "$1: exits 0 within 2 s of SIGINT"; else notok "$1: exit status $rc after SIGINT"; fi
-}
+start() { snoop_start PATH "$@"; }
+stop() { snoop_stop "$@"; }
 
 EXISTS=$W/cbx_open_${ME}_exists
 MISSING=$W/cbx_open_${ME}_missing
@@ -208,16 +153,6 @@ fi
 CBX_ENV=
 
 # ---- nothing left loaded ----------------------------------------------------
-# Every program and link id the tool instances held (from their
-# /proc/PID/fdinfo while running) must be gone after they exited.
-"$W/bpf_count" > "$W/after" || notok "bpf_count failed"
-touch "$W/ours"
-nprog=$(sort -u "$W/ours" | grep -c '^prog ')
-nlink=$(sort -u "$W/ours" | grep -c '^link ')
-if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"
-else notok "no BPF program ids found in /proc/PID/fdinfo of the running tool"; fi
-left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
-if [ -z "$left" ]; then ok "no opensnoop BPF program or link left loaded after exit"
-else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
+snoop_left
 
 [ "$fails" = 0 ]

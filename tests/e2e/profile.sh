@@ -14,11 +14,10 @@
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-profile.XXXXXX)
+T=profile
 fails=0
 TPID= S1= S2=
-
-ok() { echo "ok - profile: $*"; }
-notok() { echo "not ok - profile: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	for p in $TPID $S1 $S2; do kill -KILL "$p" 2>/dev/null; done
@@ -27,39 +26,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP PIPE
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-[ -x "$CB" ] || { echo "not ok - profile: $CB not built"; exit 1; }
-if ! $CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c; then
-	echo "not ok - profile: cannot build tests/e2e/helpers/bpf_count.c"
-	exit 1
-fi
+need_corebox
+build_helper bpf_count
 # -O0: every function keeps its frame (gcc omits it in leaf functions at -O1+)
-if ! $CC -O0 -fno-omit-frame-pointer -o "$W/cbx_prof_spin" tests/e2e/helpers/cbx_prof_spin.c; then
-	echo "not ok - profile: cannot build tests/e2e/helpers/cbx_prof_spin.c"
-	exit 1
-fi
+build_helper cbx_prof_spin -O0 -fno-omit-frame-pointer
 cp "$W/cbx_prof_spin" "$W/cbx_prof_other"
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_pid PID TENTHS: 0 when it ended in time
-wait_pid() {
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ "$i" -lt "$2" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	! kill -0 "$1" 2>/dev/null
-}
 
 # cputicks PID: utime + stime of a process, in clock ticks
 cputicks() {
@@ -74,7 +45,7 @@ spin() {
 	wait_for "$3" '[0-9]' 50
 }
 
-"$W/bpf_count" | sort > "$W/before"
+bpf_snapshot before
 
 # ---- run 1: -F 99 -f -p PID 3 ---------------------------------------------
 spin cbx_prof_spin 5 "$W/s1.out"; S1=$SP
@@ -84,11 +55,7 @@ sleep 0.2
 c0=$(cputicks "$P1")
 "$CB" profile --stack-storage-size 16384 -F 99 -f -p "$P1" 3 > "$W/out1" 2> "$W/err1" &
 TPID=$!
-if wait_pid "$TPID" 150; then
-	wait "$TPID"; rc=$?
-else
-	kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; rc=timeout
-fi
+reap "$TPID" 150
 c1=$(cputicks "$P1")
 TPID=
 if [ "$rc" = 0 ]; then ok "-F 99 -f -p PID 3: exits 0"; else notok "-F 99 -f -p PID 3: status $rc: $(head -c 300 "$W/err1")"; fi
@@ -124,11 +91,7 @@ P1=$(head -1 "$W/s1.out")
 sleep 0.2
 "$CB" profile --stack-storage-size 16384 -F 99 -p "$P1" --svg "$W/p.svg" 2 > "$W/out2" 2> "$W/err2" &
 TPID=$!
-if wait_pid "$TPID" 150; then
-	wait "$TPID"; rc=$?
-else
-	kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; rc=timeout
-fi
+reap "$TPID" 150
 TPID=
 if [ "$rc" = 0 ]; then ok "--svg run exits 0"; else notok "--svg run: status $rc: $(head -c 300 "$W/err2")"; fi
 if head -1 "$W/out2" | grep -q "^Sampling at 99 Hertz of PID $P1 by user + kernel stack for 2 secs.$"; then
@@ -166,13 +129,7 @@ TPID=$!
 if wait_for "$W/out3" 'Hit Ctrl-C to end' 100; then
 	sleep 0.5
 	kill -INT "$TPID"
-	if wait_pid "$TPID" 50; then
-		wait "$TPID"; rc=$?
-		if [ "$rc" = 0 ]; then ok "exits 0 within 5 s of SIGINT"; else notok "status $rc after SIGINT"; fi
-	else
-		notok "still running 5 s after SIGINT"
-		kill -KILL "$TPID"; wait "$TPID" 2>/dev/null
-	fi
+	after_sigint "$TPID"
 else
 	notok "no header within 10 s: $(head -c 300 "$W/err3")"
 	kill -KILL "$TPID"; wait "$TPID" 2>/dev/null
@@ -180,17 +137,13 @@ fi
 TPID=
 
 # ---- usage -------------------------------------------------------------------
-"$CB" profile -U -K 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "-U -K: exit 2"; else notok "-U -K: exit $rc"; fi
-"$CB" profile -F 0 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "-F 0: exit 2"; else notok "-F 0: exit $rc"; fi
+usage_exit2 "-U -K" profile -U -K 1
+usage_exit2 "-F 0" profile -F 0
 if "$CB" profile --help | grep -q -- '--frequency'; then ok "--help"; else notok "--help"; fi
 
 # ---- nothing left loaded -------------------------------------------------------
-"$W/bpf_count" | sort > "$W/after"
-left=$(grep -vxF -f "$W/before" "$W/after" | grep -E '^prog [0-9]+ do_perf_event')
+bpf_snapshot after
+left=$(bpf_new after '^prog [0-9]+ do_perf_event')
 if [ -z "$left" ]; then ok "no profile BPF program left loaded"
 else notok "programs left loaded: $(echo "$left" | tr '\n' '|')"; fi
 

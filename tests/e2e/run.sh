@@ -14,11 +14,10 @@ B=build/test/run
 W=$(mktemp -d /tmp/cbx-run.XXXXXX)
 ME=$$
 N=37
+T=run
 fails=0
 HPID= TPID= DPID= CATPID=
-
-ok() { echo "ok - run: $*"; }
-notok() { echo "not ok - run: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 HELPER=/tmp/cbxrun_$ME           # comm: cbxrun_PID (< 16 chars)
 COMM=$(basename "$HELPER" | cut -c1-15)
@@ -30,39 +29,17 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-[ -x "$CB" ] || { echo "not ok - run: $CB not built"; exit 1; }
+need_corebox
 if ! sh tests/run/gen.sh $B > "$W/gen.out" 2>&1; then
 	echo "not ok - run: tests/run/gen.sh failed: $(head -c 600 "$W/gen.out")"
 	exit 1
 fi
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
 HAVE_COUNT=
 if [ -f tests/e2e/helpers/bpf_count.c ] && $CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c; then
 	HAVE_COUNT=1
-	"$W/bpf_count" | sort > "$W/before"
+	bpf_snapshot before
 fi
 cp "$B/getppid_n" "$HELPER" && chmod 755 "$HELPER"
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-wait_exit() { # PID TENTHS: 0 once the process is gone
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
 
 # links of program NAME now loaded (needs bpf_count): prints "link ID PROG"
 links_of() {
@@ -289,8 +266,8 @@ if [ $rc = 2 ]; then ok "no object: exit 2"; else notok "no object: exit $rc"; f
 
 # ---- nothing left loaded ---------------------------------------------------
 if [ -n "$HAVE_COUNT" ]; then
-	"$W/bpf_count" | sort > "$W/after"
-	left=$(grep -vxF -f "$W/before" "$W/after" | grep -E '^prog [0-9]+ (on_getppid|count_getppid)$')
+	bpf_snapshot after
+	left=$(bpf_new after '^prog [0-9]+ (on_getppid|count_getppid)$')
 	if [ -z "$left" ]; then ok "no program of ours left loaded"
 	else notok "programs left loaded: $(echo "$left" | tr '\n' '|')"; fi
 fi

@@ -10,11 +10,10 @@ W=$(mktemp -d /tmp/cb-syscount.XXXXXX)
 N=1234
 M=567
 SLACK=5
+T=syscount
 fails=0
 HPID= TPID=
-
-ok() { echo "ok - syscount: $*"; }
-notok() { echo "not ok - syscount: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
@@ -23,34 +22,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-if ! $CC -O2 -o "$W/sysloop" tests/e2e/helpers/sysloop.c; then
-	echo "not ok - syscount: cannot build tests/e2e/helpers/sysloop.c"
-	exit 1
-fi
-
-# wait_for FILE PATTERN TENTHS: until a line matches (bounded)
-wait_for() {
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-# wait_exit PID TENTHS: until the process is gone (bounded); 0 if it exited
-wait_exit() {
-	i=0
-	while [ "$i" -lt "$2" ]; do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+build_helper sysloop
 
 # run NAME SYSCOUNT-ARGS...: start the helper, trace it, trigger it, stop
 # syscount with SIGINT; output in $W/NAME.out, exit status in $W/NAME.rc

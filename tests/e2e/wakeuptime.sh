@@ -14,11 +14,10 @@
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-wakeuptime.XXXXXX)
+T=wakeuptime
 fails=0
 T1= T2= HPID=
-
-ok() { echo "ok - wakeuptime: $*"; }
-notok() { echo "not ok - wakeuptime: $*"; fails=$((fails + 1)); }
+. tests/e2e/lib.sh
 
 cleanup() {
 	for p in $T1 $T2 $HPID; do kill -KILL "$p" 2>/dev/null; done
@@ -27,57 +26,13 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP PIPE
 
-CC=${CC:-gcc}
-command -v "$CC" >/dev/null 2>&1 || CC=cc
-[ -x "$CB" ] || { echo "not ok - wakeuptime: $CB not built"; exit 1; }
-if ! $CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c; then
-	echo "not ok - wakeuptime: cannot build tests/e2e/helpers/bpf_count.c"
-	exit 1
-fi
-if ! $CC -O0 -fno-omit-frame-pointer -o "$W/cbx_wake_pair" tests/e2e/helpers/cbx_wake_pair.c; then
-	echo "not ok - wakeuptime: cannot build tests/e2e/helpers/cbx_wake_pair.c"
-	exit 1
-fi
-
-wait_for() { # FILE PATTERN TENTHS
-	i=0
-	while [ "$i" -lt "$3" ]; do
-		grep -q -- "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
-
-wait_pid() { # PID TENTHS: 0 when it ended in time
-	i=0
-	while kill -0 "$1" 2>/dev/null && [ "$i" -lt "$2" ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	! kill -0 "$1" 2>/dev/null
-}
-
-# Wait until N more sched_switch programs than in $W/before are attached (have a link).
-wait_attached() {
-	i=0
-	while [ "$i" -lt 100 ]; do
-		"$W/bpf_count" | sort > "$W/now"
-		n=$(grep -vxF -f "$W/before" "$W/now" | grep -c '^link [0-9]* [0-9]* sched_switch')
-		[ "$n" -ge "$1" ] && return 0
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+need_corebox
+build_helper bpf_count
+build_helper cbx_wake_pair -O0 -fno-omit-frame-pointer
 
 # finish PID NAME: wait for a tool (bounded), report its status
 finish() {
-	if wait_pid "$1" 150; then
-		wait "$1"; rc=$?
-	else
-		kill -KILL "$1"; wait "$1" 2>/dev/null; rc=timeout
-	fi
+	reap "$1" 150
 	if [ "$rc" = 0 ]; then ok "$2: exits 0"; else notok "$2: status $rc"; fi
 }
 
@@ -92,7 +47,7 @@ pair() {
 	WPID=${2:-0}
 }
 
-"$W/bpf_count" | sort > "$W/before"
+bpf_snapshot before
 
 # ---- run 1: folded, both tools at once ----------------------------------------
 pair
@@ -151,13 +106,7 @@ if wait_for "$W/wk2" 'Hit Ctrl-C' 100 && wait_for "$W/ow2" 'Hit Ctrl-C' 100; the
 	HPID=
 	kill -INT "$T1" "$T2"
 	for t in "$T1" "$T2"; do
-		if wait_pid "$t" 50; then
-			wait "$t"; rc=$?
-			if [ "$rc" = 0 ]; then ok "exits 0 within 5 s of SIGINT"; else notok "status $rc after SIGINT"; fi
-		else
-			notok "still running 5 s after SIGINT"
-			kill -KILL "$t"; wait "$t" 2>/dev/null
-		fi
+		after_sigint "$t"
 	done
 	T1= T2=
 	if head -1 "$W/wk2" | grep -q '^Tracing blocked time (us) by kernel stack\.\.\. Hit Ctrl-C to end\.$' &&
@@ -174,11 +123,8 @@ if wait_for "$W/wk2" 'Hit Ctrl-C' 100 && wait_for "$W/ow2" 'Hit Ctrl-C' 100; the
 		notok "offwaketime multi-line: $(head -12 "$W/ow2" | tr '\n' '|')"
 	fi
 	for f in wk ow; do
-		if [ ! -s "$W/$f.svg" ]; then
-			notok "$f --svg: no file written"
-		elif command -v python3 >/dev/null 2>&1 &&
-			! python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$W/$f.svg" 2>/dev/null; then
-			notok "$f --svg: not XML"
+		if ! svg_valid "$W/$f.svg" "$f --svg"; then
+			:
 		elif grep -q cbxwriter "$W/$f.svg" && grep -q cbxreader "$W/$f.svg"; then
 			ok "$f --svg: XML naming cbxreader and cbxwriter"
 		else
@@ -190,20 +136,14 @@ else
 fi
 
 # ---- usage -------------------------------------------------------------------
-"$CB" wakeuptime -p 1 -u 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "wakeuptime -p with -u: exit 2"; else notok "wakeuptime -p with -u: exit $rc"; fi
-"$CB" offwaketime -U -K 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "offwaketime -U -K: exit 2"; else notok "offwaketime -U -K: exit $rc"; fi
-"$CB" offwaketime -m 10 -M 5 1 > /dev/null 2>&1
-rc=$?
-if [ "$rc" = 2 ]; then ok "offwaketime -m > -M: exit 2"; else notok "offwaketime -m > -M: exit $rc"; fi
+usage_exit2 "wakeuptime -p with -u" wakeuptime -p 1 -u 1
+usage_exit2 "offwaketime -U -K" offwaketime -U -K 1
+usage_exit2 "offwaketime -m > -M" offwaketime -m 10 -M 5 1
 
 # ---- nothing left loaded -------------------------------------------------------
 sleep 0.2
-"$W/bpf_count" | sort > "$W/after"
-left=$(grep -vxF -f "$W/before" "$W/after" | grep -E '^prog [0-9]+ (sched_switch|sched_waking|sched_wakeup_ne)')
+bpf_snapshot after
+left=$(bpf_new after '^prog [0-9]+ (sched_switch|sched_waking|sched_wakeup_ne)')
 if [ -z "$left" ]; then ok "no sched_* BPF program left loaded"
 else notok "programs left loaded (ours or a concurrent tool's): $(echo "$left" | tr '\n' '|')"; fi
 

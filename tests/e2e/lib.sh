@@ -1,0 +1,197 @@
+# Helpers the end-to-end scripts share (POSIX sh).  A script sets
+#   T     its name, as in "ok - T: ..." lines
+#   W     its work directory
+#   CB    the corebox binary
+#   fails 0
+# and then sources this file: . tests/e2e/lib.sh
+# It sets CC (gcc, else cc).
+
+CC=${CC:-gcc}
+command -v "$CC" >/dev/null 2>&1 || CC=cc
+
+ok() { echo "ok - $T: $*"; }
+notok() { echo "not ok - $T: $*"; fails=$((fails + 1)); }
+
+# need_corebox: stop (status 1) unless $CB is built
+need_corebox() {
+	[ -x "$CB" ] || { echo "not ok - $T: $CB not built"; exit 1; }
+}
+
+# build_helper NAME [CFLAGS...]: tests/e2e/helpers/NAME.c -> $W/NAME
+# (CFLAGS default -O2); stop (status 1) when it does not build
+build_helper() {
+	h=$1
+	shift
+	[ $# -gt 0 ] || set -- -O2
+	if ! $CC "$@" -o "$W/$h" "tests/e2e/helpers/$h.c"; then
+		echo "not ok - $T: cannot build tests/e2e/helpers/$h.c"
+		exit 1
+	fi
+}
+
+wait_for() { # FILE PATTERN TENTHS: until a line matches (bounded)
+	i=0
+	while [ "$i" -lt "$3" ]; do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+wait_pid() { # PID TENTHS: 0 when it ended in time
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ "$i" -lt "$2" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! kill -0 "$1" 2>/dev/null
+}
+
+wait_exit() { # PID TENTHS: 0 once the process is gone (bounded)
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# reap PID TENTHS: wait for a child (killed after TENTHS); rc = its exit
+# status, or "timeout"
+reap() {
+	if wait_pid "$1" "$2"; then
+		wait "$1"; rc=$?
+	else
+		kill -KILL "$1"; wait "$1" 2>/dev/null; rc=timeout
+	fi
+}
+
+# within A B PCT: |A - B| <= B * PCT / 100
+within() {
+	d=$(( $1 - $2 ))
+	[ "$d" -lt 0 ] && d=$(( -d ))
+	[ $(( d * 100 )) -le $(( $2 * $3 )) ]
+}
+
+# bpf_snapshot NAME: the BPF programs and links loaded now (helper
+# bpf_count, built into $W), sorted, into $W/NAME
+bpf_snapshot() { "$W/bpf_count" | sort > "$W/$1"; }
+
+# bpf_new NAME ERE: the lines of $W/NAME that are not in $W/before and match ERE
+bpf_new() { grep -vxF -f "$W/before" "$W/$1" | grep -E "$2"; }
+
+# wait_attached [N]: until N (default 1) more sched_switch links than in
+# $W/before exist (10 s)
+wait_attached() {
+	i=0
+	while [ "$i" -lt 100 ]; do
+		bpf_snapshot now
+		n=$(grep -vxF -f "$W/before" "$W/now" | grep -c '^link [0-9]* [0-9]* sched_switch')
+		[ "$n" -ge "${1:-1}" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# ---- event tools (execsnoop, opensnoop) --------------------------------------
+
+# snoop_start HEADER ARGS...: run tool $T in the background (TPID), output
+# in $W/out and $W/err, wait for HEADER; the ids of the BPF programs and
+# links it then holds are added to $W/ours.
+snoop_start() {
+	hdr=$1
+	shift
+	# empty the file first: the child truncates it only after the fork, so
+	# the wait below could otherwise see the previous run's header
+	rm -f "$W/out"
+	: > "$W/out"
+	env ${CBX_ENV:-} "$CB" "$T" "$@" > "$W/out" 2> "$W/err" &
+	TPID=$!
+	if ! wait_for "$W/out" "$hdr" 150; then
+		notok "no header within 15 s ($T $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
+		kill -KILL "$TPID" 2>/dev/null
+		wait "$TPID" 2>/dev/null
+		TPID=
+		return 1
+	fi
+	# the BPF programs and links this instance holds (header = attached)
+	for f in /proc/"$TPID"/fdinfo/*; do
+		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
+	done | sort -u >> "$W/ours"
+	return 0
+}
+
+# snoop_stop LABEL: SIGINT, expect exit status 0 within 2 s.
+snoop_stop() {
+	kill -INT "$TPID" 2>/dev/null
+	i=0
+	while kill -0 "$TPID" 2>/dev/null && [ "$i" -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 "$TPID" 2>/dev/null; then
+		notok "$1: still running 2 s after SIGINT"
+		kill -KILL "$TPID" 2>/dev/null
+		wait "$TPID" 2>/dev/null
+		TPID=
+		return
+	fi
+	wait "$TPID"
+	rc=$?
+	TPID=
+	if [ "$rc" = 0 ]; then ok "$1: exits 0 within 2 s of SIGINT"; else notok "$1: exit status $rc after SIGINT"; fi
+}
+
+# snoop_left: every program and link id the tool instances held (from their
+# /proc/PID/fdinfo while running) must be gone after they exited.
+snoop_left() {
+	"$W/bpf_count" > "$W/after" || notok "bpf_count failed"
+	touch "$W/ours"
+	nprog=$(sort -u "$W/ours" | grep -c '^prog ')
+	nlink=$(sort -u "$W/ours" | grep -c '^link ')
+	if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"
+	else notok "no BPF program ids found in /proc/PID/fdinfo of the running tool"; fi
+	left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
+	if [ -z "$left" ]; then ok "no $T BPF program or link left loaded after exit"
+	else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
+}
+
+# ---- stack tools (profile, offcputime, wakeuptime/offwaketime) ---------------
+
+# after_sigint PID: the tool, sent SIGINT, must exit with status 0 within 5 s
+after_sigint() {
+	if wait_pid "$1" 50; then
+		wait "$1"; rc=$?
+		if [ "$rc" = 0 ]; then ok "exits 0 within 5 s of SIGINT"; else notok "status $rc after SIGINT"; fi
+	else
+		notok "still running 5 s after SIGINT"
+		kill -KILL "$1"; wait "$1" 2>/dev/null
+	fi
+}
+
+# usage_exit2 LABEL ARGS...: corebox ARGS must exit with status 2
+usage_exit2() {
+	label=$1
+	shift
+	"$CB" "$@" > /dev/null 2>&1
+	rc=$?
+	if [ "$rc" = 2 ]; then ok "$label: exit 2"; else notok "$label: exit $rc"; fi
+}
+
+# svg_valid FILE LABEL: 0 when FILE was written and (with python3) parses
+# as XML; else notok "LABEL: no file written" / "LABEL: not XML" and 1
+svg_valid() {
+	if [ ! -s "$1" ]; then
+		notok "$2: no file written"
+		return 1
+	fi
+	if command -v python3 >/dev/null 2>&1 &&
+		! python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$1" 2>/dev/null; then
+		notok "$2: not XML"
+		return 1
+	fi
+	return 0
+}
