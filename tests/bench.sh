@@ -42,6 +42,9 @@ mem_of() {
 	i=0
 	while [ $i -lt 100 ] && [ ! -s $out ]; do sleep 0.05; i=$((i + 1)); done
 	sleep 0.3
+	if [ ! -d /proc/$p ]; then
+		echo "  exited early: $(head -c 200 $out)"; return
+	fi
 	hwm=$(awk '/VmHWM/{print $2}' /proc/$p/status)
 	rss=$(awk '/VmRSS/{print $2}' /proc/$p/status)
 	ml=0
@@ -55,8 +58,15 @@ mem_of() {
 echo "== memory: peak RSS (VmHWM), RSS once attached, kernel memory of maps =="
 for t in execsnoop opensnoop syscount profile; do
 	printf "corebox %-10s" $t; mem_of ./corebox $t
-	[ $have_lt = 1 ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
+	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done
+# profile symbolizes at exit: its peak is then, not while attached
+python3 - <<'PY'
+import resource, subprocess
+subprocess.run(['./corebox', 'profile', '-F', '99', '-f', '2'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print('corebox profile -F 99 -f 2 (system-wide, symbolized at exit): peak RSS %d KiB'
+      % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+PY
 
 echo "== syscount overhead: 10M getppid() traced / untraced (median of 5 alternating pairs) =="
 ratio_of() {
