@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bpf/sys.h"
 #include "lib/err.h"
@@ -56,17 +57,29 @@ struct obj *tool_open(const char *name, const void *data, size_t size)
 	return o;
 }
 
+/* The loader names the object (the tool) itself: don't say it twice. */
+static void load_error(const char *name, int err)
+{
+	const char *msg = err_msg();
+	size_t n = strlen(name);
+
+	if (!strncmp(msg, name, n) && msg[n] == ':' && msg[n + 1] == ' ')
+		msg += n + 2;
+	if (err == -EPERM && geteuid() != 0)
+		tool_err(name, "%s (BPF tracing needs root, or CAP_BPF with CAP_PERFMON)", msg);
+	else
+		tool_err(name, "%s", msg);
+}
+
 int tool_load_attach(struct obj *o, const char *name)
 {
 	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose };
+	int err = obj_load(o, &opts);
 
-	if (obj_load(o, &opts) < 0) {
-		tool_err(name, "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (obj_attach(o) < 0) {
-		tool_err(name, "%s", err_msg());
+	if (err >= 0)
+		err = obj_attach(o);
+	if (err < 0) {
+		load_error(name, err);
 		obj_close(o);
 		return 1;
 	}

@@ -134,8 +134,8 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': env.duration = (long)opt_num(&help, "duration", arg, 1, 100000000); break;
 	case 'e': env.extended = 1; break;
 	case 'n': env.name = arg; break;
-	case 'p': env.pid = (int)opt_num(&help, "PID", arg, 1, 0x7fffffff); break;
-	case 't': env.tid = (int)opt_num(&help, "TID", arg, 1, 0x7fffffff); break;
+	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 't': env.tid = opt_pid(&help, "TID", arg); break;
 	case 'T': env.timestamp = 1; break;
 	case 'u':
 		env.uid = (unsigned int)opt_num(&help, "UID", arg, 0, (long long)OPENSNOOP_INVALID_UID - 1);

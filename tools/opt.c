@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <unistd.h>
 
 struct tool_common tool_common;
 
@@ -72,6 +73,19 @@ long long opt_num(const struct tool_help *h, const char *what, const char *arg,
 	if (v < min || v > max)
 		opt_usage_error(h, "%s must be between %lld and %lld: '%s'", what, min, max, arg);
 	return v;
+}
+
+int opt_pid(const struct tool_help *h, const char *what, const char *arg)
+{
+	int pid = (int)opt_num(h, what, arg, 1, 0x7fffffff);
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%d", pid); /* TIDs resolve here too */
+	if (access(path, F_OK) < 0) {
+		fprintf(stderr, "%s: no process with %s %d\n", h->name, what, pid);
+		exit(2);
+	}
+	return pid;
 }
 
 static void add_opt(struct option *lo, int *nl, char *so, int *ns, const struct opt *o)

@@ -39,6 +39,9 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
  * "NAME: invalid WHAT: 'ARG'" + hint and exit 2. */
 long long opt_num(const struct tool_help *h, const char *what, const char *arg,
 		  long long min, long long max);
+/* A PID or TID argument: a number naming a task that exists now (a typo
+ * would otherwise trace nothing, silently); else a usage error. */
+int opt_pid(const struct tool_help *h, const char *what, const char *arg);
 /* Print "NAME: msg" + "Try 'NAME --help'" and exit 2. */
 void opt_usage_error(const struct tool_help *h, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

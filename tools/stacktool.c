@@ -21,7 +21,7 @@ static int parse_ids(const struct stacktool_env *e, const char *what, const char
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		if (n >= e->max_ids)
 			opt_usage_error(e->help, "too many %ss (at most %d): '%s'", what, e->max_ids, arg);
-		ids[n++] = (uint32_t)opt_num(e->help, what, tok, 1, INT_MAX);
+		ids[n++] = (uint32_t)opt_pid(e->help, what, tok);
 	}
 	free(copy);
 	if (!n)

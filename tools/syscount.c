@@ -74,7 +74,7 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'p':
-		env.pid = (unsigned)opt_num(&help, "PID", arg, 1, INT_MAX);
+		env.pid = (unsigned)opt_pid(&help, "PID", arg);
 		break;
 	case 'i':
 		env.interval = (long)opt_num(&help, "INTERVAL", arg, 0, INT_MAX);

@@ -56,7 +56,7 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'p': /* one PID (libbpf-tools), the only entry of the tgids filter */
-		env.pids[0] = (uint32_t)opt_num(&help, "PID", arg, 1, INT_MAX);
+		env.pids[0] = (uint32_t)opt_pid(&help, "PID", arg);
 		env.npids = 1;
 		break;
 	case 'm': env.min_us = (unsigned long long)opt_num(&help, "min block time", arg, 0, LLONG_MAX / 1000); break;
