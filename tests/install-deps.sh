@@ -10,6 +10,12 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
+if command -v clang >/dev/null 2>&1; then
+	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"
+else
+	need="$need libclang-rt-dev"
+fi
 if [ -n "$need" ]; then
 	if [ "$(id -u)" != 0 ]; then
 		echo "install-deps: missing:$need (run as root to install them with apt-get)" >&2
