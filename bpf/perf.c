@@ -124,21 +124,17 @@ static bool kprobe_events_exist(void)
 	return tracefs_path(path, sizeof(path), "kprobe_events") && access(path, F_OK) == 0;
 }
 
-int perf_open_kprobe_pmu(const char *func, uint64_t offset, bool retprobe)
+/* Open a probe on the kprobe or uprobe PMU: config1 names the function
+ * or file, config2 is the offset, and the retprobe bit comes from the
+ * PMU's format directory.  type is the PMU's type (already checked). */
+static int probe_pmu_open(const char *pmu, int type, const char *target, uint64_t offset,
+			  bool retprobe, int pid)
 {
 	struct perf_event_attr a;
-	int type, bit = 0, fd;
+	int bit = 0, fd;
 
-	type = pmu_type("kprobe");
-	if (type == -ENOENT) {
-		if (kprobe_events_exist())
-			return err_set(ENOENT, "kernel has no kprobe PMU (use kprobe_events)");
-		return err_set(ENOENT, "kernel has no kprobe support (no kprobe PMU, no kprobe_events)");
-	}
-	if (type < 0)
-		return err_prefix(type, "kprobe PMU");
 	if (retprobe) {
-		bit = pmu_format_bit("kprobe", "retprobe");
+		bit = pmu_format_bit(pmu, "retprobe");
 		if (bit < 0)
 			return bit;
 	}
@@ -146,13 +142,28 @@ int perf_open_kprobe_pmu(const char *func, uint64_t offset, bool retprobe)
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
 	a.config = retprobe ? 1ull << bit : 0;
-	a.config1 = (uint64_t)(uintptr_t)func; /* kprobe_func */
-	a.config2 = offset;                   /* probe_offset */
-	fd = perf_event_open(&a, -1, 0, -1, 0);
+	a.config1 = (uint64_t)(uintptr_t)target; /* kprobe_func / uprobe_path */
+	a.config2 = offset;                     /* probe_offset */
+	/* pid -1 needs a cpu; the probe still fires on every cpu. */
+	fd = perf_event_open(&a, pid < 0 ? -1 : pid, pid < 0 ? 0 : -1, -1, 0);
 	if (fd < 0)
-		return err_sys(-fd, "cannot open %s on %s+0x%llx", retprobe ? "kretprobe" : "kprobe",
-			       func, (unsigned long long)offset);
+		return err_sys(-fd, "cannot open %s%s on %s+0x%llx", pmu, retprobe ? " return probe" : "",
+			       target, (unsigned long long)offset);
 	return fd;
+}
+
+int perf_open_kprobe_pmu(const char *func, uint64_t offset, bool retprobe)
+{
+	int type = pmu_type("kprobe");
+
+	if (type == -ENOENT) {
+		if (kprobe_events_exist())
+			return err_set(ENOENT, "kernel has no kprobe PMU (use kprobe_events)");
+		return err_set(ENOENT, "kernel has no kprobe support (no kprobe PMU, no kprobe_events)");
+	}
+	if (type < 0)
+		return err_prefix(type, "kprobe PMU");
+	return probe_pmu_open("kprobe", type, func, offset, retprobe, -1);
 }
 
 /* ---- legacy kprobe_events ---- */
@@ -248,31 +259,13 @@ void perf_kprobe_legacy_gc(void)
 
 int perf_open_uprobe(const char *path, uint64_t offset, bool retprobe, int pid)
 {
-	struct perf_event_attr a;
-	int type, bit = 0, fd;
+	int type = pmu_type("uprobe");
 
-	type = pmu_type("uprobe");
 	if (type == -ENOENT)
 		return err_set(ENOENT, "kernel has no uprobe PMU (" PMU_DIR "/uprobe)");
 	if (type < 0)
 		return err_prefix(type, "uprobe PMU");
-	if (retprobe) {
-		bit = pmu_format_bit("uprobe", "retprobe");
-		if (bit < 0)
-			return bit;
-	}
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = (uint32_t)type;
-	a.config = retprobe ? 1ull << bit : 0;
-	a.config1 = (uint64_t)(uintptr_t)path; /* uprobe_path */
-	a.config2 = offset;                    /* probe_offset */
-	/* pid -1 needs a cpu; the uprobe still fires on every cpu. */
-	fd = perf_event_open(&a, pid < 0 ? -1 : pid, pid < 0 ? 0 : -1, -1, 0);
-	if (fd < 0)
-		return err_sys(-fd, "cannot open %s on %s+0x%llx", retprobe ? "uretprobe" : "uprobe",
-			       path, (unsigned long long)offset);
-	return fd;
+	return probe_pmu_open("uprobe", type, path, offset, retprobe, pid);
 }
 
 int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu)
