@@ -31,9 +31,13 @@ LDFLAGS  += -static -Wl,--gc-sections -s
 BPF_CFLAGS := -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_x86 -Itools/include -Wall -Wno-unused-function \
 	      -fno-stack-protector
 
+# tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
+# tools/common, tools/stack, tools/cmd: the shared user side and commands.
 LIB_SRCS  := $(wildcard lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c)
-BPF_TOOLS := $(patsubst tools/%.bpf.c,%,$(wildcard tools/*.bpf.c))
-TOOL_SRCS := $(filter-out $(wildcard tools/*.bpf.c),$(wildcard tools/*.c)) $(wildcard tools/stack/*.c)
+BPF_SRCS  := $(wildcard tools/*/*.bpf.c)
+BPF_TOOLS := $(notdir $(BPF_SRCS:.bpf.c=))
+TOOL_SRCS := tools/main.c $(filter-out $(BPF_SRCS),$(wildcard tools/*/*.c))
+HEADERS   := $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h tools/*/*.h)
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
@@ -50,21 +54,22 @@ $(KINC)/.stamp:
 	@ln -sfn $(ASM_DIR) $(KINC)/asm
 	@touch $@
 
-$(B)/obj/%.o: %.c $(KINC)/.stamp $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h tools/stack/*.h)
+$(B)/obj/%.o: %.c $(KINC)/.stamp $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 # BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
-# (the loader never reads them), keep .BTF and .BTF.ext.
-$(B)/bpf/%.bpf.o: tools/%.bpf.c $(wildcard tools/include/*.h) tools/%.h
+# (the loader never reads them), keep .BTF and .BTF.ext.  The source is
+# found in whichever tools/ subsystem holds it, with its NAME.h if any.
+.SECONDEXPANSION:
+bpf_src = $(filter %/$(1).bpf.c,$(BPF_SRCS))
+bpf_hdr = $(wildcard $(patsubst %.bpf.c,%.h,$(call bpf_src,$(1))))
+$(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) $$(call bpf_hdr,$$*) $(wildcard tools/include/*.h)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $<
+	$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $(call bpf_src,$*)
 	$(LLVM_STRIP) -g $@.tmp
 	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext $@.tmp
 	mv $@.tmp $@
-
-# A tool without a shared header still builds.
-tools/%.h: ;
 
 # Keep the plain objects too (tests and `corebox btf min` read them).
 .SECONDARY: $(BPF_OBJS)

@@ -19,10 +19,10 @@
 #include "bpf/cpus.h"
 #include "bpf/perf.h"
 #include "bpf/sys.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "stacktool.h"
+#include "tools/stack/stacktool.h"
 #include "profile.h"
 
 BPF_OBJ_DECLARE(profile);

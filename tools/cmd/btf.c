@@ -20,7 +20,7 @@
 #include "lib/inflate.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
-#include "opt.h"
+#include "tools/common/opt.h"
 
 #define KEY_TYPES 't'
 #define KEY_OUT 'o'

@@ -13,7 +13,7 @@
 
 #include "bpf/cpus.h"
 #include "bpf/sys.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/util.h"
 #include "syscount.h"
 

@@ -15,10 +15,10 @@
 #include <linux/types.h>
 
 #include "bpf/sys.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "stacktool.h"
+#include "tools/stack/stacktool.h"
 #include "offcputime.h"
 
 BPF_OBJ_DECLARE(offcputime);

@@ -17,7 +17,7 @@
 #include "bpf/sys.h"
 #include "btf/btf.h"
 #include "btf_print.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "bpf/sys.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "execsnoop.h"
 #include "lib/err.h"
 

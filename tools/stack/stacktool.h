@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common.h"
+#include "tools/common/common.h"
 #include "tools/stack/flamegraph.h"
 #include "tools/stack/stacks.h"
 

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "bpf/perf.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "opensnoop.h"

@@ -12,7 +12,7 @@
 
 #include "bpf/sys.h"
 #include "btf/btf.h"
-#include "common.h"
+#include "tools/common/common.h"
 #include "lib/util.h"
 #include "biolatency.h"
 
