@@ -7,6 +7,7 @@
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
 #   make vmlinux.h  regenerate the trimmed kernel-types header with corebox's own BTF dumper
 
+VERSION  := 0.2
 CC       := musl-gcc
 HOSTCC   := gcc
 CLANG    := clang
@@ -41,11 +42,26 @@ HEADERS   := $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h too
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
+# The version: `git describe` when built from a git checkout (tags, else
+# VERSION-gHASH), else VERSION.  build/version.h is rewritten only when it
+# changes, so only tools/common/version.c rebuilds.
+GIT_DESCRIBE := $(shell git describe --tags --dirty 2>/dev/null || \
+		  { h=$$(git rev-parse --short HEAD 2>/dev/null) && echo "$(VERSION)-g$$h$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"; })
+BUILD_VERSION := $(or $(GIT_DESCRIBE),$(VERSION))
+
 all: corebox
 
 corebox: $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS)
 	@echo "corebox: $$(stat -c %s $@) bytes"
+
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@echo '#define COREBOX_VERSION "$(BUILD_VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(B)/obj/tools/common/version.o: $(B)/version.h
+$(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
 
 $(KINC)/.stamp:
 	@mkdir -p $(KINC)
@@ -131,4 +147,6 @@ vmtest: corebox
 clean:
 	rm -rf $(B) corebox
 
-.PHONY: all deps demo check test bench vmtest clean vmlinux.h
+FORCE:
+
+.PHONY: all deps demo check test bench vmtest clean vmlinux.h FORCE

@@ -1,0 +1,5 @@
+/* The version string, from build/version.h (written by the Makefile from
+ * `git describe`, else its VERSION); only this file rebuilds when it changes. */
+#include "version.h"
+
+const char corebox_version[] = COREBOX_VERSION;
