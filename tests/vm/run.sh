@@ -71,7 +71,7 @@ for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c; do
 	objs="$objs build/obj/${s%.c}.o"   # built by `make corebox` with musl-gcc
 done
 musl-gcc $MCFLAGS -o $W/mechtest tests/vm/mechtest.c $objs || die "cannot build tests/vm/mechtest.c"
-musl-gcc $MCFLAGS -o $W/init tests/vm/driver.c || die "cannot build tests/vm/driver.c"
+musl-gcc $MCFLAGS -o $W/init tests/vm/driver.c tests/vm/t_*.c || die "cannot build tests/vm/driver.c"
 
 # ---- kernels ----
 # decompress a bzImage's payload to an ELF vmlinux (booted via PVH: saves
