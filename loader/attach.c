@@ -305,7 +305,7 @@ static int attach_uprobe(struct prog *p, bool ret)
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);
 	}
-	pfd = perf_open_uprobe(path, off + extra, ret, -1);
+	pfd = perf_open_uprobe(path, off + extra, ret, p->upid > 0 ? p->upid : -1);
 	if (pfd < 0)
 		return pfd;
 	err = perf_attach_bpf(pfd, p->fd, 0, &p->link_fd);

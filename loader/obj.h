@@ -44,6 +44,9 @@ bool prog_autoload(const struct prog *p);
 /* Retarget a fentry/fexit/kprobe/kretprobe/tp_btf program to another
  * function or tracepoint name (before load). */
 int prog_set_attach_target(struct prog *p, const char *target);
+/* uprobes: fire only in process pid (> 0); the kernel then installs the
+ * breakpoint only in that process's memory (before load or attach). */
+void prog_set_uprobe_pid(struct prog *p, int pid);
 const char *prog_name(const struct prog *p);
 const char *prog_section(const struct prog *p);
 int prog_fd(const struct prog *p);

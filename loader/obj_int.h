@@ -91,6 +91,7 @@ struct prog {
 	const char *mech;
 	int *extra_fds;          /* perf fds attached by hand */
 	size_t nr_extra;
+	int upid;                /* uprobe: only this process (0: all) */
 };
 
 enum map_kind { MAP_USER, MAP_DATA, MAP_KCONFIG };

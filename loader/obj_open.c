@@ -338,6 +338,8 @@ int prog_set_attach_target(struct prog *p, const char *target)
 	return 0;
 }
 
+void prog_set_uprobe_pid(struct prog *p, int pid) { p->upid = pid; }
+
 void obj_close(struct obj *o)
 {
 	if (!o)
