@@ -3,8 +3,11 @@
  * COMMAND(name, summary): a corebox subcommand (no link). */
 COMMAND(btf, "dump BTF as a C header; write minimal BTF")
 APPLET(biolatency, "summarize block device I/O latency as a histogram")
+APPLET(compactsnoop, "trace memory compaction with latency and result")
 APPLET(drsnoop, "trace direct memory reclaim with latency")
 APPLET(execsnoop, "trace new processes via exec() syscalls")
+APPLET(extfrag, "count page allocation fallbacks; zone fragmentation index")
+APPLET(numamove, "show NUMA-misplaced page migrations per second")
 APPLET(offcputime, "summarize off-CPU time by stack trace")
 APPLET(offwaketime, "summarize blocked time by off-CPU stack and waker stack")
 APPLET(oomkill, "trace OOM killer kills")

@@ -1,6 +1,7 @@
 /* Shared user-side pieces of the memory tools. */
 #include "memtool.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,5 +79,46 @@ const char *mem_comm(char buf[17], const char *comm)
 {
 	memcpy(buf, comm, 16);
 	buf[16] = 0;
+	return buf;
+}
+
+int mem_zones(struct mem_zone *z, int max)
+{
+	FILE *f = fopen("/proc/zoneinfo", "re");
+	char line[256], name[16];
+	int n = 0, node, last_node = -1, idx = 0;
+	unsigned long long pfn;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
+			if (n >= max)
+				break;
+			idx = node == last_node ? idx + 1 : 0;
+			last_node = node;
+			z[n] = (struct mem_zone){ .node = node, .idx = idx };
+			snprintf(z[n].name, sizeof(z[n].name), "%s", name);
+			n++;
+		} else if (n && sscanf(line, " start_pfn: %llu", &pfn) == 1) {
+			z[n - 1].start_pfn = pfn;
+			z[n - 1].populated = true;
+		}
+	}
+	fclose(f);
+	return n;
+}
+
+const char *mem_zone_name(const struct mem_zone *z, int n, int node, int idx, char *buf, size_t size)
+{
+	for (int i = 0; i < n; i++)
+		if (z[i].node == node && z[i].idx == idx) {
+			size_t k = (size_t)snprintf(buf, size, "ZONE_%s", z[i].name);
+
+			for (size_t j = 5; j < k && j < size; j++)
+				buf[j] = (char)toupper((unsigned char)buf[j]);
+			return buf;
+		}
+	snprintf(buf, size, "%d", idx);
 	return buf;
 }
