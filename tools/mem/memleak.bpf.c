@@ -8,7 +8,8 @@
  * where the kernel cannot) do the same for kmalloc, kmem_cache, page and
  * (-P) percpu allocations, with kernel stacks.  --combined-only also
  * keeps totals per stack in `combined`, which the user side then reads
- * instead of every allocation. */
+ * instead of every allocation.  The shared steps are subprograms
+ * (BPF-to-BPF calls), not inlined into the 33 programs: half the size. */
 #include "mem.bpf.h"
 #include "events.bpf.h"
 #include "stacks.bpf.h"
@@ -60,7 +61,7 @@ struct {
 
 STACK_MAP(stack_traces);
 
-static __always_inline void trace(void *ctx, __u32 type, __u64 size, __u64 addr)
+static __noinline void trace(void *ctx, __u32 type, __u64 size, __u64 addr)
 {
 	struct memleak_trace t = { type, (__u32)(bpf_get_current_pid_tgid() >> 32), size, addr };
 
@@ -76,7 +77,7 @@ static __always_inline int wanted(__u64 size)
 }
 
 /* address -> {size, now, stack}; totals per stack with --combined-only */
-static __always_inline void record(void *ctx, __u64 addr, __u64 size)
+static __noinline void record(void *ctx, __u64 addr, __u64 size)
 {
 	struct memleak_alloc a = {};
 
@@ -103,7 +104,7 @@ static __always_inline void record(void *ctx, __u64 addr, __u64 size)
 }
 
 /* uprobe entry: the size, by thread, for the return probe */
-static __always_inline int alloc_enter(void *ctx, __u64 size)
+static __noinline int alloc_enter(void *ctx, __u64 size)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 
@@ -115,7 +116,7 @@ static __always_inline int alloc_enter(void *ctx, __u64 size)
 	return 0;
 }
 
-static __always_inline int alloc_exit(void *ctx, __u64 addr)
+static __noinline int alloc_exit(void *ctx, __u64 addr)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 *sizep = bpf_map_lookup_elem(&sizes, &tid), size;
@@ -130,7 +131,7 @@ static __always_inline int alloc_exit(void *ctx, __u64 addr)
 	return 0;
 }
 
-static __always_inline int free_enter(void *ctx, __u64 addr)
+static __noinline int free_enter(void *ctx, __u64 addr)
 {
 	struct memleak_alloc *a = bpf_map_lookup_elem(&allocs, &addr);
 	__u64 size;
@@ -235,7 +236,7 @@ struct kmem_cache___m {
 
 /* An allocation seen at once (no entry/return pair, no per-thread state:
  * an interrupt's allocation may nest inside another's program). */
-static __always_inline int kalloc(void *ctx, __u64 ptr, __u64 size)
+static __noinline int kalloc(void *ctx, __u64 ptr, __u64 size)
 {
 	if (wa_missing_free)
 		free_enter(ctx, ptr);
