@@ -109,7 +109,7 @@ fi
 
 # 5. JSON: one report per interval with the stack's bytes, count, frames
 if hstart; then
-	if tstart json '' memleak -j -p "$HPID" -o 0 1 && sleep 1; then
+	if tstart json "" memleak -j -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
 		sleep 2.2

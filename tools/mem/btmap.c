@@ -49,8 +49,9 @@ int btmap_print(struct obj *o, const char *tool, enum btmap_key kind, bool folde
 	bool stacks = kind == BTMAP_USTACK_COMM;
 	int ret = 0;
 
+	/* bpftrace's ustack shows offsets; folded lines (flame graphs) must not */
 	if (stacks && stacks_init(&s, map_fd(obj_map(o, "stackmap")), 127,
-				  STACKS_OFFSET | STACKS_NO_KERNEL) < 0) {
+				  (folded ? 0 : STACKS_OFFSET) | STACKS_NO_KERNEL) < 0) {
 		tool_err(tool, "%s", err_msg());
 		return 1;
 	}
