@@ -77,9 +77,9 @@ static const struct out_col cols[] = {
 static struct out_table table = OUT_TABLE(NULL, cols);
 
 static const struct out_hist hists[VMSCAN_NR] = {
-	[VMSCAN_SLAB] = { "shrink_slab_ns", "slab shrinking durations", "nsecs" },
-	[VMSCAN_DIRECT] = { "direct_reclaim_ns", "direct reclaim durations", "nsecs" },
-	[VMSCAN_MEMCG] = { "memcg_reclaim_ns", "memory cgroup reclaim durations", "nsecs" },
+	[VMSCAN_SLAB] = { "shrink_slab_latency", "slab shrinking durations", "nsecs" },
+	[VMSCAN_DIRECT] = { "direct_reclaim_latency", "direct reclaim durations", "nsecs" },
+	[VMSCAN_MEMCG] = { "memcg_reclaim_latency", "memory cgroup reclaim durations", "nsecs" },
 };
 
 /* The per-CPU totals summed. */
@@ -132,6 +132,8 @@ static void print_hists(int fd, const struct vmscan_stats *total)
 	struct vmscan_hist h;
 	char head[64];
 
+	if (!total->count[VMSCAN_SLAB] && !total->count[VMSCAN_DIRECT] && !total->count[VMSCAN_MEMCG])
+		return;
 	out_doc_begin();
 	for (uint32_t k = 0; k < VMSCAN_NR; k++) {
 		double sum = (double)total->ns[k];
