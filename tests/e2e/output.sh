@@ -120,6 +120,33 @@ else
 	kill -KILL $TPID; TPID=
 fi
 
+# ---- 1b. lost events are reported while the tool runs ------------------------
+# opensnoop stopped (SIGSTOP) cannot drain its buffer while 200000 opens
+# happen; once it runs again it must say, within 2 s and still running,
+# that it lost events.
+build_helper open_many
+"$CB" opensnoop -n open_many > /dev/null 2> "$W/lost.err" &
+TPID=$!
+if attached $TPID; then
+	held $TPID
+	sleep 0.3
+	kill -STOP $TPID
+	"$W/open_many" "$UNIQ" 200000
+	kill -CONT $TPID
+	if wait_for "$W/lost.err" '^opensnoop: lost [0-9][0-9]* events ([0-9][0-9]* so far)$' 20 && kill -0 $TPID 2>/dev/null; then
+		ok "lost events are reported on stderr while the tool runs: $(head -1 "$W/lost.err")"
+	else
+		notok "no live lost-events line within 2 s: $(head -c 300 "$W/lost.err")"
+	fi
+	stop_int $TPID "opensnoop after losing events"
+	grep -q '^opensnoop: lost [0-9]* events (consumer too slow' "$W/lost.err" && ok "and the total at exit" ||
+		notok "no total at exit: $(tail -c 300 "$W/lost.err")"
+else
+	notok "opensnoop did not attach: $(head -c 300 "$W/lost.err")"
+	kill -KILL $TPID
+fi
+TPID=
+
 # ---- 2. the Prometheus checker rejects what the format forbids -------------
 pc() { printf "$1" > "$W/p.prom"; python3 tests/e2e/promcheck.py "$W/p.prom" > /dev/null 2>&1; }
 if pc '# HELP a_total calls\n# TYPE a_total counter\na_total{x="1"} 3\na_total{x="2\\"q\\\\"} 4\n' &&
