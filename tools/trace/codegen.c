@@ -614,7 +614,14 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 	uint32_t bo, bs;
 	int err, done = emit_label(e);
 
-	if (n->kind == N_MEMBER || n->kind == N_INDEX || (n->kind == N_UNARY && n->op == '*')) {
+	if (n->kind == N_MEMBER && n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") &&
+	    g->loc->mech == M_TP) {
+		err = cg_tp_field(g, n, &t, &w);
+		if (err < 0)
+			return err;
+		if (err == 0) /* a pointer field */
+			w = ptr_where(g, &t);
+	} else if (n->kind == N_MEMBER || n->kind == N_INDEX || (n->kind == N_UNARY && n->op == '*')) {
 		if ((err = cg_addr(g, n, &t, &w, &bo, &bs)) < 0)
 			return err;
 		if (!t.arr) { /* a char * member: follow it */
@@ -627,8 +634,6 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 		if (!ct_is_ptr(&t) && !t.arr && !(t.base == CT_INT && t.size == 8))
 			return gfail(g, n, "not a string (char *)%s", "");
 		w = ptr_where(g, &t);
-		if (g->loc->mech == M_TP && n->kind == N_MEMBER)
-			w = W_CTX;
 	}
 	emit_st(e, 1, reg, (int16_t)off, 0);
 	emit_jmpi(e, BPF_JEQ, R0, 0, done);
