@@ -41,9 +41,10 @@ static struct {
 	int pid, tid, strsize, top, count;
 	long interval, duration;
 	bool cumulative, verbose;
-	struct aprobe p[MAX_SPECS];
+	struct aprobe *p;
 	int np;
 } env = { .strsize = 80, .interval = 1 };
+static struct aprobe aprobe_table[MAX_SPECS]; /* bss: not in the binary */
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "id of the process to trace (optional)" },
@@ -350,6 +351,7 @@ static void display(struct obj *o, struct aprobe *p)
 
 int argdist_main(int argc, char **argv)
 {
+	env.p = aprobe_table;
 	struct resolve_opts ro = { .tool = "argdist", .limit = 1000 };
 	struct cg_opts co = { .uid = -1, .cpu = -1 };
 	struct obj *o;

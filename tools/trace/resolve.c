@@ -82,7 +82,7 @@ int tp_format_parse(const char *text, struct tp_format *out)
 			decl[n] = 0;
 			while (n && decl[n - 1] == ' ')
 				decl[--n] = 0;
-			br = strchr(decl, '[');
+			br = n && decl[n - 1] == ']' ? strrchr(decl, '[') : NULL;
 			/* the name: last word (before any [N]) */
 			name = br ? br : decl + n;
 			while (name > decl && name[-1] == ' ')

@@ -49,7 +49,7 @@ static struct {
 	long uid;
 	bool verbose, include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter;
-	struct probe probes[MAX_PROBES];
+	struct probe *probes;
 	int nprobes;
 	/* run time */
 	int events;
@@ -61,6 +61,7 @@ static struct {
 	size_t nagg;
 	bool done;
 } env = { .uid = -1, .strsize = 80, .pages = 64 };
+static struct probe probe_table[MAX_PROBES]; /* bss: not in the binary */
 
 static const struct opt opts[] = {
 	{ 'b', "buffer-pages", "N", "number of pages to use for perf_events ring buffer (default: 64)" },
@@ -518,6 +519,7 @@ static int cmp_agg(const void *a, const void *b)
 
 int trace_main(int argc, char **argv)
 {
+	env.probes = probe_table;
 	struct resolve_opts ro = { .tool = "trace", .limit = 1000 };
 	struct obj *o;
 	struct events *ev = NULL;
