@@ -305,7 +305,7 @@ static int attach_uprobe(struct prog *p, bool ret)
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);
 	}
-	pfd = perf_open_uprobe(path, off + extra, ret, -1);
+	pfd = perf_open_uprobe_ref(path, off + extra, ret, p->upid > 0 ? p->upid : -1, p->ref_ctr_off);
 	if (pfd < 0)
 		return pfd;
 	err = perf_attach_bpf(pfd, p->fd, 0, &p->link_fd);
@@ -396,6 +396,20 @@ static int attach_one(struct obj *o, struct prog *p)
 		return 0;
 	}
 	(void)o;
+	return 0;
+}
+
+int obj_attach_prog(struct obj *o, struct prog *p)
+{
+	int err;
+
+	if (!o->loaded || p->fd < 0)
+		return err_set(EINVAL, "%s: program %s is not loaded", o->name, p->name);
+	err = attach_one(o, p);
+	if (err < 0) {
+		prog_detach(p);
+		return err_prefix(err, "cannot attach program %s (%s)", p->name, p->label ? p->label : p->sec_name);
+	}
 	return 0;
 }
 

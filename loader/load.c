@@ -489,9 +489,9 @@ static int load_prog(struct obj *o, struct prog *p)
 			hint = " (this kernel refuses trampoline programs: fentry/fexit are unavailable)";
 		if (tail[0])
 			err_set(-fd, "program %s (%s) was rejected by the kernel (%s); verifier log tail:\n%s%s",
-				p->name, p->sec_name, strerror(-fd), tail, hint);
+				p->name, p->label ? p->label : p->sec_name, strerror(-fd), tail, hint);
 		else
-			err_prefix(fd, "program %s (%s)%s", p->name, p->sec_name, hint);
+			err_prefix(fd, "program %s (%s)%s", p->name, p->label ? p->label : p->sec_name, hint);
 		free(log);
 		return fd;
 	}

@@ -110,4 +110,29 @@ const struct btf *obj_kernel_btf(struct obj *o, const struct obj_opts *opts);
 bool obj_tp_btf_ok(struct obj *o, const char *tp);
 bool obj_fentry_ok(struct obj *o, const char *func);
 
+/* Generated objects (loader/gen.c): programs built at run time (trace,
+ * funccount...) enter the same object model, so load, attach, fallbacks,
+ * verifier-log reporting and cleanup are shared.  Build, then obj_load,
+ * obj_attach (or obj_attach_prog one by one), obj_close. */
+struct obj *obj_new(const char *name);
+/* A map; returns its index (the number emit_ldmap takes) or -errno. */
+int obj_new_map(struct obj *o, const char *name, uint32_t type, uint32_t key_size, uint32_t value_size,
+		uint32_t max_entries, uint32_t flags);
+/* A ".bss" global variable (obj_global finds it by name): returns the
+ * .bss map's index, *off = the variable's offset (emit_ldmap_value). */
+int obj_new_global(struct obj *o, const char *name, uint32_t size, uint32_t *off);
+/* A program: sec is a section name as in ELF objects ("tracepoint/C/E",
+ * "kprobe/F", "fentry/F", "uprobe/PATH:0xOFF", "perf_event"), refs the
+ * emitter's map references; label names the program in error messages
+ * (the probe text).  Returns its index (obj_prog_at) or -errno. */
+struct emit_mapref;
+struct bpf_insn;
+int obj_new_prog(struct obj *o, const char *name, const char *sec, const struct bpf_insn *insns, size_t cnt,
+		 const struct emit_mapref *refs, size_t nr_refs, const char *label);
+/* uprobes: restrict to one process (pid > 0), maintain a USDT semaphore. */
+void prog_set_uprobe_pid(struct prog *p, int pid);
+void prog_set_ref_ctr(struct prog *p, uint64_t off);
+/* Attach one loaded program (the others are left alone). */
+int obj_attach_prog(struct obj *o, struct prog *p);
+
 #endif

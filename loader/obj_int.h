@@ -91,6 +91,10 @@ struct prog {
 	const char *mech;
 	int *extra_fds;          /* perf fds attached by hand */
 	size_t nr_extra;
+	/* generated programs (gen.c) */
+	char *label;             /* what to name in errors (the probe text), or NULL */
+	int upid;                /* uprobe: only this process (0: all) */
+	uint64_t ref_ctr_off;    /* uprobe: USDT semaphore file offset, or 0 */
 };
 
 enum map_kind { MAP_USER, MAP_DATA, MAP_KCONFIG };
@@ -161,6 +165,7 @@ struct obj {
 	char btf_note[160];       /* why programs load without BTF func_info, if they do */
 	bool loaded;
 	int verbose;
+	void *gen;                /* generated object (gen.c): its symbol table */
 };
 
 struct kmod_btf {
@@ -169,6 +174,8 @@ struct kmod_btf {
 	int fd;                   /* kernel BTF object (attach_btf_obj_fd), 0 until needed */
 };
 
+/* gen.c */
+void obj_gen_free(struct obj *o);
 /* obj_open.c */
 struct code_sec *obj_code_sec(struct obj *o, size_t sec);
 /* maps.c */

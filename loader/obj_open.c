@@ -357,6 +357,7 @@ void obj_close(struct obj *o)
 		free(p->func_info);
 		free(p->line_info);
 		free(p->extra_fds);
+		free(p->label);
 	}
 	maps_destroy(o);
 	for (size_t i = 0; i < o->nr_code; i++) {
@@ -373,6 +374,7 @@ void obj_close(struct obj *o)
 	if (o->has_ext)
 		btf_ext_free(&o->ext);
 	btf_free(o->btf);
+	obj_gen_free(o);
 	free(o->owned);
 	free(o->name);
 	free(o);
