@@ -67,6 +67,9 @@ uint32_t map_type(const struct map *m);
 uint32_t map_key_size(const struct map *m);
 uint32_t map_value_size(const struct map *m);
 uint32_t map_max_entries(const struct map *m);
+/* Kernel memory the map would take as now sized, roughly (bytes): lets a
+ * tool refuse absurd sizes before BPF_MAP_CREATE spends minutes on them. */
+uint64_t map_mem_estimate(const struct map *m);
 /* Generic access (corebox run, decoders): maps by index, names, and the
  * object's own BTF with each map's key/value type ids (0 when unknown). */
 struct map *obj_map_at(const struct obj *o, size_t i); /* NULL past the end */
