@@ -482,6 +482,7 @@ void maps_destroy(struct obj *o)
 		if (m->fd >= 0)
 			close(m->fd);
 		free(m->name);
+		free(m->rec_types);
 	}
 	free(o->maps);
 	o->maps = NULL;

@@ -12,23 +12,6 @@
 #include "kbtf.h"
 #include "obj.h"
 
-/* How a program is attached, from its section name. */
-enum attach_kind {
-	ATTACH_NONE,       /* loaded, attached by hand (perf_event) or not at all */
-	ATTACH_TRACEPOINT, /* tracepoint/CAT/NAME, tp/CAT/NAME */
-	ATTACH_RAW_TP,     /* raw_tracepoint/NAME, raw_tp/NAME */
-	ATTACH_TP_BTF,     /* tp_btf/NAME (falls back to raw_tp) */
-	ATTACH_FENTRY,     /* fentry/FUNC */
-	ATTACH_FEXIT,      /* fexit/FUNC */
-	ATTACH_KPROBE,     /* kprobe/FUNC[+OFF] */
-	ATTACH_KRETPROBE,  /* kretprobe/FUNC */
-	ATTACH_KSYSCALL,   /* ksyscall/NAME */
-	ATTACH_KRETSYSCALL,
-	ATTACH_UPROBE,     /* uprobe/PATH:FUNC[+OFF] */
-	ATTACH_URETPROBE,
-	ATTACH_ITER,       /* iter/NAME */
-};
-
 /* A piece of a program's final instruction array that came from a
  * section: final[start .. start+len) = section[sec_start .. +len). */
 struct seg {
@@ -110,6 +93,8 @@ struct map {
 	size_t image_size;   /* rounded to pages */
 	bool live_mmap;      /* image now maps the kernel map */
 	int fd;
+	uint32_t *rec_types; /* events maps: record types found in the code (evtype.c) */
+	size_t nr_rec_types;
 };
 
 struct ext_var {
@@ -161,6 +146,7 @@ struct obj {
 	char btf_note[160];       /* why programs load without BTF func_info, if they do */
 	bool loaded;
 	int verbose;
+	bool rec_types_done;      /* evtype.c ran */
 };
 
 struct kmod_btf {
