@@ -55,8 +55,8 @@ static const char *hint(int errnum, char *buf, size_t size)
 	struct rlimit rl;
 
 	if (errnum == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-		snprintf(buf, size, " (the limit on open files is %llu: raise it, e.g. ulimit -n 1024)",
-			 (unsigned long long)rl.rlim_cur);
+		snprintf(buf, size, " (the limit on open files is %llu: raise it with ulimit -n%s)",
+			 (unsigned long long)rl.rlim_cur, rl.rlim_cur < 1024 ? ", e.g. ulimit -n 1024" : "");
 		return buf;
 	}
 	if (errnum == ENFILE)
@@ -66,7 +66,7 @@ static const char *hint(int errnum, char *buf, size_t size)
 
 int err_sys(int errnum, const char *fmt, ...)
 {
-	char h[96];
+	char h[128];
 	va_list ap;
 	size_t n;
 	int r;

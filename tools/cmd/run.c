@@ -354,10 +354,7 @@ static int run(struct obj *o, struct run_prog *rp)
 		if (is_events(map_type(m)) && map_fd(m) >= 0)
 			evm[nev++] = m;
 	for (size_t i = 0; i < nev; i++) {
-		if (!(evs[i] = run_events_new(o, evm[i], nev > 1))) {
-			rc = 2;
-			goto out;
-		}
+		evs[i] = run_events_new(o, evm[i], nev > 1);
 		if (!(ev[i] = events_open(evm[i], run_on_event, evs[i]))) {
 			rc = fail("");
 			goto out;
@@ -444,7 +441,8 @@ int run_main(int argc, char **argv)
 	while (obj_prog_at(o, n))
 		n++;
 	rp = xcalloc(n, sizeof(*rp));
-	if ((rc = run_select_programs(o, rp)) || (rc = run_size_maps(o)) || (rc = run_set_globals(o)))
+	if ((rc = run_select_programs(o, rp)) || (rc = run_size_maps(o)) || (rc = run_set_globals(o)) ||
+	    (rc = run_check_event_types(o)))
 		goto out;
 	memset(&oo, 0, sizeof(oo));
 	oo.btf_path = tool_common.btf_path;

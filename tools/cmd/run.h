@@ -52,8 +52,10 @@ int run_set_globals(struct obj *o);
 
 /* run_print.c */
 struct run_events;
-/* Type the records of events map m (--event-type, else the code); NULL
- * after a message when --event-type names no type. */
+/* Before load: does every --event-type name a type (and map)?  0, or 2
+ * after a message. */
+int run_check_event_types(struct obj *o);
+/* Type the records of events map m (--event-type, else the code). */
 struct run_events *run_events_new(struct obj *o, struct map *m, bool prefix);
 void run_events_free(struct run_events *e);
 int run_on_event(void *ctx, const void *data, size_t size); /* event_cb */

@@ -56,6 +56,36 @@ static uint32_t type_by_name(const struct btf *btf, const char *spec)
 	return 0;
 }
 
+static void no_type(const char *spec)
+{
+	fflush(stdout);
+	fprintf(stderr,
+		RUN_NAME ": --event-type: no struct, union or typedef '%s' in the object's BTF"
+		" (clang puts a type in BTF only when a map, a global or a function signature uses it)\n",
+		run_esc(spec));
+}
+
+int run_check_event_types(struct obj *o)
+{
+	for (size_t i = 0; i < run_env.nevtypes; i++) {
+		const char *map = run_env.evtypes[i].key;
+		struct map *m = map ? obj_map(o, map) : NULL;
+
+		err_clear();
+		if (map && (!m || (map_type(m) != BPF_MAP_TYPE_RINGBUF && map_type(m) != BPF_MAP_TYPE_PERF_EVENT_ARRAY))) {
+			fflush(stdout);
+			fprintf(stderr, RUN_NAME ": --event-type: no ring buffer or perf event array named '%s'\n",
+				run_esc(map));
+			return 2;
+		}
+		if (!obj_btf(o) || !type_by_name(obj_btf(o), run_env.evtypes[i].value)) {
+			no_type(run_env.evtypes[i].value);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 struct run_events *run_events_new(struct obj *o, struct map *m, bool prefix)
 {
 	struct run_events *e = xcalloc(1, sizeof(*e));
@@ -68,21 +98,11 @@ struct run_events *run_events_new(struct obj *o, struct map *m, bool prefix)
 	for (size_t i = 0; i < run_env.nevtypes; i++)
 		if (!run_env.evtypes[i].key || !strcmp(run_env.evtypes[i].key, map_name(m)))
 			spec = run_env.evtypes[i].value;
-	if (spec) {
-		e->forced = e->btf ? type_by_name(e->btf, spec) : 0;
-		err_clear();
-		if (!e->forced) {
-			fflush(stdout);
-			fprintf(stderr,
-				RUN_NAME ": --event-type: no struct, union or typedef '%s' in the object's BTF"
-				" (clang puts a type in BTF only when a map, a global or a function signature uses it)\n",
-				run_esc(spec));
-			free(e);
-			return NULL;
-		}
-	} else {
+	if (spec)
+		e->forced = e->btf ? type_by_name(e->btf, spec) : 0; /* checked before load */
+	else
 		e->nids = map_record_types(m, &e->ids);
-	}
+	err_clear();
 	if (tool_common.verbose)
 		for (size_t i = 0; i < (e->forced ? 1 : e->nids); i++) {
 			uint32_t id = e->forced ? e->forced : e->ids[i];
