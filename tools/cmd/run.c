@@ -32,23 +32,23 @@ enum {
 static const struct opt opts[] = {
 	{ 'd', "duration", "SECONDS", "stop after SECONDS (default: until Ctrl-C / SIGTERM)" },
 	{ KEY_DRY, "dry-run", NULL, "load, list programs and maps, attach nothing" },
-	{ KEY_ONLY, "only", "NAME[,NAME]", "load and attach only these programs (as named: no variant choice)" },
-	{ KEY_SKIP, "skip", "NAME[,NAME]", "do not load these programs" },
-	{ KEY_STRICT, "strict", NULL, "fail when a program's mechanism is missing here (default: skip it, one line each)" },
-	{ KEY_MAP, "map", "NAME=ENTRIES", "size a map (also NAME.value_size=N, NAME.key_size=N)" },
-	{ KEY_MEMLIMIT, "map-mem-limit", "SIZE", "refuse a map needing more kernel memory than SIZE (K, M, G; 0: no"
-						 " limit; default 1G, or half the RAM if less)" },
-	{ KEY_SET, "set", "NAME=VALUE", "set a global variable before load (const volatile knobs: numbers, bools,"
-					" enum names, strings)" },
-	{ KEY_EVTYPE, "event-type", "[MAP=]TYPE", "decode records as struct TYPE (default: the type the code sends,"
-						  " else hex)" },
+	{ KEY_ONLY, "only", "NAMES", "load only these programs (comma-separated; no variant choice)" },
+	{ KEY_SKIP, "skip", "NAMES", "do not load these programs" },
+	{ KEY_STRICT, "strict", NULL, "fail when a program cannot attach here (default: skip it)" },
+	{ KEY_MAP, "map", "NAME=N", "N entries for map NAME (NAME.value_size=N, NAME.key_size=N)" },
+	{ KEY_MEMLIMIT, "map-mem-limit", "SIZE", "refuse maps needing more kernel memory (default: 1G or half"
+						 " the RAM; 0: none)" },
+	{ KEY_SET, "set", "NAME=VALUE", "set global NAME before load (a const volatile knob: number, bool,"
+					" enum name, string)" },
+	{ KEY_EVTYPE, "event-type", "TYPE", "records are struct TYPE (MAP=TYPE: of one map; default: the type"
+					    " the code sends, else hex)" },
 	{ 'v', "verbose", NULL, "say what was chosen and defaulted; load steps" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
 	.name = RUN_NAME,
-	.usage = "OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAME[,NAME]] [--strict] [--map NAME=N]\n"
+	.usage = "OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAMES] [--strict] [--map NAME=N]\n"
 		 "       [--set NAME=VALUE] [--event-type [MAP=]TYPE] [--map-mem-limit SIZE] [-v] [--btf FILE]",
 	.summary = "Load a BPF object that follows libbpf's conventions (SEC names, .maps, global\n"
 		   "data, externs, subprograms) and run it as its libbpf-tools binary would: of the\n"
@@ -63,7 +63,7 @@ static const struct tool_help help = {
 		    "  corebox run prog.bpf.o --dry-run                # load and list, attach nothing\n"
 		    "  corebox run runqlat.bpf.o --set targ_tgid=1234 --set targ_ms=true\n"
 		    "  corebox run offcputime.bpf.o --map stackmap=2048 --map stackmap.value_size=400\n"
-		    "  corebox run execsnoop.bpf.o --event-type event --skip handle_exit\n",
+		    "  corebox run prog.bpf.o --event-type event --skip handle_exit\n",
 	.opts = opts,
 };
 
