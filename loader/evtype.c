@@ -104,21 +104,6 @@ static const struct btf_type *proto_at(const struct obj *o, const char *sec, siz
 	return NULL;
 }
 
-static const struct sec_reloc *reloc_at(const struct code_sec *c, size_t idx)
-{
-	size_t lo = 0, hi = c->nr_relocs;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (c->relocs[mid].insn < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < c->nr_relocs && c->relocs[lo].insn == idx ? &c->relocs[lo] : NULL;
-}
-
 static struct val *slot(struct frame *f, int64_t off, bool create)
 {
 	for (int i = 0; i < f->nspill; i++)
@@ -196,7 +181,7 @@ static void walk_function(struct obj *o, struct code_sec *c, size_t start, size_
 		struct val *d = dst <= 10 ? &f.r[dst] : NULL;
 
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			const struct sec_reloc *rel = reloc_at(c, i);
+			const struct sec_reloc *rel = code_reloc_at(c, i);
 			const Elf64_Sym *s = rel ? elf_sym(&o->symtab, rel->sym) : NULL;
 			struct map *m = s && s->st_shndx == o->maps_sec && o->maps_sec ? map_by_sec(o, o->maps_sec, s->st_value)
 										     : NULL;
@@ -264,7 +249,7 @@ static void walk_function(struct obj *o, struct code_sec *c, size_t start, size_
 			continue;
 		if (src == BPF_PSEUDO_CALL) {
 			/* a subprogram: its parameter types say what we pass */
-			const struct sec_reloc *rel = reloc_at(c, i);
+			const struct sec_reloc *rel = code_reloc_at(c, i);
 			const Elf64_Sym *s = rel ? elf_sym(&o->symtab, rel->sym) : NULL;
 			const struct code_sec *tc = s ? obj_code_sec(o, s->st_shndx) : c;
 			int64_t t = s ? (int64_t)(s->st_value / 8) + in->imm + 1 : (int64_t)i + in->imm + 1;

@@ -168,6 +168,8 @@ int externs_resolve(struct obj *o);
 /* relocate.c */
 int relocate_core(struct obj *o);
 int relocate_prog(struct obj *o, struct prog *p);
+/* The relocation of instruction idx of section c, or NULL. */
+const struct sec_reloc *code_reloc_at(const struct code_sec *c, size_t idx);
 /* The poisoning CO-RE relocation behind instruction idx of p's final
  * code, or NULL; freed by core_poisons_free (end of obj_load). */
 const char *prog_poison_desc(const struct obj *o, const struct prog *p, size_t idx);
