@@ -255,13 +255,15 @@ char *str_escape(char *out, size_t size, const char *s, const char *keep)
 	return out;
 }
 
-void fputs_escaped(const char *s, FILE *f)
+void fputs_escaped(const char *s, const char *keep, FILE *f)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
 		size_t n = printable_len(p);
 
+		if (!n && keep && strchr(keep, *p))
+			n = 1;
 		if (n) {
 			fwrite(p, 1, n, f);
 			p += n;

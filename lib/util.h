@@ -48,8 +48,8 @@ int fd_good(int fd);
 char *str_escape(char *out, size_t size, const char *s, const char *keep);
 /* Would str_escape change s? */
 bool str_needs_escape(const char *s, const char *keep);
-/* fputs(str_escape(s, keep "")) without a size limit. */
-void fputs_escaped(const char *s, FILE *f);
+/* fputs(str_escape(s, keep)) without a size limit. */
+void fputs_escaped(const char *s, const char *keep, FILE *f);
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);

@@ -345,9 +345,12 @@ static void load_prog_btf(struct obj *o)
 	if (fd < 0) {
 		/* not fatal: programs load without BTF (no source lines) */
 		snprintf(o->btf_note, sizeof(o->btf_note), "the kernel refused the program's BTF (%s)", err_msg());
-		if (o->verbose)
-			fprintf(stderr, "%s: kernel refused program BTF (%s)%s%s\n", o->name, err_msg(),
-				log ? ":\n" : "", log ? log : "");
+		if (o->verbose) {
+			/* the kernel's log quotes the object's type names */
+			fprintf(stderr, "%s: kernel refused program BTF (%s)%s", o->name, err_msg(), log ? ":\n" : "");
+			fputs_escaped(log ? log : "", "\n", stderr);
+			fputc('\n', stderr);
+		}
 		free(log);
 		err_clear();
 		return;

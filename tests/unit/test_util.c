@@ -38,6 +38,16 @@ static void test_escape(void)
 	     "truncated at the buffer, never mid-escape: '%s'", out);
 	T_OK(str_needs_escape("a\033", "") && !str_needs_escape("a\n", "\n") && !str_needs_escape("ok", ""),
 	     "str_needs_escape");
+	{
+		char *m = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&m, &n);
+
+		fputs_escaped("log\n[3] STRUCT \033]0;x\a", "\n", f);
+		fclose(f);
+		T_OK(m && !strcmp(m, "log\n[3] STRUCT \\x1b]0;x\\x07"), "fputs_escaped keeps what it is told to: %s", m);
+		free(m);
+	}
 }
 
 static void test_err(void)

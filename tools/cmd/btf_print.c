@@ -88,7 +88,7 @@ static void pr_scalar(FILE *f, const struct btf *btf, const struct btf_type *t, 
 			const char *s = btf_str(btf, name_off);
 
 			if (s && *s) {
-				fputs_escaped(s, f);
+				fputs_escaped(s, "", f);
 				return;
 			}
 		}
@@ -182,7 +182,7 @@ static void pr_struct(FILE *f, const struct btf *btf, const struct btf_type *t, 
 		if (i)
 			fputc(' ', f);
 		if (name && *name) {
-			fputs_escaped(name, f);
+			fputs_escaped(name, "", f);
 			fputc('=', f);
 		}
 		btf_resolve(btf, m->type, &mt);
@@ -272,7 +272,7 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 
 			if (i)
 				fputc(' ', f);
-			fputs_escaped(v ? btf_name(btf, v) : "?", f);
+			fputs_escaped(v ? btf_name(btf, v) : "?", "", f);
 			fputc('=', f);
 			if (!v || btf_kind(v) != BTF_KIND_VAR || vs->offset > n || vs->size > n - vs->offset)
 				fputc('?', f);
@@ -310,7 +310,7 @@ void btf_print_datasec(FILE *f, const struct btf *btf, uint32_t id, const void *
 		const struct btf_type *v = btf_type_by_id(btf, vs->type);
 
 		fputs(prefix, f);
-		fputs_escaped(v ? btf_name(btf, v) : "?", f);
+		fputs_escaped(v ? btf_name(btf, v) : "?", "", f);
 		fputc('=', f);
 		if (!v || btf_kind(v) != BTF_KIND_VAR || vs->offset > size || vs->size > size - vs->offset)
 			fputc('?', f);
