@@ -60,6 +60,48 @@ static void expect(const char *name, const char *map, const char *want, const ch
 	free(buf);
 }
 
+/* Corrupted copies (byte flips): whatever opens is walked without a
+ * crash (ASan/UBSan) and every type found is a struct or union. */
+static void mutations(const char *name)
+{
+	char path[256], *data, *copy;
+	size_t size, opened = 0, typed = 0, bad = 0;
+
+	snprintf(path, sizeof(path), DIR "%s.bpf.o", name);
+	if (read_file(path, 1 << 24, &data, &size) < 0)
+		return;
+	copy = xmalloc(size);
+	srand(7);
+	for (int i = 0; i < 3000; i++) {
+		struct obj *o;
+		struct map *m;
+
+		memcpy(copy, data, size);
+		for (int k = 0; k < 1 + i % 4; k++)
+			copy[(size_t)rand() % size] ^= (char)(1 + rand() % 255);
+		o = obj_open("flip", copy, size);
+		if (!o)
+			continue;
+		opened++;
+		for (size_t k = 0; (m = obj_map_at(o, k)); k++) {
+			const uint32_t *ids;
+			size_t n = map_record_types(m, &ids);
+
+			for (size_t j = 0; j < n; j++) {
+				const struct btf_type *t = btf_type_by_id(obj_btf(o), ids[j]);
+
+				typed++;
+				bad += !t || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION);
+			}
+		}
+		obj_close(o);
+	}
+	T_OK(opened > 100 && !bad, "%s: 3000 corrupted copies, %zu opened and walked, %zu types found, all structs",
+	     name, opened, typed);
+	free(copy);
+	free(data);
+}
+
 int main(void)
 {
 	char *buf = NULL;
@@ -81,5 +123,7 @@ int main(void)
 		obj_close(o);
 		free(buf);
 	}
+	mutations("rqlat");
+	mutations("perfbuf");
 	T_EXIT();
 }
