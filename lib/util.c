@@ -59,7 +59,7 @@ int read_file(const char *path, size_t max, char **bufp, size_t *lenp)
 		return fd;
 	if (st.st_size > 0 && (uint64_t)st.st_size > max) {
 		close(fd);
-		return err_set(EFBIG, "%s is %lld bytes, over the limit of %zu", path, (long long)st.st_size, max);
+		return err_set(EFBIG, "%s is %lld bytes, over the limit of %zu bytes", path, (long long)st.st_size, max);
 	}
 	if (st.st_size > 0 && (size_t)st.st_size < max)
 		cap = (size_t)st.st_size + 1; /* one read, and one more to see the end */
