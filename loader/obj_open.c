@@ -326,6 +326,8 @@ void prog_set_autoload(struct prog *p, bool on) { if (p) p->autoload = on; }
 bool prog_autoload(const struct prog *p) { return p->autoload; }
 const char *prog_name(const struct prog *p) { return p->name; }
 const char *prog_section(const struct prog *p) { return p->sec_name; }
+enum attach_kind prog_kind(const struct prog *p) { return p->kind; }
+const char *prog_target(const struct prog *p) { return p->target ? p->target : ""; }
 int prog_fd(const struct prog *p) { return p->fd; }
 const char *prog_mechanism(const struct prog *p) { return p->mech; }
 

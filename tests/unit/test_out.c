@@ -7,10 +7,22 @@
 #include <unistd.h>
 
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "t.h"
 #include "tools/common/out.h"
 
 #define DIR "/tmp"
+
+static char *safe(const char *s, char *buf, size_t size)
+{
+	struct strbuf b = { 0 };
+
+	strbuf_reset(&b);
+	strbuf_add_safe(&b, s);
+	snprintf(buf, size, "%s", b.s);
+	strbuf_free(&b);
+	return buf;
+}
 
 /* Run fn with stdout captured; the text, malloc'd. */
 static char *capture(void (*fn)(void))
@@ -74,16 +86,16 @@ int main(void)
 	static const char argv_[] = "ls\0-l\0a b";
 
 	/* ---- safe strings ---- */
-	T_OK(!strcmp(str_safe("a\033[2Jb\tc\n", buf, sizeof(buf)), "a\\x1b[2Jb\tc\n"), "ESC escaped, tab/newline kept: %s", buf);
-	T_OK(!strcmp(str_safe("caf\xc3\xa9 \xe2\x82\xac", buf, sizeof(buf)), "caf\xc3\xa9 \xe2\x82\xac"), "valid UTF-8 kept");
-	T_OK(!strcmp(str_safe("x\xc2\x9b" "y\xff\xc3", buf, sizeof(buf)), "x\\xc2\\x9by\\xff\\xc3"), "C1 CSI, invalid bytes, truncated sequence escaped: %s", buf);
+	T_OK(!strcmp(safe("a\033[2Jb\tc\n", buf, sizeof(buf)), "a\\x1b[2Jb\tc\n"), "ESC escaped, tab/newline kept: %s", buf);
+	T_OK(!strcmp(safe("caf\xc3\xa9 \xe2\x82\xac", buf, sizeof(buf)), "caf\xc3\xa9 \xe2\x82\xac"), "valid UTF-8 kept");
+	T_OK(!strcmp(safe("x\xc2\x9b" "y\xff\xc3", buf, sizeof(buf)), "x\\xc2\\x9by\\xff\\xc3"), "C1 CSI, invalid bytes, truncated sequence escaped: %s", buf);
 	{
 		char again[128];
 
-		str_safe("a\033b\x9b", buf, sizeof(buf));
-		T_OK(!strcmp(str_safe(buf, again, sizeof(again)), buf), "escaping twice changes nothing");
+		safe("a\033b\x9b", buf, sizeof(buf));
+		T_OK(!strcmp(safe(buf, again, sizeof(again)), buf), "escaping twice changes nothing");
 	}
-	T_OK(!strcmp(str_safe("0123456789", buf, 5), "0123"), "truncated to the buffer");
+	T_OK(!strcmp(safe("0123456789", buf, 5), "0123"), "truncated to the buffer");
 
 	/* ---- JSON strings ---- */
 	strbuf_reset(&b);

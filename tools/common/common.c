@@ -42,7 +42,7 @@ void tool_signals(void)
 }
 
 /* Messages quote names from files and the kernel: never let their bytes
- * reach the terminal raw (lib/strbuf.h str_safe). */
+ * reach the terminal raw (lib/strbuf.h strbuf_add_safe). */
 void tool_err(const char *name, const char *fmt, ...)
 {
 	struct strbuf b = { 0 };

@@ -86,7 +86,7 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 	for (size_t i = 0; i < n; i++) {
 		struct prog *p = obj_prog_at(o, i);
 
-		if (obj_attach_prog(o, p) < 0) {
+		if (prog_attach(p) < 0) {
 			if (!first_err) {
 				first_err = -EINVAL;
 				snprintf(first_msg, sizeof(first_msg), "%s", err_msg());
