@@ -6,6 +6,7 @@
 
 #include "lib/err.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/mapdump.h"
 #include "tools/stack/stacks.h"
@@ -85,13 +86,13 @@ int btmap_print(struct obj *o, const char *tool, enum btmap_key kind, bool folde
 		} else if (kind == BTMAP_USTACK_COMM) {
 			printf("@[\n");
 			stacks_print_frames(&s, stdout, "        ", k->stackid, (int)k->pid, 0, 0);
-			printf(", %s]: %llu\n", str_safe(comm, safe, sizeof(safe)), (unsigned long long)n);
+			printf(", %s]: %llu\n", str_escape(safe, sizeof(safe), comm, ""), (unsigned long long)n);
 		} else if (kind == BTMAP_NAME) {
 			memcpy(name, k->name, MEMCOUNT_NAME_LEN);
 			name[MEMCOUNT_NAME_LEN] = 0;
-			printf("@[%s]: %llu\n", str_safe(name, safe, sizeof(safe)), (unsigned long long)n);
+			printf("@[%s]: %llu\n", str_escape(safe, sizeof(safe), name, ""), (unsigned long long)n);
 		} else {
-			printf("@[%u, %s]: %llu\n", k->pid, str_safe(comm, safe, sizeof(safe)),
+			printf("@[%u, %s]: %llu\n", k->pid, str_escape(safe, sizeof(safe), comm, ""),
 			       (unsigned long long)n);
 		}
 	}

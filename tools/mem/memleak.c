@@ -509,7 +509,7 @@ static void print_stack(struct stacks *s, const struct agg *a, const struct one 
 			char safe[1024];
 
 			frame_text(s, ips[i], &f);
-			printf("\t%d [<%016llx>] %s\n", i, (unsigned long long)ips[i], str_safe(f.s, safe, sizeof(safe)));
+			printf("\t%d [<%016llx>] %s\n", i, (unsigned long long)ips[i], str_escape(safe, sizeof(safe), f.s, ""));
 		}
 	}
 	strbuf_free(&f);

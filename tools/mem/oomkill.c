@@ -102,11 +102,11 @@ static int on_event(void *ctx, const void *data, size_t size)
 		return 0;
 	}
 	printf("%s Triggered by PID %u (\"%s\"), OOM kill of PID %u (\"%s\"), %llu pages%s", tool_hms(hms, sizeof(hms)),
-	       e->fpid, str_safe(fcomm, safe[0], sizeof(safe[0])), e->tpid,
-	       str_safe(tcomm, safe[1], sizeof(safe[1])), pages,
+	       e->fpid, str_escape(safe[0], sizeof(safe[0]), fcomm, ""), e->tpid,
+	       str_escape(safe[1], sizeof(safe[1]), tcomm, ""), pages,
 	       e->has_pages || !e->has_rss ? "" : " RSS");
 	if (have_load)
-		printf(", loadavg: %s\n", str_safe(loadavg, safe[2], sizeof(safe[2])));
+		printf(", loadavg: %s\n", str_escape(safe[2], sizeof(safe[2]), loadavg, ""));
 	else
 		printf("\n");
 	return 0;
