@@ -27,19 +27,7 @@ struct {
 
 STACK_MAP(stackmap);
 
-/* Local CO-RE flavors: the path from a fault to its file's name. */
-struct qstr___m {
-	const unsigned char *name;
-} __attribute__((preserve_access_index));
-struct dentry___m {
-	struct qstr___m d_name;
-} __attribute__((preserve_access_index));
-struct path___m {
-	struct dentry___m *dentry;
-} __attribute__((preserve_access_index));
-struct file___m {
-	struct path___m f_path;
-} __attribute__((preserve_access_index));
+/* Local CO-RE flavors: from a fault to its file (mem.bpf.h: to its name). */
 struct vm_area_struct___m {
 	struct file___m *vm_file;
 } __attribute__((preserve_access_index));

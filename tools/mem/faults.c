@@ -82,9 +82,10 @@ static int attach_kfunc(struct obj *o, const char *tool, const char *const *func
 	struct prog *p;
 
 	if (i < 0) {
-		tool_err(tool, "this kernel offers no way to trace %s: %s%s%s %s no tracepoint and this kernel "
-			 "lets BPF into neither by fentry (BTF trampolines) nor by kprobe%s", what, funcs[0],
-			 n > 1 ? " and " : "", n > 1 ? funcs[1] : "", n > 1 ? "have" : "has", instead);
+		tool_err(tool, "this kernel offers no way to trace %s: %s%s%s %s no tracepoint, and this kernel "
+			 "allows neither fentry (BTF trampolines) nor kprobes on %s (a kernel with either would "
+			 "do)%s", what, funcs[0], n > 1 ? " and " : "", n > 1 ? funcs[1] : "", n > 1 ? "have" : "has",
+			 n > 1 ? "them" : "it", instead);
 		return -1;
 	}
 	p = obj_prog(o, way == KFUNC_FENTRY ? "kf_fentry" : "kf_kprobe");

@@ -28,6 +28,21 @@
 #endif
 #endif
 
+/* Local CO-RE flavors on the way from a file to its name:
+ * BPF_CORE_READ(file, f_path.dentry, d_name.name). */
+struct qstr___m {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+struct dentry___m {
+	struct qstr___m d_name;
+} __attribute__((preserve_access_index));
+struct path___m {
+	struct dentry___m *dentry;
+} __attribute__((preserve_access_index));
+struct file___m {
+	struct path___m f_path;
+} __attribute__((preserve_access_index));
+
 /* -p PID / -t TID (0: all). */
 static __always_inline int mem_task_allowed(__u32 targ_tgid, __u32 targ_tid)
 {

@@ -4,8 +4,7 @@
  * points each program at PATH:OFFSET and restricts it to the traced
  * process) store the requested size per thread; the return probes add
  * address -> {size, time, user stack} to `allocs`; free() and munmap()
- * remove the entry.  Kernel mode: the kmem tracepoints (tp_btf, raw_tp
- * where the kernel cannot) do the same for kmalloc, kmem_cache, page and
+ * remove the entry.  Kernel mode: the kmem raw tracepoints do the same for kmalloc, kmem_cache, page and
  * (-P) percpu allocations, with kernel stacks.  --combined-only also
  * keeps totals per stack in `combined`, which the user side then reads
  * instead of every allocation.  The shared steps are subprograms
@@ -29,11 +28,21 @@ const volatile __u8 user_stacks = 0;
  * not the cache (the kmem_alloc event class) */
 const volatile __u8 kmem_old = 0;
 
+/* A thread's allocator call in progress: its size, and how many calls
+ * into the allocator were made from inside it (malloc getting memory by
+ * mmap, calloc calling malloc...): those are part of the outer call, not
+ * allocations of their own, and must not consume its size. */
+struct pending {
+	__u64 size;
+	__u32 depth;
+	__u32 skip;    /* filtered out by -z/-Z/-s: nothing to record */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
 	__type(key, __u32);
-	__type(value, __u64);
+	__type(value, struct pending);
 } sizes SEC(".maps");
 
 /* Not preallocated: memory follows the allocations actually outstanding. */
@@ -107,11 +116,16 @@ static __noinline void record(void *ctx, __u64 addr, __u64 size)
 static __noinline int alloc_enter(void *ctx, __u64 size)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pending *p = bpf_map_lookup_elem(&sizes, &tid), fresh = {};
 
-	if (!wanted(size))
+	if (p) { /* inside another allocator call */
+		p->depth++;
 		return 0;
-	bpf_map_update_elem(&sizes, &tid, &size, BPF_ANY);
-	if (trace_all)
+	}
+	fresh.size = size;
+	fresh.skip = !wanted(size);
+	bpf_map_update_elem(&sizes, &tid, &fresh, BPF_ANY);
+	if (trace_all && !fresh.skip)
 		trace(ctx, ML_ALLOC_ENTER, size, 0);
 	return 0;
 }
@@ -119,12 +133,21 @@ static __noinline int alloc_enter(void *ctx, __u64 size)
 static __noinline int alloc_exit(void *ctx, __u64 addr)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	__u64 *sizep = bpf_map_lookup_elem(&sizes, &tid), size;
+	struct pending *p = bpf_map_lookup_elem(&sizes, &tid);
+	__u64 size;
+	__u32 skip;
 
-	if (!sizep)
-		return 0; /* entry missed or filtered */
-	size = *sizep;
+	if (!p)
+		return 0; /* entry missed */
+	if (p->depth) { /* a nested call returns */
+		p->depth--;
+		return 0;
+	}
+	size = p->size;
+	skip = p->skip;
 	bpf_map_delete_elem(&sizes, &tid);
+	if (skip)
+		return 0;
 	record(ctx, addr, size);
 	if (trace_all)
 		trace(ctx, ML_ALLOC_EXIT, size, addr);
@@ -228,7 +251,10 @@ int free_enter_u(struct pt_regs *ctx) { return free_enter(ctx, PT_REGS_PARM1(ctx
 SEC("uprobe")
 int munmap_enter(struct pt_regs *ctx) { return free_enter(ctx, PT_REGS_PARM1(ctx)); }
 
-/* ---- kernel allocators (tracepoints; tp_btf, raw_tp fallback) ---- */
+/* ---- kernel allocators (raw tracepoints) ----
+ * raw_tp, not tp_btf: the allocation tracepoints pass `const void *ptr`,
+ * which kernels before ~6.13 refuse to let a tp_btf program read ("arg1
+ * type UNKNOWN is not a struct"); as raw_tp every argument is a u64. */
 
 struct kmem_cache___m {
 	unsigned int size;
@@ -249,7 +275,7 @@ static __noinline int kalloc(void *ctx, __u64 ptr, __u64 size)
 }
 
 /* kmalloc(call_site, ptr, bytes_req, bytes_alloc, gfp[, node]) */
-SEC("tp_btf/kmalloc")
+SEC("raw_tp/kmalloc")
 int BPF_PROG(kmalloc, unsigned long call_site, const void *ptr, unsigned long bytes_req,
 	     unsigned long bytes_alloc)
 {
@@ -257,7 +283,7 @@ int BPF_PROG(kmalloc, unsigned long call_site, const void *ptr, unsigned long by
 }
 
 /* before 6.1 only */
-SEC("tp_btf/kmalloc_node")
+SEC("raw_tp/kmalloc_node")
 int BPF_PROG(kmalloc_node, unsigned long call_site, const void *ptr, unsigned long bytes_req,
 	     unsigned long bytes_alloc)
 {
@@ -266,7 +292,7 @@ int BPF_PROG(kmalloc_node, unsigned long call_site, const void *ptr, unsigned lo
 
 /* 6.1+: (call_site, ptr, struct kmem_cache *s, gfp, node); before:
  * (call_site, ptr, bytes_req, bytes_alloc, gfp) */
-SEC("tp_btf/kmem_cache_alloc")
+SEC("raw_tp/kmem_cache_alloc")
 int BPF_PROG(kmem_cache_alloc, unsigned long call_site, const void *ptr, void *arg2, unsigned long arg3)
 {
 	__u64 size = kmem_old ? arg3 : BPF_CORE_READ((struct kmem_cache___m *)arg2, size);
@@ -274,40 +300,40 @@ int BPF_PROG(kmem_cache_alloc, unsigned long call_site, const void *ptr, void *a
 	return kalloc(ctx, (__u64)ptr, size);
 }
 
-SEC("tp_btf/kmem_cache_alloc_node")
+SEC("raw_tp/kmem_cache_alloc_node")
 int BPF_PROG(kmem_cache_alloc_node, unsigned long call_site, const void *ptr, unsigned long bytes_req,
 	     unsigned long bytes_alloc)
 {
 	return kalloc(ctx, (__u64)ptr, bytes_alloc);
 }
 
-SEC("tp_btf/kfree")
+SEC("raw_tp/kfree")
 int BPF_PROG(kfree, unsigned long call_site, const void *ptr)
 {
 	return free_enter(ctx, (__u64)ptr);
 }
 
-SEC("tp_btf/kmem_cache_free")
+SEC("raw_tp/kmem_cache_free")
 int BPF_PROG(kmem_cache_free, unsigned long call_site, const void *ptr)
 {
 	return free_enter(ctx, (__u64)ptr);
 }
 
 /* Pages by their struct page address (the same for alloc and free). */
-SEC("tp_btf/mm_page_alloc")
+SEC("raw_tp/mm_page_alloc")
 int BPF_PROG(mm_page_alloc, void *page, unsigned int order)
 {
 	return kalloc(ctx, (__u64)page, page_size << (order & 31));
 }
 
-SEC("tp_btf/mm_page_free")
+SEC("raw_tp/mm_page_free")
 int BPF_PROG(mm_page_free, void *page)
 {
 	return free_enter(ctx, (__u64)page);
 }
 
 /* order-0 pages freed in batches (release_pages) */
-SEC("tp_btf/mm_page_free_batched")
+SEC("raw_tp/mm_page_free_batched")
 int BPF_PROG(mm_page_free_batched, void *page)
 {
 	return free_enter(ctx, (__u64)page);

@@ -254,8 +254,8 @@ static const struct ufunc {
 	bool optional;
 } ufuncs[] = {
 	{ "malloc", "malloc_enter", "malloc_exit", false },
-	{ "calloc", "calloc_enter", "calloc_exit", false },
-	{ "realloc", "realloc_enter", "realloc_exit", false },
+	{ "calloc", "calloc_enter", "calloc_exit", true },   /* a static binary has */
+	{ "realloc", "realloc_enter", "realloc_exit", true }, /* only what it uses */
 	{ "free", "free_enter_u", NULL, false },
 	{ "posix_memalign", "posix_memalign_enter", "posix_memalign_exit", true },
 	{ "memalign", "memalign_enter", "memalign_exit", true },
@@ -816,17 +816,19 @@ int memleak_main(int argc, char **argv)
 		tool_err("memleak", "%s", err_msg());
 		goto fail;
 	}
-	if (stacks_init(&s, map_fd(obj_map(o, "stack_traces")), (unsigned)env.depth,
-			env.kernel ? STACKS_SKIP_TRACE | STACKS_NO_USER : STACKS_NO_KERNEL) < 0) {
-		tool_err("memleak", "%s", err_msg());
-		goto fail;
-	}
 	if (env.kernel)
 		out_info("Attaching to kernel allocators, Ctrl+C to quit.\n");
 	else
 		out_info("Attaching to pid %d, Ctrl+C to quit.\n", env.pid);
 	tool_flush();
 	release_child();
+	/* the symbols (kallsyms: a while on a slow machine) while the first
+	 * interval runs */
+	if (stacks_init(&s, map_fd(obj_map(o, "stack_traces")), (unsigned)env.depth,
+			env.kernel ? STACKS_SKIP_TRACE | STACKS_NO_USER : STACKS_NO_KERNEL) < 0) {
+		tool_err("memleak", "%s", err_msg());
+		goto fail;
+	}
 
 	for (long n = 0; !tool_exiting && (env.count < 0 || n < env.count); n++) {
 		wait_interval(ev, env.interval * 1000);
@@ -838,6 +840,8 @@ int memleak_main(int argc, char **argv)
 		}
 	}
 	stacks_fini(&s);
+	if (ev)
+		tool_report_lost("memleak", events_lost(ev));
 	events_close(ev);
 	obj_close(o);
 	if (env.child > 0) { /* ours: stop it if it still runs, reap it */
@@ -852,11 +856,15 @@ int memleak_main(int argc, char **argv)
 	return ret;
 
 fail:
+	events_close(ev);
 	if (o)
 		obj_close(o);
 	if (env.child > 0) {
-		close(go_pipe[1]); /* the child exits without running the command */
-		waitpid(env.child, NULL, 0);
+		if (go_pipe[1] >= 0)
+			close(go_pipe[1]); /* the child exits without running the command */
+		else
+			kill(env.child, SIGTERM);
+		wait_bounded_child(env.child);
 	}
 	free(object);
 	if (cargv)

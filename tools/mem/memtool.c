@@ -40,6 +40,16 @@ int mem_run_events(struct obj *o, struct events *ev, const char *name, long dura
 	return ret;
 }
 
+int mem_parse_verbose(int key, const char *arg, void *ctx)
+{
+	(void)arg;
+	(void)ctx;
+	if (key != 'v')
+		return 1;
+	tool_common.verbose = 1;
+	return 0;
+}
+
 long long mem_vmstat(const char *key)
 {
 	FILE *f = fopen("/proc/vmstat", "re");

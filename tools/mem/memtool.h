@@ -17,6 +17,9 @@ struct events *mem_attach_events(struct obj *o, const char *name, event_cb cb, v
  * the stream and the object: the tool's exit status. */
 int mem_run_events(struct obj *o, struct events *ev, const char *name, long duration_s);
 
+/* The option callback of tools whose only option is -v (opt_parse). */
+int mem_parse_verbose(int key, const char *arg, void *ctx);
+
 /* A counter of /proc/vmstat ("nr_free_pages"), or -1. */
 long long mem_vmstat(const char *key);
 /* Number of online NUMA nodes (/sys/devices/system/node/online), 1 when

@@ -30,17 +30,6 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
-static int parse(int key, const char *arg, void *ctx)
-{
-	(void)arg;
-	(void)ctx;
-	if (key == 'v') {
-		tool_common.verbose = 1;
-		return 0;
-	}
-	return 1;
-}
-
 enum { C_TIME, C_NUM, C_MS, C_NS };
 static const struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME", "%-10s ", OUT_STR, OUT_TEXT_ONLY },
@@ -114,7 +103,7 @@ int numamove_main(int argc, char **argv)
 	int ncpu, fd, ret = 0;
 	char hms[16];
 
-	opt_parse(argc, argv, &help, parse, NULL);
+	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
 	ncpu = cpus_possible();
 	if (ncpu < 1) {
 		tool_err("numamove", "cannot read the possible CPUs");

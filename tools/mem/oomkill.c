@@ -35,17 +35,6 @@ static const struct tool_help help = {
 	.opts = opts,
 };
 
-static int parse(int key, const char *arg, void *ctx)
-{
-	(void)arg;
-	(void)ctx;
-	if (key == 'v') {
-		tool_common.verbose = 1;
-		return 0;
-	}
-	return 1;
-}
-
 static long page_kb;
 
 /* The victim's comm when the kernel did not give it (6.1's mark_victim
@@ -120,7 +109,7 @@ int oomkill_main(int argc, char **argv)
 	struct obj *o;
 	bool tp;
 
-	opt_parse(argc, argv, &help, parse, NULL);
+	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
 	page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tool_signals();
 

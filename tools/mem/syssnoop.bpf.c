@@ -37,18 +37,6 @@ struct {
 
 /* ---- mmapsnoop ---- */
 
-struct qstr___m {
-	const unsigned char *name;
-} __attribute__((preserve_access_index));
-struct dentry___m {
-	struct qstr___m d_name;
-} __attribute__((preserve_access_index));
-struct path___m {
-	struct dentry___m *dentry;
-} __attribute__((preserve_access_index));
-struct file___m {
-	struct path___m f_path;
-} __attribute__((preserve_access_index));
 struct fdtable___m {
 	unsigned int max_fds;
 	struct file___m **fd;
