@@ -683,8 +683,15 @@ static void test_swapin(const char *test, const char *disable)
 	/* each swap_read_folio reads one page here (no large swap folios) */
 	RESULT(test, n > 0 && n <= after - before && n * 10 >= (after - before) * 9 && rc == 0,
 	       "swap-ins of cbxvm_swap: %lld counted, pswpin+zswpin grew by %lld; exit %d", n, after - before, rc);
-	if (!last_ok)
+	if (!last_ok) {
+		static char vs[16384];
+
 		dump_output(test);
+		if (read_str("/proc/vmstat", vs, sizeof(vs)) == 0)
+			for (char *p = vs; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+				if (!strncmp(p, "pswp", 4) || !strncmp(p, "zswp", 4) || !strncmp(p, "swap_ra", 7))
+					printf("VMTEST-LOG %s %.*s\n", test, (int)strcspn(p, "\n"), p);
+	}
 }
 
 static void test_numamove(const char *test, const char *disable)

@@ -45,7 +45,9 @@ struct {
 	__type(value, struct pending);
 } sizes SEC(".maps");
 
-/* Not preallocated: memory follows the allocations actually outstanding. */
+/* Not preallocated for a process's allocator: memory follows the
+ * allocations actually outstanding.  Kernel mode preallocates it (the
+ * user side clears the flag): no allocation from inside kmalloc. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, MEMLEAK_ALLOCS_MAX);

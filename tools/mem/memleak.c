@@ -189,7 +189,7 @@ static char *object_of_pid(int pid, const char *want)
 /* The command's allocator: itself when static, musl's loader (which is
  * its libc), else the libc.so.6 beside the dynamic loader (a real path:
  * uprobes belong to the file). */
-static char *object_of_command(const char *prog, const char *want)
+static char *object_of_command(const char *prog, const char *want, bool *no_cmd)
 {
 	static const char *const dirs[] = { "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
 					    "/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
@@ -215,8 +215,10 @@ static char *object_of_command(const char *prog, const char *want)
 				memcpy(exe, cand, strlen(cand) + 1);
 			p += n + (p[n] == ':');
 		}
-		if (!exe[0])
+		if (!exe[0]) {
+			*no_cmd = true;
 			return NULL;
+		}
 	}
 	if (elf_map_file(exe, &data, &size) == 0) {
 		if (elf_open(&ev, data, size) == 0)
@@ -516,21 +518,6 @@ static void print_stack(struct stacks *s, const struct agg *a, const struct one 
 	strbuf_free(&j);
 }
 
-/* Kernel mode: is this the BPF memory allocator refilling its caches
- * (how memleak's own, not preallocated, allocation map grows)?  Those
- * are left out of the report: they would top it on a busy system. */
-static bool bpf_refill(struct stacks *s, int64_t id)
-{
-	const uint64_t *ips;
-	struct ksym k;
-	int n = stacks_read(s, (int32_t)id, 1, &ips);
-
-	for (int i = 0; i < n && s->ksyms; i++)
-		if (ksyms_lookup(s->ksyms, ips[i], &k) == 0 && !strcmp(k.name, "bpf_mem_refill"))
-			return true;
-	return false;
-}
-
 /* Every outstanding allocation older than -o, summed by stack. */
 static int read_allocs(int fd, struct agg *by_stack, size_t nstacks, struct one **list, size_t *nlist,
 		       uint64_t *missed, uint64_t *collisions)
@@ -648,7 +635,7 @@ static int report(struct obj *o, struct stacks *s)
 	}
 	sorted = by_stack; /* compact the stacks seen to the front */
 	for (size_t i = 0; i < nstacks; i++)
-		if (by_stack[i].count && !(env.kernel && bpf_refill(s, by_stack[i].stack_id)))
+		if (by_stack[i].count)
 			sorted[n++] = by_stack[i];
 	qsort(sorted, n, sizeof(*sorted), cmp_agg);
 	if (env.show_allocs)
@@ -757,15 +744,24 @@ int memleak_main(int argc, char **argv)
 			object = object_of_pid(env.pid, want);
 		else {
 			char *first = xstrdup(env.command);
+			bool no_cmd = false;
 
 			first[strcspn(first, " \t\n")] = 0;
-			object = object_of_command(first, want);
+			object = object_of_command(first, want, &no_cmd);
+			if (no_cmd) {
+				tool_err("memleak", "cannot run '%s': no such command in $PATH", first);
+				free(first);
+				return 1;
+			}
 			free(first);
 		}
 		if (!object) {
-			tool_err("memleak", "cannot find the allocator %s%s%s (name its file with -O PATH)",
-				 want ? want : "library (libc)", env.pid ? " in process " : "",
-				 env.pid ? "" : "");
+			if (env.pid)
+				tool_err("memleak", "cannot find %s in process %d (name its file with -O PATH)",
+					 want ? want : "the allocator (libc)", env.pid);
+			else
+				tool_err("memleak", "cannot find %s for '%s' (name its file with -O PATH)",
+					 want ? want : "the allocator (libc)", env.command);
 			return 1;
 		}
 	}
@@ -783,6 +779,19 @@ int memleak_main(int argc, char **argv)
 	map_set_value_size(obj_map(o, "stack_traces"), (uint32_t)env.depth * 8);
 	if (!env.combined)
 		map_set_max_entries(obj_map(o, "combined"), 1);
+	if (env.kernel) {
+		/* Kernel allocators: a preallocated map, so that recording an
+		 * allocation never allocates (a map growing from inside kmalloc's
+		 * tracepoint would trace its own growth, and slowly on old
+		 * kernels); sized like libbpf-tools' (1M entries, ~100 MB) but at
+		 * most ~2% of the RAM. */
+		long long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+		long long n = pages > 0 && page > 0 ? pages * page / 50 / 100 : MEMLEAK_ALLOCS_MAX;
+
+		map_set_flags(obj_map(o, "allocs"), 0);
+		map_set_max_entries(obj_map(o, "allocs"), (uint32_t)(n < 16384 ? 16384 : n > MEMLEAK_ALLOCS_MAX ?
+									   MEMLEAK_ALLOCS_MAX : n));
+	}
 	if (obj_setup_events(o, "events") < 0) {
 		tool_err("memleak", "%s", err_msg());
 		goto fail;
