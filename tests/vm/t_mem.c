@@ -349,8 +349,10 @@ static void w_swap(long mb)
 	p = mmap(NULL, (size_t)mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return;
+	/* not zero: 6.12+ keeps zero-filled pages out of swap (its zeromap)
+	 * and reads them back without I/O */
 	for (long i = 0; i < mb << 20; i += 4096)
-		p[i] = (char)i;
+		p[i] = (char)(1 + (i >> 12) % 251);
 	for (long i = 0; i < mb << 20; i += 4096)
 		sum += (unsigned char)p[i];
 	(void)sum;
