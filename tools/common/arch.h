@@ -1,0 +1,68 @@
+/* What the user side knows about the CPU architecture (x86_64, arm64).
+ * The BPF side's counterpart is tools/include/arch.bpf.h.
+ *
+ *   ARCH_NAME, ARCH_SYSCALL_PREFIX   of the architecture corebox was built
+ *                     for: "__x64_sys_" / "__arm64_sys_" + name is a
+ *                     syscall's wrapper (fentry/kprobe target).
+ *   arch_reg_offset() a register's byte offset in the kprobe/uprobe ctx
+ *                     (struct pt_regs) from its name: x86_64 "rdi", "edi",
+ *                     "di", "dil", "r8d", "rip", ...; arm64 "x0".."x30",
+ *                     "w0".."w30", "sp", "pc", "lr", "fp".
+ *   usdt_arg_parse()  one USDT argument ("-4@-20(%rbp)", "8@[x1, 16]"):
+ *                     what the BPF side must read, as a pt_regs offset,
+ *                     a displacement and a size.
+ * Both architectures' tables are always compiled in (the unit tests check
+ * both on any host); ARCH_HOST is the one this binary runs on. */
+#ifndef COREBOX_TOOLS_ARCH_H
+#define COREBOX_TOOLS_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum arch { ARCH_X86_64, ARCH_ARM64 };
+
+#if defined(__x86_64__)
+#define ARCH_HOST ARCH_X86_64
+#define ARCH_NAME "x86_64"
+#define ARCH_SYSCALL_PREFIX "__x64_sys_"
+#elif defined(__aarch64__)
+#define ARCH_HOST ARCH_ARM64
+#define ARCH_NAME "arm64"
+#define ARCH_SYSCALL_PREFIX "__arm64_sys_"
+#else
+#error "corebox: unsupported architecture (x86_64 and arm64 are; see tools/common/arch.h)"
+#endif
+
+/* Offset of register NAME in struct pt_regs of arch a, or -1 (and
+ * *size = 0) when there is no such register.  *size (may be NULL): the
+ * named register's width in bytes (4 for "edi" and "w3"). */
+int arch_reg_offset(enum arch a, const char *name, unsigned *size);
+
+enum usdt_arg_kind {
+	USDT_ARG_CONST,     /* the value is val_off */
+	USDT_ARG_REG,       /* the register at reg_off */
+	USDT_ARG_REG_DEREF, /* memory at (register at reg_off) + val_off */
+	USDT_ARG_SIB,       /* memory at reg + (idx_reg << scale_shift) + val_off (x86 only) */
+};
+
+struct usdt_arg {
+	enum usdt_arg_kind kind;
+	int64_t val_off;
+	int reg_off;      /* pt_regs offset; -1 for CONST */
+	int idx_reg_off;  /* SIB index register; -1 otherwise */
+	unsigned scale_shift;
+	unsigned size;    /* 1, 2, 4 or 8 bytes */
+	bool is_signed;
+};
+
+/* Parse the USDT argument at *s (leading blanks skipped) in arch a's
+ * operand syntax; *s is advanced past it.  0, or -EINVAL with err_msg()
+ * saying what is wrong (RIP-relative operands are not supported: the
+ * symbol's run-time address is not known to the probe). */
+int usdt_arg_parse(enum arch a, const char **s, struct usdt_arg *arg);
+
+/* Parse a whole argument string ("-4@%edi 8@-16(%rbp)") into args[max]:
+ * the number of arguments, or -EINVAL (err_msg()) / -E2BIG. */
+int usdt_args_parse(enum arch a, const char *s, struct usdt_arg *args, int max);
+
+#endif
