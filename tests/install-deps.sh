@@ -51,9 +51,12 @@ if [ -n "$need$arm" ]; then
 	fi
 	# linux-libc-dev:arm64 must match linux-libc-dev's version: apt upgrades both
 	if [ -n "$arm" ]; then
-		apt-get install -y -qq --no-install-recommends $arm >/dev/null || {
+		log=$(mktemp)
+		apt-get install -y -qq --no-install-recommends $arm >"$log" 2>&1 || {
+			tail -n 5 "$log" >&2; rm -f "$log"
 			echo "install-deps: apt-get install$arm failed (the arm64 build and tests need them;" \
 			     "COREBOX_NO_ARM64=1 skips them)" >&2; exit 1; }
+		rm -f "$log"
 	fi
 fi
 exit 0
