@@ -17,7 +17,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 enum { S_FENTRY, S_FEXIT, S_KPROBE, S_KRETPROBE, S_TP_BTF, S_RAW_TP, S_TRACEPOINT, S_UPROBE,
-       S_URETPROBE, S_PERF_EVENT, S_NR };
+       S_URETPROBE, S_PERF_EVENT, S_UPROBE_ARGSUM, S_URETPROBE_RETSUM, S_NR };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -29,12 +29,17 @@ struct {
 const volatile __u32 targ_tgid = 0;
 const volatile __u32 targ_pgid_arg = 0; /* the pid getpgid() is called with */
 
-static __always_inline void bump(__u32 k)
+static __always_inline void add(__u32 k, __u64 v)
 {
 	__u64 *p = bpf_map_lookup_elem(&counts, &k);
 
 	if (p)
-		__sync_fetch_and_add(p, 1);
+		__sync_fetch_and_add(p, v);
+}
+
+static __always_inline void bump(__u32 k)
+{
+	add(k, 1);
 }
 
 static __always_inline int mine(void)
@@ -100,20 +105,26 @@ int on_tracepoint(void *ctx)
 	return 0;
 }
 
-/* targets set by mechtest: its own path + ":mech_uprobe_target" */
+/* targets set by mechtest: its own path + ":mech_uprobe_target", called
+ * with 0..n-1 and returning x + 1: the sums of the argument (PT_REGS_PARM1)
+ * and of the return value (PT_REGS_RC) are known */
 SEC("uprobe")
-int on_uprobe(void *ctx)
+int BPF_UPROBE(on_uprobe, int x)
 {
-	if (mine())
+	if (mine()) {
 		bump(S_UPROBE);
+		add(S_UPROBE_ARGSUM, (__u64)x);
+	}
 	return 0;
 }
 
 SEC("uretprobe")
-int on_uretprobe(void *ctx)
+int BPF_URETPROBE(on_uretprobe, int ret)
 {
-	if (mine())
+	if (mine()) {
 		bump(S_URETPROBE);
+		add(S_URETPROBE_RETSUM, (__u64)ret);
+	}
 	return 0;
 }
 

@@ -33,7 +33,7 @@
 #include "tools/common/arch.h"
 
 enum { S_FENTRY, S_FEXIT, S_KPROBE, S_KRETPROBE, S_TP_BTF, S_RAW_TP, S_TRACEPOINT, S_UPROBE,
-       S_URETPROBE, S_PERF_EVENT, S_NR };
+       S_URETPROBE, S_PERF_EVENT, S_UPROBE_ARGSUM, S_URETPROBE_RETSUM, S_NR };
 
 static const char *pass_name = "default";
 static int fails;
@@ -222,6 +222,11 @@ int main(int argc, char **argv)
 	check("uprobe", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE), n, 0, NULL);
 	check("uretprobe", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe", count_of(o, S_URETPROBE), n, 0,
 	      NULL);
+	/* mech_uprobe_target(0..n-1) returned 1..n */
+	check("uprobe_arg", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE_ARGSUM),
+	      (unsigned long long)n * (n - 1) / 2, 0, NULL);
+	check("uretprobe_ret", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe",
+	      count_of(o, S_URETPROBE_RETSUM), (unsigned long long)n * (n + 1) / 2, 0, NULL);
 	check("perf_event", prog_mechanism(obj_prog(o, "on_perf_event")), "perf_event", count_of(o, S_PERF_EVENT), 1,
 	      1, npfd ? NULL : "no cpu-clock event attached");
 
