@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/err.h"
+#include "lib/util.h"
 #include "tools/common/arch.h"
 #include "tools/common/common.h"
 #include "t.h"
@@ -164,8 +165,35 @@ static void usdt_specs(void)
 	T_OK(usdt_args_parse(ARCH_X86_64, "", args, 12) == 0, "empty argument string: 0 arguments");
 }
 
+/* tool_open() leaves out the programs on syscalls the architecture lacks:
+ * opensnoop's open() pair on arm64, nothing on x86_64. */
+static void absent_syscalls(void)
+{
+	const char *path = ARCH_HOST == ARCH_ARM64 ? "../../build/arm64/bpf/opensnoop.bpf.o"
+						   : "../../build/bpf/opensnoop.bpf.o";
+	char *data;
+	size_t len;
+	struct obj *o;
+	int has_open = syscall_nr("open") >= 0;
+
+	if (read_file(path, 1 << 24, &data, &len) < 0) {
+		T_OK(0, "read %s (make builds it): %s", path, err_msg());
+		return;
+	}
+	o = tool_open("opensnoop", data, len);
+	T_OK(prog_autoload(obj_prog(o, "opensnoop_enter_open")) == has_open &&
+		     prog_autoload(obj_prog(o, "opensnoop_exit_open")) == has_open &&
+		     prog_autoload(obj_prog(o, "opensnoop_enter_openat")) &&
+		     prog_autoload(obj_prog(o, "opensnoop_exit_openat")),
+	     "tool_open: opensnoop's open() programs %s on " ARCH_NAME ", openat() kept",
+	     has_open ? "kept" : "left out");
+	obj_close(o);
+	free(data);
+}
+
 int main(void)
 {
+	absent_syscalls();
 	regs_vs_uapi();
 	syscalls_vs_uapi();
 	usdt_specs();

@@ -11,10 +11,13 @@
  *    __NR_xxx               the target's numbers, from its <asm/unistd.h>.
  *                           arm64 uses the generic table: open, stat, lstat,
  *                           access, pipe, poll, dup2, fork, ... do not exist
- *                           there (guard with #ifdef __NR_open; programs on
- *                           syscalls/sys_enter_open must have their autoload
- *                           turned off by the user side when the tracepoint
- *                           is missing, see opensnoop.c).
+ *                           there (guard uses of the number with #ifdef
+ *                           __NR_open).  Programs on such syscalls may be
+ *                           written for every architecture: tool_open()
+ *                           (tools/common/common.c) turns off the autoload
+ *                           of sections tracepoint/syscalls/sys_{enter,exit}_X,
+ *                           ksyscall/X and kprobe|fentry/<wrapper>X when X is
+ *                           not a syscall of the running architecture.
  *    CB_SYSCALL_NR(regs)    the syscall number held in a struct pt_regs *
  *                           (the regs argument of raw_tp/tp_btf sys_enter
  *                           and sys_exit), read with a CO-RE probe read
