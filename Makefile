@@ -11,6 +11,8 @@
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
 #   make vmlinux.h  regenerate the trimmed kernel-types header with corebox's own BTF dumper
 
+VERSION  := 0.2
+
 # ---- target architecture ---------------------------------------------------
 # ARCH: x86_64 or arm64 (aliases: amd64, x86, aarch64); default the host's.
 # A native build makes ./corebox in build/; a cross build makes
@@ -74,11 +76,26 @@ HEADERS   := $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h too
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
+# The version: `git describe` when built from a git checkout (tags, else
+# VERSION-gHASH), else VERSION.  build/version.h is rewritten only when it
+# changes, so only tools/common/version.c rebuilds.
+GIT_DESCRIBE := $(shell git describe --tags --dirty 2>/dev/null || \
+		  { h=$$(git rev-parse --short HEAD 2>/dev/null) && echo "$(VERSION)-g$$h$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"; })
+BUILD_VERSION := $(or $(GIT_DESCRIBE),$(VERSION))
+
 all: $(COREBOX)
 
 $(COREBOX): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS)
 	@echo "$@: $$(stat -c %s $@) bytes"
+
+$(B)/version.h: FORCE
+	@mkdir -p $(B)
+	@echo '#define COREBOX_VERSION "$(BUILD_VERSION)"' > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(B)/obj/tools/common/version.o: $(B)/version.h
+$(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
 
 $(KINC)/.stamp:
 	@test -n "$(ASM_DIR)" || { echo "no asm/ UAPI headers for $(ARCH) ($(TRIPLET)): run make deps (as root)" >&2; exit 1; }
@@ -168,7 +185,7 @@ clean:
 # ---- arm64 ------------------------------------------------------------------
 # `make corebox-arm64` from a native build = `make ARCH=arm64`.  make check
 # runs the arm64 unit tests and fuzz corpora under qemu-user
-# (tests/unit/cross.sh) and make vmtest boots Debian's arm64 kernel
+# (tests/cross/run.sh) and make vmtest boots Debian's arm64 kernel
 # (tests/vm/run.sh) when the cross toolchain is installed (make deps).
 ifneq ($(COREBOX),corebox-arm64)
 corebox-arm64:
@@ -176,4 +193,6 @@ corebox-arm64:
 .PHONY: corebox-arm64
 endif
 
-.PHONY: all deps demo check test bench vmtest clean vmlinux.h
+FORCE:
+
+.PHONY: all deps demo check test bench vmtest clean vmlinux.h FORCE

@@ -17,6 +17,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
+[ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
+	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"

@@ -29,6 +29,7 @@ count() {  # count ok/not ok lines of one test's output; a crash counts as a fai
 # 1. Unit tests: every tests/unit/test_*.c linked with the library layers.
 sh tests/core/gen.sh build/test/core || { echo "not ok - CO-RE test inputs (tests/core/gen.sh) failed"; fail=$((fail + 1)); }
 sh tests/loader/gen.sh build/test/loader || { echo "not ok - loader test objects (tests/loader/gen.sh) failed"; fail=$((fail + 1)); }
+sh tests/run/gen.sh build/test/run || { echo "not ok - run test objects (tests/run/gen.sh) failed"; fail=$((fail + 1)); }
 sh tests/unit/build.sh $B/unit || { echo "not ok - unit test build failed"; fail=$((fail + 1)); }
 for t in $B/unit/test_*; do
 	[ -x "$t" ] || continue

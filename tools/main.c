@@ -1,15 +1,20 @@
 /* corebox: multicall entry point.
  *
  *   corebox TOOL ARGS...      run a tool
- *   TOOL ARGS...              same, through a link named TOOL
+ *   TOOL ARGS...              same, through a link named TOOL (also bcc's
+ *                             TOOL.py, TOOL-bpfcc and bpftrace's TOOL.bt)
  *   corebox --list            list tools
- *   corebox --install [-s] DIR   make hard (or -s symbolic) links in DIR */
+ *   corebox --install [-s] [-f] DIR   make hard (or -s symbolic) links in DIR
+ *   corebox --version */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+
+#include "tools/common/common.h"
 
 #define APPLET(name, summary) int name##_main(int argc, char **argv);
 #define COMMAND(name, summary) int name##_main(int argc, char **argv);
@@ -34,13 +39,27 @@ static const struct applet applets[] = {
 
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
 
+/* Runbooks call tools by the names bcc and bpftrace install them under:
+ * execsnoop.py, execsnoop-bpfcc, runqlat.bt. */
+static const char *const name_suffixes[] = { ".py", "-bpfcc", ".bt" };
+
 static const struct applet *find_applet(const char *name)
 {
-	size_t i;
+	size_t i, j, n = strlen(name);
 
 	for (i = 0; i < NAPPLETS; i++)
 		if (!strcmp(applets[i].name, name))
 			return &applets[i];
+	for (j = 0; j < sizeof(name_suffixes) / sizeof(name_suffixes[0]); j++) {
+		size_t k = strlen(name_suffixes[j]);
+
+		if (n <= k || strcmp(name + n - k, name_suffixes[j]))
+			continue;
+		for (i = 0; i < NAPPLETS; i++)
+			if (applets[i].is_tool && strlen(applets[i].name) == n - k &&
+			    !strncmp(applets[i].name, name, n - k))
+				return &applets[i];
+	}
 	return NULL;
 }
 
@@ -49,7 +68,7 @@ static void usage(FILE *f)
 	size_t i;
 
 	fprintf(f, "Usage: corebox TOOL [ARGS...]   or   TOOL [ARGS...] via a link named TOOL\n"
-		   "       corebox --list | --install [-s] DIR | --help\n\n"
+		   "       corebox --list | --install [-s] [-f] DIR | --version | --help\n\n"
 		   "BPF performance tools in one static binary with its own loader.\n\n"
 		   "Tools:\n");
 	for (i = 0; i < NAPPLETS; i++)
@@ -62,30 +81,50 @@ static void usage(FILE *f)
 	fprintf(f, "\nRun 'corebox TOOL --help' for a tool's options.\n");
 }
 
+/* Is path already a link to this corebox (same inode, or a symbolic
+ * link that resolves to it)?  Those are replaced; anything else is a
+ * user's file (or another tool's: Debian's /usr/sbin/execsnoop) and is
+ * left alone unless -f. */
+static int links_to_self(const char *path, const struct stat *self)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
 static int install(int argc, char **argv)
 {
 	char self[PATH_MAX], path[PATH_MAX];
-	int symbolic = 0, failed = 0;
+	int symbolic = 0, force = 0, failed = 0, made = 0, nskipped = 0;
 	const char *dir = NULL;
+	char skipped[1024] = "";
+	struct stat self_st, st;
 	ssize_t n;
 	size_t i;
 
 	for (int a = 0; a < argc; a++) {
 		if (!strcmp(argv[a], "-s"))
 			symbolic = 1;
-		else if (!dir)
+		else if (!strcmp(argv[a], "-f"))
+			force = 1;
+		else if (!dir && argv[a][0] != '-')
 			dir = argv[a];
 		else {
-			fprintf(stderr, "corebox: --install takes one directory\n");
+			fprintf(stderr, "corebox: --install takes -s, -f and one directory (corebox --install [-s] [-f] DIR)\n");
 			return 2;
 		}
 	}
 	if (!dir) {
-		fprintf(stderr, "corebox: --install needs a directory (corebox --install [-s] DIR)\n");
+		fprintf(stderr, "corebox: --install needs a directory (corebox --install [-s] [-f] DIR)\n");
 		return 2;
 	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "corebox: cannot install into %s: %s\n", dir,
+			errno && stat(dir, &st) < 0 ? strerror(errno) : "not a directory");
+		return 1;
+	}
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n < 0) {
+	if (n < 0 || stat("/proc/self/exe", &self_st) < 0) {
 		fprintf(stderr, "corebox: cannot find own path (/proc/self/exe): %s\n", strerror(errno));
 		return 1;
 	}
@@ -94,15 +133,37 @@ static int install(int argc, char **argv)
 		if (!applets[i].is_tool)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, applets[i].name);
-		unlink(path);
+		if (lstat(path, &st) == 0) {
+			if (!force && !links_to_self(path, &self_st)) {
+				size_t len = strlen(skipped);
+
+				snprintf(skipped + len, sizeof(skipped) - len, " %s", applets[i].name);
+				nskipped++;
+				continue;
+			}
+			if (unlink(path) < 0) {
+				fprintf(stderr, "corebox: cannot replace %s: %s\n", path, strerror(errno));
+				failed = 1;
+				continue;
+			}
+		}
 		if ((symbolic ? symlink(self, path) : link(self, path)) < 0) {
 			fprintf(stderr, "corebox: cannot create %s link %s: %s%s\n",
 				symbolic ? "symbolic" : "hard", path, strerror(errno),
 				!symbolic && errno == EXDEV ? " (use -s across file systems)" : "");
 			failed = 1;
+			if (errno == EACCES || errno == EROFS || errno == EPERM || errno == EXDEV)
+				break; /* the same for every name: say it once */
+			continue;
 		}
+		made++;
 	}
-	return failed;
+	if (nskipped)
+		fprintf(stderr, "corebox: left %d existing file%s in %s alone (not links to this corebox; "
+			"-f replaces them):%s\n", nskipped, nskipped == 1 ? "" : "s", dir, skipped);
+	if (made)
+		printf("corebox: %d link%s in %s\n", made, made == 1 ? "" : "s", dir);
+	return failed ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -113,7 +174,7 @@ int main(int argc, char **argv)
 	base = base ? base + 1 : (argc > 0 && argv[0] ? argv[0] : "corebox");
 	a = find_applet(base);
 	if (a && a->is_tool)
-		return a->main(argc, argv);
+		return tool_finish(a->main(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -130,10 +191,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("corebox %s\n", corebox_version);
+		return 0;
+	}
 	a = find_applet(argv[1]);
 	if (!a) {
 		fprintf(stderr, "corebox: unknown tool '%s' (corebox --list shows the tools)\n", argv[1]);
 		return 2;
 	}
-	return a->main(argc - 1, argv + 1);
+	return tool_finish(a->main(argc - 1, argv + 1));
 }

@@ -85,7 +85,7 @@ fi
 
 # ---- 2. unit tests ----
 CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -isystem build/arm64/kinc -Wall -Wno-unused-parameter
-	-fsanitize=undefined -fsanitize-undefined-trap-on-error -static"
+	-fsanitize=undefined -fsanitize-undefined-trap-on-error -static -DCOREBOX_VERSION=\"unit\""
 build_objs() { # DIRS... -> object list on stdout
 	list=
 	for d in "$@"; do
@@ -102,8 +102,11 @@ build_objs() { # DIRS... -> object list on stdout
 	echo "$list"
 }
 : >"$OUT/build.log"
+# the inputs tests/run.sh makes before the unit tests (when run alone)
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
-if ! objs=$(build_objs lib elf btf bpf loader tools/common tools/stack); then
+[ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
+# the same layers as tests/unit/build.sh
+if ! objs=$(build_objs lib elf btf bpf loader tools/common tools/stack tools/trace); then
 	notok "unit test libraries do not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi

@@ -62,6 +62,19 @@ static void regs_vs_uapi(void)
 	reg(ARCH_ARM64, "rdi", -1, 0);
 	reg(ARCH_X86_64, "x0", -1, 0);
 	reg(ARCH_X86_64, "", -1, 0);
+
+	/* argument and return registers agree with the register names */
+	T_OK(arch_arg_reg_offset(ARCH_X86_64, 1) == arch_reg_offset(ARCH_X86_64, "rdi", NULL) &&
+		     arch_arg_reg_offset(ARCH_X86_64, 4) == arch_reg_offset(ARCH_X86_64, "rcx", NULL) &&
+		     arch_arg_reg_offset(ARCH_X86_64, 6) == arch_reg_offset(ARCH_X86_64, "r9", NULL) &&
+		     arch_arg_reg_offset(ARCH_X86_64, 7) == -1 && arch_arg_reg_offset(ARCH_X86_64, 0) == -1 &&
+		     arch_ret_reg_offset(ARCH_X86_64) == arch_reg_offset(ARCH_X86_64, "rax", NULL),
+	     "x86_64 arguments in rdi rsi rdx rcx r8 r9, return in rax");
+	T_OK(arch_arg_reg_offset(ARCH_ARM64, 1) == arch_reg_offset(ARCH_ARM64, "x0", NULL) &&
+		     arch_arg_reg_offset(ARCH_ARM64, 8) == arch_reg_offset(ARCH_ARM64, "x7", NULL) &&
+		     arch_arg_reg_offset(ARCH_ARM64, 9) == -1 &&
+		     arch_ret_reg_offset(ARCH_ARM64) == arch_reg_offset(ARCH_ARM64, "x0", NULL),
+	     "arm64 arguments in x0..x7, return in x0");
 }
 
 /* The built-in syscall table agrees with the UAPI header's numbers. */
@@ -103,12 +116,12 @@ static void syscalls_vs_uapi(void)
 	     "getppid resolves");
 }
 
-static void usdt(enum arch a, const char *spec, enum usdt_arg_kind kind, int reg_off, long long val,
+static void usdt(enum arch a, const char *spec, enum arch_usdt_kind kind, int reg_off, long long val,
 		 unsigned size, int sgn)
 {
-	struct usdt_arg arg;
+	struct arch_usdt_arg arg;
 	const char *s = spec;
-	int r = usdt_arg_parse(a, &s, &arg);
+	int r = arch_usdt_arg_parse(a, &s, &arg);
 
 	T_OK(r == 0 && !*s && arg.kind == kind && arg.reg_off == reg_off && arg.val_off == val && arg.size == size &&
 		     arg.is_signed == sgn,
@@ -118,9 +131,9 @@ static void usdt(enum arch a, const char *spec, enum usdt_arg_kind kind, int reg
 
 static void usdt_bad(enum arch a, const char *spec, const char *why)
 {
-	struct usdt_arg arg;
+	struct arch_usdt_arg arg;
 	const char *s = spec;
-	int r = usdt_arg_parse(a, &s, &arg);
+	int r = arch_usdt_arg_parse(a, &s, &arg);
 
 	T_OK(r == -EINVAL && strstr(err_msg(), why), "usdt %s '%s' rejected: %s", a == ARCH_ARM64 ? "arm64" : "x86",
 	     spec, r ? err_msg() : "accepted");
@@ -128,15 +141,15 @@ static void usdt_bad(enum arch a, const char *spec, const char *why)
 
 static void usdt_specs(void)
 {
-	struct usdt_arg args[12];
+	struct arch_usdt_arg args[12];
 
-	usdt(ARCH_X86_64, "-4@%edi", USDT_ARG_REG, 112, 0, 4, 1);
-	usdt(ARCH_X86_64, "8@%rax", USDT_ARG_REG, 80, 0, 8, 0);
-	usdt(ARCH_X86_64, "8@-16(%rbp)", USDT_ARG_REG_DEREF, 32, -16, 8, 0);
-	usdt(ARCH_X86_64, "-2@(%r12)", USDT_ARG_REG_DEREF, 24, 0, 2, 1);
-	usdt(ARCH_X86_64, "4@$-5", USDT_ARG_CONST, -1, -5, 4, 0);
-	usdt(ARCH_X86_64, "1@$0x10", USDT_ARG_CONST, -1, 16, 1, 0);
-	usdt(ARCH_X86_64, "8@8(%rax,%rdx,8)", USDT_ARG_SIB, 80, 8, 8, 0);
+	usdt(ARCH_X86_64, "-4@%edi", ARCH_USDT_REG, 112, 0, 4, 1);
+	usdt(ARCH_X86_64, "8@%rax", ARCH_USDT_REG, 80, 0, 8, 0);
+	usdt(ARCH_X86_64, "8@-16(%rbp)", ARCH_USDT_REG_DEREF, 32, -16, 8, 0);
+	usdt(ARCH_X86_64, "-2@(%r12)", ARCH_USDT_REG_DEREF, 24, 0, 2, 1);
+	usdt(ARCH_X86_64, "4@$-5", ARCH_USDT_CONST, -1, -5, 4, 0);
+	usdt(ARCH_X86_64, "1@$0x10", ARCH_USDT_CONST, -1, 16, 1, 0);
+	usdt(ARCH_X86_64, "8@8(%rax,%rdx,8)", ARCH_USDT_SIB, 80, 8, 8, 0);
 	usdt_bad(ARCH_X86_64, "8@counter(%rip)", "RIP-relative");
 	usdt_bad(ARCH_X86_64, "8@16(%rip)", "RIP-relative");
 	usdt_bad(ARCH_X86_64, "3@%rax", "size must be");
@@ -144,25 +157,25 @@ static void usdt_specs(void)
 	usdt_bad(ARCH_X86_64, "4", "SIZE@OPERAND");
 	usdt_bad(ARCH_X86_64, "8@(%rax,%rdx,3)", "scale");
 
-	usdt(ARCH_ARM64, "8@x0", USDT_ARG_REG, 0, 0, 8, 0);
-	usdt(ARCH_ARM64, "-4@w5", USDT_ARG_REG, 40, 0, 4, 1);
-	usdt(ARCH_ARM64, "-4@[x29, -20]", USDT_ARG_REG_DEREF, 232, -20, 4, 1);
-	usdt(ARCH_ARM64, "8@[sp, #16]", USDT_ARG_REG_DEREF, 248, 16, 8, 0);
-	usdt(ARCH_ARM64, "4@[x2]", USDT_ARG_REG_DEREF, 16, 0, 4, 0);
-	usdt(ARCH_ARM64, "-4@#5", USDT_ARG_CONST, -1, 5, 4, 1);
-	usdt(ARCH_ARM64, "8@-3", USDT_ARG_CONST, -1, -3, 8, 0);
+	usdt(ARCH_ARM64, "8@x0", ARCH_USDT_REG, 0, 0, 8, 0);
+	usdt(ARCH_ARM64, "-4@w5", ARCH_USDT_REG, 40, 0, 4, 1);
+	usdt(ARCH_ARM64, "-4@[x29, -20]", ARCH_USDT_REG_DEREF, 232, -20, 4, 1);
+	usdt(ARCH_ARM64, "8@[sp, #16]", ARCH_USDT_REG_DEREF, 248, 16, 8, 0);
+	usdt(ARCH_ARM64, "4@[x2]", ARCH_USDT_REG_DEREF, 16, 0, 4, 0);
+	usdt(ARCH_ARM64, "-4@#5", ARCH_USDT_CONST, -1, 5, 4, 1);
+	usdt(ARCH_ARM64, "8@-3", ARCH_USDT_CONST, -1, -3, 8, 0);
 	usdt_bad(ARCH_ARM64, "8@x31", "unknown arm64 register");
 	usdt_bad(ARCH_ARM64, "8@[x1, 8", "expected ']'");
 	usdt_bad(ARCH_ARM64, "8@%rdi", "unknown arm64 register");
 
-	T_OK(usdt_args_parse(ARCH_ARM64, "-4@[sp, 12] 8@x1  -8@#-1", args, 12) == 3 &&
-		     args[0].kind == USDT_ARG_REG_DEREF && args[0].val_off == 12 && args[1].reg_off == 8 &&
-		     args[2].kind == USDT_ARG_CONST && args[2].val_off == -1,
+	T_OK(arch_usdt_args_parse(ARCH_ARM64, "-4@[sp, 12] 8@x1  -8@#-1", args, 12) == 3 &&
+		     args[0].kind == ARCH_USDT_REG_DEREF && args[0].val_off == 12 && args[1].reg_off == 8 &&
+		     args[2].kind == ARCH_USDT_CONST && args[2].val_off == -1,
 	     "arm64 argument string with a blank inside brackets: 3 arguments");
-	T_OK(usdt_args_parse(ARCH_X86_64, "-4@%edi 8@-16(%rbp) 4@$1", args, 12) == 3 && args[1].val_off == -16,
+	T_OK(arch_usdt_args_parse(ARCH_X86_64, "-4@%edi 8@-16(%rbp) 4@$1", args, 12) == 3 && args[1].val_off == -16,
 	     "x86 argument string: 3 arguments");
-	T_OK(usdt_args_parse(ARCH_X86_64, "4@$1 4@$2", args, 1) == -E2BIG, "too many arguments: E2BIG");
-	T_OK(usdt_args_parse(ARCH_X86_64, "", args, 12) == 0, "empty argument string: 0 arguments");
+	T_OK(arch_usdt_args_parse(ARCH_X86_64, "4@$1 4@$2", args, 1) == -E2BIG, "too many arguments: E2BIG");
+	T_OK(arch_usdt_args_parse(ARCH_X86_64, "", args, 12) == 0, "empty argument string: 0 arguments");
 }
 
 /* tool_open() leaves out the programs on syscalls the architecture lacks:

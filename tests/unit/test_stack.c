@@ -439,31 +439,33 @@ static void test_format(void)
 
 	r.kid = -EFAULT;
 	stacks_folded(&s, &r, &line);
-	T_OK(!strcmp(line.s, "cbxtest;main;t_mid_unique;t_leaf_unique") && s.missed == 0,
+	T_OK(!strcmp(line.s, "cbxtest;main;t_mid_unique;t_leaf_unique") && s.lost.all == 0,
 	     "folded, kernel -EFAULT left out silently: %s", line.s);
 	r.kid = 1;
 	r.uid = -EEXIST;
 	out = capture(&s, &r);
 	snprintf(want, sizeof(want), "    __schedule\n    schedule\n    [Missed User Stack]\n"
 		 "    -                cbxtest (%d)\n        42\n\n", getpid());
-	T_OK(!strcmp(out, want) && s.missed == 1 && s.full, "multi-line, user -EEXIST: [Missed User Stack], counted");
+	T_OK(!strcmp(out, want) && s.lost.all == 1 && s.full, "multi-line, user -EEXIST: [Missed User Stack], counted");
 	free(out);
 	r.uid = STACK_OMIT;
 	r.kid = -ENOMEM;
 	stacks_folded(&s, &r, &line);
-	T_OK(!strcmp(line.s, "cbxtest;[Missed Kernel Stack]") && s.missed == 2, "folded, -K style omit + -ENOMEM: %s",
+	T_OK(!strcmp(line.s, "cbxtest;[Missed Kernel Stack]") && s.lost.all == 2, "folded, -K style omit + -ENOMEM: %s",
 	     line.s);
 	r.kid = 7;  /* lookup fails: stack overwritten */
 	stacks_folded(&s, &r, &line);
-	T_OK(!strcmp(line.s, "cbxtest;[Missed Kernel Stack]") && s.missed == 3, "failed lookup counted as missed");
+	T_OK(!strcmp(line.s, "cbxtest;[Missed Kernel Stack]") && s.lost.all == 3, "failed lookup counted as missed");
 
 	char *rep = NULL;
 	size_t len;
 	FILE *f = open_memstream(&rep, &len);
 	stacks_report_missed(&s, f);
 	fclose(f);
-	T_OK(!strcmp(rep, "WARNING: 3 stack traces could not be displayed. Consider increasing --stack-storage-size.\n"),
-	     "missed warning (with the --stack-storage-size hint)");
+	T_OK(!strcmp(rep, "WARNING: 3 stack traces could not be displayed (1 user, 2 kernel): 2 stack map hash "
+			  "collisions or a full map, 1 no longer in the stack map. Consider increasing "
+			  "--stack-storage-size.\n"),
+	     "missed warning: real losses by kind (with the --stack-storage-size hint): %s", rep);
 	free(rep);
 
 	s.flags = STACKS_SKIP_TRACE | STACKS_ANNOTATE | STACKS_OFFSET;

@@ -5,10 +5,7 @@
  * mechanism test (/mechtest, three passes with different COREBOX_DISABLE
  * settings) and the tool smoke suite with its own ground truth (an exec of
  * a marked program, an open of a marked path, N getppid() calls in a known
- * process, K O_DIRECT reads on a loop device; a child spinning in known
- * functions for profile, one sleeping 6 x 50 ms in a known function for
- * offcputime: their user stacks walked by frame pointers and symbolized
- * from /init, kernel frames from kallsyms), then powers off.
+ * process, K O_DIRECT reads on a loop device), then powers off.
  *
  * Every check prints one line on the console, parsed by run.sh:
  *   VMTEST <test> PASS|FAIL <detail>
@@ -43,21 +40,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "vm.h"
+
 #define MECH_N 100
-#define SYSCOUNT_N 250
-#define BIO_K 100
-#define BIO_SLACK 20
 
-static int fails, last_ok;
-static const char *dir = "";    /* "" in the VM: files at /corebox etc. */
-static const char *expect = ""; /* "auto": any mechanism is fine (own kernels) */
-static int no_fentry;           /* vmtest.nofentry: the kernel has no trampolines to attach
-				   fentry/fexit with (arm64 before 6.4), kprobes are its best */
-static char self[512];
-static char *out;               /* the running tool's output */
-static size_t out_len, out_cap;
+int fails, last_ok;
+const char *dir = "";    /* "" in the VM: files at /corebox etc. */
+const char *expect = ""; /* "auto": any mechanism is fine (own kernels) */
+/* vmtest.nofentry: the kernel has no trampolines to attach fentry/fexit
+ * with (arm64 before 6.4), kprobes are its best kfunc mechanism */
+static int no_fentry;
+char self[512];
+char *out;               /* the running tool's output */
+size_t out_len, out_cap;
 
-static void result(const char *test, int ok, const char *fmt, ...)
+void result(const char *test, int ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -71,7 +68,7 @@ static void result(const char *test, int ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
-static uint64_t now_ms(void)
+uint64_t now_ms(void)
 {
 	struct timespec ts;
 
@@ -79,7 +76,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static uint64_t boot_ns(void)
+uint64_t boot_ns(void)
 {
 	struct timespec ts;
 
@@ -87,14 +84,14 @@ static uint64_t boot_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void path_of(char *buf, size_t size, const char *name)
+void path_of(char *buf, size_t size, const char *name)
 {
 	snprintf(buf, size, "%s/%s", *dir ? dir : "", name);
 }
 
 /* ---- waiting for children, bounded ---- */
 
-static int wait_bounded(pid_t pid, int ms)
+int wait_bounded(pid_t pid, int ms)
 {
 	uint64_t end = now_ms() + (uint64_t)ms;
 	int st;
@@ -167,7 +164,7 @@ static int legacy_kprobes_present(void)
 }
 
 /* Print VMTEST-MECH for every program loaded since `since` (boot ns). */
-static void report_mechanisms(const char *test, uint64_t since)
+void report_mechanisms(const char *test, uint64_t since)
 {
 	struct { uint32_t prog; const char *mech; } links[64];
 	int nl = 0, np = 0;
@@ -247,11 +244,6 @@ static void report_mechanisms(const char *test, uint64_t since)
 
 /* ---- running a tool with its output through a pipe ---- */
 
-struct tool_run {
-	pid_t pid;
-	int fd;
-	uint64_t since;
-};
 
 static void out_add(const char *b, size_t n)
 {
@@ -265,7 +257,7 @@ static void out_add(const char *b, size_t n)
 }
 
 /* Read what is there within ms; 0 at EOF. */
-static int pump(int fd, int ms)
+int pump(int fd, int ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	char buf[4096];
@@ -281,7 +273,7 @@ static int pump(int fd, int ms)
 }
 
 /* The tool's whole output (last 150 lines) for a failure's diagnosis. */
-static void dump_output(const char *test)
+void dump_output(const char *test)
 {
 	int lines = 0;
 	char *s = out ? out : "";
@@ -303,7 +295,7 @@ static void dump_output(const char *test)
 	fflush(stdout);
 }
 
-static int tool_start(struct tool_run *t, const char *test, char *const argv[], const char *disable,
+int tool_start(struct tool_run *t, const char *test, char *const argv[], const char *disable,
 		      const char *ready)
 {
 	char corebox[600];
@@ -349,7 +341,7 @@ static int tool_start(struct tool_run *t, const char *test, char *const argv[], 
 }
 
 /* SIGINT, collect the rest of the output (bounded), reap. */
-static int tool_stop(struct tool_run *t)
+int tool_stop(struct tool_run *t)
 {
 	uint64_t end;
 	int rc;
@@ -362,448 +354,6 @@ static int tool_stop(struct tool_run *t)
 	rc = wait_bounded(t->pid, 2000);
 	close(t->fd);
 	return rc;
-}
-
-/* ---- the smoke tests ---- */
-
-static void test_execsnoop(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "execsnoop", NULL };
-	char marker[64], line[512];
-	struct tool_run t;
-	pid_t child;
-	int rc, found = 0, pid = -1, ppid = -1, ret = -1;
-
-	if (tool_start(&t, test, argv, disable, "PCOMM") < 0)
-		return;
-	snprintf(marker, sizeof(marker), "cbxvm_exec_%d", (int)getpid());
-	child = fork();
-	if (child == 0) {
-		/* the arguments on this child's own stack: the tool reads them
-		 * with bpf_probe_read_user, which cannot fault pages in, and a
-		 * string literal's page is not mapped in a fresh child yet */
-		char a0[] = "init", a1[] = "--marker", a2[64];
-		char *av[] = { a0, a1, a2, NULL };
-
-		snprintf(a2, sizeof(a2), "%s", marker);
-		execv(self, av);
-		_exit(127);
-	}
-	wait_bounded(child, 5000);
-	rc = tool_stop(&t);
-	for (char *s = out; s && (s = strstr(s, marker)); s++) {
-		char *b = s;
-
-		while (b > out && b[-1] != '\n')
-			b--;
-		snprintf(line, sizeof(line), "%.*s", (int)(strchr(s, '\n') ? strchr(s, '\n') - b : (long)strlen(b)), b);
-		/* PCOMM PID PPID RET ARGS */
-		if (sscanf(line, "%*s %d %d %d", &pid, &ppid, &ret) == 3 && pid == child && ppid == getpid() &&
-		    ret == 0) {
-			found = 1;
-			break;
-		}
-	}
-	result(test, found && rc == 0, "exec of %s (pid %d) %s; exit %d", marker, (int)child,
-	       found ? "seen with the right PID/PPID/RET" : "NOT seen", rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static void test_opensnoop(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "opensnoop", NULL };
-	char path[64];
-	struct tool_run t;
-	int fd, rc, found = 0;
-
-	snprintf(path, sizeof(path), "/cbxvm_open_%d_%llu", (int)getpid(), (unsigned long long)now_ms());
-	if (tool_start(&t, test, argv, disable, "PATH") < 0)
-		return;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	rc = tool_stop(&t);
-	for (char *s = out; s && (s = strstr(s, path)); s++) {
-		char *b = s;
-		int pid = -1, ofd = -2, err = -1;
-
-		while (b > out && b[-1] != '\n')
-			b--;
-		/* PID COMM FD ERR PATH */
-		if (sscanf(b, "%d %*s %d %d", &pid, &ofd, &err) == 3 && pid == getpid() && ofd == fd && err == 0) {
-			found = 1;
-			break;
-		}
-	}
-	result(test, found && rc == 0, "open of %s (fd %d) %s; exit %d", path, fd,
-	       found ? "seen with the right PID/FD/ERR" : "NOT seen", rc);
-	if (!last_ok)
-		dump_output(test);
-	if (fd >= 0)
-		close(fd);
-	unlink(path);
-}
-
-static void test_syscount(const char *test, const char *disable)
-{
-	char pidarg[16], *argv[] = { "corebox", "syscount", "-p", pidarg, NULL }, *s;
-	int go[2], rc, st;
-	unsigned long long count = 0;
-	struct tool_run t;
-	pid_t child;
-	char c;
-
-	if (pipe(go) < 0)
-		return;
-	child = fork();
-	if (child == 0) {
-		close(go[1]);
-		if (read(go[0], &c, 1) == 1)
-			for (int i = 0; i < SYSCOUNT_N; i++)
-				syscall(SYS_getppid);
-		_exit(0);
-	}
-	close(go[0]);
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Tracing syscalls") < 0) {
-		close(go[1]);
-		wait_bounded(child, 5000);
-		return;
-	}
-	c = 1;
-	if (write(go[1], &c, 1) != 1)
-		st = -1;
-	close(go[1]);
-	st = wait_bounded(child, 10000);
-	rc = tool_stop(&t);
-	if ((s = strstr(out, "\ngetppid")))
-		sscanf(s + 8, "%llu", &count);
-	result(test, count == SYSCOUNT_N && rc == 0 && st == 0,
-	       "-p %d: getppid counted %llu (made %d); exit %d", (int)child, count, SYSCOUNT_N, rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static int loop_dev = -1;
-
-static int setup_loop(void)
-{
-	char ko[600], dev[64];
-	int fd, ctl, bfd, n;
-	static char zero[1 << 16];
-	struct loop_config cfg;
-
-	if (access("/dev/loop-control", F_OK) != 0) {
-		path_of(ko, sizeof(ko), "loop.ko");
-		fd = open(ko, O_RDONLY | O_CLOEXEC);
-		if (fd < 0) {
-			result("module", 0, "cannot open %s: %s", ko, strerror(errno));
-			return -1;
-		}
-		if (syscall(SYS_finit_module, fd, "", 0) != 0 && errno != EEXIST) {
-			result("module", 0, "finit_module(%s): %s", ko, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		close(fd);
-		result("module", 1, "loop.ko loaded with finit_module(2)");
-	}
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	n = ctl < 0 ? -1 : ioctl(ctl, LOOP_CTL_GET_FREE);
-	if (ctl >= 0)
-		close(ctl);
-	if (n < 0) {
-		result("loop", 0, "no free loop device: %s", strerror(errno));
-		return -1;
-	}
-	bfd = open("/cbxvm_disk", O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	for (int i = 0; bfd >= 0 && i < 128; i++) /* 8 MiB */
-		if (write(bfd, zero, sizeof(zero)) != (ssize_t)sizeof(zero))
-			break;
-	snprintf(dev, sizeof(dev), "/dev/loop%d", n);
-	fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || bfd < 0) {
-		result("loop", 0, "open %s: %s", dev, strerror(errno));
-		return -1;
-	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.fd = (uint32_t)bfd;
-	if (ioctl(fd, LOOP_CONFIGURE, &cfg) < 0 && ioctl(fd, LOOP_SET_FD, bfd) < 0) {
-		result("loop", 0, "LOOP_CONFIGURE/LOOP_SET_FD %s: %s", dev, strerror(errno));
-		close(fd);
-		close(bfd);
-		return -1;
-	}
-	close(bfd);
-	close(fd);
-	return n;
-}
-
-static void test_biolatency(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "biolatency", "-D", NULL };
-	char dev[64], sec[64], *s, *buf = NULL;
-	struct tool_run t;
-	unsigned long long sum = 0;
-	int fd, rc, done = 0;
-
-	if (loop_dev < 0) {
-		result(test, 0, "no loop device");
-		return;
-	}
-	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
-	snprintf(sec, sizeof(sec), "disk = loop%d", loop_dev);
-	if (tool_start(&t, test, argv, disable, "Tracing block device") < 0)
-		return;
-	fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd >= 0 && posix_memalign((void **)&buf, 4096, 4096) == 0)
-		for (int i = 0; i < BIO_K; i++)
-			done += pread(fd, buf, 4096, (off_t)i * 4096) == 4096;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	rc = tool_stop(&t);
-	if ((s = strstr(out, sec))) {
-		char *e = strstr(s + 1, "disk = ");
-
-		for (char *l = strchr(s, '\n'); l && (!e || l < e); l = strchr(l + 1, '\n')) {
-			char *colon = strchr(l, ':');
-			unsigned long long v;
-
-			if (colon && strstr(l, "->") && strstr(l, "->") < colon &&
-			    sscanf(colon + 1, "%llu", &v) == 1)
-				sum += v;
-		}
-	}
-	result(test, done == BIO_K && sum >= BIO_K && sum <= BIO_K + BIO_SLACK && rc == 0,
-	       "-D: %d O_DIRECT reads on %s, histogram of loop%d counts %llu; exit %d", done, dev, loop_dev,
-	       sum, rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-/* ---- stack tools: user stacks walked by frame pointers (x86 rbp, arm64
- * x29/x30 frame records), user symbols from /init's symbol table, kernel
- * symbols from /proc/kallsyms.  run.sh builds /init with frame pointers. */
-
-volatile unsigned long cbxvm_sink;
-
-/* O0 (with -mno-omit-leaf-frame-pointer from run.sh): a frame record even
- * in the leaf, on x86 (gcc omits it there at -Os whatever the flags) and
- * on arm64 alike, so the walk reaches every caller */
-#define CBXVM_FRAMED __attribute__((noinline, optimize("O0")))
-
-CBXVM_FRAMED void cbxvm_prof_inner(void)
-{
-	for (int i = 0; i < 100000; i++)
-		cbxvm_sink += (unsigned long)i * 7;
-}
-
-CBXVM_FRAMED void cbxvm_prof_outer(uint64_t end_ms)
-{
-	while (now_ms() < end_ms) {
-		cbxvm_prof_inner();
-		__asm__ __volatile__("" ::: "memory");
-	}
-}
-
-CBXVM_FRAMED void cbxvm_offcpu_sleep(void)
-{
-	struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-	nanosleep(&ts, NULL);
-}
-
-/* A child that waits for the gate (a byte on a pipe), runs fn, says done
- * (a byte on another pipe) and then stays alive until killed (at most a
- * minute): the tools read its /proc/PID/maps when they print, after the
- * run.  Returns its pid; *gate and *done are the parent's ends. */
-static pid_t gated_child(int *gate, int *done, void (*fn)(void))
-{
-	int g[2], d[2];
-	pid_t child;
-	char c = 1;
-
-	if (pipe2(g, O_CLOEXEC) < 0)
-		return -1;
-	if (pipe2(d, O_CLOEXEC) < 0) {
-		close(g[0]);
-		close(g[1]);
-		return -1;
-	}
-	child = fork();
-	if (child == 0) {
-		close(g[1]);
-		close(d[0]);
-		if (read(g[0], &c, 1) == 1) {
-			fn();
-			if (write(d[1], &c, 1) != 1)
-				_exit(1);
-			for (int i = 0; i < 600; i++)
-				usleep(100000);
-		}
-		_exit(0);
-	}
-	close(g[0]);
-	close(d[1]);
-	*gate = g[1];
-	*done = d[0];
-	return child;
-}
-
-static void open_gate(int gate)
-{
-	char c = 1;
-
-	if (write(gate, &c, 1) != 1)
-		printf("# gate: %s\n", strerror(errno));
-	close(gate);
-}
-
-/* Wait (up to ms) for the child's done byte: 1 when it came. */
-static int wait_done(int done, int ms)
-{
-	struct pollfd p = { .fd = done, .events = POLLIN };
-	char c;
-	int ok = poll(&p, 1, ms) == 1 && read(done, &c, 1) == 1;
-
-	close(done);
-	return ok;
-}
-
-static void end_child(pid_t child)
-{
-	kill(child, SIGKILL);
-	wait_bounded(child, 5000);
-}
-
-static void spin_1min(void)
-{
-	cbxvm_prof_outer(now_ms() + 60000);
-}
-
-#define OFFCPU_SLEEPS 6
-CBXVM_FRAMED void cbxvm_offcpu_loop(void)
-{
-	for (int i = 0; i < OFFCPU_SLEEPS; i++)
-		cbxvm_offcpu_sleep();
-}
-
-/* Is frame f one of the '|'-separated names in alts? */
-static int frame_is(const char *f, const char *alts)
-{
-	size_t n = strlen(f);
-
-	for (const char *a = alts; a && *a;) {
-		const char *bar = strchr(a, '|');
-		size_t len = bar ? (size_t)(bar - a) : strlen(a);
-
-		if (len == n && !strncmp(a, f, n))
-			return 1;
-		a = bar ? bar + 1 : NULL;
-	}
-	return 0;
-}
-
-/* Sum the counts of the multi-line stacks (frames "    name", leaf first,
- * then "    -  comm (pid)", then "        count") of pid whose frames
- * hold seq[0], seq[1], ... in this order (each "a|b": either name);
- * *other sums the stacks of any other pid. */
-static unsigned long long stack_sum(int pid, const char *const *seq, int nseq, unsigned long long *other)
-{
-	unsigned long long sum = 0;
-	char *s = out ? out : "";
-	int matched = 0;
-
-	*other = 0;
-	while (*s) {
-		char *nl = strchr(s, '\n'), line[256], comm[64];
-		int n = nl ? (int)(nl - s) : (int)strlen(s), p = -1;
-		unsigned long long v;
-
-		snprintf(line, sizeof(line), "%.*s", n, s);
-		if (!strncmp(line, "    -", 5) && sscanf(line, "    - %63s (%d)", comm, &p) == 2) {
-			if (nl && sscanf(nl + 1, "%llu", &v) == 1) { /* the count, next line */
-				if (p != pid)
-					*other += v;
-				else if (matched == nseq)
-					sum += v;
-			}
-			matched = 0;
-		} else if (!strncmp(line, "    ", 4)) {
-			if (matched < nseq && frame_is(line + 4, seq[matched]))
-				matched++;
-		} else {
-			matched = 0;
-		}
-		if (!nl)
-			break;
-		s = nl + 1;
-	}
-	return sum;
-}
-
-static void test_profile(const char *test, const char *disable)
-{
-	char pidarg[16], *argv[] = { "corebox", "profile", "-F", "99", "-p", pidarg, NULL };
-	static const char *const chain[] = { "cbxvm_prof_inner", "cbxvm_prof_outer", "main" };
-	unsigned long long sum, other;
-	struct tool_run t;
-	int gate, done, rc;
-	pid_t child = gated_child(&gate, &done, spin_1min);
-
-	if (child < 0)
-		return;
-	close(done);
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Sampling at") < 0) {
-		close(gate);
-		end_child(child);
-		return;
-	}
-	open_gate(gate);
-	usleep(1500000);
-	rc = tool_stop(&t);
-	end_child(child);
-	sum = stack_sum(child, chain, 3, &other);
-	result(test, sum > 0 && other == 0 && rc == 0,
-	       "-F 99 -p %d: %llu samples of the spinning child with the user stack main -> "
-	       "cbxvm_prof_outer -> cbxvm_prof_inner, %llu of other processes; exit %d",
-	       (int)child, sum, other, rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static void test_offcputime(const char *test, const char *disable)
-{
-	char pidarg[16], *argv[] = { "corebox", "offcputime", "-p", pidarg, NULL };
-	/* kernel frames first (kallsyms), then the user ones (frame pointers;
-	 * on x86 musl's frameless syscall code hides cbxvm_offcpu_sleep) */
-	static const char *const chain[] = { "do_nanosleep|hrtimer_nanosleep", "cbxvm_offcpu_loop", "main" };
-	unsigned long long sum, other;
-	struct tool_run t;
-	int gate, done, rc, slept;
-	pid_t child = gated_child(&gate, &done, cbxvm_offcpu_loop);
-
-	if (child < 0)
-		return;
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Tracing off-CPU") < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
-		return;
-	}
-	open_gate(gate);
-	slept = wait_done(done, 10000);
-	rc = tool_stop(&t);
-	end_child(child);
-	sum = stack_sum(child, chain, 3, &other);
-	result(test, slept && sum >= OFFCPU_SLEEPS * 50000ull * 9 / 10 && other == 0 && rc == 0,
-	       "-p %d: %llu us off CPU in stacks main -> cbxvm_offcpu_loop -> ... -> do_nanosleep "
-	       "(slept %d x 50 ms%s), %llu us of other processes; exit %d",
-	       (int)child, sum, OFFCPU_SLEEPS, slept ? "" : ": NOT finished", other, rc);
-	if (!last_ok)
-		dump_output(test);
 }
 
 /* ---- the mechanism test ---- */
@@ -929,27 +479,21 @@ int main(int argc, char **argv)
 	run_mechtest("nofentry", "fentry,tp_btf", "kprobe", "raw_tp");
 	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link", "kprobe_legacy", "tp_btf");
 
-	/* the tools: as they choose, then with every fallback forced */
+	/* the tools (every VM_TEST in tests/vm/t_*.c): as they choose, then
+	 * with every fallback forced */
 	static const struct { const char *suffix, *disable; } modes[] = {
 		{ "", "" },
 		{ ".fallback", "fentry,tp_btf,ringbuf,kprobe_pmu,perf_link" },
 	};
-	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++) {
-		char name[64];
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		for (const struct vm_test *t = __start_vmtests; t < __stop_vmtests; t++) {
+			char name[64];
 
-		snprintf(name, sizeof(name), "execsnoop%s", modes[m].suffix);
-		test_execsnoop(name, modes[m].disable);
-		snprintf(name, sizeof(name), "opensnoop%s", modes[m].suffix);
-		test_opensnoop(name, modes[m].disable);
-		snprintf(name, sizeof(name), "syscount%s", modes[m].suffix);
-		test_syscount(name, modes[m].disable);
-		snprintf(name, sizeof(name), "biolatency%s", modes[m].suffix);
-		test_biolatency(name, modes[m].disable);
-		snprintf(name, sizeof(name), "profile%s", modes[m].suffix);
-		test_profile(name, modes[m].disable);
-		snprintf(name, sizeof(name), "offcputime%s", modes[m].suffix);
-		test_offcputime(name, modes[m].disable);
-	}
+			if (m && t->once)
+				continue;
+			snprintf(name, sizeof(name), "%s%s", t->name, modes[m].suffix);
+			t->fn(name, modes[m].disable);
+		}
 
 	if (vm)
 		vm_end();

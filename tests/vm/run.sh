@@ -115,7 +115,7 @@ build_guest() { # ARCH
 	$cc $mcflags -o $g/mechtest tests/vm/mechtest.c $objs || { say "cannot build tests/vm/mechtest.c for $a"; return 1; }
 	# frame pointers everywhere: the stack-tool tests walk the driver's own user stacks
 	$cc $mcflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-		-o $g/init tests/vm/driver.c || { say "cannot build tests/vm/driver.c for $a"; return 1; }
+		-o $g/init tests/vm/driver.c tests/vm/t_*.c || { say "cannot build tests/vm/driver.c for $a"; return 1; }
 }
 mkdir -p $W || exit 1
 GUEST_OK=

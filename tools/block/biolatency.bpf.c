@@ -156,6 +156,7 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 		if (!h)
 			goto out;
 	}
+	__sync_fetch_and_add(&h->sum_ns, delta);
 	delta /= ms ? 1000000 : 1000;
 	slot = log2_u64(delta);
 	barrier_var(slot); /* keep a 64-bit bound: 6.1's verifier loses it after 32-bit ORs */

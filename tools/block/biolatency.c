@@ -13,6 +13,7 @@
 #include "bpf/sys.h"
 #include "btf/btf.h"
 #include "tools/common/common.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "biolatency.h"
 
@@ -46,6 +47,7 @@ static const struct tool_help help = {
 		"    biolatency -d sdc       # Trace sdc only\n"
 		"    biolatency -c CG        # Trace process under cgroupsPath CG\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static struct env {
@@ -226,22 +228,23 @@ static void flags_init(const struct btf *btf)
 		op_mask = (1u << bits) - 1;
 }
 
-static void print_cmd_flags(unsigned flags)
+/* "Sync-Write" as libbpf-tools prints after "flags = ". */
+static void cmd_flags_str(unsigned flags, struct strbuf *b)
 {
 	unsigned op = flags & op_mask;
 	const char *name = "Unknown";
 	size_t i;
 
-	printf("flags = ");
+	strbuf_reset(b);
 	for (i = 0; i < ARRAY_SIZE(flag_names); i++)
 		if (flag_bit[i] >= 0 && flag_bit[i] < 32 && (flags & (1u << flag_bit[i])))
-			printf("%s", flag_names[i].str);
+			strbuf_add(b, flag_names[i].str);
 	for (i = 0; i < ARRAY_SIZE(op_names); i++)
 		if (op_val[i] >= 0 && (unsigned)op_val[i] == op) {
 			name = op_names[i].str;
 			break;
 		}
-	printf("%s", name);
+	strbuf_add(b, name);
 }
 
 /* ---- the request-pointer argument of block_rq_insert/issue ------------- */
@@ -305,22 +308,38 @@ static int read_hists(int fd, bool *batch, size_t *n_out)
 	return 0;
 }
 
+static const struct out_hist hist_us = { "latency", "block I/O latency", "usecs" };
+static const struct out_hist hist_ms = { "latency", "block I/O latency", "msecs" };
+
 static void print_hists(size_t n)
 {
-	const char *units = env.ms ? "msecs" : "usecs";
+	struct strbuf head = { 0 }, flags = { 0 };
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		struct out_label labels[2];
+		double sum;
+		int nl = 0;
+
+		strbuf_reset(&head);
 		if (env.per_disk) {
 			const char *name = part_name(entries[i].key.dev);
 
-			printf("\ndisk = %s\t", name ? name : "Unknown");
+			strbuf_addf(&head, "\ndisk = %s\t", name ? name : "Unknown");
+			labels[nl++] = (struct out_label){ "disk", name ? name : "Unknown" };
 		}
-		if (env.per_flag)
-			print_cmd_flags(entries[i].key.cmd_flags);
-		printf("\n");
-		print_log2_hist(entries[i].hist.slots, BIOLAT_MAX_SLOTS, units);
+		if (env.per_flag) {
+			cmd_flags_str(entries[i].key.cmd_flags, &flags);
+			strbuf_addf(&head, "flags = %s", flags.s);
+			labels[nl++] = (struct out_label){ "flags", flags.s };
+		}
+		strbuf_addc(&head, '\n');
+		sum = (double)entries[i].hist.sum_ns / (env.ms ? 1e6 : 1e3);
+		out_hist(env.ms ? &hist_ms : &hist_us, head.s, labels, nl, entries[i].hist.slots,
+			 BIOLAT_MAX_SLOTS, &sum);
 	}
+	strbuf_free(&head);
+	strbuf_free(&flags);
 }
 
 int biolatency_main(int argc, char **argv)
@@ -385,27 +404,31 @@ int biolatency_main(int argc, char **argv)
 	entries = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*entries));
 
 	tool_signals();
-	printf("Tracing block device I/O... Hit Ctrl-C to end.\n");
-	fflush(stdout);
+	out_info("Tracing block device I/O... Hit Ctrl-C to end.\n");
+	tool_flush();
 	for (;;) {
 		size_t n = 0;
 
 		tool_sleep_ms(env.interval * 1000);
-		printf("\n");
+		if (tool_stdout_gone())
+			break;
+		out_doc_begin();
+		out_text("\n");
 		if (env.timestamp) {
 			char ts[16];
 
-			printf("%-8s\n", tool_hms(ts, sizeof(ts)));
+			out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
 		}
 		r = read_hists(map_fd(obj_map(o, "hists")), &batch, &n);
 		if (r < 0) {
-			fflush(stdout);
 			tool_err("biolatency", "cannot read the histograms: %s", strerror(-r));
 			ret = 1;
 			break;
 		}
 		print_hists(n);
-		fflush(stdout);
+		if (out_doc_end() < 0)
+			ret = 1;
+		tool_flush();
 		if (tool_exiting || --env.times == 0)
 			break;
 	}

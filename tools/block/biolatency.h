@@ -13,6 +13,8 @@ struct biolat_key {
 
 struct biolat_hist {
 	__u32 slots[BIOLAT_MAX_SLOTS];
+	__u32 pad;
+	__u64 sum_ns; /* of the latencies (Prometheus _sum) */
 };
 
 #endif

@@ -79,6 +79,20 @@ int arch_reg_offset(enum arch a, const char *name, unsigned *size)
 	return off;
 }
 
+int arch_arg_reg_offset(enum arch a, unsigned n)
+{
+	static const int x86[] = { 112, 104, 96, 88, 72, 64 }; /* di si dx cx r8 r9 */
+
+	if (a == ARCH_ARM64)
+		return n >= 1 && n <= 8 ? (int)(n - 1) * 8 : -1; /* x0..x7 */
+	return n >= 1 && n <= ARRAY_SIZE(x86) ? x86[n - 1] : -1;
+}
+
+int arch_ret_reg_offset(enum arch a)
+{
+	return a == ARCH_ARM64 ? 0 : 80; /* x0, ax */
+}
+
 /* A signed decimal or 0x number at *p (strtoll base 0 would also take
  * octal, which sdt.h never writes). */
 static int parse_num(const char **p, int64_t *v)
@@ -124,7 +138,7 @@ static int bad(const char *spec, const char *why)
 }
 
 /* x86: $IMM | %REG | [DISP](%REG) | [DISP](%BASE,%INDEX[,SCALE]) */
-static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
+static int parse_x86(const char **p, struct arch_usdt_arg *arg, const char *spec)
 {
 	int64_t v = 0;
 	int r;
@@ -133,7 +147,7 @@ static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
 		(*p)++;
 		if (parse_num(p, &v) < 0)
 			return bad(spec, "bad immediate");
-		arg->kind = USDT_ARG_CONST;
+		arg->kind = ARCH_USDT_CONST;
 		arg->val_off = v;
 		return 0;
 	}
@@ -141,7 +155,7 @@ static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
 		(*p)++;
 		if ((r = parse_reg(ARCH_X86_64, p, spec)) < 0)
 			return r;
-		arg->kind = USDT_ARG_REG;
+		arg->kind = ARCH_USDT_REG;
 		arg->reg_off = r;
 		return 0;
 	}
@@ -154,7 +168,7 @@ static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
 		return bad(spec, "RIP-relative operands are not supported");
 	if ((r = parse_reg(ARCH_X86_64, p, spec)) < 0)
 		return r;
-	arg->kind = USDT_ARG_REG_DEREF;
+	arg->kind = ARCH_USDT_REG_DEREF;
 	arg->reg_off = r;
 	arg->val_off = v;
 	if (**p == ',') {
@@ -170,7 +184,7 @@ static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
 			if (parse_num(p, &scale) < 0 || (scale != 1 && scale != 2 && scale != 4 && scale != 8))
 				return bad(spec, "scale must be 1, 2, 4 or 8");
 		}
-		arg->kind = USDT_ARG_SIB;
+		arg->kind = ARCH_USDT_SIB;
 		arg->idx_reg_off = r;
 		arg->scale_shift = scale == 8 ? 3 : scale == 4 ? 2 : scale == 2 ? 1 : 0;
 	}
@@ -180,7 +194,7 @@ static int parse_x86(const char **p, struct usdt_arg *arg, const char *spec)
 }
 
 /* arm64: [#]IMM | REG | [REG] | [REG, [#]OFF] */
-static int parse_arm64(const char **p, struct usdt_arg *arg, const char *spec)
+static int parse_arm64(const char **p, struct arch_usdt_arg *arg, const char *spec)
 {
 	int64_t v = 0;
 	int r;
@@ -189,14 +203,14 @@ static int parse_arm64(const char **p, struct usdt_arg *arg, const char *spec)
 		*p += **p == '#';
 		if (parse_num(p, &v) < 0)
 			return bad(spec, "bad immediate");
-		arg->kind = USDT_ARG_CONST;
+		arg->kind = ARCH_USDT_CONST;
 		arg->val_off = v;
 		return 0;
 	}
 	if (**p != '[') {
 		if ((r = parse_reg(ARCH_ARM64, p, spec)) < 0)
 			return r;
-		arg->kind = USDT_ARG_REG;
+		arg->kind = ARCH_USDT_REG;
 		arg->reg_off = r;
 		return 0;
 	}
@@ -213,13 +227,13 @@ static int parse_arm64(const char **p, struct usdt_arg *arg, const char *spec)
 	}
 	if (*(*p)++ != ']')
 		return bad(spec, "expected ']'");
-	arg->kind = USDT_ARG_REG_DEREF;
+	arg->kind = ARCH_USDT_REG_DEREF;
 	arg->reg_off = r;
 	arg->val_off = v;
 	return 0;
 }
 
-int usdt_arg_parse(enum arch a, const char **s, struct usdt_arg *arg)
+int arch_usdt_arg_parse(enum arch a, const char **s, struct arch_usdt_arg *arg)
 {
 	const char *p = *s, *start;
 	char spec[64];
@@ -252,7 +266,7 @@ int usdt_arg_parse(enum arch a, const char **s, struct usdt_arg *arg)
 	return 0;
 }
 
-int usdt_args_parse(enum arch a, const char *s, struct usdt_arg *args, int max)
+int arch_usdt_args_parse(enum arch a, const char *s, struct arch_usdt_arg *args, int max)
 {
 	int n = 0, err;
 
@@ -263,7 +277,7 @@ int usdt_args_parse(enum arch a, const char *s, struct usdt_arg *args, int max)
 			return n;
 		if (n >= max)
 			return err_set(E2BIG, "USDT probe has more than %d arguments", max);
-		if ((err = usdt_arg_parse(a, &s, &args[n])) < 0)
+		if ((err = arch_usdt_arg_parse(a, &s, &args[n])) < 0)
 			return err;
 		n++;
 	}

@@ -2,16 +2,23 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/statfs.h>
 
 #include "bpf/sys.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
+
+#ifndef CGROUP2_SUPER_MAGIC
+#define CGROUP2_SUPER_MAGIC 0x63677270
+#endif
 
 volatile sig_atomic_t tool_exiting;
 
@@ -34,16 +41,117 @@ void tool_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* Messages quote names from files and the kernel: never let their bytes
+ * reach the terminal raw (lib/strbuf.h strbuf_add_safe). */
 void tool_err(const char *name, const char *fmt, ...)
 {
+	struct strbuf b = { 0 };
+	char *msg = NULL;
 	va_list ap;
 
 	fflush(stdout);
-	fprintf(stderr, "%s: ", name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputc('\n', stderr);
+	strbuf_reset(&b);
+	strbuf_add_safe(&b, name);
+	strbuf_add(&b, ": ");
+	strbuf_add_safe(&b, msg ? msg : fmt);
+	fprintf(stderr, "%s\n", b.s);
+	strbuf_free(&b);
+	free(msg);
+}
+
+/* ---- stdout: write errors and a reader that went away ------------------ */
+
+static int stdout_err;     /* first error writing stdout (EPIPE: the reader left) */
+static int stdout_pollable = -1;
+
+static void stdout_failed(int err)
+{
+	if (stdout_err)
+		return;
+	stdout_err = err ? err : EIO;
+	tool_exiting = 1;
+	if (stdout_err != EPIPE) /* a closed pipe is a normal way to stop */
+		fprintf(stderr, "%s: cannot write the output: %s\n", out_cfg.tool ? out_cfg.tool : "corebox",
+			strerror(stdout_err));
+}
+
+/* A write inside printf() may have failed already (stdio keeps only the
+ * error flag): errno still holds why, as nothing failed since. */
+static int flush_errno(void)
+{
+	int before = errno;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	return errno ? errno : before;
+}
+
+int tool_flush(void)
+{
+	int err;
+
+	if (stdout_err)
+		return -1;
+	if (!(err = flush_errno()))
+		return 0;
+	stdout_failed(err);
+	return -1;
+}
+
+/* poll() with no events still reports POLLERR on a pipe whose reader has
+ * closed it (POLLHUP on a hung-up tty or socket); a regular file, a tty or
+ * /dev/null report nothing.  So waiting in poll() on fd 1 is a sleep that
+ * ends when the output goes away. */
+static int wait_stdout(int timeout_ms)
+{
+	struct pollfd p = { .fd = 1, .events = 0 };
+	int r;
+
+	if (stdout_pollable < 0) {
+		r = poll(&p, 1, 0);
+		stdout_pollable = !(r == 1 && (p.revents & POLLNVAL));
+		p.revents = 0;
+	}
+	if (!stdout_pollable) {
+		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		return 0;
+	}
+	r = poll(&p, 1, timeout_ms);
+	if (r == 1 && (p.revents & (POLLERR | POLLHUP))) {
+		stdout_failed(EPIPE);
+		return -1;
+	}
+	return 0;
+}
+
+bool tool_stdout_gone(void)
+{
+	return stdout_err || wait_stdout(0) < 0;
+}
+
+int tool_finish(int rc)
+{
+	if (!stdout_err) {
+		int err = flush_errno();
+
+		if (err)
+			stdout_failed(err);
+	}
+	if (stdout_err == EPIPE) {
+		/* everything is detached by now: die of SIGPIPE as a tool
+		 * that never ignored it would (status 141 in a shell) */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+		return 141;
+	}
+	return stdout_err ? 1 : rc;
 }
 
 /* The syscall a program's section names, or NULL: tracepoint/syscalls/
@@ -134,16 +242,54 @@ void tool_sleep_ms(long ms)
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
 
 	while (!tool_exiting) {
-		uint64_t now = now_ns();
-		struct timespec ts;
+		uint64_t now = now_ns(), left;
 
 		if (now >= end)
 			break;
-		ts.tv_sec = (time_t)((end - now) / 1000000000ull);
-		ts.tv_nsec = (long)((end - now) % 1000000000ull);
-		if (nanosleep(&ts, NULL) == 0)
+		left = (end - now + 999999) / 1000000;
+		if (wait_stdout(left > 1000000 ? 1000000 : (int)left) < 0)
 			break;
 	}
+}
+
+int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
+{
+	uint64_t start = now_ns(), next_note = start + 1000000000ull, noted = 0, lost;
+	int ret = 0;
+
+	while (!tool_exiting) {
+		int timeout = 100, n;
+		uint64_t now;
+
+		if (duration_ns) {
+			now = now_ns();
+			if (now - start >= duration_ns)
+				break;
+			if (duration_ns - (now - start) < 100000000ull)
+				timeout = (int)((duration_ns - (now - start)) / 1000000) + 1;
+		}
+		n = events_poll(ev, timeout);
+		if (n < 0 && n != -EINTR) {
+			tool_err(name, "reading events: %s", err_msg());
+			ret = 1;
+			break;
+		}
+		if ((n > 0 && tool_flush() < 0) || tool_stdout_gone())
+			break;
+		now = now_ns();
+		if (now >= next_note) { /* new losses, at most once a second */
+			lost = events_lost(ev);
+			if (lost > noted) {
+				fprintf(stderr, "%s: lost %llu events (%llu so far)\n", name,
+					(unsigned long long)(lost - noted), (unsigned long long)lost);
+				noted = lost;
+			}
+			next_note = now + 1000000000ull;
+		}
+	}
+	tool_flush();
+	tool_report_lost(name, events_lost(ev));
+	return ret;
 }
 
 char *tool_hms(char *buf, size_t size)
@@ -164,78 +310,6 @@ double tool_elapsed(void)
 	if (!start)
 		start = now;
 	return (double)(now - start) / 1e9;
-}
-
-static void print_stars(unsigned val, unsigned val_max, int width)
-{
-	int num_stars, num_spaces, i;
-	int need_plus;
-
-	num_stars = (int)((val < val_max ? val : val_max) * (uint64_t)width / (val_max ? val_max : 1));
-	num_spaces = width - num_stars;
-	need_plus = val > val_max;
-	for (i = 0; i < num_stars; i++)
-		putchar('*');
-	for (i = 0; i < num_spaces; i++)
-		putchar(' ');
-	if (need_plus)
-		putchar('+');
-}
-
-void print_log2_hist(const uint32_t *vals, int n, const char *unit)
-{
-	int stars_max = 40, idx_max = -1, i;
-	unsigned val_max = 0;
-
-	for (i = 0; i < n; i++) {
-		if (vals[i] > 0)
-			idx_max = i;
-		if (vals[i] > val_max)
-			val_max = vals[i];
-	}
-	if (idx_max < 0)
-		return;
-	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
-	       idx_max <= 32 ? 19 : 29, unit);
-	if (idx_max <= 32)
-		stars_max = 40;
-	else
-		stars_max = 20;
-	for (i = 0; i <= idx_max; i++) {
-		unsigned long long low = (1ULL << (i + 1)) >> 1;
-		unsigned long long high = (1ULL << (i + 1)) - 1;
-
-		if (low == high)
-			low -= 1;
-		printf("%*llu -> %-*llu : %-8u |", idx_max <= 32 ? 10 : 20, low,
-		       idx_max <= 32 ? 10 : 20, high, vals[i]);
-		print_stars(vals[i], val_max, stars_max);
-		printf("|\n");
-	}
-}
-
-void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step, const char *unit)
-{
-	int i, first = -1, last = -1;
-	unsigned val_max = 0;
-
-	for (i = 0; i < n; i++) {
-		if (vals[i]) {
-			if (first < 0)
-				first = i;
-			last = i;
-		}
-		if (vals[i] > val_max)
-			val_max = vals[i];
-	}
-	if (first < 0)
-		return;
-	printf("     %-13s : count     distribution\n", unit);
-	for (i = first; i <= last; i++) {
-		printf("        %-10u : %-8u |", base + (unsigned)i * step, vals[i]);
-		print_stars(vals[i], val_max, 40);
-		printf("|\n");
-	}
 }
 
 long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *vals, uint32_t max,
@@ -282,12 +356,44 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 	return n;
 }
 
+/* Where cgroup v2 is mounted, for the hint (or NULL). */
+static char *cgroup2_mount(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char line[512], dev[128], dir[256], type[64];
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
+			snprintf(buf, size, "%s", dir);
+			fclose(f);
+			return buf;
+		}
+	fclose(f);
+	return NULL;
+}
+
 int tool_cgroup_open(const char *name, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct statfs sf;
+	char mnt[256];
 
-	if (fd < 0)
+	if (fd < 0 && errno != ENOTDIR) {
 		tool_err(name, "cannot open cgroup %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fd < 0 || fstatfs(fd, &sf) < 0 || (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) {
+		if (cgroup2_mount(mnt, sizeof(mnt)))
+			tool_err(name, "%s is not a cgroup v2 directory (cgroup v2 is mounted at %s)", path, mnt);
+		else
+			tool_err(name, "%s is not a cgroup v2 directory (no cgroup2 file system is mounted: "
+				 "mount -t cgroup2 none DIR)", path);
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	return fd;
 }
 

@@ -10,6 +10,7 @@
 
 #include "loader/obj.h"
 #include "opt.h"
+#include "out.h"
 
 /* The embedded object of tool NAME (see Makefile: build/bpfobjs.S). */
 #define BPF_OBJ_DECLARE(name) extern const char name##_bpf_obj[], name##_bpf_obj_end[]
@@ -33,18 +34,31 @@ int tool_load_attach(struct obj *o, const char *name);
 /* Print "NAME: fmt..." to stderr. */
 void tool_err(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Sleep up to ms milliseconds; returns early when tool_exiting is set. */
+/* Sleep up to ms milliseconds; returns early when tool_exiting is set or
+ * stdout went away (a pipe whose reader closed it: tool_exiting is set). */
 void tool_sleep_ms(long ms);
+
+/* stdout.  tool_flush: fflush, and on a write error stop the tool
+ * (tool_exiting): EPIPE silently, others with a message; -1 then.
+ * tool_stdout_gone: true once the output failed or its reader left
+ * (checked without writing).  tool_finish: main() passes each applet's
+ * exit status through it: a last flush, then death by SIGPIPE when the
+ * reader left (status 141, as the originals), 1 after a write error. */
+int tool_flush(void);
+bool tool_stdout_gone(void);
+int tool_finish(int rc);
+
+/* The loop of event tools: poll the events map, flush after each batch,
+ * stop on a signal, a closed output or after duration_ns (0: none); new
+ * losses are noted on stderr at most once a second, the total at the end.
+ * 0, or 1 after a message. */
+int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns);
 
 /* "HH:MM:SS" local time into buf (at least 9 bytes). */
 char *tool_hms(char *buf, size_t size);
 /* Monotonic seconds since first call (for -t style relative stamps). */
 double tool_elapsed(void);
 
-/* libbpf-tools style log2 histogram ("usecs : count distribution"). */
-void print_log2_hist(const uint32_t *vals, int n, const char *unit);
-/* Linear histogram. */
-void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step, const char *unit);
 
 /* Read and delete every entry of a hash map into keys[] and vals[] (at
  * most max): with the lookup-and-delete batch command while *batch (set
@@ -54,8 +68,8 @@ void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step
 long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *vals, uint32_t max,
 		    bool *batch);
 
-/* -c CGROUP of syscount/biolatency: open the cgroup directory (before
- * load): an fd, or -1 after "NAME: cannot open cgroup ...". */
+/* -c CGROUP: open the cgroup v2 directory (before load): an fd, or -1
+ * after "NAME: cannot open cgroup ..." / "... is not a cgroup v2 directory". */
 int tool_cgroup_open(const char *name, const char *path);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);

@@ -1,4 +1,5 @@
 #include "opt.h"
+#include "out.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -11,12 +12,50 @@
 struct tool_common tool_common;
 
 #define KEY_BTF OPT_LONG_ONLY(200)
+#define KEY_JSON OPT_LONG_ONLY(201)
+#define KEY_PROM OPT_LONG_ONLY(202)
+#define KEY_USAGE OPT_LONG_ONLY(203)
 
+/* Shared by every tool; entries whose short letter the tool already uses
+ * lose it (fsslower's -j is CSV output: there --json stays). */
 static const struct opt common_opts[] = {
+	{ 'j', "json", NULL, "one JSON object per line: per event, or per interval report "
+			     "(\"time\": RFC 3339 wall clock)" },
+	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
+				    "(for node_exporter's textfile collector)" },
 	{ KEY_BTF, "btf", "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
+	{ 'V', "version", NULL, "print the version and exit" },
+	{ KEY_USAGE, "usage", NULL, "print a short usage message and exit" },
 	{ 'h', "help", NULL, "show this help and exit" },
 	{ 0 },
 };
+
+static const struct opt *common(int key)
+{
+	const struct opt *o;
+
+	for (o = common_opts; o->key && o->key != key; o++)
+		;
+	return o;
+}
+
+/* Which common options apply to h, and with which key: its own key, 0
+ * (not for this tool), KEY_JSON (-j taken: --json only) or -1 (-V taken:
+ * --version only). */
+static int common_key(const struct tool_help *h, const struct opt *c)
+{
+	if (c->key == KEY_PROM && !(h->flags & OPT_PROM))
+		return 0;
+	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
+		return 0;
+	for (const struct opt *o = h->opts; o && o->key; o++) {
+		if (o->name && c->name && !strcmp(o->name, c->name))
+			return 0; /* the tool has its own --NAME */
+		if (o->key == c->key)
+			return c->key == 'j' ? KEY_JSON : (c->key == 'V' ? -1 : 0);
+	}
+	return c->key;
+}
 
 static void print_opt(FILE *f, const struct opt *o)
 {
@@ -42,8 +81,16 @@ static void print_help(const struct tool_help *h)
 	       h->summary);
 	for (o = h->opts; o && o->key; o++)
 		print_opt(stdout, o);
-	for (o = common_opts; o->key; o++)
-		print_opt(stdout, o);
+	for (o = common_opts; o->key; o++) {
+		int k = common_key(h, o);
+		struct opt c = *o;
+
+		if (!k)
+			continue;
+		if (k == KEY_JSON || k == -1)
+			c.key = k == KEY_JSON ? KEY_JSON : OPT_LONG_ONLY(299);
+		print_opt(stdout, &c);
+	}
 	if (h->examples)
 		printf("\nExamples:\n%s", h->examples);
 }
@@ -88,10 +135,10 @@ int opt_pid(const struct tool_help *h, const char *what, const char *arg)
 	return pid;
 }
 
-static void add_opt(struct option *lo, int *nl, char *so, int *ns, const struct opt *o)
+static void add_opt(struct option *lo, int *nl, char *so, int *ns, const struct opt *o, int key)
 {
-	if (o->key > 0 && o->key < 256) {
-		so[(*ns)++] = (char)o->key;
+	if (key > 0 && key < 256) {
+		so[(*ns)++] = (char)key;
 		if (o->arg)
 			so[(*ns)++] = ':';
 	}
@@ -99,9 +146,73 @@ static void add_opt(struct option *lo, int *nl, char *so, int *ns, const struct 
 		lo[*nl].name = o->name;
 		lo[*nl].has_arg = o->arg ? required_argument : no_argument;
 		lo[*nl].flag = NULL;
-		lo[*nl].val = o->key;
+		lo[*nl].val = key;
 		(*nl)++;
 	}
+}
+
+/* The option (tool's or common) that getopt reports as key. */
+static const struct opt *find_opt(const struct tool_help *h, int key)
+{
+	const struct opt *o;
+
+	for (o = h->opts; o && o->key; o++)
+		if (o->key == key)
+			return o;
+	for (o = common_opts; o->key; o++) {
+		int k = common_key(h, o);
+
+		if (k == key || (k == -1 && key == OPT_LONG_ONLY(299)))
+			return o;
+	}
+	return NULL;
+}
+
+/* "-u/--uid", "-u" or "--uid". */
+static const char *opt_label(const struct opt *o, int key, char *buf, size_t size)
+{
+	if (key > 0 && key < 256 && o && o->name)
+		snprintf(buf, size, "-%c/--%s", key, o->name);
+	else if (key > 0 && key < 256)
+		snprintf(buf, size, "-%c", key);
+	else
+		snprintf(buf, size, "--%s", o && o->name ? o->name : "?");
+	return buf;
+}
+
+/* getopt said '?': say what it means: an unknown short option, a long
+ * option that is unknown, ambiguous, or given a value it does not take. */
+static void bad_option(const struct tool_help *h, const struct option *lo, const char *arg)
+{
+	char name[64], list[256] = "";
+	size_t n, len = 0;
+	int matches = 0;
+	const struct option *exact = NULL;
+
+	if (!arg || strncmp(arg, "--", 2)) {
+		if (optopt > 0 && optopt < 256)
+			opt_usage_error(h, "invalid option -- '%c'", optopt);
+		opt_usage_error(h, "invalid option '%s'", arg ? arg : "");
+	}
+	n = strcspn(arg + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)(n < 60 ? n : 60), arg + 2);
+	for (const struct option *l = lo; l->name; l++) {
+		if (strncmp(l->name, name, n))
+			continue;
+		if (strlen(l->name) == n)
+			exact = l;
+		matches++;
+		len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0, " '--%s'",
+					l->name);
+		if (len >= sizeof(list))
+			len = sizeof(list) - 1;
+	}
+	if ((exact || matches == 1) && arg[2 + n] == '=')
+		opt_usage_error(h, "option '--%s' doesn't allow an argument",
+				exact ? exact->name : list + 4 /* " '--" */);
+	if (matches > 1 && !exact)
+		opt_usage_error(h, "option '--%s' is ambiguous; possibilities:%s", name, list);
+	opt_usage_error(h, "unrecognized option '--%s'", name);
 }
 
 void opt_parse(int argc, char **argv, const struct tool_help *h,
@@ -112,22 +223,28 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 	int nl = 0, ns = 0, c;
 	const struct opt *o;
 	const char *env = getenv("COREBOX_BTF");
+	char label[80];
 
+	out_cfg.tool = h->name;
 	if (env && *env)
 		tool_common.btf_path = env;
 	so[ns++] = '+'; /* stop at the first positional (like argp with no permute) */
 	so[ns++] = ':'; /* report missing arguments as ':' */
-	for (o = h->opts; o && o->key && nl < 90; o++)
-		add_opt(lo, &nl, so, &ns, o);
-	for (o = common_opts; o->key; o++)
-		add_opt(lo, &nl, so, &ns, o);
+	for (o = h->opts; o && o->key && nl < 80; o++)
+		add_opt(lo, &nl, so, &ns, o, o->key);
+	for (o = common_opts; o->key; o++) {
+		int k = common_key(h, o);
+
+		if (k)
+			add_opt(lo, &nl, so, &ns, o, k == -1 ? OPT_LONG_ONLY(299) : k);
+	}
 	so[ns] = 0;
 	memset(&lo[nl], 0, sizeof(lo[nl]));
 
 	opterr = 0;
 	optind = 1;
 	for (;;) {
-		int li = -1;
+		int li = -1, cur = optind;
 
 		c = getopt_long(argc, argv, so, lo, &li);
 		if (c == -1) {
@@ -140,18 +257,46 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			continue;
 		}
 		if (c == '?') {
-			if (optopt && optopt < 256)
-				opt_usage_error(h, "invalid option -- '%c'", optopt);
-			opt_usage_error(h, "unrecognized option '%s'", argv[optind - 1]);
+			if (optopt == '?') { /* -? is help, as in argp */
+				print_help(h);
+				exit(0);
+			}
+			bad_option(h, lo, cur < argc ? argv[cur] : NULL);
 		}
-		if (c == ':')
-			opt_usage_error(h, "option '%s' requires an argument", argv[optind - 1]);
-		if (c == 'h') {
+		if (c == ':') { /* musl leaves argv[optind - 1] NULL here: name it from optopt */
+			const struct opt *m = find_opt(h, optopt);
+
+			opt_usage_error(h, "option %s requires an argument%s%s%s",
+					opt_label(m, optopt, label, sizeof(label)), m && m->arg ? " (" : "",
+					m && m->arg ? m->arg : "", m && m->arg ? ")" : "");
+		}
+		switch (c) {
+		case 'h':
 			print_help(h);
 			exit(0);
-		}
-		if (c == KEY_BTF) {
+		case 'V':
+		case OPT_LONG_ONLY(299):
+			if (c == 'V' && common_key(h, common('V')) != 'V')
+				break; /* the tool's own -V */
+			printf("%s (corebox) %s\n", h->name, corebox_version);
+			exit(0);
+		case KEY_USAGE:
+			printf("Usage: %s %s\n", h->name, h->usage ? h->usage : "[OPTION...]");
+			exit(0);
+		case KEY_BTF:
 			tool_common.btf_path = optarg;
+			continue;
+		case KEY_JSON:
+			out_cfg.format = OUT_JSON;
+			continue;
+		case 'j':
+			if (common_key(h, common('j')) == 'j') {
+				out_cfg.format = OUT_JSON;
+				continue;
+			}
+			break;
+		case KEY_PROM:
+			out_cfg.prom_path = optarg;
 			continue;
 		}
 		if (fn(c, optarg, ctx)) {

@@ -1,10 +1,12 @@
 /* One option parser for every applet: short and long options like the
  * originals (argp/argparse), help generated from the same table.
  *
- * -h/--help prints the help to stdout and exits 0; a bad option or a bad
- * argument prints one line plus "Try 'NAME --help'" and exits 2.
- * The options every tool shares (--btf FILE, -v/--verbose) are parsed
- * here into tool_common. */
+ * -h/--help/-? prints the help to stdout and exits 0, --usage the usage
+ * line, -V/--version the version; a bad option or a bad argument prints
+ * one line that names it plus "Try 'NAME --help'" and exits 2.
+ * The options every tool shares are parsed here: --btf FILE into
+ * tool_common; -j/--json (just --json where the tool has its own -j) and,
+ * for OPT_PROM tools, --prom FILE into out_cfg (out.h). */
 #ifndef COREBOX_OPT_H
 #define COREBOX_OPT_H
 
@@ -20,12 +22,19 @@ struct opt {
 	const char *help;
 };
 
+/* tool_help.flags */
+enum {
+	OPT_PROM = 1 << 0,    /* a summarizing tool: --prom FILE (Prometheus text) */
+	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
+};
+
 struct tool_help {
 	const char *name;     /* tool name for messages */
 	const char *usage;    /* "[-h] [-T] [-x] ..." after the name, or NULL (generated) */
 	const char *summary;  /* one paragraph */
 	const char *examples; /* preformatted lines, may be NULL */
 	const struct opt *opts; /* terminated by {0} */
+	unsigned flags;       /* OPT_* */
 };
 
 /* Parse argv.  fn is called for each option (key, argument or NULL) and
@@ -50,5 +59,8 @@ struct tool_common {
 	int verbose;          /* -v/--verbose */
 };
 extern struct tool_common tool_common;
+
+/* "0.2-5-gabc1234" (git describe at build time) or the Makefile's version. */
+extern const char corebox_version[];
 
 #endif

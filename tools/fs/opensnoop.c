@@ -12,6 +12,8 @@
 #include "bpf/perf.h"
 #include "tools/common/common.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 #include "lib/util.h"
 #include "opensnoop.h"
 
@@ -160,13 +162,16 @@ static const char *slot(const struct opensnoop_event *e, int i)
 	return e->fname + (size_t)i * OPENSNOOP_NAME_MAX;
 }
 
-static void print_path(const struct opensnoop_event *e)
+/* The path as libbpf-tools prints it (with -F, the cwd components the
+ * BPF side walked, root side first). */
+static void build_path(const struct opensnoop_event *e, struct strbuf *b)
 {
 	const char *f0 = slot(e, 0);
 	int d;
 
+	strbuf_reset(b);
 	if (!env.full_path || f0[0] == '/' || !f0[0]) {
-		fputs(f0, stdout);
+		strbuf_add(b, f0);
 		return;
 	}
 	/* cwd components, root side first; a mount root's "/" adds nothing;
@@ -177,19 +182,37 @@ static void print_path(const struct opensnoop_event *e)
 		if (c[0] == '/' && c[1] == 0)
 			continue;
 		if (!(e->get_path_failed && d == e->path_depth))
-			putchar('/');
-		fputs(c, stdout);
+			strbuf_addc(b, '/');
+		strbuf_add(b, c);
 	}
 	if (!(e->get_path_failed && e->path_depth == 0))
-		putchar('/');
-	fputs(f0, stdout);
+		strbuf_addc(b, '/');
+	strbuf_add(b, f0);
 }
+
+enum { C_TIME, C_UID, C_PID, C_COMM, C_FD, C_ERR, C_FLAGS, C_MODE, C_MODE_NUM, C_PATH };
+static const struct out_col cols[] = {
+	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
+	[C_UID] = { "uid", "UID", "%-7d ", OUT_INT },
+	[C_PID] = { "pid", "PID", "%-6d ", OUT_INT },
+	[C_COMM] = { "comm", "COMM", "%-16s ", OUT_STR },
+	[C_FD] = { "fd", "FD", "%3d ", OUT_INT },
+	[C_ERR] = { "err", "ERR", "%3d ", OUT_INT },
+	[C_FLAGS] = { "flags", "FLAGS", "%08o ", OUT_INT },
+	[C_MODE] = { NULL, "MODE", "%-4s ", OUT_STR, OUT_TEXT_ONLY, .hfmt = "%-5s " },
+	[C_MODE_NUM] = { "mode", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_PATH] = { "path", "PATH", "%s\n", OUT_STR },
+};
+static struct out_table table = OUT_TABLE(NULL, cols);
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct opensnoop_event *e = &ev_copy;
 	size_t hdr = offsetof(struct opensnoop_event, fname);
-	int fd, err, depth;
+	static struct strbuf path;
+	union out_val v[ARRAY_SIZE(cols)];
+	char hms[16], mode[8];
+	int depth;
 
 	(void)ctx;
 	if (size < hdr)
@@ -214,29 +237,25 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (env.name && !strstr(e->comm, env.name))
 		return 0;
 
-	if (e->ret >= 0) {
-		fd = e->ret;
-		err = 0;
+	v[C_TIME].s = env.timestamp ? tool_hms(hms, sizeof(hms)) : NULL;
+	v[C_UID].i = (int)e->uid;
+	v[C_PID].i = e->pid;
+	v[C_COMM].s = e->comm;
+	v[C_FD].i = e->ret >= 0 ? e->ret : -1;
+	v[C_ERR].i = e->ret >= 0 ? 0 : -e->ret;
+	v[C_FLAGS].i = (unsigned int)e->flags;
+	/* the mode means something only when the call may create a file */
+	if (e->mode == 0 && !(e->flags & O_CREAT) && (e->flags & O_TMPFILE) != O_TMPFILE) {
+		v[C_MODE].s = "n/a";
+		v[C_MODE_NUM].i = -1;
 	} else {
-		fd = -1;
-		err = -e->ret;
+		snprintf(mode, sizeof(mode), "%04o", (unsigned int)e->mode & 07777);
+		v[C_MODE].s = mode;
+		v[C_MODE_NUM].i = e->mode;
 	}
-	if (env.timestamp) {
-		char ts[16];
-
-		printf("%-8s ", tool_hms(ts, sizeof(ts)));
-	}
-	if (env.print_uid)
-		printf("%-7d ", (int)e->uid);
-	printf("%-6d %-16s %3d %3d ", e->pid, e->comm, fd, err);
-	if (env.extended) {
-		if (e->mode == 0 && !(e->flags & O_CREAT) && (e->flags & O_TMPFILE) != O_TMPFILE)
-			printf("%08o n/a  ", (unsigned int)e->flags);
-		else
-			printf("%08o %04o ", (unsigned int)e->flags, e->mode);
-	}
-	print_path(e);
-	putchar('\n');
+	build_path(e, &path);
+	v[C_PATH].s = path.s;
+	out_row(&table, v);
 	return 0;
 }
 
@@ -245,7 +264,6 @@ int opensnoop_main(int argc, char **argv)
 	static const char *const variants[] = { "open", "openat", "openat2" };
 	struct events *ev;
 	struct obj *o;
-	uint64_t end = 0;
 	int err = 0;
 	size_t i;
 
@@ -290,33 +308,14 @@ int opensnoop_main(int argc, char **argv)
 		return 1;
 	}
 
-	if (env.timestamp)
-		printf("%-8s ", "TIME");
-	if (env.print_uid)
-		printf("%-7s ", "UID");
-	printf("%-6s %-16s %3s %3s ", "PID", "COMM", "FD", "ERR");
-	if (env.extended)
-		printf("%-8s %-5s ", "FLAGS", "MODE");
-	printf("PATH\n");
-	fflush(stdout);
-
-	if (env.duration)
-		end = now_ns() + (uint64_t)env.duration * 1000000000ull;
-	while (!tool_exiting) {
-		int n = events_poll(ev, 100);
-
-		if (n < 0 && n != -EINTR) {
-			tool_err("opensnoop", "reading events: %s", err_msg());
-			err = 1;
-			break;
-		}
-		if (n > 0)
-			fflush(stdout);
-		if (end && now_ns() > end)
-			break;
-	}
-	fflush(stdout);
-	tool_report_lost("opensnoop", events_lost(ev));
+	out_show(&table, C_TIME, env.timestamp);
+	out_show(&table, C_UID, env.print_uid);
+	out_show(&table, C_FLAGS, env.extended);
+	out_show(&table, C_MODE, env.extended);
+	out_show(&table, C_MODE_NUM, env.extended);
+	out_header(&table);
+	tool_flush();
+	err = tool_event_loop("opensnoop", ev, (uint64_t)env.duration * 1000000000ull);
 	events_close(ev);
 	obj_close(o);
 	return err;

@@ -12,6 +12,7 @@
 #include "tools/common/common.h"
 #include "execsnoop.h"
 #include "lib/err.h"
+#include "lib/util.h"
 
 BPF_OBJ_DECLARE(execsnoop);
 
@@ -109,53 +110,73 @@ static int args_contain(const struct execsnoop_event *e, unsigned int size, cons
 	return 0;
 }
 
-static void put_quoted(char c)
+static void put_quoted(FILE *f, char c)
 {
 	switch (c) {
-	case '"': fputs("\\\"", stdout); break;
-	case '\t': fputs("\\t", stdout); break;
-	case '\n': fputs("\\n", stdout); break;
-	default: putchar(c);
+	case '"': fputs("\\\"", f); break;
+	case '\t': fputs("\\t", f); break;
+	case '\n': fputs("\\n", f); break;
+	default: putc(c, f);
 	}
 }
 
 /* Arguments as libbpf-tools prints them: each one followed by a space
- * (quoted: "arg" followed by a space), then " ..." if some were cut. */
-static void print_args(const struct execsnoop_event *e, unsigned int size)
+ * (quoted: "arg" followed by a space), then " ..." if some were cut;
+ * the end of the line. */
+static void text_args(FILE *f, const struct out_col *c, const union out_val *v)
 {
-	int done = 0;
-	unsigned int i;
+	int done = 0, count = v->strv.n;
+	size_t i;
 
+	(void)c;
 	if (env.quote)
-		putchar('"');
-	for (i = 0; i < size && done < e->args_count; i++) {
-		char c = e->args[i];
+		putc('"', f);
+	for (i = 0; i < v->strv.size && done < count; i++) {
+		char ch = v->strv.p[i];
 
-		if (c == '\0') {
+		if (ch == '\0') {
 			done++;
 			if (env.quote) {
-				fputs("\" ", stdout);
-				if (done < e->args_count)
-					putchar('"');
+				fputs("\" ", f);
+				if (done < count)
+					putc('"', f);
 			} else {
-				putchar(' ');
+				putc(' ', f);
 			}
 		} else if (env.quote) {
-			put_quoted(c);
+			put_quoted(f, ch);
 		} else {
-			putchar(c);
+			putc(ch, f);
 		}
 	}
-	if (e->args_count == env.max_args + 1)
-		fputs(" ...", stdout);
+	if (count == env.max_args + 1)
+		fputs(" ...", f);
+	putc('\n', f);
 }
+
+/* The columns of libbpf-tools' execsnoop (its quirks kept: -U's value has
+ * no separator after it). */
+enum { C_TIME, C_TS, C_UID, C_COMM, C_PID, C_PPID, C_RET, C_ARGS, C_MORE };
+static const struct out_col cols[] = {
+	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY, .hfmt = "%-9s" },
+	[C_TS] = { "time_s", "TIME(s)", "%-8.3f", OUT_FLOAT, .hfmt = "%-8s " },
+	[C_UID] = { "uid", "UID", "%-6d", OUT_INT, .hfmt = "%-6s " },
+	[C_COMM] = { "comm", "PCOMM", "%-16s ", OUT_STR },
+	[C_PID] = { "pid", "PID", "%-6d ", OUT_INT },
+	[C_PPID] = { "ppid", "PPID", "%-6d ", OUT_INT },
+	[C_RET] = { "ret", "RET", "%3d ", OUT_INT },
+	[C_ARGS] = { "args", "ARGS", NULL, OUT_STRV, .hfmt = "%s\n", .text = text_args },
+	[C_MORE] = { "args_truncated", NULL, "%d", OUT_BOOL, OUT_JSON_ONLY },
+};
+static struct out_table table = OUT_TABLE(NULL, cols);
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	const struct execsnoop_event *e = data;
 	size_t hdr = offsetof(struct execsnoop_event, args);
 	unsigned int asize;
-	char comm[sizeof(e->comm) + 1];
+	char comm[sizeof(e->comm) + 1], hms[16];
+	union out_val v[ARRAY_SIZE(cols)];
 
 	(void)ctx;
 	if (size < hdr)
@@ -171,18 +192,21 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (env.line && !args_contain(e, asize, env.line))
 		return 0;
 
-	if (env.time) {
-		char ts[16];
-
-		printf("%-8s ", tool_hms(ts, sizeof(ts)));
-	}
-	if (env.timestamp)
-		printf("%-8.3f", tool_elapsed());
-	if (env.print_uid)
-		printf("%-6d", (int)e->uid);
-	printf("%-16s %-6d %-6d %3d ", comm, e->pid, e->ppid, e->retval);
-	print_args(e, asize);
-	putchar('\n');
+	v[C_TIME].s = env.time ? tool_hms(hms, sizeof(hms)) : NULL;
+	v[C_TS].f = env.timestamp ? tool_elapsed() : 0;
+	v[C_UID].i = (int)e->uid;
+	v[C_COMM].s = comm;
+	v[C_PID].i = e->pid;
+	v[C_PPID].i = e->ppid;
+	v[C_RET].i = e->retval;
+	v[C_ARGS].strv.p = e->args;
+	v[C_ARGS].strv.size = asize;
+	v[C_ARGS].strv.n = e->args_count > env.max_args ? env.max_args : e->args_count;
+	v[C_MORE].i = e->args_count == env.max_args + 1;
+	/* text counts the "..." marker in; JSON gets the flag instead */
+	if (!out_json())
+		v[C_ARGS].strv.n = e->args_count;
+	out_row(&table, v);
 	return 0;
 }
 
@@ -205,13 +229,9 @@ int execsnoop_main(int argc, char **argv)
 		obj_close(o);
 		return 1;
 	}
-	if (env.cgroup) {
-		cgfd = open(env.cgroup, O_RDONLY | O_CLOEXEC);
-		if (cgfd < 0) {
-			tool_err("execsnoop", "cannot open cgroup %s: %s", env.cgroup, strerror(errno));
-			obj_close(o);
-			return 1;
-		}
+	if (env.cgroup && (cgfd = tool_cgroup_open("execsnoop", env.cgroup)) < 0) {
+		obj_close(o);
+		return 1;
 	}
 	tool_elapsed(); /* -t counts from here */
 	if (tool_load_attach(o, "execsnoop")) {
@@ -219,14 +239,9 @@ int execsnoop_main(int argc, char **argv)
 			close(cgfd);
 		return 1;
 	}
-	if (cgfd >= 0) {
-		uint32_t idx = 0, val = (uint32_t)cgfd;
-
-		if (bpf_map_update(map_fd(obj_map(o, "cgroup_map")), &idx, &val, 0) < 0) {
-			tool_err("execsnoop", "cannot set the cgroup filter: %s", err_msg());
-			err = 1;
-			goto out;
-		}
+	if (cgfd >= 0 && tool_cgroup_filter(o, "execsnoop", env.cgroup, cgfd) < 0) {
+		err = 1;
+		goto out;
 	}
 
 	ev = events_open(obj_map(o, "events"), on_event, NULL);
@@ -236,28 +251,12 @@ int execsnoop_main(int argc, char **argv)
 		goto out;
 	}
 
-	if (env.time)
-		printf("%-9s", "TIME");
-	if (env.timestamp)
-		printf("%-8s ", "TIME(s)");
-	if (env.print_uid)
-		printf("%-6s ", "UID");
-	printf("%-16s %-6s %-6s %3s %s\n", "PCOMM", "PID", "PPID", "RET", "ARGS");
-	fflush(stdout);
-
-	while (!tool_exiting) {
-		int n = events_poll(ev, 100);
-
-		if (n < 0 && n != -EINTR) {
-			tool_err("execsnoop", "reading events: %s", err_msg());
-			err = 1;
-			break;
-		}
-		if (n > 0)
-			fflush(stdout);
-	}
-	fflush(stdout);
-	tool_report_lost("execsnoop", events_lost(ev));
+	out_show(&table, C_TIME, env.time);
+	out_show(&table, C_TS, env.timestamp);
+	out_show(&table, C_UID, env.print_uid);
+	out_header(&table);
+	tool_flush();
+	err = tool_event_loop("execsnoop", ev, 0);
 	events_close(ev);
 out:
 	obj_close(o);

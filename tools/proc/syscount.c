@@ -48,6 +48,7 @@ static const struct tool_help help = {
 		"    syscount -e ENOENT -i 5  # count only syscalls failed with a given errno\n"
 		"    syscount -c CG           # Trace process under cgroupsPath CG\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static struct env {
@@ -152,42 +153,91 @@ static int cmp_time(const void *a, const void *b)
 	return cmp_count(a, b);
 }
 
+/* libbpf-tools' layout: "%-22s %8llu[ %16.3lf]" under "[HH:MM:SS]" and
+ * a header; the key column is the syscall name, or "PID    COMM" with -P
+ * (JSON and Prometheus get them as separate fields/labels). */
+enum { C_KEY, C_SYSCALL, C_PID, C_COMM, C_COUNT, C_TIME, C_TOTAL_NS, C_END };
+static const struct out_col cols[] = {
+	[C_KEY] = { NULL, "SYSCALL", "%-22s ", OUT_STR, OUT_TEXT_ONLY },
+	[C_SYSCALL] = { "syscall", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
+	[C_PID] = { "pid", NULL, NULL, OUT_INT, OUT_JSON_ONLY | OUT_LABEL },
+	[C_COMM] = { "comm", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
+	[C_COUNT] = { "calls", "COUNT", "%8llu", OUT_UINT, OUT_COUNTER, .help = "system calls" },
+	[C_TIME] = { NULL, "TIME (us)", " %16.3f", OUT_FLOAT, OUT_TEXT_ONLY },
+	[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
+			 .help = "time spent in system calls", .scale = 1e-9,
+			 .metric = "latency_seconds" },
+	[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },
+};
+static const struct out_col key_process = { NULL, "PID    COMM", "%-22s ", OUT_STR, OUT_TEXT_ONLY };
+static const struct out_col time_ms = { NULL, "TIME (ms)", " %16.3f", OUT_FLOAT, OUT_TEXT_ONLY };
+static struct out_col table_cols[ARRAY_SIZE(cols)];
+static struct out_table table = { "syscalls", table_cols, ARRAY_SIZE(cols), 0 };
+
+static void table_init(void)
+{
+	memcpy(table_cols, cols, sizeof(cols));
+	if (env.process)
+		table_cols[C_KEY] = key_process;
+	if (env.ms)
+		table_cols[C_TIME] = time_ms;
+	if (env.process)
+		table.name = "processes";
+	out_show(&table, C_SYSCALL, !env.process);
+	out_show(&table, C_PID, env.process);
+	out_show(&table, C_COMM, env.process);
+	out_show(&table, C_TIME, env.latency);
+	out_show(&table, C_TOTAL_NS, env.latency);
+}
+
 static void print_rows(struct row *rows, size_t n)
 {
-	const char *agg = env.process ? "PID    COMM" : "SYSCALL";
 	double div = env.ms ? 1e6 : 1e3;
-	char col[64];
+	char col[64], name[32];
 	size_t i;
 	time_t t = time(NULL);
 	struct tm tm;
 
+	if (!n && !out_json() && !out_cfg.prom_path)
+		return; /* libbpf-tools prints nothing for a quiet interval */
 	qsort(rows, n, sizeof(*rows), env.latency ? cmp_time : cmp_count);
 	localtime_r(&t, &tm);
-	printf("[%02d:%02d:%02d]\n", tm.tm_hour, tm.tm_min, tm.tm_sec);
-	if (env.latency)
-		printf("%-22s %8s %16s\n", agg, "COUNT", env.ms ? "TIME (ms)" : "TIME (us)");
-	else
-		printf("%-22s %8s\n", agg, "COUNT");
-	for (i = 0; i < n && i < (size_t)env.top; i++) {
+	out_doc_begin();
+	if (n) {
+		out_text("[%02d:%02d:%02d]\n", tm.tm_hour, tm.tm_min, tm.tm_sec);
+		out_header(&table);
+	}
+	for (i = 0; i < n; i++) {
+		union out_val v[ARRAY_SIZE(cols)] = { { 0 } };
+
 		if (env.process) {
 			snprintf(col, sizeof(col), "%-6u %-15.*s", rows[i].key, SC_TASK_COMM_LEN,
 				 rows[i].comm);
+			v[C_PID].i = rows[i].key;
+			v[C_COMM].s = rows[i].comm;
 		} else {
-			const char *name = syscall_name(rows[i].key);
+			const char *sc = syscall_name(rows[i].key);
 
-			if (name)
-				snprintf(col, sizeof(col), "%s", name);
-			else
-				snprintf(col, sizeof(col), "[unknown: %u]", rows[i].key);
+			if (!sc) {
+				snprintf(name, sizeof(name), "[unknown: %u]", rows[i].key);
+				sc = name;
+			}
+			snprintf(col, sizeof(col), "%s", sc);
+			v[C_SYSCALL].s = sc;
 		}
-		if (env.latency)
-			printf("%-22s %8llu %16.3lf\n", col, (unsigned long long)rows[i].count,
-			       (double)rows[i].total_ns / div);
+		v[C_KEY].s = col;
+		v[C_COUNT].u = rows[i].count;
+		v[C_TIME].f = (double)rows[i].total_ns / div;
+		v[C_TOTAL_NS].u = rows[i].total_ns;
+		if (i < (size_t)env.top)
+			out_row(&table, v);
 		else
-			printf("%-22s %8llu\n", col, (unsigned long long)rows[i].count);
+			out_row_unshown(&table, v);
 	}
-	printf("\n");
-	fflush(stdout);
+	if (n)
+		out_text("\n");
+	out_doc_end();
+	tool_flush();
 }
 
 /* Per-syscall mode: the per-CPU array keeps running totals; report the
@@ -353,8 +403,9 @@ int syscount_main(int argc, char **argv)
 	}
 
 	tool_signals();
-	printf("Tracing syscalls, printing top %ld... Ctrl+C to quit.\n", env.top);
-	fflush(stdout);
+	table_init();
+	out_info("Tracing syscalls, printing top %ld... Ctrl+C to quit.\n", env.top);
+	tool_flush();
 	if (env.duration)
 		deadline = now_ns() + (uint64_t)env.duration * 1000000000ull;
 
@@ -383,8 +434,7 @@ int syscount_main(int argc, char **argv)
 			ret = 1;
 			break;
 		}
-		if (n)
-			print_rows(rows, n);
+		print_rows(rows, n);
 		if (last)
 			break;
 	}

@@ -107,6 +107,15 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 	stacks_print(s, stdout, &rec);
 }
 
+static void json_rec(struct stacks *s, const void *key, const void *val, uint64_t value, struct strbuf *obj)
+{
+	char comm[STACKTOOL_COMM_LEN + 1];
+	struct stack_rec rec;
+
+	make_rec(key, val, comm, &rec);
+	stacks_json(s, &rec, obj);
+}
+
 static const struct stacktool_report report = {
 	.map = "info",
 	.what = "totals",
@@ -117,6 +126,7 @@ static const struct stacktool_report report = {
 	.fg = { .title = "Off-CPU Time Flame Graph", .unit = "us", .palette = FG_IO },
 	.fold = fold_rec,
 	.print = print_rec,
+	.json = json_rec,
 };
 
 int offcputime_main(int argc, char **argv)
@@ -143,18 +153,18 @@ int offcputime_main(int argc, char **argv)
 
 	tool_signals();
 	if (!env.folded) {
-		printf("Tracing off-CPU time (us) of ");
+		out_info("Tracing off-CPU time (us) of ");
 		if (env.pid_str)
-			printf("PID [%s]", env.pid_str);
+			out_info("PID [%s]", env.pid_str);
 		else if (env.tid_str)
-			printf("TID [%s]", env.tid_str);
+			out_info("TID [%s]", env.tid_str);
 		else if (env.user_threads)
-			printf("user threads");
+			out_info("user threads");
 		else if (env.kernel_threads)
-			printf("kernel threads");
+			out_info("kernel threads");
 		else
-			printf("all threads");
-		printf(" by %s stack", stacktool_stack_kind(&env));
+			out_info("all threads");
+		out_info(" by %s stack", stacktool_stack_kind(&env));
 	}
 	stacktool_wait(&env);
 	ret = stacktool_report(o, &env, &report);

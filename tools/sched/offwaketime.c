@@ -113,7 +113,10 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 	int32_t tk = sid(k->t_k_stack_id, env.user_only), tu = sid(k->t_u_stack_id, env.kernel_only);
 	int nu, nk;
 
-	printf("    %-16s %s %u\n", "waker:", stacktool_comm(comm, k->waker), k->w_tgid);
+	if (k->waker[0])
+		printf("    %-16s %s %u\n", "waker:", stacktool_comm(comm, k->waker), k->w_tgid);
+	else /* no sched_waking seen for it: a timer, an interrupt, or before tracing */
+		printf("    %-16s %s\n", "waker:", "[unknown]");
 	nu = wu == STACK_OMIT ? 0 : stacks_print_frames(s, stdout, "    ", wu, (int)k->w_tgid, 1, 0);
 	if (env.delimited && nu && wk != STACK_OMIT)
 		printf("    -\n");
@@ -128,6 +131,32 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 	printf("        %llu\n\n", (unsigned long long)us);
 }
 
+static void json_rec(struct stacks *s, const void *key, const void *val, uint64_t us, struct strbuf *obj)
+{
+	const struct offwake_key *k = key;
+	char comm[STACKTOOL_COMM_LEN + 1];
+	int32_t ids[4] = { sid(k->t_k_stack_id, env.user_only), sid(k->t_u_stack_id, env.kernel_only),
+			   sid(k->w_k_stack_id, env.user_only), sid(k->w_u_stack_id, env.kernel_only) };
+	static const char *const names[4] = { "target_kernel", "target_user", "waker_kernel", "waker_user" };
+
+	strbuf_add(obj, "\"target\":");
+	json_str(obj, stacktool_comm(comm, k->target));
+	strbuf_addf(obj, ",\"target_pid\":%u,\"target_tgid\":%u,\"waker\":", k->t_pid, k->t_tgid);
+	if (k->waker[0]) {
+		json_str(obj, stacktool_comm(comm, k->waker));
+		strbuf_addf(obj, ",\"waker_pid\":%u,\"waker_tgid\":%u,", k->w_pid, k->w_tgid);
+	} else {
+		strbuf_add(obj, "null,");
+	}
+	for (int i = 0; i < 4; i++) {
+		if (ids[i] == STACK_OMIT)
+			continue;
+		strbuf_addf(obj, "\"%s\":", names[i]);
+		stacks_json_frames(s, obj, ids[i], i & 1 ? (int)(i < 2 ? k->t_tgid : k->w_tgid) : -1);
+		strbuf_addc(obj, ',');
+	}
+}
+
 static const struct stacktool_report report = {
 	.map = "counts",
 	.what = "totals",
@@ -138,6 +167,7 @@ static const struct stacktool_report report = {
 	.fg = { .title = "Off-Wake Time Flame Graph", .unit = "us", .palette = FG_CHAIN },
 	.fold = fold_rec,
 	.print = print_rec,
+	.json = json_rec,
 };
 
 int offwaketime_main(int argc, char **argv)
@@ -167,7 +197,7 @@ int offwaketime_main(int argc, char **argv)
 
 	tool_signals();
 	if (!env.folded)
-		printf("Tracing blocked time (us) by %s off-CPU and waker stack", stacktool_stack_kind(&env));
+		out_info("Tracing blocked time (us) by %s off-CPU and waker stack", stacktool_stack_kind(&env));
 	stacktool_wait(&env);
 	if (!env.folded)
 		printf("\n");

@@ -125,6 +125,15 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 	stacks_print(s, stdout, &rec);
 }
 
+static void json_rec(struct stacks *s, const void *key, const void *val, uint64_t value, struct strbuf *obj)
+{
+	char comm[STACKTOOL_COMM_LEN + 1];
+	struct stack_rec rec;
+
+	make_rec(key, value, comm, &rec);
+	stacks_json(s, &rec, obj);
+}
+
 static int print_report(struct obj *o)
 {
 	char sub[96];
@@ -139,6 +148,7 @@ static int print_report(struct obj *o)
 		.fg = { .title = "CPU Flame Graph", .subtitle = sub, .unit = "samples", .palette = FG_HOT },
 		.fold = fold_rec,
 		.print = print_rec,
+		.json = json_rec,
 	};
 
 	if (pf.count_set)
@@ -230,22 +240,22 @@ int profile_main(int argc, char **argv)
 	tool_signals();
 	if (!env.folded) {
 		if (pf.count_set)
-			printf("Sampling every %llu events", pf.count);
+			out_info("Sampling every %llu events", pf.count);
 		else
-			printf("Sampling at %ld Hertz", pf.freq);
+			out_info("Sampling at %ld Hertz", pf.freq);
 		if (env.pid_str)
-			printf(" of PID %s", env.pid_str);
+			out_info(" of PID %s", env.pid_str);
 		else if (env.tid_str)
-			printf(" of TID %s", env.tid_str);
+			out_info(" of TID %s", env.tid_str);
 		else
-			printf(" of all threads");
-		printf(" by %s stack", stacktool_stack_kind(&env));
+			out_info(" of all threads");
+		out_info(" by %s stack", stacktool_stack_kind(&env));
 		if (pf.cpu >= 0)
-			printf(" on CPU#%d", pf.cpu);
+			out_info(" on CPU#%d", pf.cpu);
 	}
 	stacktool_wait(&env);
 	if (!env.folded)
-		printf("\n");
+		out_text("\n");
 	ret = print_report(o);
 close_fds:
 	obj_close(o); /* detaches (links) before the events go */

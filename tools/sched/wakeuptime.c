@@ -101,6 +101,20 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 	printf("\t%llu\n", (unsigned long long)us);
 }
 
+static void json_rec(struct stacks *s, const void *key, const void *val, uint64_t us, struct strbuf *obj)
+{
+	const struct wakeup_key *k = key;
+	char comm[STACKTOOL_COMM_LEN + 1];
+
+	strbuf_add(obj, "\"target\":");
+	json_str(obj, stacktool_comm(comm, k->target));
+	strbuf_add(obj, ",\"waker\":");
+	json_str(obj, stacktool_comm(comm, k->waker));
+	strbuf_add(obj, ",\"waker_kernel\":");
+	stacks_json_frames(s, obj, k->w_k_stack_id, -1);
+	strbuf_addc(obj, ',');
+}
+
 static const struct stacktool_report report = {
 	.map = "counts",
 	.what = "totals",
@@ -112,6 +126,7 @@ static const struct stacktool_report report = {
 	.fg = { .title = "Wakeup Time Flame Graph", .unit = "us", .palette = FG_CHAIN },
 	.fold = fold_rec,
 	.print = print_rec,
+	.json = json_rec,
 };
 
 int wakeuptime_main(int argc, char **argv)
@@ -143,7 +158,7 @@ int wakeuptime_main(int argc, char **argv)
 
 	tool_signals();
 	if (!env.folded)
-		printf("Tracing blocked time (us) by kernel stack");
+		out_info("Tracing blocked time (us) by kernel stack");
 	stacktool_wait(&env);
 	ret = stacktool_report(o, &env, &report);
 	obj_close(o);

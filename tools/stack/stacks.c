@@ -6,40 +6,9 @@
 #include <string.h>
 
 #include "bpf/sys.h"
+#include "tools/common/out.h"
 #include "err.h"
 #include "util.h"
-
-/* ---- strbuf ---- */
-
-static void strbuf_grow(struct strbuf *b, size_t more)
-{
-	if (b->len + more + 1 > b->cap) {
-		b->cap = (b->len + more + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-}
-
-void strbuf_reset(struct strbuf *b)
-{
-	strbuf_grow(b, 0);
-	b->len = 0;
-	b->s[0] = 0;
-}
-
-void strbuf_add(struct strbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	strbuf_grow(b, n);
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
-void strbuf_free(struct strbuf *b)
-{
-	free(b->s);
-	memset(b, 0, sizeof(*b));
-}
 
 /* A folded frame: ';' would split it and control characters would break
  * the line, so replace them. */
@@ -127,16 +96,23 @@ int stacks_read(struct stacks *s, int32_t id, int kernel, const uint64_t **ips)
 	if (id == STACK_OMIT || id == -EFAULT)
 		return 0;
 	if (id < 0) {
-		s->missed++;
-		if (id == -ENOMEM || id == -EEXIST)
+		s->lost.all++;
+		s->lost.user += !kernel;
+		if (id == -ENOMEM || id == -EEXIST) {
 			s->full = 1;
+			s->lost.full++;
+		} else {
+			s->lost.error++;
+		}
 		return -1;
 	}
 	memset(s->ips, 0, s->depth * sizeof(*s->ips));
 	if (s->lookup ? s->lookup(s->lookup_ctx, id, s->ips, s->depth) < 0
 		      : s->map_fd < 0 || bpf_map_lookup(s->map_fd, &id, s->ips) < 0) {
 		err_clear();
-		s->missed++;
+		s->lost.all++;
+		s->lost.user += !kernel;
+		s->lost.gone++;
 		return -1;
 	}
 	while (n < s->depth && s->ips[n])
@@ -223,6 +199,42 @@ int stacks_fold_frames(struct stacks *s, struct strbuf *b, int32_t id, int pid, 
 	return n;
 }
 
+int stacks_json_frames(struct stacks *s, struct strbuf *b, int32_t id, int pid)
+{
+	const uint64_t *ips;
+	char buf[1024];
+	int n = stacks_read(s, id, pid < 0, &ips);
+
+	strbuf_addc(b, '[');
+	if (n < 0)
+		json_str(b, missed_text(pid));
+	for (int i = 0; i < n; i++) {
+		if (i)
+			strbuf_addc(b, ',');
+		json_str(b, pid < 0 ? stacks_ksym(s, ips[i], buf, sizeof(buf))
+				    : stacks_usym(s, pid, ips[i], buf, sizeof(buf)));
+	}
+	strbuf_addc(b, ']');
+	return n;
+}
+
+void stacks_json(struct stacks *s, const struct stack_rec *r, struct strbuf *b)
+{
+	strbuf_add(b, "\"comm\":");
+	json_str(b, r->comm ? r->comm : "");
+	strbuf_addf(b, ",\"pid\":%d,", r->pid);
+	if (r->kid != STACK_OMIT) {
+		strbuf_add(b, "\"kernel\":");
+		stacks_json_frames(s, b, r->kid, -1);
+		strbuf_addc(b, ',');
+	}
+	if (r->uid != STACK_OMIT) {
+		strbuf_add(b, "\"user\":");
+		stacks_json_frames(s, b, r->uid, r->pid);
+		strbuf_addc(b, ',');
+	}
+}
+
 void stacks_print(struct stacks *s, FILE *f, const struct stack_rec *r)
 {
 	if (r->kid != STACK_OMIT)
@@ -275,10 +287,25 @@ void stacks_folded_offwake(struct stacks *s, const struct offwake_rec *r, struct
 
 void stacks_report_missed(const struct stacks *s, FILE *f)
 {
-	if (s->missed)
-		fprintf(f, "WARNING: %llu stack traces could not be displayed.%s\n",
-			(unsigned long long)s->missed,
-			s->full ? " Consider increasing --stack-storage-size." : "");
+	const char *sep = ":";
+
+	if (!s->lost.all)
+		return;
+	fprintf(f, "WARNING: %llu stack traces could not be displayed (%llu user, %llu kernel)",
+		(unsigned long long)s->lost.all, (unsigned long long)s->lost.user,
+		(unsigned long long)(s->lost.all - s->lost.user));
+	if (s->lost.full) {
+		fprintf(f, "%s %llu stack map hash collisions or a full map", sep,
+			(unsigned long long)s->lost.full);
+		sep = ",";
+	}
+	if (s->lost.gone) {
+		fprintf(f, "%s %llu no longer in the stack map", sep, (unsigned long long)s->lost.gone);
+		sep = ",";
+	}
+	if (s->lost.error)
+		fprintf(f, "%s %llu not captured by the kernel", sep, (unsigned long long)s->lost.error);
+	fprintf(f, ".%s\n", s->full ? " Consider increasing --stack-storage-size." : "");
 }
 
 /* ---- aggregation of folded lines ---- */

@@ -7,7 +7,7 @@
  *                     thread, kernel stack of a user-mode sample): the part
  *                     is silently left out;
  *   -EEXIST, -ENOMEM  (hash collision, map full) and any other error, or a
- *                     lookup that fails: counted in s->missed and shown as
+ *                     lookup that fails: counted in s->lost and shown as
  *                     "[Missed Kernel Stack]" / "[Missed User Stack]";
  *   STACK_OMIT        the tool did not collect that part (-U, -K): nothing.
  * Frames come out of the map leaf first, zero-terminated.
@@ -31,6 +31,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lib/strbuf.h"
 #include "tools/stack/ksyms.h"
 #include "tools/stack/usyms.h"
 
@@ -61,7 +62,13 @@ struct stacks {
 	unsigned flags;        /* STACKS_* */
 	struct ksyms *ksyms;   /* NULL with STACKS_NO_KERNEL */
 	struct usyms *usyms;   /* NULL with STACKS_NO_USER */
-	uint64_t missed;       /* stacks that could not be shown */
+	struct stacks_lost {
+		uint64_t all;   /* stacks that could not be shown (the sum of:) */
+		uint64_t full;  /* -EEXIST/-ENOMEM ids: bucket taken or map full */
+		uint64_t gone;  /* ids no longer in the map */
+		uint64_t error; /* other errors from bpf_get_stackid */
+		uint64_t user;  /* how many of them were user stacks */
+	} lost;
 	int full;              /* an -ENOMEM/-EEXIST id was seen: suggest a bigger map */
 	uint64_t *ips;         /* scratch, depth + 1 entries */
 	/* Optional: where stacks come from instead of the map (stacks carried
@@ -78,15 +85,6 @@ struct stack_rec {
 	int32_t kid, uid;      /* kernel / user stack ids, or STACK_OMIT */
 	uint64_t value;
 };
-
-/* Growable string for folded lines. */
-struct strbuf {
-	char *s;               /* NUL-terminated, "" after strbuf_reset */
-	size_t len, cap;
-};
-void strbuf_reset(struct strbuf *b);
-void strbuf_add(struct strbuf *b, const char *s);
-void strbuf_free(struct strbuf *b);
 
 /* depth: the map's value_size / 8 (--perf-max-stack-depth, <= 127).
  * Loads kallsyms unless STACKS_NO_KERNEL; fails (-EPERM, message) when
@@ -137,6 +135,15 @@ void stacks_print(struct stacks *s, FILE *f, const struct stack_rec *r);
  * (STACKS_ANNOTATE: kernel frames get "_[k]"). */
 void stacks_folded(struct stacks *s, const struct stack_rec *r, struct strbuf *line);
 
+/* JSON (tools/common/out.h json_str): the frames of one stack id as an
+ * array, leaf first: ["vfs_read","ksys_read",...]; a missed stack is
+ * ["[Missed Kernel Stack]"], an omitted or absent one [].  Returns as
+ * stacks_fold_frames. */
+int stacks_json_frames(struct stacks *s, struct strbuf *b, int32_t id, int pid);
+/* The fields of a record: "comm":..,"pid":..,"kernel":[...],"user":[...]
+ * (a part the tool did not collect is left out), with a trailing comma. */
+void stacks_json(struct stacks *s, const struct stack_rec *r, struct strbuf *b);
+
 /* offwaketime (bcc) folded form:
  *	target;t-user root→leaf;[-;]t-kernel root→leaf;--;w-kernel leaf→root;[-;]w-user leaf→root;waker */
 struct offwake_rec {
@@ -147,9 +154,11 @@ struct offwake_rec {
 };
 void stacks_folded_offwake(struct stacks *s, const struct offwake_rec *r, struct strbuf *line);
 
-/* At exit, when stacks were missed:
- * "WARNING: N stack traces could not be displayed. Consider increasing
- * --stack-storage-size." (the hint only after -ENOMEM/-EEXIST ids). */
+/* At exit, when stacks were missed (real losses only: a kernel thread's
+ * missing user stack is not one):
+ * "WARNING: N stack traces could not be displayed (U user, K kernel): F
+ * stack map collisions or full map. Consider increasing
+ * --stack-storage-size." with the kinds that occurred. */
 void stacks_report_missed(const struct stacks *s, FILE *f);
 
 /* Aggregated folded stacks (summing equal lines), for --svg and for

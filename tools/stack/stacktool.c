@@ -2,10 +2,13 @@
 #include "stacktool.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "bpf/sys.h"
 #include "lib/err.h"
@@ -43,7 +46,26 @@ int stacktool_parse(struct stacktool_env *e, int key, const char *arg)
 	case 'd': e->delimited = true; break;
 	case 'f': e->folded = true; break;
 	case 'v': e->verbose = true; break;
-	case STACKTOOL_KEY_SVG: e->svg = arg; break;
+	case STACKTOOL_KEY_SVG: {
+		/* not blocking on a FIFO without a reader; truncate only files */
+		int fd = open(arg, O_WRONLY | O_CREAT | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0644);
+		struct stat st;
+
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			tool_err(e->help->name, "cannot create %s: %s", arg, strerror(errno));
+			exit(1);
+		}
+		if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0) {
+			tool_err(e->help->name, "cannot truncate %s: %s", arg, strerror(errno));
+			exit(1);
+		}
+		fcntl(fd, F_SETFL, 0);
+		if (e->svg_file)
+			fclose(e->svg_file);
+		e->svg_file = fdopen(fd, "w");
+		e->svg = arg;
+		break;
+	}
 	case STACKTOOL_KEY_DEPTH: e->depth = (long)opt_num(h, "perf max stack depth", arg, 1, 127); break;
 	case STACKTOOL_KEY_STORAGE:
 		e->storage = (long)opt_num(h, "stack storage size", arg, 1, 1 << 24);
@@ -131,10 +153,10 @@ void stacktool_wait(const struct stacktool_env *e)
 {
 	if (!e->folded) {
 		if (e->duration > 0)
-			printf(" for %ld secs.\n", e->duration);
+			out_info(" for %ld secs.\n", e->duration);
 		else
-			printf("... Hit Ctrl-C to end.\n");
-		fflush(stdout);
+			out_info("... Hit Ctrl-C to end.\n");
+		tool_flush();
 	}
 	if (e->duration > 0)
 		tool_sleep_ms(e->duration * 1000);
@@ -156,8 +178,9 @@ int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct 
 	uint64_t div = r->value_div ? r->value_div : 1;
 	struct map_dump d;
 	struct stacks s;
-	struct strbuf line = { 0 };
+	struct strbuf line = { 0 }, obj = { 0 };
 	struct fold_agg *agg = NULL;
+	bool json = out_json();
 	unsigned flags = r->flags;
 	int ret = 0;
 
@@ -181,25 +204,44 @@ int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct 
 	map_dump_sort(&d, 0, r->descending);
 	if (e->folded || e->svg) /* folded lines are summed: one per distinct stack */
 		agg = fold_agg_new();
+	if (json)
+		out_doc_begin();
 	for (size_t i = 0; i < d.n; i++) {
 		const void *k = map_dump_key(&d, i), *v = map_dump_value(&d, i);
 		uint64_t value = *(const uint64_t *)v / div;
 
 		if (!value)
 			continue;
-		if (agg) {
+		if (agg || json) {
 			r->fold(&s, k, v, value, &line);
-			fold_agg_add(agg, line.s, value);
+			if (agg)
+				fold_agg_add(agg, line.s, value);
 		}
-		if (!e->folded) {
-			uint64_t missed = s.missed;
+		if (json) { /* {tool's fields, "value", "folded"}: frames counted once */
+			struct stacks_lost lost = s.lost;
+
+			strbuf_reset(&obj);
+			strbuf_addc(&obj, '{');
+			if (r->json)
+				r->json(&s, k, v, value, &obj);
+			s.lost = lost;
+			strbuf_addf(&obj, "\"value\":%llu,\"folded\":", (unsigned long long)value);
+			json_str(&obj, line.s);
+			strbuf_addc(&obj, '}');
+			out_json_value("stacks", &obj);
+		} else if (!e->folded) {
+			struct stacks_lost lost = s.lost;
 
 			r->print(&s, k, v, value);
 			if (agg) /* counted once already by the folded line */
-				s.missed = missed;
+				s.lost = lost;
 		}
 	}
-	if (e->folded) {
+	if (json) {
+		out_doc_num("lost_stacks", (double)s.lost.all, NULL);
+		if (out_doc_end() < 0)
+			ret = 1;
+	} else if (e->folded) {
 		fold_agg_sort(agg);
 		for (size_t i = 0; i < fold_agg_len(agg); i++) {
 			uint64_t c;
@@ -208,14 +250,21 @@ int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct 
 			printf("%s %llu\n", l, (unsigned long long)c);
 		}
 	}
-	fflush(stdout);
+	tool_flush();
 	stacks_report_missed(&s, stderr);
-	if (agg && e->svg && flamegraph_write(e->svg, agg, &r->fg) < 0) {
-		tool_err(name, "%s", err_msg());
-		ret = 1;
+	if (agg && e->svg_file) {
+		int err = flamegraph_fwrite(e->svg_file, agg, &r->fg);
+
+		if (fclose(e->svg_file) != 0 && !err) /* once: the report ends the tool */
+			err = err_sys(errno, "cannot write");
+		if (err < 0) {
+			tool_err(name, "%s: %s", e->svg, err_msg());
+			ret = 1;
+		}
 	}
 	fold_agg_free(agg);
 	strbuf_free(&line);
+	strbuf_free(&obj);
 	map_dump_free(&d);
 	stacks_fini(&s);
 	return ret;

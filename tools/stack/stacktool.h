@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tools/common/common.h"
 #include "tools/stack/flamegraph.h"
@@ -44,6 +45,8 @@ struct stacktool_env {
 	unsigned long long min_us, max_us; /* -m, -M */
 	long storage, depth, duration;     /* --stack-storage-size, --perf-max-stack-depth, [duration] */
 	const char *svg;                   /* --svg FILE */
+	FILE *svg_file;                    /* opened as the option is parsed: a bad
+					    * path fails before any tracing */
 	int npos;
 };
 
@@ -96,6 +99,11 @@ struct stacktool_report {
 	void (*fold)(struct stacks *s, const void *key, const void *val, uint64_t value,
 		     struct strbuf *line);
 	void (*print)(struct stacks *s, const void *key, const void *val, uint64_t value);
+	/* -j: the record's fields ("k":v, each followed by a comma) for the
+	 * JSON report; "value" and "folded" are added after them.  NULL:
+	 * only those two. */
+	void (*json)(struct stacks *s, const void *key, const void *val, uint64_t value,
+		     struct strbuf *obj);
 };
 
 /* 0, or 1 (the tool's exit status) after a message. */
