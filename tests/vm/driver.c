@@ -356,6 +356,72 @@ int tool_stop(struct tool_run *t)
 	return rc;
 }
 
+/* ---- gated children (vm.h) ---- */
+
+/* A child that waits for the gate (a byte on a pipe), runs fn, says done
+ * (a byte on another pipe) and then stays alive until killed (at most a
+ * minute): the tools read its /proc/PID/maps when they print, after the
+ * run.  Returns its pid; *gate and *done are the parent's ends. */
+pid_t gated_child(int *gate, int *done, void (*fn)(void))
+{
+	int g[2], d[2];
+	pid_t child;
+	char c = 1;
+
+	if (pipe2(g, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(d, O_CLOEXEC) < 0) {
+		close(g[0]);
+		close(g[1]);
+		return -1;
+	}
+	child = fork();
+	if (child == 0) {
+		close(g[1]);
+		close(d[0]);
+		if (read(g[0], &c, 1) == 1) {
+			fn();
+			if (write(d[1], &c, 1) != 1)
+				_exit(1);
+			alarm(60); /* no sleeping calls: a check may count them */
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	close(g[0]);
+	close(d[1]);
+	*gate = g[1];
+	*done = d[0];
+	return child;
+}
+
+void open_gate(int gate)
+{
+	char c = 1;
+
+	if (write(gate, &c, 1) != 1)
+		printf("# gate: %s\n", strerror(errno));
+	close(gate);
+}
+
+/* Wait (up to ms) for the child's done byte: 1 when it came. */
+int wait_done(int done, int ms)
+{
+	struct pollfd p = { .fd = done, .events = POLLIN };
+	char c;
+	int ok = poll(&p, 1, ms) == 1 && read(done, &c, 1) == 1;
+
+	close(done);
+	return ok;
+}
+
+void end_child(pid_t child)
+{
+	kill(child, SIGKILL);
+	wait_bounded(child, 5000);
+}
+
 /* ---- the mechanism test ---- */
 
 static void run_mechtest(const char *pass, const char *disable, const char *kfunc, const char *tp)
