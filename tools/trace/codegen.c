@@ -17,6 +17,7 @@
 #include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "tools/common/arch.h"
 
 #define FRAME_MAX 512
 
@@ -36,13 +37,6 @@ struct gen {
 	int nentry;
 };
 
-#ifdef __aarch64__
-static const int16_t parm_off[] = { 0, 8, 16, 24, 32, 40, 48, 56 };
-#define RC_OFF 0
-#else
-static const int16_t parm_off[] = { 112, 104, 96, 88, 72, 64 }; /* di si dx cx r8 r9 */
-#define RC_OFF 80
-#endif
 
 struct gen *gen_new(const struct loc *loc, const struct spec *s, const struct cg_opts *o)
 {
@@ -317,9 +311,9 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 		emit_ldx(e, 8, R0, R6, (int16_t)(8 * (i - 1)));
 		break;
 	default:
-		if (i > (int)ARRAY_SIZE(parm_off))
+		if (arch_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "%s is not in a register", n->str);
-		emit_ldx(e, 8, R0, R6, parm_off[i - 1]);
+		emit_ldx(e, 8, R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
 		break;
 	}
 	typed = typed_param(g, i - 1, t);
@@ -351,7 +345,7 @@ static int cg_retval(struct gen *g, const struct node *n, struct ctype *t)
 		break;
 	case M_KRETPROBE:
 	case M_URETPROBE:
-		emit_ldx(e, 8, R0, R6, RC_OFF);
+		emit_ldx(e, 8, R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
 		break;
 	default:
 		return gfail(g, n, "retval is only known in return probes (r:...)%s", "");
