@@ -119,13 +119,25 @@ bool obj_tp_btf_ok(struct obj *o, const char *tp)
 	return id > 0 && probe_tp_btf((uint32_t)id);
 }
 
+static int32_t module_target(struct obj *o, struct prog *p, const char *name, int kind);
+
+/* func in vmlinux, else in a loaded module's BTF (ext4_file_read_iter
+ * when ext4 is a module). */
 bool obj_fentry_ok(struct obj *o, const char *func)
 {
 	const struct btf *sys = obj_sys_btf(o);
 	int32_t id = sys ? btf_find(sys, func, BTF_KIND_FUNC) : -ENOENT;
+	struct prog probe = { .name = "probe" };
+	bool ok;
 
+	if (id > 0) {
+		err_clear();
+		return probe_fentry((uint32_t)id);
+	}
+	ok = sys && (id = module_target(o, &probe, func, BTF_KIND_FUNC)) > 0 &&
+	     probe_fentry_module((uint32_t)id, probe.attach_btf_obj_fd);
 	err_clear();
-	return id > 0 && probe_fentry((uint32_t)id);
+	return ok;
 }
 
 /* A target missing from vmlinux may be in a module: its id there, with the
