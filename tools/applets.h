@@ -1,8 +1,13 @@
 /* The applet table: one line per tool (X-macro, sorted by name).
  * APPLET(name, summary): a tool, installed as a link by --install.
+ * APPLET_ALIAS(name, tool, summary): another name for tool, also a link;
+ *   tool's main runs with tool_applet = "name" (fsslower's ext4slower).
  * COMMAND(name, summary): a corebox subcommand (no link). */
 COMMAND(btf, "dump BTF as a C header; write minimal BTF")
 APPLET(biolatency, "summarize block device I/O latency as a histogram")
+APPLET(biopattern, "show random vs sequential block I/O per disk")
+APPLET(biosnoop, "trace block device I/O with latency, one line per request")
+APPLET(bitesize, "summarize block device I/O size as a histogram per process")
 APPLET(execsnoop, "trace new processes via exec() syscalls")
 APPLET(offcputime, "summarize off-CPU time by stack trace")
 APPLET(offwaketime, "summarize blocked time by off-CPU stack and waker stack")

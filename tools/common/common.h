@@ -17,6 +17,10 @@
 #define BPF_OBJ_OPEN(name) \
 	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
+/* The applet name the tool runs under (main.c sets it): "ext4slower" when
+ * fsslower's main runs for that alias (tools/applets.h APPLET_ALIAS). */
+extern const char *tool_applet;
+
 /* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so
  * blocking waits return EINTR). */
 extern volatile sig_atomic_t tool_exiting;
@@ -72,6 +76,19 @@ int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cg
 
 /* Lost-event note at exit, when any were lost: "Lost N events." to stderr. */
 void tool_report_lost(const char *name, uint64_t lost);
+
+/* Kernel functions as attach points (tools/common/kfunc.c).
+ * tool_kprobes: the kernel takes kprobes (PMU or kprobe_events).
+ * tool_ksyms_find: one pass over /proc/kallsyms marking which names[] are
+ * functions (text symbols) there; -1 when it cannot be read.
+ * tool_pick_kfunc: the first of names[] (newest name first: they change
+ * between releases) fentry can attach to, else the first a kprobe can;
+ * *which gets its index.  NULL entries are skipped. */
+enum tool_hook { TOOL_HOOK_NONE, TOOL_HOOK_FENTRY, TOOL_HOOK_KPROBE };
+bool tool_kprobes(void);
+int tool_ksyms_find(const char *const *names, size_t n, bool *found);
+enum tool_hook tool_pick_kfunc(struct obj *o, const char *const *names, size_t n, size_t *which);
+const char *tool_hook_name(enum tool_hook h); /* "fentry", "kprobe", "none" */
 
 /* Syscall and errno name tables (x86_64 and arm64 built in). */
 const char *syscall_name(unsigned nr);     /* NULL if unknown */
