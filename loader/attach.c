@@ -341,7 +341,9 @@ static int attach_one(struct obj *o, struct prog *p)
 	case ATTACH_NONE:
 		return 0;
 	case ATTACH_TRACEPOINT:
-		slash = p->target ? strchr(p->target, '/') : NULL;
+		if (!p->target)
+			return 0; /* SEC("tracepoint"): attached by hand (prog_attach_perf_fd) */
+		slash = strchr(p->target, '/');
 		if (!slash || (size_t)(slash - p->target) >= sizeof(cat))
 			return err_set(EINVAL, "program %s: tracepoint '%s' is not CATEGORY/NAME", p->name,
 				       p->target ? p->target : "");
