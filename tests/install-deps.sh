@@ -10,6 +10,8 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# ext4 images for the file system tools' tests (host side of make vmtest too)
+command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2fsprogs"
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"

@@ -7,8 +7,7 @@
  *    ext4_sync_file), retargeted at run time;
  *  - kprobe/kretprobe on the same functions;
  *  - where the kernel has neither: the read/write/open/fsync system
- *    calls' tracepoints (one program for every sys_enter_*, one for every
- *    sys_exit_*, attached by hand), keeping the calls whose file is a
+ *    calls (raw tracepoints sys_enter/sys_exit), keeping the calls whose file is a
  *    regular file of a super_block of that file system type (fd -> file
  *    -> inode -> super_block -> file_system_type name, read with CO-RE).
  * Each records {start time, file, offset} per thread at entry and sends
@@ -263,10 +262,14 @@ static __always_inline int on_traced_fs(struct file *f)
 	return name_is(name, fs_name1) || name_is(name, fs_name2);
 }
 
-SEC("tracepoint")
-int fs_sys_enter(struct trace_event_raw_sys_enter *ctx)
+/* One program on every system call's entry and exit (a pair of raw
+ * tracepoints: attaching to each call's own tracepoints would make the
+ * tool take seconds to detach, one RCU grace period per tracepoint); the
+ * sysops map says which numbers count. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fs_sys_enter, struct pt_regs *regs, long id)
 {
-	__u32 nr = (__u32)ctx->id;
+	__u32 nr = (__u32)id;
 	__u8 *v = bpf_map_lookup_elem(&sysops, &nr);
 	struct file *f;
 	__s64 pos;
@@ -277,24 +280,22 @@ int fs_sys_enter(struct trace_event_raw_sys_enter *ctx)
 	kind = *v >> 4;
 	if (kind == FS_SYS_OPEN) /* the file is known at exit */
 		return probe_entry(NULL, 0, 0, FS_OP_OPEN, (__s32)nr);
-	f = fd_file(ctx->args[0]);
+	f = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
 	if (!f || !on_traced_fs(f))
 		return 0;
 	if (kind == FS_SYS_FSYNC)
 		return probe_entry(f, 0, LLONG_MAX, FS_OP_FSYNC, (__s32)nr);
-	/* args[3] exists only in the pread/pwrite calls' records: read
-	 * through a helper (a direct ctx load that far would bar attaching
-	 * the program to read(2)'s shorter record) */
-	pos = -1;
-	if (kind != FS_SYS_FD_CUR)
-		bpf_probe_read_kernel(&pos, sizeof(pos), &ctx->args[3]);
-	if (kind == FS_SYS_FD_CUR || (kind == FS_SYS_FD_POS2 && pos == -1))
+	if (kind == FS_SYS_FD_CUR)
+		pos = BPF_CORE_READ(f, f_pos);
+	else
+		pos = (__s64)PT_REGS_PARM4_CORE_SYSCALL(regs);
+	if (kind == FS_SYS_FD_POS2 && pos == -1)
 		pos = BPF_CORE_READ(f, f_pos);
 	return probe_entry(f, pos, 0, *v & 0xf, (__s32)nr);
 }
 
-SEC("tracepoint")
-int fs_sys_exit(struct trace_event_raw_sys_exit *ctx)
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fs_sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct data *dp, d;
@@ -304,17 +305,19 @@ int fs_sys_exit(struct trace_event_raw_sys_exit *ctx)
 		return 0;
 	d = *dp;
 	bpf_map_delete_elem(&starts, &tid);
-	if (d.nr != (__s32)ctx->id)
+	/* the exit of the call recorded (a thread killed inside one leaves a
+	 * stale entry behind) */
+	if (d.nr != (__s32)CB_SYSCALL_NR(regs))
 		return 0;
 	if (d.op == FS_OP_OPEN) {
-		if (ctx->ret < 0)
+		if (ret < 0)
 			return 0;
-		d.fp = fd_file(ctx->ret);
+		d.fp = fd_file(ret);
 		if (!d.fp || !on_traced_fs(d.fp))
 			return 0;
 		return send(ctx, &d, 0);
 	}
-	return send(ctx, &d, ctx->ret);
+	return send(ctx, &d, ret);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <linux/types.h>
 
-#include "bpf/perf.h"
 #include "bpf/sys.h"
 #include "tools/common/common.h"
 #include "lib/err.h"
@@ -247,39 +246,20 @@ static void set_progs(struct obj *o, const char *const progs[FS_OP_MAX][2], bool
 		}
 }
 
-/* The syscall path: attach the two programs to each call's enter and
- * exit tracepoints and tell the BPF side what each number means. */
-static int *tp_fds;
-static size_t ntp_fds;
-
-static int attach_syscalls(struct obj *o, struct strbuf *which)
+/* The syscall path: tell the BPF side what each number means. */
+static int set_syscalls(struct obj *o, struct strbuf *which)
 {
-	struct prog *enter = obj_prog(o, "fs_sys_enter"), *exit_ = obj_prog(o, "fs_sys_exit");
-	int mapfd = map_fd(obj_map(o, "sysops"));
+	int mapfd = map_fd(obj_map(o, "sysops")), err;
 
-	tp_fds = xcalloc(2 * ARRAY_SIZE(syscalls), sizeof(*tp_fds));
 	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-		char en[64], ex[64];
-		int nr = syscall_nr(syscalls[i].name), id, fd;
+		int nr = syscall_nr(syscalls[i].name);
 		__u32 key = (__u32)nr;
 		__u8 val = syscalls[i].val;
 
-		snprintf(en, sizeof(en), "sys_enter_%s", syscalls[i].name);
-		snprintf(ex, sizeof(ex), "sys_exit_%s", syscalls[i].name);
-		if (nr < 0 || nr >= FSSLOWER_MAX_SYSCALLS || !perf_tp_exists("syscalls", en) ||
-		    !perf_tp_exists("syscalls", ex))
-			continue; /* open() on arm64, openat2() before 5.6 */
-		if ((fd = bpf_map_update(mapfd, &key, &val, 0)) < 0)
-			return fd;
-		for (int k = 0; k < 2; k++) {
-			id = perf_tp_id("syscalls", k ? ex : en);
-			fd = id < 0 ? id : perf_open_tracepoint(id);
-			if (fd < 0)
-				return err_prefix(fd, "syscalls:%s", k ? ex : en);
-			tp_fds[ntp_fds++] = fd;
-			if (prog_attach_perf_fd(k ? exit_ : enter, fd) < 0)
-				return err_prefix(-EINVAL, "syscalls:%s", k ? ex : en);
-		}
+		if (nr < 0 || nr >= FSSLOWER_MAX_SYSCALLS)
+			continue; /* open() and creat() on arm64 */
+		if ((err = bpf_map_update(mapfd, &key, &val, 0)) < 0)
+			return err;
 		strbuf_addf(which, "%s%s", which->len ? ", " : "", syscalls[i].name);
 	}
 	return 0;
@@ -341,17 +321,19 @@ int fsslower_main(int argc, char **argv)
 	if (tool_load_attach(o, help.name))
 		return 1;
 	strbuf_reset(&which);
-	if (path == PATH_SYSCALLS && attach_syscalls(o, &which) < 0) {
-		tool_err(help.name, "cannot attach to the system call tracepoints: %s", err_msg());
+	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
+		tool_err(help.name, "cannot fill the system call table: %s", err_msg());
 		err = 1;
 	}
 	if (!err && tool_common.verbose) {
 		if (path == PATH_SYSCALLS)
 			fprintf(stderr,
-				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (tracepoints) "
-				"on regular files of type %s%s%s; latency is the system call's (opens include the path "
-				"lookup); I/O by other means (mmap, splice, io_uring, aio) is not seen\n",
-				help.name, env.fs->fs, env.fs->funcs[0], which.s, env.fs->types[0],
+				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (raw tracepoints "
+				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
+				"(opens include the path lookup); I/O by other means (mmap, splice, io_uring, aio) is not "
+				"seen\n",
+				help.name, env.fs->fs, env.fs->funcs[0], which.s,
+				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
 				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
 		else
 			for (int i = 0; i < FS_OP_MAX; i++)
@@ -383,8 +365,5 @@ int fsslower_main(int argc, char **argv)
 		events_close(ev);
 	}
 	obj_close(o);
-	for (size_t i = 0; i < ntp_fds; i++)
-		close(tp_fds[i]);
-	free(tp_fds);
 	return err;
 }
