@@ -171,5 +171,15 @@ else notok "fsslower without -t: status $rc: $(cat "$W/bad.out")"; fi
 usage_exit2 "fsslower -t nosuchfs" fsslower -t nosuchfs
 usage_exit2 "ext4slower -m -1" ext4slower -m -1
 
+# The kernel frees programs of closed raw tracepoint links after an RCU
+# tasks grace period (about a second here): wait for that, bounded, then
+# check nothing of ours is left.
+i=0
+while [ $i -lt 50 ]; do
+	"$W/bpf_count" > "$W/now"
+	awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/now" | grep -q . || break
+	sleep 0.1
+	i=$((i + 1))
+done
 snoop_left
 [ $fails = 0 ]

@@ -29,7 +29,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BIOLAT_MAX_ENTRIES);
-	__type(key, __u64); /* struct request * */
+	__type(key, __u64); /* struct request___blk * */
 	__type(value, __u64);
 } start SEC(".maps");
 
@@ -40,7 +40,7 @@ struct {
 	__type(value, struct biolat_hist);
 } hists SEC(".maps");
 
-static __always_inline int trace_start(struct request *rq, int issue)
+static __always_inline int trace_start(struct request___blk *rq, int issue)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts;
 
@@ -48,7 +48,7 @@ static __always_inline int trace_start(struct request *rq, int issue)
 		return 0;
 	/* -Q: with an I/O scheduler the insert time stands */
 	if (issue && queued) {
-		struct request_queue *q = BPF_CORE_READ(rq, q);
+		struct request_queue___blk *q = BPF_CORE_READ(rq, q);
 
 		if (BPF_CORE_READ(q, elevator))
 			return 0;
@@ -73,7 +73,7 @@ int block_rq_issue(unsigned long long *ctx)
 }
 
 SEC("tp_btf/block_rq_complete")
-int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)(unsigned long)rq, *tsp, now = bpf_ktime_get_ns();
 	struct biolat_key hkey = {};

@@ -18,7 +18,7 @@ struct {
 } counters SEC(".maps");
 
 SEC("tp_btf/block_rq_complete")
-int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
 {
 	struct biopattern_counter *c, zero = {};
 	__u32 dev = rq_dev(rq), nr_sector = nr_bytes >> 9;

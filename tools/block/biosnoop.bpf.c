@@ -34,7 +34,7 @@ struct piddata {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BIOSNOOP_MAX_ENTRIES);
-	__type(key, __u64); /* struct request * */
+	__type(key, __u64); /* struct request___blk * */
 	__type(value, struct piddata);
 } infobyreq SEC(".maps");
 
@@ -48,11 +48,11 @@ struct stage {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BIOSNOOP_MAX_ENTRIES);
-	__type(key, __u64); /* struct request * */
+	__type(key, __u64); /* struct request___blk * */
 	__type(value, struct stage);
 } start SEC(".maps");
 
-static __always_inline int trace_pid(struct request *rq)
+static __always_inline int trace_pid(struct request___blk *rq)
 {
 	__u64 key = (__u64)(unsigned long)rq;
 	struct piddata d = {};
@@ -66,13 +66,13 @@ static __always_inline int trace_pid(struct request *rq)
 }
 
 SEC("tp_btf/block_io_start")
-int BPF_PROG(block_io_start, struct request *rq)
+int BPF_PROG(block_io_start, struct request___blk *rq)
 {
 	return trace_pid(rq);
 }
 
 SEC("fentry/blk_account_io_start")
-int BPF_PROG(io_start_fentry, struct request *rq)
+int BPF_PROG(io_start_fentry, struct request___blk *rq)
 {
 	return trace_pid(rq);
 }
@@ -80,10 +80,10 @@ int BPF_PROG(io_start_fentry, struct request *rq)
 SEC("kprobe/blk_account_io_start")
 int io_start_kprobe(struct pt_regs *ctx)
 {
-	return trace_pid((struct request *)PT_REGS_PARM1(ctx));
+	return trace_pid((struct request___blk *)PT_REGS_PARM1(ctx));
 }
 
-static __always_inline int trace_rq_start(struct request *rq, int insert)
+static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
 	struct stage *sp, s = {};
@@ -121,7 +121,7 @@ int block_rq_issue(unsigned long long *ctx)
 }
 
 SEC("tp_btf/block_rq_complete")
-int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
 	struct biosnoop_event e = {};

@@ -30,7 +30,7 @@ static __always_inline int comm_allowed(const char *comm)
 SEC("tp_btf/block_rq_issue")
 int block_rq_issue(unsigned long long *ctx)
 {
-	struct request *rq = BLK_RQ_ARG(ctx);
+	struct request___blk *rq = BLK_RQ_ARG(ctx);
 	struct bitesize_key key = {};
 	struct bitesize_hist *h;
 	__u32 len;

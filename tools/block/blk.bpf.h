@@ -13,27 +13,37 @@
  * the user side from the tracepoint's BTF (blk_rq_is_second_arg). */
 const volatile __u8 rq_arg1 = 0;
 
-/* The request of a block_rq_insert/issue program's u64 context. */
-#define BLK_RQ_ARG(ctx) ((struct request *)(rq_arg1 ? (ctx)[1] : (ctx)[0]))
-
-/* Kernels before 5.17 keep the disk in the request itself. */
-struct request___old {
-	struct gendisk *rq_disk;
+/* The kernel structures read, as minimal CO-RE flavors (matched to the
+ * kernel's request, request_queue, gendisk by field names): the objects'
+ * BTF carries these fields, not the block layer's whole type graph. */
+struct gendisk___blk {
+	int major;
+	int first_minor;
+} __attribute__((preserve_access_index));
+struct request_queue___blk {
+	void *elevator;
+	struct gendisk___blk *disk;
+} __attribute__((preserve_access_index));
+struct request___blk {
+	struct request_queue___blk *q;
+	__u32 cmd_flags;
+	unsigned int __data_len;
+	__u64 __sector;
+	struct gendisk___blk *rq_disk; /* before 5.17 */
 } __attribute__((preserve_access_index));
 
-/* major << 20 | first_minor of the request's disk, 0 if none. */
-static __always_inline __u32 rq_dev(struct request *rq)
-{
-	struct request___old *old = (void *)rq;
-	struct request_queue *q;
-	struct gendisk *disk;
+/* The request of a block_rq_insert/issue program's u64 context. */
+#define BLK_RQ_ARG(ctx) ((struct request___blk *)(rq_arg1 ? (ctx)[1] : (ctx)[0]))
 
-	if (bpf_core_field_exists(old->rq_disk)) {
-		disk = BPF_CORE_READ(old, rq_disk);
-	} else {
-		q = BPF_CORE_READ(rq, q);
-		disk = BPF_CORE_READ(q, disk);
-	}
+/* major << 20 | first_minor of the request's disk, 0 if none. */
+static __always_inline __u32 rq_dev(struct request___blk *rq)
+{
+	struct gendisk___blk *disk;
+
+	if (bpf_core_field_exists(rq->rq_disk))
+		disk = BPF_CORE_READ(rq, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
 	if (!disk)
 		return 0;
 	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | (__u32)BPF_CORE_READ(disk, first_minor);

@@ -62,7 +62,7 @@ int add_kprobe(void *ctx)
 }
 
 SEC("tp_btf/mm_filemap_add_to_page_cache")
-int BPF_PROG(add_tp, struct folio *folio)
+int BPF_PROG(add_tp, void *folio)
 {
 	return BUMP(added, tp_pages ? folio_pages(folio) : 1);
 }
@@ -98,7 +98,7 @@ int dirt_kprobe(void *ctx)
 }
 
 SEC("tp_btf/writeback_dirty_folio")
-int BPF_PROG(dirt_tp_folio, struct folio *folio)
+int BPF_PROG(dirt_tp_folio, void *folio)
 {
 	return BUMP(dirtied, tp_pages ? folio_pages(folio) : 1);
 }

@@ -18,6 +18,49 @@
 #include "regs.bpf.h"
 #include "fsslower.h"
 
+/* The kernel structures read, as minimal CO-RE flavors (the loader
+ * matches "X___fs" to the kernel's X by field names): the object's BTF
+ * then carries these few fields, not task_struct's whole type graph. */
+struct file_system_type___fs {
+	const char *name;
+} __attribute__((preserve_access_index));
+struct super_block___fs {
+	struct file_system_type___fs *s_type;
+} __attribute__((preserve_access_index));
+struct inode___fs {
+	unsigned short i_mode;
+	struct super_block___fs *i_sb;
+} __attribute__((preserve_access_index));
+struct qstr___fs {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+struct dentry___fs {
+	struct qstr___fs d_name;
+} __attribute__((preserve_access_index));
+struct path___fs {
+	struct dentry___fs *dentry;
+} __attribute__((preserve_access_index));
+struct file___fs {
+	struct path___fs f_path;
+	struct inode___fs *f_inode;
+	unsigned int f_flags;
+	long long f_pos;
+} __attribute__((preserve_access_index));
+struct kiocb___fs {
+	struct file___fs *ki_filp;
+	long long ki_pos;
+} __attribute__((preserve_access_index));
+struct fdtable___fs {
+	unsigned int max_fds;
+	struct file___fs **fd;
+} __attribute__((preserve_access_index));
+struct files_struct___fs {
+	struct fdtable___fs *fdt;
+} __attribute__((preserve_access_index));
+struct task_struct___fs {
+	struct files_struct___fs *files;
+} __attribute__((preserve_access_index));
+
 #define S_IFMT 0170000
 #define S_IFREG 0100000
 #define O_PATH 010000000
@@ -35,7 +78,7 @@ struct data {
 	__u64 ts;
 	__s64 start;
 	__s64 end;
-	struct file *fp;
+	struct file___fs *fp;
 	__u32 op;
 	__s32 nr; /* syscall path: the call's number */
 };
@@ -55,7 +98,7 @@ struct {
 	__type(value, __u8);
 } sysops SEC(".maps");
 
-static __always_inline int probe_entry(struct file *fp, __s64 start, __s64 end, __u32 op, __s32 nr)
+static __always_inline int probe_entry(struct file___fs *fp, __s64 start, __s64 end, __u32 op, __s32 nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -77,7 +120,7 @@ static __noinline int send(void *ctx, struct data *d, __s64 size)
 {
 	__u64 id = bpf_get_current_pid_tgid(), end_ns = bpf_ktime_get_ns(), delta_ns;
 	struct fsslower_event e = {};
-	struct dentry *dentry;
+	struct dentry___fs *dentry;
 	const unsigned char *name;
 
 	delta_ns = end_ns - d->ts;
@@ -113,31 +156,31 @@ static __always_inline int probe_exit(void *ctx, __s64 size)
 /* ---- fentry/fexit ---- */
 
 SEC("fentry/file_read")
-int BPF_PROG(file_read_fentry, struct kiocb *iocb)
+int BPF_PROG(file_read_fentry, struct kiocb___fs *iocb)
 {
 	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
 }
 
 SEC("fexit/file_read")
-int BPF_PROG(file_read_fexit, struct kiocb *iocb, void *to, long ret)
+int BPF_PROG(file_read_fexit, struct kiocb___fs *iocb, void *to, long ret)
 {
 	return probe_exit(ctx, ret);
 }
 
 SEC("fentry/file_write")
-int BPF_PROG(file_write_fentry, struct kiocb *iocb)
+int BPF_PROG(file_write_fentry, struct kiocb___fs *iocb)
 {
 	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
 }
 
 SEC("fexit/file_write")
-int BPF_PROG(file_write_fexit, struct kiocb *iocb, void *from, long ret)
+int BPF_PROG(file_write_fexit, struct kiocb___fs *iocb, void *from, long ret)
 {
 	return probe_exit(ctx, ret);
 }
 
 SEC("fentry/file_open")
-int BPF_PROG(file_open_fentry, struct inode *inode, struct file *file)
+int BPF_PROG(file_open_fentry, struct inode___fs *inode, struct file___fs *file)
 {
 	return probe_entry(file, 0, 0, FS_OP_OPEN, -1);
 }
@@ -149,7 +192,7 @@ int BPF_PROG(file_open_fexit)
 }
 
 SEC("fentry/file_sync")
-int BPF_PROG(file_sync_fentry, struct file *file, long long start, long long end)
+int BPF_PROG(file_sync_fentry, struct file___fs *file, long long start, long long end)
 {
 	return probe_entry(file, start, end, FS_OP_FSYNC, -1);
 }
@@ -165,7 +208,7 @@ int BPF_PROG(file_sync_fexit)
 SEC("kprobe/file_read")
 int file_read_entry(struct pt_regs *ctx)
 {
-	struct kiocb *iocb = (void *)PT_REGS_PARM1(ctx);
+	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
 
 	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
 }
@@ -179,7 +222,7 @@ int file_read_exit(struct pt_regs *ctx)
 SEC("kprobe/file_write")
 int file_write_entry(struct pt_regs *ctx)
 {
-	struct kiocb *iocb = (void *)PT_REGS_PARM1(ctx);
+	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
 
 	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
 }
@@ -193,7 +236,7 @@ int file_write_exit(struct pt_regs *ctx)
 SEC("kprobe/file_open")
 int file_open_entry(struct pt_regs *ctx)
 {
-	return probe_entry((struct file *)PT_REGS_PARM2(ctx), 0, 0, FS_OP_OPEN, -1);
+	return probe_entry((struct file___fs *)PT_REGS_PARM2(ctx), 0, 0, FS_OP_OPEN, -1);
 }
 
 SEC("kretprobe/file_open")
@@ -205,7 +248,7 @@ int file_open_exit(struct pt_regs *ctx)
 SEC("kprobe/file_sync")
 int file_sync_entry(struct pt_regs *ctx)
 {
-	return probe_entry((struct file *)PT_REGS_PARM1(ctx), (long long)PT_REGS_PARM2(ctx),
+	return probe_entry((struct file___fs *)PT_REGS_PARM1(ctx), (long long)PT_REGS_PARM2(ctx),
 			   (long long)PT_REGS_PARM3(ctx), FS_OP_FSYNC, -1);
 }
 
@@ -218,11 +261,11 @@ int file_sync_exit(struct pt_regs *ctx)
 /* ---- system call tracepoints ---- */
 
 /* The file behind fd in the current task's table, NULL if none. */
-static __always_inline struct file *fd_file(__u64 fd)
+static __always_inline struct file___fs *fd_file(__u64 fd)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *f = NULL;
+	struct task_struct___fs *task = (void *)bpf_get_current_task();
+	struct fdtable___fs *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file___fs **fds, *f = NULL;
 
 	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
 		return NULL;
@@ -246,9 +289,9 @@ static __always_inline int name_is(const char *s, const volatile char *want)
 
 /* A regular file on a file system of the traced type?  (What the
  * file_operations of the fentry/kprobe paths see.) */
-static __always_inline int on_traced_fs(struct file *f)
+static __noinline int on_traced_fs(struct file___fs *f)
 {
-	struct inode *inode = BPF_CORE_READ(f, f_inode);
+	struct inode___fs *inode = BPF_CORE_READ(f, f_inode);
 	const char *type;
 	char name[FSSLOWER_FSNAME_LEN] = {};
 
@@ -271,7 +314,7 @@ int BPF_PROG(fs_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 nr = (__u32)id;
 	__u8 *v = bpf_map_lookup_elem(&sysops, &nr);
-	struct file *f;
+	struct file___fs *f;
 	__s64 pos;
 	int kind;
 

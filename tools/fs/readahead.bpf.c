@@ -76,7 +76,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, READAHEAD_MAX_ENTRIES);
-	__type(key, __u64); /* struct folio * */
+	__type(key, __u64); /* void * */
 	__type(value, struct birth);
 } birth_folio SEC(".maps");
 
@@ -104,7 +104,7 @@ static __always_inline int ra_exit(void)
 	return 0;
 }
 
-static __always_inline int alloc_done(struct folio *folio)
+static __always_inline int alloc_done(void *folio)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 key = (__u64)(unsigned long)folio;
@@ -119,7 +119,7 @@ static __always_inline int alloc_done(struct folio *folio)
 	return 0;
 }
 
-static __always_inline int accessed(struct folio *folio)
+static __always_inline int accessed(void *folio)
 {
 	__u64 key = (__u64)(unsigned long)folio;
 	struct birth *b = bpf_map_lookup_elem(&birth_folio, &key);
@@ -181,14 +181,14 @@ int ra2_kretprobe(void *ctx)
 
 /* filemap_alloc_folio(_noprof)(gfp, order) */
 SEC("fexit/filemap_alloc_folio_noprof")
-int BPF_PROG(alloc_fexit, unsigned int gfp, unsigned int order, struct folio *ret)
+int BPF_PROG(alloc_fexit, unsigned int gfp, unsigned int order, void *ret)
 {
 	return alloc_done(ret);
 }
 
 /* __page_cache_alloc(gfp), before 5.16 */
 SEC("fexit/__page_cache_alloc")
-int BPF_PROG(alloc1_fexit, unsigned int gfp, struct folio *ret)
+int BPF_PROG(alloc1_fexit, unsigned int gfp, void *ret)
 {
 	return alloc_done(ret);
 }
@@ -196,11 +196,11 @@ int BPF_PROG(alloc1_fexit, unsigned int gfp, struct folio *ret)
 SEC("kretprobe/filemap_alloc_folio_noprof")
 int alloc_kretprobe(struct pt_regs *ctx)
 {
-	return alloc_done((struct folio *)PT_REGS_RC(ctx));
+	return alloc_done((void *)PT_REGS_RC(ctx));
 }
 
 SEC("fentry/folio_mark_accessed")
-int BPF_PROG(access_fentry, struct folio *folio)
+int BPF_PROG(access_fentry, void *folio)
 {
 	return accessed(folio);
 }
@@ -208,7 +208,7 @@ int BPF_PROG(access_fentry, struct folio *folio)
 SEC("kprobe/folio_mark_accessed")
 int access_kprobe(struct pt_regs *ctx)
 {
-	return accessed((struct folio *)PT_REGS_PARM1(ctx));
+	return accessed((void *)PT_REGS_PARM1(ctx));
 }
 
 /* ---- tracepoints ---- */
@@ -289,7 +289,7 @@ int add_tp(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 /* Pages [first, last] of a file were accessed: the born folios among
  * them (stepping over each found folio's pages), and one that starts
  * before first and holds it (folios are naturally aligned). */
-static __always_inline int access_range(__u32 dev, __u64 ino, __u64 first, __u64 last)
+static __noinline int access_range(__u32 dev, __u64 ino, __u64 first, __u64 last)
 {
 	struct page_key k = { .ino = ino, .dev = dev };
 	struct birth *b;
