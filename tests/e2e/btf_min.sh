@@ -113,11 +113,19 @@ run_tool() {
 		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
 	fi
 }
+# the tools that generate their programs need a probe to trace
+probe_args() {
+	case $1 in
+	trace | funccount | stackcount) echo 't:syscalls:sys_enter_getppid' ;;
+	funclatency) echo 'c:getppid' ;;
+	argdist) echo '-C p:c:getppid()' ;;
+	esac
+}
 for t in $("$CB" --list); do
-	run_tool "min BTF" "$t" --btf "$MIN"
+	run_tool "min BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
 for t in $("$CB" --list); do
-	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN"
+	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
 
 # ---- execsnoop: the relocated offsets are right -------------------------------
