@@ -14,10 +14,11 @@ T=biosnoop
 K=40
 SIZE=8192
 fails=0
-LA= LB= TPID= HPID=
+LA= LB= TPID= HPID= CG=
 . tests/e2e/lib.sh
 
 cleanup() {
+	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
 	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
 	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
@@ -169,6 +170,32 @@ EOF
 }
 if check_json || { echo "# retrying: $msg"; check_json; }; then ok "--json: $msg, sectors and sizes match"
 else notok "--json: $msg; $(head -c 400 "$W/json.out")"; fi
+
+# -c CGROUP: only the requests of a process in that cgroup v2 directory
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+	[ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ] && mkdir "$d/cbx_biosnoop_$$" 2>/dev/null && CG=$d/cbx_biosnoop_$$ && break
+done
+check_cg() {
+	snoop_start 'LAT(ms)' -c "$CG" -d "$NA" || return 1
+	sh -c "echo \$\$ > $CG/cgroup.procs && exec $W/blkio $LA rand $K $SIZE 4096" > "$W/cg.in" 2>&1
+	reads "$LA" cg.out
+	sleep 0.3
+	snoop_stop "-c"
+	cp "$W/out" "$W/cg.txt"
+	PI=$(awk '/^ready/ { print $2 }' "$W/cg.in")
+	PO=$(awk '/^ready/ { print $2 }' "$W/cg.out.helper")
+	a=$(lines_of "$W/cg.txt" "$PI" "$NA" 0 | wc -l)
+	b=$(lines_of "$W/cg.txt" "$PO" "$NA" 0 | wc -l)
+	msg="in the cgroup $a lines (K=$K), outside $b"
+	[ "$a" = $K ] && [ "$b" = 0 ]
+}
+if [ -z "$CG" ]; then
+	echo "# -c: skipped (no cgroup v2 hierarchy to make a group in)"
+elif check_cg || { echo "# retrying: $msg"; check_cg; }; then
+	ok "-c $CG: $msg"
+else
+	notok "-c: $msg: $(head -c 400 "$W/cg.txt")"
+fi
 
 # DURATION: ends by itself
 timeout 20 "$CB" biosnoop 1 > "$W/dur.out" 2>&1

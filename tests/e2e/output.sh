@@ -238,7 +238,7 @@ else notok "left loaded: $(echo "$left" | tr '\n' '|') (held $nprog)"; fi
 n=0 bad=0
 for t in $("$CB" --list) run; do
 	"$CB" "$t" --help 2>/dev/null |
-		sed -n 's/^  -\([A-Za-z0-9]\), --[a-z-]*=[A-Z_a-z]*.*/\1/p; s/^  -\([A-Za-z0-9]\) [A-Z_]*  .*/\1/p' > "$W/shorts"
+		sed -n 's/^  -\([A-Za-z0-9]\), --[a-z-]*=[A-Z_a-z]*.*/\1/p; s/^  -\([A-Za-z0-9]\) [A-Z_][A-Z_]*  .*/\1/p' > "$W/shorts"
 	for o in $(cat "$W/shorts"); do
 		n=$((n + 1))
 		"$CB" "$t" "-$o" > /dev/null 2> "$W/opt.err"

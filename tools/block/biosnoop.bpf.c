@@ -8,7 +8,6 @@
 #include "vmlinux.h"
 #include "corebox.bpf.h"
 #include "events.bpf.h"
-#include "regs.bpf.h"
 #include "blk.bpf.h"
 #include "biosnoop.h"
 

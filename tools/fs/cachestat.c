@@ -4,7 +4,7 @@
  * Hits need the page cache's access function (folio_mark_accessed, or
  * mark_page_accessed before 5.15) through fentry or a kprobe.  A kernel
  * with neither gives only misses and dirties, from tracepoints: HITS and
- * HITRATIO then print "-" and one line on stderr says why. */
+ * HITRATIO then print "-" and one line above the header says why. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -186,10 +186,11 @@ int cachestat_main(int argc, char **argv)
 	if (tool_common.verbose)
 		for (size_t i = 0; i < ARRAY_SIZE(counters); i++)
 			fprintf(stderr, "cachestat: %s: %s\n", counters[i].what, counters[i].how);
+	/* above the columns it explains (stderr under --json) */
 	if (!hits_known)
-		fprintf(stderr, "cachestat: HITS and HITRATIO need fentry or a kprobe on %s, which this kernel does "
-			"not allow: shown as '-'; MISSES are pages added to the page cache minus pages dirtied "
-			"(tracepoints)\n", counters[K_ACCESSED].fns[0]);
+		out_info("cachestat: HITS and HITRATIO need fentry or a kprobe on %s, which this kernel does not "
+			 "allow: shown as '-'; MISSES are pages added to the page cache minus pages dirtied "
+			 "(tracepoints)\n", counters[K_ACCESSED].fns[0]);
 
 	tool_signals();
 	out_show(&table, C_TIME, env.timestamp);

@@ -15,7 +15,6 @@
 #include "vmlinux.h"
 #include "corebox.bpf.h"
 #include "events.bpf.h"
-#include "regs.bpf.h"
 #include "fsslower.h"
 
 /* The kernel structures read, as minimal CO-RE flavors (the loader

@@ -180,13 +180,13 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (out_json())
 		snprintf(file, sizeof(file), "%s", raw);
 	else
-		str_safe(raw, file, sizeof(file));
+		str_escape(file, sizeof(file), raw, NULL);
 	memcpy(raw, e.task, sizeof(e.task));
 	raw[sizeof(e.task)] = 0;
 	if (out_json())
 		snprintf(task, sizeof(task), "%s", raw);
 	else
-		str_safe(raw, task, sizeof(task));
+		str_escape(task, sizeof(task), raw, NULL);
 	op[0] = e.op < FS_OP_MAX ? op_char[e.op] : '?';
 	op[1] = 0;
 	if (e.size == LLONG_MAX)

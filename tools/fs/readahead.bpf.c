@@ -17,7 +17,6 @@
  * mm_filemap_delete_from_page_cache forgets evicted ones (still unused). */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
-#include "regs.bpf.h"
 #include "bits.bpf.h"
 #include "pagecache.bpf.h"
 #include "readahead.h"
