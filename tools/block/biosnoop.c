@@ -116,7 +116,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 	}
 	blk_rwbs(e.cmd_flags, rwbs);
 	disk = blk_disk_name(e.dev);
-	v[C_TS].f = (double)(e.ts - start_ts) / 1e9;
+	/* signed: per-CPU perf buffers deliver out of order (libbpf-tools
+	 * prints the unsigned wrap, 18446744073.7...) */
+	v[C_TS].f = (double)(int64_t)(e.ts - start_ts) / 1e9;
 	v[C_COMM].s = comm;
 	v[C_PID].i = e.pid;
 	v[C_DISK].s = disk ? disk : "Unknown";
