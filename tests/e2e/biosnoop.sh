@@ -88,8 +88,8 @@ check_disk() {
 	run disk -d "$NA" -Q || return 1
 	lines_of "$W/disk.out" "$PA" "$NA" 1 > "$W/got"
 	n=$(wc -l < "$W/got")
-	awk '{ print $1, $2 }' "$W/got" > "$W/got.sb"
-	expected "$W/disk.a.helper" > "$W/want.sb"
+	awk '{ print $1, $2 }' "$W/got" | sort -n > "$W/got.sb"
+	expected "$W/disk.a.helper" | sort -n > "$W/want.sb"
 	other=$(awk -v d="$NB" '$0 !~ /^TIME/ && $4 == d' "$W/disk.out" | wc -l)
 	msg="$n lines for pid $PA on $NA (K=$K), $other on $NB"
 	[ "$n" = $K ] && cmp -s "$W/got.sb" "$W/want.sb" && [ "$other" = 0 ]
@@ -164,7 +164,8 @@ for l in open(sys.argv[1]):
     if e['pid'] == int(sys.argv[2]) and e['disk'] == sys.argv[3]:
         print(e['sector'], e['bytes'])
 EOF
-	expected "$W/json.a.helper" > "$W/want.sb"
+	sort -n -o "$W/json.sb" "$W/json.sb"
+	expected "$W/json.a.helper" | sort -n > "$W/want.sb"
 	msg="$msg JSON lines, the helper's: $(wc -l < "$W/json.sb")"
 	cmp -s "$W/json.sb" "$W/want.sb"
 }
