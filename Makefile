@@ -111,8 +111,8 @@ $(B)/obj/%.o: %.c $(KINC)/.stamp $(HEADERS)
 
 # BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
 # (the loader never reads them), keep .BTF and .BTF.ext.  The source is
-# found in whichever tools/ subsystem holds it, with the headers of its
-# directory (NAME.h, and headers a subsystem's BPF sides share).
+# found in whichever tools/ subsystem holds it, with the headers beside it
+# (its NAME.h, the subsystem's shared *.bpf.h).
 .SECONDEXPANSION:
 bpf_src = $(filter %/$(1).bpf.c,$(BPF_SRCS))
 bpf_hdr = $(wildcard $(dir $(call bpf_src,$(1)))*.h)

@@ -46,6 +46,7 @@ done
 # VmRSS and the kernel memory of its maps (memlock in fdinfo).
 mem_of() {
 	out=$B/mem.out
+	rm -f $out # the child truncates it only after the fork: no stale output
 	"$@" > $out 2>&1 &
 	p=$!
 	i=0
@@ -94,6 +95,21 @@ ratio_of() {
 }
 printf "corebox syscount:      "; ratio_of ./corebox syscount
 [ $have_lt = 1 ] && { printf "libbpf-tools syscount: "; ratio_of $LT/syscount; }
+
+# the block and file system tools: peak memory beside libbpf-tools where it
+# runs here (its biosnoop, cachestat, readahead, fsslower need fentry or
+# kprobes: they fail on kernels without them), and what fsslower's system
+# call path (the sys_enter/sys_exit raw tracepoints, kernels without
+# fentry and kprobes) costs every system call
+echo "== block and file system tools: memory =="
+for t in biosnoop biopattern bitesize "fsslower -t ext4" cachestat readahead; do
+	printf "corebox %-17s" "$t"; mem_of ./corebox $t
+	set -- $t
+	if [ $have_lt = 1 ] && [ -x $LT/$1 ] && timeout 2 $LT/$t > $B/lt.out 2>&1; [ $? = 124 ]; then
+		printf "lt      %-17s" "$t"; mem_of $LT/$t
+	fi
+done
+printf "fsslower -t ext4 (syscall path) getppid overhead: "; ratio_of ./corebox fsslower -t ext4
 
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000

@@ -121,6 +121,7 @@ probe_args() {
 	trace | funccount | stackcount) echo 't:syscalls:sys_enter_getppid' ;;
 	funclatency) echo 'c:getppid' ;;
 	argdist) echo '-C p:c:getppid()' ;;
+	fsslower) echo '-t ext4' ;;
 	esac
 }
 for t in $("$CB" --list); do

@@ -35,7 +35,7 @@ int ksym_addrs(const char *const *names, int n, uint64_t *addrs)
 		if ((dot = strstr(sym, ".llvm.")))
 			*dot = 0;
 		for (int i = 0; i < n; i++)
-			if (!addrs[i] && a && !strcmp(sym, names[i])) {
+			if (!addrs[i] && a && names[i] && !strcmp(sym, names[i])) {
 				addrs[i] = a;
 				found++;
 			}
@@ -59,6 +59,8 @@ enum kfunc_way kfunc_way(struct obj *o, const char *func)
 int kfunc_pick(struct obj *o, const char *const *names, int n, enum kfunc_way *way)
 {
 	for (int i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
 		*way = kfunc_way(o, names[i]);
 		if (*way != KFUNC_NONE)
 			return i;

@@ -20,8 +20,9 @@ enum kfunc_way {
 /* The best way in to func (COREBOX_DISABLE=fentry,kprobe_pmu,kprobe are
  * honoured through the feature probes). */
 enum kfunc_way kfunc_way(struct obj *o, const char *func);
-/* The first of names[0..n) with a way in: its index and *way; -1 (and
- * KFUNC_NONE) when none has one. */
+/* The first of names[0..n) (newest name first: functions are renamed
+ * between releases; NULL entries are skipped) with a way in: its index
+ * and *way; -1 (and KFUNC_NONE) when none has one. */
 int kfunc_pick(struct obj *o, const char *const *names, int n, enum kfunc_way *way);
 const char *kfunc_way_name(enum kfunc_way w); /* "fentry", "kprobe", "none" */
 
