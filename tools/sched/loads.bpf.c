@@ -1,0 +1,20 @@
+/* loads, kernel side: copy the kernel's avenrun[3] (the 1, 5 and 15
+ * minute load averages, fixed point with 11 fractional bits) into .bss.
+ * The user side runs it once a second with BPF_PROG_TEST_RUN (a raw_tp
+ * program needs no attachment for that); avenrun's address comes from
+ * kallsyms (a typeless __ksym), which lists variables only with
+ * CONFIG_KALLSYMS_ALL: otherwise the user side reads /proc/loadavg. */
+#include "corebox.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+extern const unsigned long avenrun[3] __attribute__((section(".ksyms"), weak));
+
+__u64 loads[3] = {};
+
+SEC("raw_tp")
+int read_loads(void *ctx)
+{
+	bpf_probe_read_kernel(loads, sizeof(loads), avenrun);
+	return 0;
+}
