@@ -195,9 +195,8 @@ static int replay(const char *path)
 
 static int no_pmu(int err)
 {
-	tool_err("llcstat", "the kernel offers no hardware cache events (%s): llcstat needs a CPU "
-		 "performance monitoring unit, which this machine (a VM without a virtual PMU?) lacks", err_msg());
-	(void)err;
+	tool_err("llcstat", "the kernel offers no hardware cache events (perf_event_open: %s): llcstat needs "
+		 "a CPU performance monitoring unit (bare metal, or a VM with a virtual PMU)", strerror(-err));
 	return 1;
 }
 

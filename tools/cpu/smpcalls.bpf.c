@@ -145,26 +145,36 @@ int BPF_PROG(ipi_mask, unsigned long *mask, unsigned long callsite, void *callba
 
 #define TID() (bpf_get_current_pid_tgid() & 0xffffffff)
 
-SEC("fentry/smp_call_function_single")
-int BPF_PROG(fe_single, int cpu, void *func)
+/* The verifier refuses a function pointer argument loaded from the
+ * context (its type is no struct): copy it out. */
+static __always_inline __u64 arg1(unsigned long long *ctx)
 {
-	return begin(TID(), (__u64)func);
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &ctx[1]);
+	return v;
+}
+
+SEC("fentry/smp_call_function_single")
+int fe_single(unsigned long long *ctx)
+{
+	return begin(TID(), arg1(ctx));
 }
 
 SEC("fentry/smp_call_function_many")
-int BPF_PROG(fe_many, void *mask, void *func)
+int fe_many(unsigned long long *ctx)
 {
-	return begin(TID(), (__u64)func);
+	return begin(TID(), arg1(ctx));
 }
 
 SEC("fentry/smp_call_function_many_cond")
-int BPF_PROG(fe_many_cond, void *mask, void *func)
+int fe_many_cond(unsigned long long *ctx)
 {
-	return begin(TID(), (__u64)func);
+	return begin(TID(), arg1(ctx));
 }
 
 SEC("fentry/native_smp_send_reschedule")
-int BPF_PROG(fe_resched)
+int fe_resched(unsigned long long *ctx)
 {
 	return begin(TID(), SMPCALLS_RESCHED);
 }

@@ -8,8 +8,7 @@
  * reading all queues at once needs no grouping and survives idle CPUs
  * that do not sample at all (tickless idle, most VMs).  One snapshot per
  * tick: the lowest-numbered busy CPU takes it (the others see it busy and
- * skip); when every CPU is idle the lowest CPU does, if it samples at all
- * (the user side counts ticks without a snapshot as all idle).
+ * skip); when every CPU is idle the lowest CPU does, if it samples at all.
  *
  * The run queues: current->se.cfs_rq->tg->cfs_rq[cpu]->rq (any task
  * group has a queue on every CPU; CONFIG_FAIR_GROUP_SCHED), or without

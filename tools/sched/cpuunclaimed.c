@@ -4,8 +4,10 @@
  * Each report: %CPU = CPUs running / all CPUs, and unclaimed idle =
  * CPUs that were idle while tasks waited on other CPUs' queues, as a
  * share of all CPUs, over the interval's snapshots (cpuunclaimed.bpf.c
- * takes one per 99 Hz tick).  A tick without a snapshot is one where no
- * CPU was busy enough to sample: all idle.
+ * takes one per 99 Hz tick).  As in bcc, only the ticks some CPU sampled
+ * count: where idle CPUs do not sample (tickless idle, VMs) a wholly idle
+ * moment is not seen, and a tick lost to a stalled virtual CPU does not
+ * look idle either.
  *
  * -j/-J print every snapshot as CSV (the lengths of all run queues; -J's
  * offsets are all 0: corebox reads every queue at one instant, where bcc
@@ -136,7 +138,6 @@ static const char *rq_program(struct obj *o)
 struct state {
 	int fd;
 	struct cpuunclaimed_stats *cur, prev;
-	uint64_t last_ns;
 };
 
 static int read_stats(struct state *s, struct cpuunclaimed_stats *sum)
@@ -159,7 +160,7 @@ static int read_stats(struct state *s, struct cpuunclaimed_stats *sum)
 static int report(struct state *s)
 {
 	struct cpuunclaimed_stats now;
-	uint64_t t = now_ns(), snaps, ticks;
+	uint64_t snaps;
 	double total, util = 0, uncl = 0;
 	char ts[16];
 	union out_val v[4];
@@ -167,16 +168,12 @@ static int report(struct state *s)
 	if (read_stats(s, &now) < 0)
 		return -1;
 	snaps = now.snapshots - s->prev.snapshots;
-	ticks = (t - s->last_ns) * FREQ / 1000000000ull;
-	if (ticks < snaps)
-		ticks = snaps;
-	total = (double)ticks * nonline;
+	total = (double)snaps * nonline;
 	if (total > 0) {
 		util = (double)(now.running - s->prev.running) / total;
 		uncl = (double)(now.unclaimed - s->prev.unclaimed) / total;
 	}
 	s->prev = now;
-	s->last_ns = t;
 	out_doc_begin();
 	out_show(&table, C_TIME, env.timestamp);
 	v[C_TIME].s = tool_hms(ts, sizeof(ts));
@@ -299,7 +296,6 @@ int cpuunclaimed_main(int argc, char **argv)
 	}
 	s.fd = map_fd(obj_map(o, "stats"));
 	s.cur = xcalloc((size_t)ncpus, sizeof(*s.cur));
-	s.last_ns = now_ns();
 	out_info("Sampling run queues... Output every %ld seconds. Hit Ctrl-C to end.\n", env.interval);
 	tool_flush();
 	for (long n = env.count; n > 0; n--) {

@@ -8,13 +8,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-extern const unsigned long avenrun[3] __attribute__((section(".ksyms"), weak));
+/* typeless (void): the address from kallsyms, not a BTF variable */
+extern const void avenrun __attribute__((section(".ksyms"), weak));
 
 __u64 loads[3] = {};
 
+/* 0, or the probe read's error (the run's retval) */
 SEC("raw_tp")
 int read_loads(void *ctx)
 {
-	bpf_probe_read_kernel(loads, sizeof(loads), avenrun);
-	return 0;
+	return -bpf_probe_read_kernel(loads, sizeof(loads), &avenrun);
 }

@@ -92,13 +92,20 @@ static int parse_loadavg(uint64_t v[3], double d[3])
 	return 0;
 }
 
+/* Run the program once (BPF_PROG_TEST_RUN): 0, or -errno with a message. */
 static int run_bpf(int prog_fd)
 {
 	union bpf_attr a;
+	int r;
 
 	memset(&a, 0, sizeof(a));
 	a.test.prog_fd = (uint32_t)prog_fd;
-	return sys_bpf(BPF_PROG_TEST_RUN, &a, sizeof(a));
+	r = sys_bpf(BPF_PROG_TEST_RUN, &a, sizeof(a));
+	if (r < 0)
+		return err_sys(-r, "BPF_PROG_TEST_RUN");
+	if (a.test.retval)
+		return err_set(EFAULT, "reading avenrun: %s", strerror((int)a.test.retval));
+	return 0;
 }
 
 int loads_main(int argc, char **argv)

@@ -86,7 +86,7 @@ static const struct out_col occ_cpu_cols[] = {
 	[C_OCC] = { "runqocc", NULL, "%6.2f%%\n", OUT_FLOAT, OUT_GAUGE,
 		    .help = "percent of samples with tasks waiting in the run queue" },
 };
-static struct out_table occ_table = OUT_TABLE("runqocc", occ_cols);
+static struct out_table occ_table = OUT_TABLE(NULL, occ_cols); /* one row: {"runqocc": N} */
 static struct out_table occ_cpu_table = OUT_TABLE("runqocc", occ_cpu_cols);
 
 struct state {
@@ -194,6 +194,7 @@ int runqlen_main(int argc, char **argv)
 		tool_err("runqlen", "cannot read the possible CPUs");
 		return 1;
 	}
+	out_show(&occ_table, C_CPU, false);
 	o = BPF_OBJ_OPEN(runqlen);
 	if (env.host)
 		OBJ_SET(o, targ_host, (uint8_t)1);
