@@ -108,6 +108,8 @@ static const char *rq_program(struct obj *o)
 
 	if (!kbtf)
 		return "sample_tg"; /* the load says what is wrong */
+	/* look the names up without indexing every kernel type (1 MB) */
+	btf_find_prepare(kbtf, (const char *const[]){ "sched_entity", "cfs_rq", "task_group", "runqueues" }, 4);
 	for (size_t k = 0; k < ARRAY_SIZE(need); k++) {
 		int32_t id = btf_find(kbtf, need[k][0], BTF_KIND_STRUCT);
 		const struct btf_type *t = id > 0 ? btf_type_by_id(kbtf, (uint32_t)id) : NULL;

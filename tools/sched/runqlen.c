@@ -162,6 +162,8 @@ static const char *rq_program(struct obj *o)
 
 	if (!kbtf)
 		return "sample_cfs"; /* the load says what is wrong */
+	/* look the two names up without indexing every kernel type (1 MB) */
+	btf_find_prepare(kbtf, (const char *const[]){ "sched_entity", "runqueues" }, 2);
 	id = btf_find(kbtf, "sched_entity", BTF_KIND_STRUCT);
 	if (id > 0 && (t = btf_type_by_id(kbtf, (uint32_t)id)))
 		for (uint32_t i = 0; i < btf_vlen(t); i++)
