@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "tools/common/bthist.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "tools/common/ksym_scan.h"
 #include "smpcalls.h"
 
@@ -41,26 +42,17 @@ static const struct tool_help help = {
 };
 
 static struct {
-	bool timestamp;
-	long interval, count;
+	struct interval iv; /* seconds 0: maps at Ctrl-C only, as the book's tool */
 	int npos;
-} env = { .interval = 0, .count = 99999999 };
+} env = { { 0, INTERVAL_FOREVER, false }, 0 };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'T': env.timestamp = true; break;
+	case 'T': env.iv.timestamp = true; break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, 99999999);
-		else if (env.npos == 1)
-			env.count = (long)opt_num(&help, "count", arg, 1, 99999999);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}
 	return 0;
@@ -214,7 +206,7 @@ static int report(struct obj *o, bool *batch)
 		goto out;
 	}
 	out_doc_begin();
-	if (env.timestamp) {
+	if (env.iv.timestamp) {
 		char ts[16];
 
 		out_text("%s\n", tool_hms(ts, sizeof(ts)));
@@ -270,16 +262,16 @@ int smpcalls_main(int argc, char **argv)
 	tool_signals();
 	out_info("Tracing SMP calls. Hit Ctrl-C to stop.\n");
 	tool_flush();
-	for (long n = env.count; n > 0; n--) {
-		tool_sleep_ms(env.interval ? env.interval * 1000 : 99999999000L);
+	for (long n = env.iv.times; n > 0; n--) {
+		tool_sleep_ms((env.iv.seconds ? env.iv.seconds : INTERVAL_FOREVER) * 1000);
 		if (tool_stdout_gone())
 			break;
-		if (!env.interval)
+		if (!env.iv.seconds)
 			out_text("\n\n"); /* bpftrace's end of the main loop */
 		if (report(o, &batch) < 0)
 			ret = 1;
 		tool_flush();
-		if (ret || tool_exiting || !env.interval)
+		if (ret || tool_exiting || !env.iv.seconds)
 			break;
 	}
 	obj_close(o);

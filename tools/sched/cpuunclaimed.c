@@ -25,6 +25,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "tools/common/ksym_scan.h"
 #include "tools/common/perf_cpus.h"
 #include "cpuunclaimed.h"
@@ -56,10 +57,10 @@ static const struct tool_help help = {
 };
 
 static struct {
-	bool csv, fullcsv, timestamp, interval_set;
-	long interval, count;
+	bool csv, fullcsv;
+	struct interval iv; /* bcc's default: every second */
 	int npos;
-} env = { .interval = 1, .count = 99999999 };
+} env = { .iv = { 1, INTERVAL_FOREVER, false } };
 
 static int parse(int key, const char *arg, void *ctx)
 {
@@ -67,19 +68,9 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'j': env.csv = true; break;
 	case 'J': env.csv = env.fullcsv = true; break;
-	case 'T': env.timestamp = true; break;
+	case 'T': env.iv.timestamp = true; break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0) {
-			env.interval = (long)opt_num(&help, "interval", arg, 1, 99999999);
-			env.interval_set = true;
-		} else if (env.npos == 1) {
-			env.count = (long)opt_num(&help, "count", arg, 1, 99999999);
-		} else {
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		}
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}
 	return 0;
@@ -177,7 +168,7 @@ static int report(struct state *s)
 	}
 	s->prev = now;
 	out_doc_begin();
-	out_show(&table, C_TIME, env.timestamp);
+	out_show(&table, C_TIME, env.iv.timestamp);
 	v[C_TIME].s = tool_hms(ts, sizeof(ts));
 	v[C_UTIL].f = 100 * util;
 	v[C_UNCL].f = 100 * uncl;
@@ -196,7 +187,7 @@ static int print_csv(void *ctx, const void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
-	if (env.timestamp)
+	if (env.iv.timestamp)
 		printf("%-8s,", tool_hms(ts, sizeof(ts)));
 	printf("%llu", (unsigned long long)e->ts);
 	for (int c = 0; c < ncpus; c++)
@@ -216,7 +207,7 @@ static int run_csv(struct obj *o)
 		tool_err("cpuunclaimed", "%s", err_msg());
 		return 1;
 	}
-	if (env.timestamp)
+	if (env.iv.timestamp)
 		printf("TIME,");
 	printf("TIMESTAMP_ns");
 	for (int c = 0; c < ncpus; c++)
@@ -226,7 +217,7 @@ static int run_csv(struct obj *o)
 	printf("\n");
 	/* bcc's count is of 0.2 s reads in CSV mode */
 	ret = tool_event_loop("cpuunclaimed", ev,
-			      env.count < 99999999 ? (uint64_t)env.count * 200000000ull : 0);
+			      env.iv.times < INTERVAL_FOREVER ? (uint64_t)env.iv.times * 200000000ull : 0);
 	events_close(ev);
 	return ret;
 }
@@ -241,7 +232,7 @@ int cpuunclaimed_main(int argc, char **argv)
 	int ret = 0, first = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (env.csv && env.interval_set) {
+	if (env.csv && env.npos) {
 		tool_err("cpuunclaimed", "cannot use interval with either -j or -J");
 		return 2;
 	}
@@ -298,10 +289,10 @@ int cpuunclaimed_main(int argc, char **argv)
 	}
 	s.fd = map_fd(obj_map(o, "stats"));
 	s.cur = xcalloc((size_t)ncpus, sizeof(*s.cur));
-	out_info("Sampling run queues... Output every %ld seconds. Hit Ctrl-C to end.\n", env.interval);
+	out_info("Sampling run queues... Output every %ld seconds. Hit Ctrl-C to end.\n", env.iv.seconds);
 	tool_flush();
-	for (long n = env.count; n > 0; n--) {
-		tool_sleep_ms(env.interval * 1000);
+	for (long n = env.iv.times; n > 0; n--) {
+		tool_sleep_ms(env.iv.seconds * 1000);
 		if (tool_stdout_gone())
 			break;
 		if (report(&s) < 0)

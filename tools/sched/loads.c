@@ -16,6 +16,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "tools/common/ksym_scan.h"
 
 BPF_OBJ_DECLARE(loads);
@@ -37,24 +38,16 @@ static const struct tool_help help = {
 };
 
 static struct {
-	long interval, count;
+	struct interval iv;
 	int npos;
-} env = { 1, 99999999, 0 };
+} env = { { 1, INTERVAL_FOREVER, false }, 0 };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, 99999999);
-		else if (env.npos == 1)
-			env.count = (long)opt_num(&help, "count", arg, 1, 99999999);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}
 	return 0;
@@ -138,14 +131,14 @@ int loads_main(int argc, char **argv)
 	tool_signals();
 	out_info("Reading load averages... Hit Ctrl-C to end.\n");
 	tool_flush();
-	for (long n = env.count; n > 0; n--) {
+	for (long n = env.iv.times; n > 0; n--) {
 		char ts[16], s[3][32];
 		uint64_t v[3], zero = 0;
 		double d[3];
 		union out_val row[ARRAY_SIZE(cols)];
 		int err;
 
-		tool_sleep_ms(env.interval * 1000);
+		tool_sleep_ms(env.iv.seconds * 1000);
 		if (tool_stdout_gone())
 			break;
 		if (o) {
