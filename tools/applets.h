@@ -1,11 +1,14 @@
 /* The applet table: one line per tool (X-macro, sorted by name).
  * APPLET(name, summary): a tool, installed as a link by --install.
  * COMMAND(name, summary): a corebox subcommand (no link). */
+APPLET(argdist, "frequency counts or histograms of function arguments and return values")
 COMMAND(btf, "dump BTF as a C header; write minimal BTF")
 APPLET(biolatency, "summarize block device I/O latency as a histogram")
 APPLET(cpudist, "summarize on- and off-CPU time per task as a histogram")
 APPLET(cpuunclaimed, "sample run queues and calculate unclaimed idle CPU")
 APPLET(execsnoop, "trace new processes via exec() syscalls")
+APPLET(funccount, "count function, tracepoint and USDT probe calls matching a pattern")
+APPLET(funclatency, "time functions (entry to return) as a latency histogram")
 APPLET(hardirqs, "summarize hard IRQ event time")
 APPLET(llcstat, "summarize last-level cache references and misses by process")
 APPLET(loads, "print load averages every second")
@@ -18,5 +21,7 @@ APPLET(runqlat, "summarize run queue (scheduler) latency as a histogram")
 APPLET(runqlen, "summarize scheduler run queue length as a histogram")
 APPLET(smpcalls, "time SMP calls (cross-CPU function calls) by function")
 APPLET(softirqs, "summarize soft IRQ event time")
+APPLET(stackcount, "count events (functions, tracepoints, USDT probes) by stack trace")
 APPLET(syscount, "summarize syscall counts and latencies")
+APPLET(trace, "print a message per event of functions, tracepoints and USDT probes")
 APPLET(wakeuptime, "summarize sleep to wakeup time by waker kernel stack")

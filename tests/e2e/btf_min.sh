@@ -109,15 +109,25 @@ run_tool() {
 	bad=$(grep -v -e '^WARNING: .*stack' -e '^$' "$W/tool.err" | head -3)
 	if [ "$rc" = 0 ] && [ -z "$bad" ]; then
 		ok "$label: $* loads, attaches, exits 0"
+	elif [ "$rc" = 1 ] && grep -q 'offers no hardware cache events' "$W/tool.err"; then
+		ok "$label: $* loads; no PMU here for its hardware events (exit 1, as it should)"
 	else
 		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
 	fi
 }
+# the tools that generate their programs need a probe to trace
+probe_args() {
+	case $1 in
+	trace | funccount | stackcount) echo 't:syscalls:sys_enter_getppid' ;;
+	funclatency) echo 'c:getppid' ;;
+	argdist) echo '-C p:c:getppid()' ;;
+	esac
+}
 for t in $("$CB" --list); do
-	run_tool "min BTF" "$t" --btf "$MIN"
+	run_tool "min BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
 for t in $("$CB" --list); do
-	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN"
+	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
 
 # ---- execsnoop: the relocated offsets are right -------------------------------

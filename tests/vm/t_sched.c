@@ -85,44 +85,13 @@ static int cpu1_ok(const char *test)
 	return 1;
 }
 
-/* A child that waits for a byte on a pipe, then runs fn(arg); returns its
- * pid and the write end in *go. */
-static pid_t gated_child(int *go, void (*fn)(long), long arg)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0)
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(p[1]);
-		alarm(60);
-		if (sw_wait_go(p[0]) == 0)
-			fn(arg);
-		_exit(0);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
-static void go(int fd)
-{
-	char c = 1;
-
-	if (write(fd, &c, 1) != 1)
-		perror("go");
-	close(fd);
-}
-
 /* ---- runqlat ---- */
 
 #define RQ_N 60
 
-static void sleeper(long n)
+static void sleeper(void)
 {
-	sw_sleeper(WCPU, (int)n, 10);
+	sw_sleeper(WCPU, RQ_N, 10);
 }
 
 static void test_runqlat(const char *test, const char *disable)
@@ -131,25 +100,25 @@ static void test_runqlat(const char *test, const char *disable)
 	struct tool_run t;
 	unsigned long long c, slow;
 	pid_t hog, child;
-	int gofd, rc, st;
+	int gate, done, rc, st;
 
 	if (!cpu1_ok(test))
 		return;
 	hog = sw_hog(WCPU, 60);
-	child = gated_child(&gofd, sleeper, RQ_N);
+	child = gated_child(&gate, &done, sleeper);
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
 	if (tool_start(&t, test, argv, disable, "Tracing run queue latency") < 0) {
-		close(gofd);
-		kill(hog, SIGKILL);
-		wait_bounded(child, 5000);
-		wait_bounded(hog, 5000);
+		close(gate);
+		close(done);
+		end_child(child);
+		end_child(hog);
 		return;
 	}
-	go(gofd);
-	st = wait_bounded(child, 30000);
+	open_gate(gate);
+	st = wait_done(done, 30000) ? 0 : -1;
 	rc = tool_stop(&t);
-	kill(hog, SIGKILL);
-	wait_bounded(hog, 5000);
+	end_child(child);
+	end_child(hog);
 	c = hist_sum(out, NULL, 0);
 	slow = hist_sum(out, NULL, 512);
 	result(test, rc == 0 && st == 0 && c >= RQ_N - 2 && c <= 2 * RQ_N + 10 && slow * 2 >= c && c,
@@ -224,9 +193,9 @@ static void test_cpuunclaimed(const char *test, const char *disable)
 
 #define CD_N 30
 
-static void bursts(long n)
+static void bursts(void)
 {
-	sw_bursts(WCPU, (int)n, 3000, 10);
+	sw_bursts(WCPU, CD_N, 3000, 10);
 }
 
 static void test_cpudist(const char *test, const char *disable)
@@ -235,20 +204,22 @@ static void test_cpudist(const char *test, const char *disable)
 	struct tool_run t;
 	unsigned long long b, all, ge, near;
 	pid_t child;
-	int gofd, rc, st;
+	int gate, done, rc, st;
 
 	if (!cpu1_ok(test))
 		return;
-	child = gated_child(&gofd, bursts, CD_N);
+	child = gated_child(&gate, &done, bursts);
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
 	if (tool_start(&t, test, argv, disable, "Tracing on-CPU time") < 0) {
-		close(gofd);
-		wait_bounded(child, 5000);
+		close(gate);
+		close(done);
+		end_child(child);
 		return;
 	}
-	go(gofd);
-	st = wait_bounded(child, 30000);
+	open_gate(gate);
+	st = wait_done(done, 30000) ? 0 : -1;
 	rc = tool_stop(&t);
+	end_child(child);
 	all = hist_sum(out, NULL, 0);
 	b = hist_sum(out, NULL, 2048) - hist_sum(out, NULL, 4096);
 	ge = hist_sum(out, NULL, 2048);
@@ -488,9 +459,9 @@ static void test_softirqs(const char *test, const char *disable)
 
 #define SMP_N 200
 
-static void smp_work(long n)
+static void smp_work(void)
 {
-	_exit(sw_smp_calls(0, WCPU, (int)n) == (int)n ? 0 : 1);
+	sw_smp_calls(0, WCPU, SMP_N); /* the counts say whether the calls were made */
 }
 
 /* The count of "@time_ns[name]:"'s histogram. */
@@ -538,21 +509,23 @@ static void test_smpcalls(const char *test, const char *disable)
 	unsigned long long mb, tlb, dcal, dtlb;
 	struct tool_run t;
 	pid_t child;
-	int gofd, rc, st, csd;
+	int gate, done, rc, st, csd;
 
 	if (!cpu1_ok(test))
 		return;
-	child = gated_child(&gofd, smp_work, SMP_N);
+	child = gated_child(&gate, &done, smp_work);
 	before = slurp("/proc/interrupts");
 	if (tool_start(&t, test, argv, disable, "Tracing SMP calls") < 0) {
-		close(gofd);
-		wait_bounded(child, 5000);
+		close(gate);
+		close(done);
+		end_child(child);
 		free(before);
 		return;
 	}
-	go(gofd);
-	st = wait_bounded(child, 30000);
+	open_gate(gate);
+	st = wait_done(done, 30000) ? 0 : -1;
 	rc = tool_stop(&t);
+	end_child(child);
 	after = slurp("/proc/interrupts");
 	csd = strstr(out, "smpcalls: csd") != NULL;
 	mb = bt_count("ipi_mb");

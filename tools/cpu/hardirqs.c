@@ -130,7 +130,7 @@ static int report(void *ctx)
 		const struct irqs_row *r = &rows[i];
 		char name[IRQS_NAME_LEN * 4], head[IRQS_NAME_LEN * 4 + 48], cpu[16];
 
-		str_safe(r->key.name, name, sizeof(name));
+		str_escape(name, sizeof(name), r->key.name, "");
 		if (env.dist) {
 			struct out_label l[2] = { { "hardirq", name }, { "cpu", cpu } };
 

@@ -118,7 +118,7 @@ static void print_rows(struct row *rows, size_t n)
 		union out_val val[] = {
 			[C_PID].u = rows[i].k.pid,
 			[C_TID].u = rows[i].k.tid,
-			[C_NAME].s = str_safe(v->comm, comm, sizeof(comm)),
+			[C_NAME].s = str_escape(comm, sizeof(comm), v->comm, ""),
 			[C_CPU].u = rows[i].k.cpu,
 			[C_REF].u = v->ref,
 			[C_MISS].u = v->miss,

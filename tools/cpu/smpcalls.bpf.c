@@ -205,31 +205,22 @@ int BPF_PROG(fx_resched)
 
 /* ---- older kernels without fentry: kprobes ---- */
 
-/* The second argument register. */
-#if defined(__TARGET_ARCH_arm64)
-struct kp_regs { __u64 regs[31]; };
-#define KP_ARG2(ctx) (((struct kp_regs *)(ctx))->regs[1])
-#else
-struct kp_regs { __u64 r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si; };
-#define KP_ARG2(ctx) (((struct kp_regs *)(ctx))->si)
-#endif
-
 SEC("kprobe/smp_call_function_single")
-int kp_single(void *ctx)
+int kp_single(struct pt_regs *ctx)
 {
-	return begin(TID(), KP_ARG2(ctx));
+	return begin(TID(), PT_REGS_PARM2(ctx));
 }
 
 SEC("kprobe/smp_call_function_many")
-int kp_many(void *ctx)
+int kp_many(struct pt_regs *ctx)
 {
-	return begin(TID(), KP_ARG2(ctx));
+	return begin(TID(), PT_REGS_PARM2(ctx));
 }
 
 SEC("kprobe/smp_call_function_many_cond")
-int kp_many_cond(void *ctx)
+int kp_many_cond(struct pt_regs *ctx)
 {
-	return begin(TID(), KP_ARG2(ctx));
+	return begin(TID(), PT_REGS_PARM2(ctx));
 }
 
 SEC("kprobe/native_smp_send_reschedule")

@@ -87,7 +87,7 @@ static __always_inline long task_state_c(struct task_struct___c *t)
  * with bpf_this_cpu_ptr/bpf_per_cpu_ptr, 5.10+).  Weak: a kernel without
  * it gets a null address, and the tools choose the path that does not
  * need it before load (cpu.h: cpu_rq_mode). */
-extern const struct rq___c runqueues __attribute__((section(".ksyms"), weak));
+extern const struct rq___c runqueues __ksym __weak;
 
 /* Queued entities of a CFS run queue, before and after the 6.14 rename. */
 static __always_inline unsigned int cfs_rq_nr(struct cfs_rq___c *cfs)

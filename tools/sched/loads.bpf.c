@@ -9,7 +9,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* typeless (void): the address from kallsyms, not a BTF variable */
-extern const void avenrun __attribute__((section(".ksyms"), weak));
+extern const void avenrun __ksym __weak;
 
 __u64 loads[3] = {};
 

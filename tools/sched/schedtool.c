@@ -87,7 +87,7 @@ static int report(void *ctx)
 
 		strbuf_reset(&head);
 		if (st->key != SCHEDHIST_ALL) {
-			str_safe(e->h.comm, comm, sizeof(comm));
+			str_escape(comm, sizeof(comm), e->h.comm, "");
 			snprintf(id, sizeof(id), st->key == SCHEDHIST_PIDNS ? "%u" : "%d", e->key);
 			strbuf_addf(&head, "\n%s = %s %s\n", section[st->key], id, comm);
 			labels[nl++] = (struct out_label){ section[st->key], id };
