@@ -9,26 +9,11 @@
 # exits 0; bad flags exit 2; nothing stays loaded.  Every wait is bounded.
 # Run as root from the repository root: sh tests/e2e/cpudist.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-cpudist.XXXXXX)
 T=cpudist
 N=50
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-build_helper cbx_sched -O2 -pthread
-bpf_snapshot before
+cpu_setup cbx_sched
 
 # 1. on-CPU: the bursts' bucket holds them
 if helper_start bursts "$WCPU" $N 3000 10 && tool_start '^Tracing on-CPU time' -p "$HPID" -e; then

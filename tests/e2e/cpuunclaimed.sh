@@ -8,25 +8,10 @@
 # nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/cpuunclaimed.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-cpuunclaimed.XXXXXX)
 T=cpuunclaimed
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-build_helper cbx_sched -O2 -pthread
-bpf_snapshot before
+cpu_setup cbx_sched
 NCPU=$(grep -c '^processor' /proc/cpuinfo)
 
 if helper_start hogs "$WCPU" 3; then

@@ -10,24 +10,10 @@
 # counts what JSON counts; SIGINT exits 0; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/hardirqs.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /var/tmp/cbx-hardirqs.XXXXXX 2>/dev/null || mktemp -d /tmp/cbx-hardirqs.XXXXXX)
 T=hardirqs
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-bpf_snapshot before
+cpu_setup
 
 io() { # disk I/O that completes with interrupts, ~1 s at most
 	dd if=/dev/zero of="$W/io" bs=4k count=300 oflag=direct,dsync status=none 2>/dev/null ||

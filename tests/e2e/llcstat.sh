@@ -8,24 +8,10 @@
 # compared byte for byte, with -t too; JSON and Prometheus agree.
 # Run as root from the repository root: sh tests/e2e/llcstat.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-llcstat.XXXXXX)
 T=llcstat
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-bpf_snapshot before
+cpu_setup
 
 # 1. the live path
 if [ -e /sys/bus/event_source/devices/cpu ] || [ -e /sys/bus/event_source/devices/armv8_pmuv3_0 ]; then

@@ -7,24 +7,10 @@
 # values; SIGINT exits 0; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/loads.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-loads.XXXXXX)
 T=loads
-fails=0
-TPID= HPID= SPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID $SPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-bpf_snapshot before
+cpu_setup
 
 # sample /proc/loadavg every 0.1 s into $W/la until killed
 ( while :; do cut -d' ' -f1-3 /proc/loadavg; sleep 0.1; done ) > "$W/la" &

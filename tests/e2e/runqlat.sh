@@ -9,38 +9,23 @@
 # loaded.  Every wait is bounded.
 # Run as root from the repository root: sh tests/e2e/runqlat.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-runqlat.XXXXXX)
 T=runqlat
 N=100
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-build_helper cbx_sched -O2 -pthread
-bpf_snapshot before
+cpu_setup cbx_sched
 
 # 1. -p SLEEPER
 if helper_start runqlat "$WCPU" $N 10 && tool_start '^Tracing run queue latency' -p "$HPID"; then
-	SPID=$HPID
+	SLEEPER=$HPID
 	helper_go 300
 	snoop_stop "-p"
 	c=$(hist_sum "$W/out")
 	slow=$(hist_sum "$W/out" "" 512)
 	if [ "$c" -ge $((N - 2)) ] && [ "$c" -le $((2 * N + 10)) ]; then
-		ok "-p $SPID: $c samples for $N wakeups (only the sleeper's)"
+		ok "-p $SLEEPER: $c samples for $N wakeups (only the sleeper's)"
 	else
-		notok "-p $SPID: $c samples for $N wakeups: $(head -c 600 "$W/out")"
+		notok "-p $SLEEPER: $c samples for $N wakeups: $(head -c 600 "$W/out")"
 	fi
 	if [ $((slow * 2)) -ge "$c" ] && [ "$c" -gt 0 ]; then
 		ok "$slow of $c in the buckets >= 512 us the hog causes"
@@ -54,13 +39,13 @@ helper_stop
 
 # 2. -P -j --prom: the sleeper's own histogram
 if helper_start runqlat "$WCPU" $N 10 && tool_start '^Tracing run queue latency' -P -j --prom "$W/prom"; then
-	SPID=$HPID
+	SLEEPER=$HPID
 	sleep 0.5
 	helper_go 300
 	snoop_stop "-P -j --prom"
 	n=$(json_lines "$W/out")
 	case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse" ;; esac
-	jc=$(python3 - "$W/out" "$SPID" <<'PY'
+	jc=$(python3 - "$W/out" "$SLEEPER" <<'PY'
 import json, sys
 c = 0
 for l in open(sys.argv[1]):
@@ -71,15 +56,15 @@ print(c)
 PY
 )
 	if [ "$jc" -ge $((N - 2)) ] && [ "$jc" -le $((2 * N + 10)) ]; then
-		ok "JSON: pid $SPID's histogram counts $jc"
+		ok "JSON: pid $SLEEPER's histogram counts $jc"
 	else
-		notok "JSON: pid $SPID's histogram counts '$jc': $(head -c 400 "$W/out")"
+		notok "JSON: pid $SLEEPER's histogram counts '$jc': $(head -c 400 "$W/out")"
 	fi
 	pv=$(prom_valid "$W/prom")
 	case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac
-	pc=$(grep "^corebox_runqlat_latency_seconds_count{pid=\"$SPID\"," "$W/prom" | awk '{ print $NF }')
-	if [ "$pc" = "$jc" ]; then ok "Prometheus _count of pid $SPID = JSON count ($pc)"
-	else notok "Prometheus _count '$pc' vs JSON $jc: $(grep "pid=\"$SPID\"" "$W/prom" | head -3)"; fi
+	pc=$(grep "^corebox_runqlat_latency_seconds_count{pid=\"$SLEEPER\"," "$W/prom" | awk '{ print $NF }')
+	if [ "$pc" = "$jc" ]; then ok "Prometheus _count of pid $SLEEPER = JSON count ($pc)"
+	else notok "Prometheus _count '$pc' vs JSON $jc: $(grep "pid=\"$SLEEPER\"" "$W/prom" | head -3)"; fi
 fi
 helper_stop
 

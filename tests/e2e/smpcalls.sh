@@ -11,26 +11,11 @@
 # -T 1 2 prints two stamped intervals; SIGINT exits 0; nothing stays
 # loaded.  Run as root from the repository root: sh tests/e2e/smpcalls.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-smpcalls.XXXXXX)
 T=smpcalls
 N=500
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-build_helper cbx_sched -O2 -pthread
-bpf_snapshot before
+cpu_setup cbx_sched
 if [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ]; then
 	ok "skipped: one CPU, no SMP calls to cause"
 	exit 0

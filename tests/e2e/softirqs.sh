@@ -9,24 +9,10 @@
 # counts; SIGINT exits 0; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/softirqs.sh
 set -u
-CB=${COREBOX:-./corebox}
-W=$(mktemp -d /tmp/cbx-softirqs.XXXXXX)
 T=softirqs
-fails=0
-TPID= HPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/cpu.sh
-
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP PIPE
-
-need_corebox
-build_helper bpf_count
-bpf_snapshot before
+cpu_setup
 
 # check LABEL CPU: tool rows in $W/out vs /proc/softirqs $W/s0 -> $W/s1
 # (CPU: a column, or "all")

@@ -68,28 +68,15 @@ print(n)
 PY
 }
 
-# prom_valid FILE: the Prometheus text exposition format (HELP/TYPE
-# comments, name{labels} value samples, no duplicate series); prints the
-# number of samples, or "bad: ..." (status 1)
+# prom_valid FILE: tests/e2e/promcheck.py's strict check of the Prometheus
+# text format; prints the number of samples, or "bad: ..." (status 1)
 prom_valid() {
-	python3 - "$1" <<'PY'
-import re, sys
-name = r'[a-zA-Z_:][a-zA-Z0-9_:]*'
-lab = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\.)*"'
-sample = re.compile(r'^(%s)(\{(%s)(,%s)*\})? (-?[0-9.eE+-]+|NaN|[+-]Inf)$' % (name, lab, lab))
-seen, n = set(), 0
-for i, l in enumerate(open(sys.argv[1]).read().splitlines()):
-    if l.startswith('# HELP ') or l.startswith('# TYPE '):
-        continue
-    m = sample.match(l)
-    if not m:
-        print("bad: line %d: %r" % (i + 1, l)); sys.exit(1)
-    key = l.rsplit(' ', 1)[0]
-    if key in seen:
-        print("bad: duplicate series %r" % key); sys.exit(1)
-    seen.add(key); n += 1
-print(n)
-PY
+	if python3 tests/e2e/promcheck.py "$1" > "$W/promcheck.json" 2> "$W/promcheck.err"; then
+		python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))))' "$W/promcheck.json"
+	else
+		echo "bad: $(head -c 300 "$W/promcheck.err")"
+		return 1
+	fi
 }
 
 # prom_value FILE SERIES: the value of one series (exact name{labels})
@@ -134,4 +121,25 @@ tool_start() {
 		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
 	done | sort -u >> "$W/ours"
 	return 0
+}
+
+# cpu_setup [cbx_sched]: the preamble of these tests (T set): CB, W,
+# fails, TPID/HPID/SPID, the cleanup trap, the helpers built into $W and
+# the BPF ids loaded before ($W/before)
+cpu_setup() {
+	CB=${COREBOX:-./corebox}
+	W=$(mktemp -d "/var/tmp/cbx-$T.XXXXXX" 2>/dev/null || mktemp -d "/tmp/cbx-$T.XXXXXX")
+	fails=0
+	TPID= HPID= SPID=
+	trap cpu_cleanup EXIT
+	trap 'exit 1' INT TERM HUP PIPE
+	need_corebox
+	build_helper bpf_count
+	[ "${1:-}" != cbx_sched ] || build_helper cbx_sched -O2 -pthread
+	bpf_snapshot before
+}
+
+cpu_cleanup() {
+	for p in $TPID $HPID $SPID; do kill -KILL "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
