@@ -37,11 +37,17 @@ def parse(path):
     per = {}  # (name, cpu) -> count
     for l in lines[1:]:
         f = l.split()
-        if not f or not f[0].rstrip(':').isdigit():
+        if f and f[0].startswith('IPI') and f[0][3:4].isdigit():
+            f = f + ['IPI']  # arm64: IPIs are interrupts of action "IPI", lines IPI0:...
+        elif not f or not f[0].rstrip(':').isdigit():
             continue
         counts = [int(x) for x in f[1:1 + ncpu]]
-        rest = f[1 + ncpu:]
-        names = ' '.join(rest[2:]).split(', ') if len(rest) > 2 else []
+        # the chip's columns differ (x86 "IO-APIC 4-edge", arm64 "GICv3 27
+        # Level"): the action names are last, "a, b"
+        i = len(f) - 1
+        while i - 1 > ncpu and f[i - 1].endswith(','):
+            i -= 1
+        names = [x.rstrip(',') for x in f[i:]] if i > ncpu else []
         for n in names:
             for c, v in enumerate(counts):
                 per[(n, c)] = per.get((n, c), 0) + v

@@ -257,11 +257,13 @@ static char *slurp(const char *path)
 	return strdup(buf);
 }
 
-static int ncpus_of(const char *header)
+/* CPU columns: the "CPU0 CPU1 ..." words of the first line. */
+static int ncpus_of(const char *text)
 {
+	const char *end = strchr(text, '\n');
 	int n = 0;
 
-	for (const char *p = header; (p = strstr(p, "CPU")); p += 3)
+	for (const char *p = text; (p = strstr(p, "CPU")) && (!end || p < end); p += 3)
 		n++;
 	return n;
 }
@@ -281,10 +283,20 @@ static int parse_interrupts(const char *text, struct kcount *k, int max)
 		l = nl;
 		for (tok = strtok_r(line, " ", &save); tok && nf < 80; tok = strtok_r(NULL, " ", &save))
 			f[nf++] = tok;
-		if (nf < ncpu + 4 || f[0][0] < '0' || f[0][0] > '9')
+		/* arm64 handles IPIs as interrupts of action "IPI", shown as
+		 * the lines IPI0:, IPI1:, ...: count them under that name */
+		if (nf > ncpu && nf < 80 && !strncmp(f[0], "IPI", 3) && f[0][3] >= '0' && f[0][3] <= '9') {
+			f[nf++] = "IPI";
+		} else if (nf < ncpu + 4 || f[0][0] < '0' || f[0][0] > '9') {
 			continue;
-		/* counts, chip, hwirq-type, then the names ("a, b") */
-		for (int i = ncpu + 3; i < nf; i++) {
+		}
+		/* counts, the chip's columns (x86 "IO-APIC 4-edge", arm64
+		 * "GICv3 27 Level"), then the action names: "a, b" at the end */
+		int first = nf - 1;
+
+		while (first - 1 > ncpu && f[first - 1][strlen(f[first - 1]) - 1] == ',')
+			first--;
+		for (int i = first; i < nf; i++) {
 			char name[48];
 
 			snprintf(name, sizeof(name), "%s", f[i]);
