@@ -128,3 +128,4 @@ sp=$!
 printf "corebox runqlat -P during the storm:"; mem_of ./corebox runqlat -P
 [ $have_lt = 1 ] && { printf "lt      runqlat -P during the storm:"; mem_of $LT/runqlat -P; }
 kill $sp; wait $sp 2>/dev/null
+true

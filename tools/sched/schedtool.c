@@ -129,6 +129,11 @@ int schedtool_run(struct schedtool *st)
 	OBJ_SET(o, max_slots, (uint32_t)(st->mode == SCHEDHIST_RUNQLAT ? 26 : SCHEDHIST_MAX_SLOTS));
 	if (st->cgroup)
 		OBJ_SET(o, filter_cg, (uint8_t)1);
+	/* threads timed at once: runnable ones (runqlat), running ones
+	 * (on-CPU), but every sleeping one off-CPU; the hash's buckets cost
+	 * kernel memory by max_entries even without preallocation */
+	if (st->mode != SCHEDHIST_OFFCPU)
+		map_set_max_entries(obj_map(o, "start"), SCHEDHIST_MAX_ENTRIES);
 	if (st->mode != SCHEDHIST_RUNQLAT) {
 		prog_set_autoload(obj_prog(o, "sched_wakeup"), false);
 		prog_set_autoload(obj_prog(o, "sched_wakeup_new"), false);
