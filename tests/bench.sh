@@ -147,3 +147,35 @@ for i in 1 2 3; do
 	kill -INT $tp; wait $tp 2>/dev/null
 	echo "$base $(cat $B/ml.out)" | awk '{printf "  untraced %7.1f ns  traced %9.1f ns  (+%.0f ns per pair, %.1fx)\n", $1, $2, $2 - $1, $2 / $1}'
 done
+
+echo "== CPU and scheduler tools: memory once attached =="
+for t in runqlat runqlen cpudist hardirqs softirqs cpuunclaimed smpcalls; do
+	printf "corebox %-12s" $t; mem_of ./corebox $t
+	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-12s" $t; mem_of $LT/$t; }
+done
+
+echo "== runqlat under a context-switch storm (2 processes on CPU 0, 200k pipe round trips) =="
+gcc -O2 -o $B/ctxsw tests/bench/ctxsw.c || exit 1
+storm_ratio() { # TOOL ARGS...: median of 5 (traced / untraced) storm times
+	rs=""
+	for i in 1 2 3 4 5; do
+		base=$($B/ctxsw 200000)
+		"$@" > /dev/null 2>&1 &
+		p=$!
+		sleep 1.5
+		traced=$($B/ctxsw 200000)
+		kill -INT $p; wait $p 2>/dev/null
+		rs="$rs $(echo "$traced $base" | awk '{printf "%.3f", $1/$2}')"
+	done
+	echo "$rs" | tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END{printf "%s (runs:", a[int((NR+1)/2)]} '
+	echo "$rs)"
+}
+printf "storm time, untraced:  %s s\n" "$($B/ctxsw 200000)"
+printf "corebox runqlat:       "; storm_ratio ./corebox runqlat
+[ $have_lt = 1 ] && { printf "libbpf-tools runqlat:  "; storm_ratio $LT/runqlat; }
+$B/ctxsw 0 > /dev/null &
+sp=$!
+printf "corebox runqlat -P during the storm:"; mem_of ./corebox runqlat -P
+[ $have_lt = 1 ] && { printf "lt      runqlat -P during the storm:"; mem_of $LT/runqlat -P; }
+kill $sp; wait $sp 2>/dev/null
+true

@@ -163,6 +163,10 @@ void out_hist(const struct out_hist *h, const char *text_head, const struct out_
 	      int nlabels, const uint32_t *slots, int nslots, const double *sum);
 void out_hist64(const struct out_hist *h, const char *text_head, const struct out_label *labels,
 		int nlabels, const uint64_t *slots, int nslots, const double *sum);
+/* The Prometheus and JSON parts alone, for a tool that prints its own
+ * text layout (bpftrace's): true when the output is JSON (no text then). */
+bool out_hist64_data(const struct out_hist *h, const struct out_label *labels, int nlabels,
+		     const uint64_t *slots, int nslots, const double *sum);
 
 /* The text layouts alone (libbpf-tools print_log2_hist, linear). */
 void print_log2_hist(const uint32_t *vals, int n, const char *unit);

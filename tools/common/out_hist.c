@@ -182,15 +182,23 @@ static void json_hist(const struct out_hist *h, const struct out_label *labels, 
 	strbuf_free(&b);
 }
 
-void out_hist64(const struct out_hist *h, const char *text_head, const struct out_label *labels,
-		int nlabels, const uint64_t *slots, int nslots, const double *sum)
+bool out_hist64_data(const struct out_hist *h, const struct out_label *labels, int nlabels,
+		     const uint64_t *slots, int nslots, const double *sum)
 {
 	if (out_cfg.prom_path && out_doc_is_open())
 		prom_hist(h, labels, nlabels, slots, nslots, sum);
 	if (out_json()) {
 		json_hist(h, labels, nlabels, slots, nslots, sum);
-		return;
+		return true;
 	}
+	return false;
+}
+
+void out_hist64(const struct out_hist *h, const char *text_head, const struct out_label *labels,
+		int nlabels, const uint64_t *slots, int nslots, const double *sum)
+{
+	if (out_hist64_data(h, labels, nlabels, slots, nslots, sum))
+		return;
 	if (text_head)
 		fputs(text_head, stdout);
 	if (h->linear)
