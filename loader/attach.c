@@ -367,7 +367,7 @@ static int attach_one(struct obj *o, struct prog *p)
 		return 0;
 	case ATTACH_RAW_TP:
 		if (!p->target)
-			return err_set(EINVAL, "program %s: raw tracepoint has no name", p->name);
+			return 0; /* SEC("raw_tp"): attached by hand, or a tail-call target */
 		fd = bpf_raw_tp_open(p->target, p->fd);
 		if (fd < 0)
 			return fd;

@@ -23,6 +23,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
+#include "tools/common/common.h"
 #include "tools/common/opt.h"
 
 /* ---- kernel BTF ---- */
@@ -198,6 +199,75 @@ void locs_free(struct loc *l, int n)
 
 /* ---- tracepoints ---- */
 
+int syscall_event_nr(const char *ev, bool *exit)
+{
+	/* events named after the kernel's entry point where the syscall
+	 * table's name differs */
+	static const char *const alias[][2] = {
+		{ "newstat", "stat" }, { "newfstat", "fstat" }, { "newlstat", "lstat" },
+		{ "newuname", "uname" }, { "sendfile64", "sendfile" }, { "umount", "umount2" },
+		{ "fadvise64_64", "fadvise64" },
+	};
+	const char *name;
+
+	if (!strncmp(ev, "sys_enter_", 10))
+		*exit = false;
+	else if (!strncmp(ev, "sys_exit_", 9))
+		*exit = true;
+	else
+		return -1;
+	name = ev + (*exit ? 9 : 10);
+	for (size_t i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(name, alias[i][0]) && syscall_nr(alias[i][1]) >= 0)
+			return syscall_nr(alias[i][1]);
+	return *name ? syscall_nr(name) : -1;
+}
+
+/* Is CAT/EV a dynamic event (kprobe, uprobe, synthetic, eprobe events
+ * made through tracefs)?  Those are no kernel tracepoints: no raw_tp. */
+static bool dynamic_event(const char *cat, const char *ev)
+{
+	static char *list;
+	static int loaded;
+	char path[512], needle[300];
+	size_t len;
+
+	if (!loaded) {
+		loaded = 1;
+		if (!tracefs_path(path, sizeof(path), "dynamic_events") || read_file(path, 1 << 22, &list, &len) < 0)
+			list = NULL;
+		err_clear();
+	}
+	if (!list)
+		return false;
+	snprintf(needle, sizeof(needle), ":%s/%s", cat, ev);
+	for (const char *p = list; (p = strstr(p, needle)); p++)
+		if (p[strlen(needle)] == ' ' || p[strlen(needle)] == '\n' || !p[strlen(needle)])
+			return true;
+	return false;
+}
+
+/* The cheapest way in for tracepoint CAT/EV: syscall events through the
+ * raw_syscalls dispatcher, other kernel tracepoints as raw tracepoints
+ * unless the probe reads the record's fields, else a perf tracepoint. */
+static void tp_choose_mech(struct loc *l, const char *cat, const char *ev, const struct resolve_opts *o)
+{
+	bool exit;
+	int nr;
+
+	l->mech = M_TP;
+	if (!probe_raw_tp())
+		return;
+	if (!strcmp(cat, "syscalls") && (nr = syscall_event_nr(ev, &exit)) >= 0) {
+		l->mech = M_SYSCALL;
+		l->sc_nr = nr;
+		l->is_return = exit;
+		return;
+	}
+	if (!o->fields && strcmp(cat, "syscalls") && strcmp(cat, "ftrace") && !dynamic_event(cat, ev))
+		l->mech = M_RAW_TP;
+}
+
 static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char path[512], name[600];
@@ -212,7 +282,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		if (!perf_tp_exists(s->lib, s->func))
 			return err_set(ENOENT, "tracepoint %s:%s does not exist on this kernel", s->lib, s->func);
 		l = add_loc(locs, n);
-		l->mech = M_TP;
+		tp_choose_mech(l, s->lib, s->func, o);
 		snprintf(name, sizeof(name), "%s/%s", s->lib, s->func);
 		l->target = xstrdup(name);
 		snprintf(name, sizeof(name), "%s:%s", s->lib, s->func);
@@ -257,7 +327,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 					       s->text);
 			}
 			l = add_loc(locs, n);
-			l->mech = M_TP;
+			tp_choose_mech(l, c->d_name, e->d_name, o);
 			snprintf(name, sizeof(name), "%s/%s", c->d_name, e->d_name);
 			l->target = xstrdup(name);
 			snprintf(name, sizeof(name), "%s:%s", c->d_name, e->d_name);
@@ -446,7 +516,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			struct loc *l = add_loc(locs, n);
 			char t[400];
 
-			l->mech = M_TP;
+			tp_choose_mech(l, "syscalls", ev, o);
 			l->syscall_tp = true;
 			l->is_return = is_return;
 			snprintf(t, sizeof(t), "syscalls/%s", ev);

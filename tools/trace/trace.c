@@ -156,6 +156,7 @@ static int parse_format(struct probe *p)
 	const char *f = p->s.format;
 	int off = EV_HDR;
 
+	p->size = EV_HDR; /* a probe without a message still sends its header */
 	if (!f)
 		return 0;
 	for (size_t i = 0; f[i]; i++) {
@@ -478,8 +479,16 @@ static int on_event(void *ctx, const void *data, size_t size)
 	fprintf(f, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
 	fputs(msg ? msg : "", f);
 	fputc('\n', f);
-	if (env.kstack)
+	if (env.kstack) {
+		/* tracepoints: not the BPF program's and the dispatch's frames */
+		enum mech m = p->locs[li].mech;
+
+		if (m == M_TP || m == M_RAW_TP || m == M_SYSCALL)
+			env.stk.flags |= STACKS_SKIP_TRACE;
+		else
+			env.stk.flags &= ~(unsigned)STACKS_SKIP_TRACE;
 		print_stack(f, kid, -1);
+	}
 	if (env.ustack)
 		print_stack(f, uid, (int)tgid);
 	fclose(f);
@@ -548,6 +557,7 @@ int trace_main(int argc, char **argv)
 			max = p->size;
 		if (p->s.format)
 			trivial = false;
+		ro.fields = strstr(p->s.text, "args") != NULL;
 		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
 			tool_err("trace", "probe '%s': %s", p->s.text, err_msg());
 			return 1;
