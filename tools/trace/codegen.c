@@ -162,6 +162,12 @@ int gen_begin(struct gen *g)
 		emit_call(e, BPF_FUNC_get_smp_processor_id);
 		emit_jmpi(e, BPF_JNE, R0, g->o.cpu, out);
 	}
+	if (g->o.cgroup) {
+		emit_ldmap(e, R1, g->o.cgroup_map);
+		emit_movi(e, R2, 0);
+		emit_call(e, BPF_FUNC_current_task_under_cgroup);
+		emit_jmpi(e, BPF_JNE, R0, 1, out);
+	}
 	return out;
 }
 

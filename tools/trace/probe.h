@@ -110,6 +110,8 @@ struct cg_opts {
 	long uid;             /* -1: none */
 	int cpu;              /* -c: -1 none */
 	int strsize;          /* string capture size */
+	bool cgroup;          /* -c: only tasks under the cgroup in slot 0 of map cgroup_map */
+	int cgroup_map;       /* (a BPF_MAP_TYPE_CGROUP_ARRAY) */
 };
 
 struct gen;
