@@ -197,6 +197,18 @@ static int report(struct stacks *s, int fd, struct fold_agg *agg, bool kstack, b
 		return -1;
 	}
 	map_dump_sort(&d, 0, 0);
+	/* every frame named in one pass per symbol file */
+	stacks_prefetch_begin(s);
+	for (size_t i = 0; i < d.n; i++) {
+		const struct key *k = map_dump_key(&d, i);
+		uint32_t vt;
+
+		memcpy(&vt, (const char *)map_dump_value(&d, i) + 8, 4);
+		strbuf_reset(&line);
+		fold_frames(s, &line, k->uid, (int)(k->tgid != 0xffffffff ? k->tgid : vt), false);
+		fold_frames(s, &line, k->kid, -1, true);
+	}
+	stacks_prefetch_end(s);
 	for (size_t i = 0; i < d.n; i++) {
 		const struct key *k = map_dump_key(&d, i);
 		uint64_t v;
