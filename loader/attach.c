@@ -393,9 +393,11 @@ static int attach_one(struct obj *o, struct prog *p)
 		return attach_kprobe(p, name, off, p->kind == ATTACH_KRETPROBE);
 	case ATTACH_KSYSCALL:
 	case ATTACH_KRETSYSCALL:
-		snprintf(name, sizeof(name), "__x64_sys_%s", p->target);
-#ifdef __aarch64__
+		/* the syscall wrapper of the architecture we run on */
+#if defined(__aarch64__)
 		snprintf(name, sizeof(name), "__arm64_sys_%s", p->target);
+#else
+		snprintf(name, sizeof(name), "__x64_sys_%s", p->target);
 #endif
 		return attach_kprobe(p, name, 0, p->kind == ATTACH_KRETSYSCALL);
 	case ATTACH_UPROBE:

@@ -13,7 +13,16 @@ have_lt=0
 [ $have_lt = 1 ] || echo "(libbpf-tools not installed: apt-get install libbpf-tools for the comparison)"
 
 echo "== binary size (stripped) =="
-printf "%-28s %10s bytes\n" "corebox (all tools)" "$(stat -c %s corebox)"
+gzsum() { cat "$@" 2>/dev/null | wc -c; }
+printf "%-28s %10s bytes (x86_64; embedded BPF objects %s bytes gzip'd)\n" "corebox (all tools)" \
+	"$(stat -c %s corebox)" "$(gzsum build/bpf/*.bpf.o.gz)"
+# the same tools cross-built for arm64 (make ARCH=arm64; make deps installs the toolchain)
+if command -v aarch64-linux-musl-gcc >/dev/null 2>&1 && make -s ARCH=arm64 >/dev/null 2>&1; then
+	printf "%-28s %10s bytes (arm64; embedded BPF objects %s bytes gzip'd)\n" "corebox-arm64 (all tools)" \
+		"$(stat -c %s corebox-arm64)" "$(gzsum build/arm64/bpf/*.bpf.o.gz)"
+else
+	echo "corebox-arm64: not built (no aarch64-linux-musl-gcc: make deps installs it)"
+fi
 if [ $have_lt = 1 ]; then
 	tot=0
 	for t in execsnoop opensnoop syscount biolatency; do

@@ -251,6 +251,9 @@ for t in $("$CB" --list) run; do
 done
 if [ $n -gt 20 ] && [ $bad = 0 ]; then ok "$n short options without their value: exit 2 and a message naming the option"
 else notok "$bad of $n short options without a value not named (exit 2 expected)"; fi
+"$CB" btf min -o 2> "$W/o.err" >/dev/null
+[ $? = 2 ] && grep -q "option -o/--output requires an argument" "$W/o.err" && ok "btf min -o: names the option" ||
+	notok "btf min -o: $(cat "$W/o.err")"
 "$CB" execsnoop --max-args 2> "$W/o.err" >/dev/null
 grep -q "option --max-args requires an argument" "$W/o.err" && ok "a long option without its value is named" ||
 	notok "--max-args: $(cat "$W/o.err")"

@@ -117,6 +117,13 @@ static void test_formats(void)
 	T_OK(usdt_arg_parse("4@$4242", &a) == 0 && a.kind == UA_CONST && a.val == 4242, "USDT: 4@$4242");
 	T_OK(usdt_arg_parse("8@8(%rax,%rbx,8)", &a) == 0 && a.idx == 40 && a.scale == 8, "USDT: base, index, scale");
 	T_OK(usdt_arg_parse("8@sym(%rip)", &a) < 0, "USDT: symbolic operands are refused with a message");
+#elif defined(__aarch64__)
+	T_OK(usdt_arg_parse("-4@[x29, -12]", &a) == 0 && a.kind == UA_MEM && a.sign && a.size == 4 && a.val == -12 &&
+		     a.reg == 232 && a.idx == -1, "USDT: -4@[x29, -12]");
+	T_OK(usdt_arg_parse("8@x1", &a) == 0 && a.kind == UA_REG && a.reg == 8, "USDT: 8@x1");
+	T_OK(usdt_arg_parse("4@#42", &a) == 0 && a.kind == UA_CONST && a.val == 42, "USDT: 4@#42");
+	T_OK(usdt_arg_parse("8@[sp, 16]", &a) == 0 && a.kind == UA_MEM && a.reg == 248 && a.val == 16,
+	     "USDT: 8@[sp, 16]");
 #endif
 	T_OK(usdt_arg_parse("3@%rax", &a) < 0, "USDT: bad size");
 }

@@ -154,6 +154,48 @@ int tool_finish(int rc)
 	return stdout_err ? 1 : rc;
 }
 
+/* The syscall a program's section names, or NULL: tracepoint/syscalls/
+ * sys_{enter,exit}_X (also tp/), ksyscall/X, kretsyscall/X, and
+ * kprobe/kretprobe/fentry/fexit on a syscall wrapper (__x64_sys_X,
+ * __arm64_sys_X). */
+static const char *section_syscall(const char *sec)
+{
+	static const char *const tps[] = { "tracepoint/syscalls/sys_enter_", "tracepoint/syscalls/sys_exit_",
+					   "tp/syscalls/sys_enter_", "tp/syscalls/sys_exit_",
+					   "ksyscall/", "kretsyscall/" };
+	static const char *const fns[] = { "kprobe/", "kretprobe/", "fentry/", "fexit/" };
+	static const char *const wrappers[] = { "__x64_sys_", "__arm64_sys_" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(tps); i++)
+		if (!strncmp(sec, tps[i], strlen(tps[i])))
+			return sec + strlen(tps[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+		if (strncmp(sec, fns[i], strlen(fns[i])))
+			continue;
+		sec += strlen(fns[i]);
+		for (size_t k = 0; k < ARRAY_SIZE(wrappers); k++)
+			if (!strncmp(sec, wrappers[k], strlen(wrappers[k])))
+				return sec + strlen(wrappers[k]);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Programs on syscalls this architecture does not have (arm64 has no
+ * open, stat, fork, ...: the generic table) are not loaded, so one BPF
+ * source serves every architecture. */
+static void drop_absent_syscalls(struct obj *o)
+{
+	struct prog *p;
+
+	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
+		const char *sec = prog_section(p), *sc = sec ? section_syscall(sec) : NULL;
+
+		if (sc && *sc && syscall_nr(sc) < 0)
+			prog_set_autoload(p, false);
+	}
+}
+
 struct obj *tool_open(const char *name, const void *data, size_t size)
 {
 	struct obj *o = obj_open(name, data, size);
@@ -162,6 +204,7 @@ struct obj *tool_open(const char *name, const void *data, size_t size)
 		tool_err(name, "cannot open embedded BPF object: %s", err_msg());
 		exit(1);
 	}
+	drop_absent_syscalls(o);
 	return o;
 }
 

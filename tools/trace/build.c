@@ -13,6 +13,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
+#include "tools/common/arch.h"
 #include "tools/common/common.h"
 
 void loc_section(const struct loc *l, char *buf, size_t size)
@@ -62,13 +63,6 @@ static struct {
 	int map[2][SC_LAYERS], disp[2][SC_LAYERS];
 } sc;
 
-#ifdef __aarch64__
-#define NR_OFF 280 /* pt_regs.syscallno, s32 */
-#define NR_SIZE 4
-#else
-#define NR_OFF 120 /* pt_regs.orig_ax */
-#define NR_SIZE 8
-#endif
 
 static int sc_note(struct obj *o, const struct loc *l, int prog)
 {
@@ -113,14 +107,17 @@ static int sc_dispatchers(struct obj *o)
 			emit_init(&e);
 			emit_mov(&e, R6, R1);
 			if (d) { /* sys_exit(regs, ret): the number from the saved registers */
+				unsigned size;
+				int off = arch_syscall_nr_offset(ARCH_HOST, &size);
+
 				emit_st(&e, 8, R10, -8, -1);
 				emit_ldx(&e, 8, R3, R6, 0);
-				emit_alui(&e, BPF_ADD, R3, NR_OFF);
+				emit_alui(&e, BPF_ADD, R3, off);
 				emit_mov(&e, R1, R10);
 				emit_alui(&e, BPF_ADD, R1, -8);
-				emit_movi(&e, R2, NR_SIZE);
+				emit_movi(&e, R2, (int32_t)size);
 				emit_call(&e, BPF_FUNC_probe_read_kernel);
-				emit_ldx(&e, NR_SIZE, R3, R10, -8);
+				emit_ldx(&e, (int)size, R3, R10, -8);
 			} else { /* sys_enter(regs, id) */
 				emit_ldx(&e, 8, R3, R6, 8);
 			}

@@ -17,6 +17,7 @@
 #include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "tools/common/arch.h"
 
 #define FRAME_MAX 512
 
@@ -36,21 +37,10 @@ struct gen {
 	int nentry;
 };
 
-/* pt_regs offsets: function arguments, the return value, and the
- * syscall ABI's arguments (M_SYSCALL reads the user registers saved at
- * syscall entry; arm64's x0 is overwritten by the return value, its
- * orig_x0 keeps the first argument). */
-#ifdef __aarch64__
-static const int16_t parm_off[] = { 0, 8, 16, 24, 32, 40, 48, 56 };
-static const int16_t sc_parm_off[] = { 272, 8, 16, 24, 32, 40 };
-#define RC_OFF 0
-#else
-static const int16_t parm_off[] = { 112, 104, 96, 88, 72, 64 }; /* di si dx cx r8 r9 */
-static const int16_t sc_parm_off[] = { 112, 104, 96, 56, 72, 64 }; /* di si dx r10 r8 r9 */
-#define RC_OFF 80
+/* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
+ * registers) are numbered from another table */
 #define CS_OFF 136
 #define USER32_CS 0x23
-#endif
 
 /* Does the location's context hold a tracepoint's fields (args->...)? */
 static bool tp_ctx(const struct loc *l)
@@ -117,8 +107,7 @@ int gen_begin(struct gen *g)
 	int out = emit_label(e);
 
 	emit_mov(e, R6, R1);
-#ifdef CS_OFF
-	if (g->loc->mech == M_SYSCALL) {
+	if (g->loc->mech == M_SYSCALL && ARCH_HOST == ARCH_X86_64) {
 		/* a 32-bit process's syscall numbers are another table's:
 		 * the syscalls events leave them out, and so does this */
 		int slot = gen_stack(g, 8);
@@ -134,7 +123,6 @@ int gen_begin(struct gen *g)
 		emit_jmpi(e, BPF_JEQ, R0, USER32_CS, out);
 		stack_release(g, 8);
 	}
-#endif
 	emit_call(e, BPF_FUNC_get_current_pid_tgid);
 	emit_mov(e, R8, R0);
 	if (g->o.tid > 0) {
@@ -260,9 +248,10 @@ static void load(struct gen *g, const struct ctype *t, enum where w, uint32_t bi
  * (M_SYSCALL: ctx[0] is the struct pt_regs *). */
 static void syscall_arg(struct gen *g, int i)
 {
-	emit_ldx(&g->e, 8, R0, R6, 0);
-	emit_alui(&g->e, BPF_ADD, R0, sc_parm_off[i - 1]);
 	struct ctype u64 = ct_int(8, false);
+
+	emit_ldx(&g->e, 8, R0, R6, 0);
+	emit_alui(&g->e, BPF_ADD, R0, arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i));
 	load(g, &u64, W_KERNEL, 0, 0);
 }
 
@@ -344,7 +333,7 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 			return gfail(g, n, "tracepoints have no %s: use args->FIELD", n->str);
 		if (l->is_return)
 			return gfail(g, n, "%s is not known at a syscall's return (use retval)", n->str);
-		if (!l->fmt.first_arg || k >= l->fmt.n || i > (int)ARRAY_SIZE(sc_parm_off))
+		if (!l->fmt.first_arg || k >= l->fmt.n || arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "this syscall has no %s", n->str);
 		f = &l->fmt.f[k];
 		if (l->mech == M_SYSCALL)
@@ -370,9 +359,9 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 		emit_ldx(e, 8, R0, R6, (int16_t)(8 * (i - 1)));
 		break;
 	default:
-		if (i > (int)ARRAY_SIZE(parm_off))
+		if (arch_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "%s is not in a register", n->str);
-		emit_ldx(e, 8, R0, R6, parm_off[i - 1]);
+		emit_ldx(e, 8, R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
 		break;
 	}
 	typed = typed_param(g, i - 1, t);
@@ -409,7 +398,7 @@ static int cg_retval(struct gen *g, const struct node *n, struct ctype *t)
 		break;
 	case M_KRETPROBE:
 	case M_URETPROBE:
-		emit_ldx(e, 8, R0, R6, RC_OFF);
+		emit_ldx(e, 8, R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
 		break;
 	default:
 		return gfail(g, n, "retval is only known in return probes (r:...)%s", "");
@@ -485,7 +474,7 @@ static int cg_tp_field(struct gen *g, struct node *n, struct ctype *t, enum wher
 			emit_alui(e, BPF_RSH, R0, 32);
 			*t = ct_int(4, true);
 		} else if (g->loc->fmt.first_arg && k >= g->loc->fmt.first_arg && !g->loc->is_return &&
-			   i <= (int)ARRAY_SIZE(sc_parm_off) && ct_is_scalar(t)) {
+			   arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i) >= 0 && ct_is_scalar(t)) {
 			syscall_arg(g, i);
 			fit(g, t);
 			if (t->ptr)

@@ -23,6 +23,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
+#include "tools/common/arch.h"
 #include "tools/common/common.h"
 #include "tools/common/opt.h"
 
@@ -367,7 +368,7 @@ static const struct { const char *func, *tp; } nearest_tp[] = {
 	{ "kernel_clone", "sched:sched_process_fork" }, { "_do_fork", "sched:sched_process_fork" },
 	{ "do_fork", "sched:sched_process_fork" }, { "do_execveat_common", "sched:sched_process_exec" },
 	{ "filemap_add_folio", "filemap:mm_filemap_add_to_page_cache" }, { "ip_output", "net:net_dev_queue" },
-	{ "dev_queue_xmit", "net:net_dev_queue" }, { "__x64_sys_", "syscalls:sys_enter_" },
+	{ "dev_queue_xmit", "net:net_dev_queue" }, { ARCH_SYSCALL_PREFIX, "syscalls:sys_enter_" },
 };
 
 /* The tracepoint closest to function func ("" when none comes to mind). */
@@ -383,7 +384,7 @@ static void nearest_tracepoint(const char *func, char *out, size_t size)
 		if (!strncmp(func, nearest_tp[i].func, n) && n > best) {
 			const char *colon = strchr(nearest_tp[i].tp, ':');
 
-			if (!strcmp(nearest_tp[i].func, "__x64_sys_")) {
+			if (!strcmp(nearest_tp[i].func, ARCH_SYSCALL_PREFIX)) {
 				snprintf(out, size, "syscalls:sys_enter_%s", func + n);
 				if (perf_tp_exists("syscalls", out + 9))
 					best = n;
@@ -796,131 +797,63 @@ out:
 
 /* ---- USDT ---- */
 
-#ifdef __aarch64__
-static int reg_offset(const char *r)
+/* Operands are decoded by tools/common/arch.c, in the syntax of the
+ * architecture corebox runs on (x86 "-4@-12(%rbp)", arm64 "-4@[x29, -12]"). */
+static void usdt_from_arch(const struct arch_usdt_arg *x, struct usdt_arg *a)
 {
-	char *end;
-	long n;
-
-	if (!strcmp(r, "sp"))
-		return 31 * 8;
-	if ((r[0] == 'x' || r[0] == 'w') && isdigit((unsigned char)r[1])) {
-		n = strtol(r + 1, &end, 10);
-		if (!*end && n >= 0 && n <= 30)
-			return (int)n * 8;
-	}
-	return -1;
+	memset(a, 0, sizeof(*a));
+	a->size = (uint8_t)x->size;
+	a->sign = x->is_signed;
+	a->reg = (int16_t)x->reg_off;
+	a->idx = (int16_t)x->idx_reg_off;
+	a->val = x->val_off;
+	a->kind = x->kind == ARCH_USDT_CONST ? UA_CONST : x->kind == ARCH_USDT_REG ? UA_REG : UA_MEM;
+	if (x->kind == ARCH_USDT_SIB)
+		a->scale = (uint8_t)(1u << x->scale_shift);
 }
-#else
-static int reg_offset(const char *r)
-{
-	static const struct { const char *names[4]; int off; } regs[] = {
-		{ { "rax", "eax", "ax", "al" }, 80 }, { { "rbx", "ebx", "bx", "bl" }, 40 },
-		{ { "rcx", "ecx", "cx", "cl" }, 88 }, { { "rdx", "edx", "dx", "dl" }, 96 },
-		{ { "rsi", "esi", "si", "sil" }, 104 }, { { "rdi", "edi", "di", "dil" }, 112 },
-		{ { "rbp", "ebp", "bp", "bpl" }, 32 }, { { "rsp", "esp", "sp", "spl" }, 152 },
-		{ { "r8", "r8d", "r8w", "r8b" }, 72 }, { { "r9", "r9d", "r9w", "r9b" }, 64 },
-		{ { "r10", "r10d", "r10w", "r10b" }, 56 }, { { "r11", "r11d", "r11w", "r11b" }, 48 },
-		{ { "r12", "r12d", "r12w", "r12b" }, 24 }, { { "r13", "r13d", "r13w", "r13b" }, 16 },
-		{ { "r14", "r14d", "r14w", "r14b" }, 8 }, { { "r15", "r15d", "r15w", "r15b" }, 0 },
-		{ { "rip", "eip", "ip", "" }, 128 },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(regs); i++)
-		for (int k = 0; k < 4; k++)
-			if (*regs[i].names[k] && !strcmp(r, regs[i].names[k]))
-				return regs[i].off;
-	return -1;
-}
-#endif
 
 int usdt_arg_parse(const char *s, struct usdt_arg *a)
 {
-	char *end, reg[16];
-	long size;
-	const char *p;
+	struct arch_usdt_arg x;
+	const char *p = s;
+	int err = arch_usdt_arg_parse(ARCH_HOST, &p, &x);
 
-	memset(a, 0, sizeof(*a));
-	a->reg = a->idx = -1;
-	size = strtol(s, &end, 10);
-	if (end == s || *end != '@')
-		return err_set(EINVAL, "USDT argument '%s': no SIZE@", s);
-	a->sign = size < 0;
-	size = size < 0 ? -size : size;
-	if (size != 1 && size != 2 && size != 4 && size != 8)
-		return err_set(EINVAL, "USDT argument '%s': size %ld", s, size);
-	a->size = (uint8_t)size;
-	p = end + 1;
-#ifdef __aarch64__
-	if (*p == '[') { /* [xN] [xN, off] [sp, #off] */
-		size_t n = strcspn(p + 1, ",] ");
-
-		snprintf(reg, sizeof(reg), "%.*s", (int)n, p + 1);
-		a->kind = UA_MEM;
-		if ((a->reg = (int16_t)reg_offset(reg)) < 0)
-			return err_set(EINVAL, "USDT argument '%s': register %s", s, reg);
-		p = p + 1 + n;
-		while (*p == ',' || *p == ' ' || *p == '#')
-			p++;
-		if (*p != ']')
-			a->val = strtoll(p, (char **)&p, 0);
-		return *p == ']' ? 0 : err_set(EINVAL, "USDT argument '%s' not understood", s);
-	}
-	if (*p == '#' || isdigit((unsigned char)*p) || *p == '-') {
-		a->kind = UA_CONST;
-		a->val = strtoll(p + (*p == '#'), &end, 0);
-		return *end ? err_set(EINVAL, "USDT argument '%s' not understood", s) : 0;
-	}
-	snprintf(reg, sizeof(reg), "%s", p);
-	a->kind = UA_REG;
-	if ((a->reg = (int16_t)reg_offset(reg)) < 0)
-		return err_set(EINVAL, "USDT argument '%s': register %s", s, reg);
+	if (err)
+		return err;
+	if (*p)
+		return err_set(EINVAL, "USDT argument '%s': one argument expected", s);
+	usdt_from_arch(&x, a);
 	return 0;
-#else
-	if (*p == '$') {
-		a->kind = UA_CONST;
-		a->val = strtoll(p + 1, &end, 0);
-		return *end ? err_set(EINVAL, "USDT argument '%s' not understood", s) : 0;
-	}
-	if (*p == '%') {
-		snprintf(reg, sizeof(reg), "%s", p + 1);
-		a->kind = UA_REG;
-		if ((a->reg = (int16_t)reg_offset(reg)) < 0)
-			return err_set(EINVAL, "USDT argument '%s': register %s", s, reg);
-		return 0;
-	}
-	/* [disp](%base[,%index[,scale]]) */
-	a->kind = UA_MEM;
-	if (*p != '(') {
-		a->val = strtoll(p, &end, 0);
-		if (end == p)
-			return err_set(EINVAL, "USDT argument '%s': symbolic addresses are not supported", s);
-		p = end;
-	}
-	if (*p != '(' || p[1] != '%')
-		return err_set(EINVAL, "USDT argument '%s' not understood", s);
-	{
-		size_t n = strcspn(p + 2, ",)");
+}
 
-		snprintf(reg, sizeof(reg), "%.*s", (int)n, p + 2);
-		if ((a->reg = (int16_t)reg_offset(reg)) < 0 || a->reg == 128)
-			return err_set(EINVAL, "USDT argument '%s': register %s not supported", s, reg);
-		p += 2 + n;
-		if (*p == ',') {
-			n = strcspn(p + 2, ",)");
-			snprintf(reg, sizeof(reg), "%.*s", (int)n, p + 2);
-			if (p[1] != '%' || (a->idx = (int16_t)reg_offset(reg)) < 0)
-				return err_set(EINVAL, "USDT argument '%s': index register", s);
-			p += 2 + n;
-			a->scale = 1;
-			if (*p == ',') {
-				a->scale = (uint8_t)strtol(p + 1, &end, 10);
-				p = end;
-			}
+/* The probe's argument string into l->uargs; an operand corebox cannot
+ * read becomes size 0 (reading that argument fails at compile time).
+ * Arguments are separated by blanks, but arm64's "[x1, 8]" holds one. */
+static void usdt_args(struct loc *l, const char *args)
+{
+	const char *p = args;
+
+	for (;;) {
+		struct arch_usdt_arg x;
+		struct usdt_arg *a;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return;
+		l->uargs = xrealloc(l->uargs, (size_t)(l->nuargs + 1) * sizeof(*l->uargs));
+		a = &l->uargs[l->nuargs++];
+		if (arch_usdt_arg_parse(ARCH_HOST, &p, &x) == 0) {
+			usdt_from_arch(&x, a);
+			continue;
 		}
+		memset(a, 0, sizeof(*a));
+		a->kind = UA_CONST;
+		a->reg = a->idx = -1;
+		err_clear();
+		for (int depth = 0; *p && (depth || (*p != ' ' && *p != '\t')); p++)
+			depth += (*p == '[') - (*p == ']');
 	}
-	return *p == ')' && !p[1] ? 0 : err_set(EINVAL, "USDT argument '%s' not understood", s);
-#endif
 }
 
 static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
@@ -996,7 +929,6 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 			{
 				struct loc *l;
 				uint64_t off, soff = 0;
-				char *argcopy, *tok, *save = NULL;
 
 				if (vaddr_to_off(&ev, pc, &off) < 0)
 					continue;
@@ -1014,18 +946,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 				l->target = xstrdup(path);
 				l->off = off;
 				l->ref_ctr = soff;
-				argcopy = xstrdup(args);
-				for (tok = strtok_r(argcopy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-					l->uargs = xrealloc(l->uargs, (size_t)(l->nuargs + 1) * sizeof(*l->uargs));
-					if (usdt_arg_parse(tok, &l->uargs[l->nuargs]) < 0) {
-						/* unusable: reading this argument fails at compile time */
-						l->uargs[l->nuargs].kind = UA_CONST;
-						l->uargs[l->nuargs].size = 0;
-						err_clear();
-					}
-					l->nuargs++;
-				}
-				free(argcopy);
+				usdt_args(l, args);
 			}
 		}
 	}
