@@ -3,12 +3,12 @@
  * does), USDT probes (.note.stapsdt), and the mechanism this kernel
  * allows for each (see probe.h). */
 #include "probe.h"
+#include "match.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,33 +148,6 @@ const struct tp_field *tp_field(const struct tp_format *f, const char *name)
 
 /* ---- matching ---- */
 
-struct matcher {
-	bool regex;
-	regex_t re;
-	const char *glob;
-};
-
-static int matcher_init(struct matcher *m, const char *pat, bool regex)
-{
-	memset(m, 0, sizeof(*m));
-	m->regex = regex;
-	m->glob = pat;
-	if (regex && regcomp(&m->re, pat, REG_EXTENDED | REG_NOSUB) != 0)
-		return err_set(EINVAL, "bad regular expression '%s'", pat);
-	return 0;
-}
-
-static bool matcher_ok(const struct matcher *m, const char *s)
-{
-	return m->regex ? regexec(&m->re, s, 0, NULL, 0) == 0 : glob_match(m->glob, s);
-}
-
-static void matcher_fini(struct matcher *m)
-{
-	if (m->regex)
-		regfree(&m->re);
-}
-
 static bool has_wild(const char *s) { return strpbrk(s, "*?[") != NULL; }
 
 static struct loc *add_loc(struct loc **locs, int *n)
@@ -292,22 +265,22 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 	}
 	if (!tracefs_path(path, sizeof(path), "events"))
 		return -ENOENT;
-	if ((err = matcher_init(&mc, s->lib, o->regex)) < 0)
+	if ((err = match_compile(&mc, s->lib, o->regex)) < 0)
 		return err;
-	if ((err = matcher_init(&me, s->func, o->regex)) < 0) {
-		matcher_fini(&mc);
+	if ((err = match_compile(&me, s->func, o->regex)) < 0) {
+		match_free(&mc);
 		return err;
 	}
 	d = opendir(path);
 	if (!d) {
-		matcher_fini(&mc);
-		matcher_fini(&me);
+		match_free(&mc);
+		match_free(&me);
 		return err_sys(errno, "cannot list %s", path);
 	}
 	while ((c = readdir(d))) {
 		char sub[1024];
 
-		if (c->d_name[0] == '.' || !matcher_ok(&mc, c->d_name))
+		if (c->d_name[0] == '.' || !match(&mc, c->d_name))
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, c->d_name);
 		if (!(d2 = opendir(sub)))
@@ -315,15 +288,15 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		while ((e = readdir(d2))) {
 			struct loc *l;
 
-			if (e->d_name[0] == '.' || e->d_type == DT_REG || !matcher_ok(&me, e->d_name))
+			if (e->d_name[0] == '.' || e->d_type == DT_REG || !match(&me, e->d_name))
 				continue;
 			if (!perf_tp_exists(c->d_name, e->d_name))
 				continue;
 			if (o->limit && *n >= o->limit) {
 				closedir(d2);
 				closedir(d);
-				matcher_fini(&mc);
-				matcher_fini(&me);
+				match_free(&mc);
+				match_free(&me);
 				return err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit,
 					       s->text);
 			}
@@ -339,8 +312,8 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		closedir(d2);
 	}
 	closedir(d);
-	matcher_fini(&mc);
-	matcher_fini(&me);
+	match_free(&mc);
+	match_free(&me);
 	if (!*n)
 		return err_set(ENOENT, "no tracepoint matches %s:%s", s->lib, s->func);
 	return 0;
@@ -435,7 +408,7 @@ static int kallsyms_funcs(const struct matcher *m, const char *exact, char ***na
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (exact ? strcmp(name, exact) : !matcher_ok(m, name))
+		if (exact ? strcmp(name, exact) : !match(m, name))
 			continue;
 		if (strstr(name, ".cold") || !strncmp(name, "__SCT__", 7) || !strncmp(name, "_kbl_addr_", 10) ||
 		    !strncmp(name, "__perf", 6) || !strncmp(name, "perf_", 5) || !strncmp(name, "__pfx_", 6) ||
@@ -526,10 +499,10 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			return tp_format_read("syscalls", ev, &l->fmt);
 		}
 	}
-	if ((err = matcher_init(&m, s->func, o->regex)) < 0)
+	if ((err = match_compile(&m, s->func, o->regex)) < 0)
 		return err;
 	err = kallsyms_funcs(&m, has_wild(s->func) || o->regex ? NULL : s->func, &names, &nn);
-	matcher_fini(&m);
+	match_free(&m);
 	if (err < 0)
 		return err;
 	if (!nn) {
@@ -739,7 +712,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 		free(path);
 		return err;
 	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
 		elf_unmap_file(data, size);
 		err_prefix(err, "%s", path);
 		free(path);
@@ -760,7 +733,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 				struct loc *l;
 
 				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
-				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !matcher_ok(&m, name))
+				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&m, name))
 					continue;
 				if (vaddr_to_off(&ev, sym->st_value, &off) < 0)
 					continue;
@@ -789,7 +762,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	if (!*n)
 		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 out:
-	matcher_fini(&m);
+	match_free(&m);
 	elf_unmap_file(data, size);
 	free(path);
 	return err;
@@ -872,7 +845,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 		free(path);
 		return err;
 	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
 		elf_unmap_file(data, size);
 		free(path);
 		return err;
@@ -922,7 +895,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 			args = pname + strlen(pname) + 1;
 			if (args >= dend || !memchr(args, 0, (size_t)(dend - args)))
 				args = "";
-			if (!matcher_ok(&m, pname) || (s->provider && strcmp(s->provider, prov)))
+			if (!match(&m, pname) || (s->provider && strcmp(s->provider, prov)))
 				continue;
 			if (base_sh && base)
 				pc += base_sh->sh_addr - base;
@@ -953,7 +926,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 	if (!*n)
 		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", path, s->func);
 out:
-	matcher_fini(&m);
+	match_free(&m);
 	elf_unmap_file(data, size);
 	free(path);
 	return err;
