@@ -639,13 +639,35 @@ static int load(struct obj *o, const struct obj_opts *opts)
 	load_prog_btf(o);
 	if ((err = maps_create(o)) < 0)
 		goto fail;
-	for (size_t i = 0; i < o->nr_progs; i++) {
-		struct prog *p = &o->progs[i];
+	{
+		size_t tried = 0, refused = 0;
 
-		if (!p->autoload)
-			continue;
-		if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0)
+		for (size_t i = 0; i < o->nr_progs; i++) {
+			struct prog *p = &o->progs[i];
+
+			if (!p->autoload)
+				continue;
+			tried++;
+			if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0) {
+				if (!opts || !opts->keep_going)
+					goto fail;
+				/* keep going: this one stays unloaded */
+				free(p->load_err);
+				p->load_err = xstrdup(err_msg());
+				p->autoload = false;
+				refused++;
+				err_clear();
+			}
+		}
+		if (tried && refused == tried) { /* the first one's reason */
+			for (size_t i = 0; i < o->nr_progs; i++)
+				if (o->progs[i].load_err) {
+					err = err_set(EINVAL, "%s", o->progs[i].load_err);
+					break;
+				}
 			goto fail;
+		}
+		err = 0;
 	}
 	o->loaded = true;
 	return 0;

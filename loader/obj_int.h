@@ -76,6 +76,7 @@ struct prog {
 	size_t nr_extra;
 	/* generated programs (gen.c) */
 	char *label;             /* what to name in errors (the probe text), or NULL */
+	char *load_err;          /* obj_opts.keep_going: why it was not loaded */
 	int upid;                /* uprobe: only this process (0: all) */
 	uint64_t ref_ctr_off;    /* uprobe: USDT semaphore file offset, or 0 */
 };

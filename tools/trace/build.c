@@ -150,6 +150,8 @@ static int sc_fill(struct obj *o)
 		int fd = map_fd(obj_map_at(o, (size_t)sc.map[p->exit][p->layer]));
 		uint32_t key = (uint32_t)p->nr, val = (uint32_t)prog_fd(obj_prog_at(o, (size_t)p->prog));
 
+		if (prog_fd(obj_prog_at(o, (size_t)p->prog)) < 0 || fd < 0)
+			continue; /* refused at load (keep_going): counted as not attached */
 		if (bpf_map_update(fd, &key, &val, 0) < 0)
 			return err_sys(errno, "cannot put a syscall probe in its dispatch table");
 	}
@@ -215,6 +217,15 @@ static void raise_nofile(size_t want)
 /* One program attached (0), or a failure noted in *first (-EMFILE: stop). */
 static int attach_one(struct prog *p, const char *tool, int *first_err, char *first_msg, size_t size)
 {
+	if (prog_load_error(p)) { /* refused at load */
+		if (!*first_err) {
+			*first_err = -EINVAL;
+			snprintf(first_msg, size, "%s", prog_load_error(p));
+		}
+		if (tool_common.verbose)
+			tool_err(tool, "%s", prog_load_error(p));
+		return -EINVAL;
+	}
 	if (prog_attach(p) == 0)
 		return 0;
 	if (!*first_err) {
@@ -232,7 +243,9 @@ static int attach_one(struct prog *p, const char *tool, int *first_err, char *fi
 
 int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached)
 {
-	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose };
+	/* one function the kernel will not let a program on (a deny list, a
+	 * prototype its trampolines cannot take) costs that probe, not all */
+	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose, .keep_going = true };
 	size_t n = 0, probes = 0, ok = 0;
 	int err, first_err = 0;
 	char first_msg[512] = "";
@@ -264,7 +277,10 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 			continue;
 		probes++;
 		if (disp >= 0) {
-			ok += prog_mechanism(obj_prog_at(o, (size_t)disp))[0] != 0;
+			if (prog_load_error(obj_prog_at(o, i)))
+				attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg));
+			else
+				ok += prog_mechanism(obj_prog_at(o, (size_t)disp))[0] != 0;
 			continue;
 		}
 		err = attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg));

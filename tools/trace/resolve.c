@@ -468,6 +468,30 @@ static int func_proto(const struct btf *btf, const char *name, uint32_t *fid, in
 	return (int)id;
 }
 
+/* Can a BPF trampoline take this prototype?  Not everywhere: a struct
+ * returned or passed by value (6.1 refuses both: "return type STRUCT is
+ * unsupported"), more than 6 arguments (the x86 trampoline's limit before
+ * 6.6), variadic functions.  Those go to kprobes. */
+static bool fentry_proto_ok(const struct btf *btf, uint32_t proto)
+{
+	const struct btf_type *p = btf_type_by_id(btf, proto), *t;
+	const struct btf_param *pa;
+
+	if (!p || btf_vlen(p) > 6)
+		return false;
+	if (p->type && btf_resolve(btf, p->type, &t) && t && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION))
+		return false;
+	pa = btf_params(p);
+	for (uint32_t i = 0; i < btf_vlen(p); i++) {
+		if (!pa[i].type)
+			return false; /* ... */
+		if (btf_resolve(btf, pa[i].type, &t) && t &&
+		    (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION))
+			return false;
+	}
+	return true;
+}
+
 static int fentry_state; /* 0 unknown, 1 works, -1 refused */
 
 static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
@@ -518,7 +542,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 		bool fentry = false;
 		struct loc *l;
 
-		if (fid > 0 && !strchr(names[i], '.')) {
+		if (fid > 0 && !strchr(names[i], '.') && fentry_proto_ok(btf, proto)) {
 			if (!fentry_state)
 				fentry_state = probe_fentry((uint32_t)fid) ? 1 : -1;
 			fentry = fentry_state > 0;

@@ -382,7 +382,7 @@ int stackcount_main(int argc, char **argv)
 		goto out;
 	if (stacks_init(&stk, map_fd(obj_map_at(o, (size_t)stackmap)), 127,
 			(kstack ? 0 : STACKS_NO_KERNEL) | (env.offset ? STACKS_OFFSET : 0) |
-				(locs[0].mech == M_TP || locs[0].mech == M_RAW_TP || locs[0].mech == M_SYSCALL ? STACKS_SKIP_TRACE : 0)) < 0) {
+				STACKS_SKIP_TRACE /* tracepoint dispatch, fentry trampolines */) < 0) {
 		tool_err("stackcount", "%s", err_msg());
 		rc = 1;
 		goto out;
