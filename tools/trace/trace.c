@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf/cpus.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "lib/err.h"
@@ -312,15 +313,15 @@ bad:
 
 /* ---- the user side ---- */
 
-static void put_text(FILE *f, const char *s, size_t n)
+static void put_text(struct strbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
+			strbuf_addf(b, "\\x%02x", c);
 		else
-			fputc(c, f);
+			strbuf_addc(b, (char)c);
 	}
 }
 
@@ -348,87 +349,6 @@ static void sym_u(int pid, uint64_t addr, char *buf, size_t size)
 		 u.module ? (strrchr(u.module, '/') ? strrchr(u.module, '/') + 1 : u.module) : "unknown");
 }
 
-/* bcc formats with Python's %: every integer conversion prints the value
- * of the captured C type in decimal (%x variants in hex). */
-static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, char **out, size_t *len)
-{
-	FILE *f = open_memstream(out, len);
-	const char *fmt = p->s.format;
-	int vi = 0;
-
-	if (!fmt) {
-		fclose(f);
-		return;
-	}
-	for (size_t i = 0; fmt[i]; i++) {
-		const struct value *v;
-		char buf[512];
-		int64_t sv = 0;
-		uint64_t uv = 0;
-
-		if (fmt[i] != '%' || vi >= p->nv || (i > 0 && fmt[i - 1] == '%')) {
-			if (fmt[i] == '%' && fmt[i + 1] == '%') {
-				fputc('%', f);
-				i++;
-				continue;
-			}
-			fputc(fmt[i], f);
-			continue;
-		}
-		if (strncmp(fmt + i + 1, p->v[vi].conv, strlen(p->v[vi].conv))) {
-			fputc(fmt[i], f);
-			continue;
-		}
-		v = &p->v[vi++];
-		i += strlen(v->conv);
-		switch (v->size) {
-		case 1: sv = (int8_t)rec[v->off]; uv = rec[v->off]; break;
-		case 2: { int16_t x; memcpy(&x, rec + v->off, 2); sv = x; uv = (uint16_t)x; break; }
-		case 4: { int32_t x; memcpy(&x, rec + v->off, 4); sv = x; uv = (uint32_t)x; break; }
-		default: memcpy(&uv, rec + v->off, 8); sv = (int64_t)uv; break;
-		}
-		switch (v->conv[0]) {
-		case 's': put_text(f, (const char *)rec + v->off, (size_t)v->size); break;
-		case 'c': fputc((int)(unsigned char)uv, f); break;
-		case 'K': sym_k(uv, buf, sizeof(buf)); fputs(buf, f); break;
-		case 'U': sym_u(tgid, uv, buf, sizeof(buf)); fputs(buf, f); break;
-		default:
-			if (v->hex)
-				fprintf(f, "%llx", (unsigned long long)uv);
-			else if (v->sign)
-				fprintf(f, "%lld", (long long)sv);
-			else
-				fprintf(f, "%llu", (unsigned long long)uv);
-		}
-	}
-	fclose(f);
-}
-
-static void print_stack(FILE *f, int32_t id, int pid)
-{
-	const uint64_t *ips;
-	char buf[512];
-	int n;
-
-	if (id < 0) {
-		fprintf(f, "        %d\n", id);
-		return;
-	}
-	if (!env.stk_ok)
-		return;
-	n = stacks_read(&env.stk, id, pid < 0, &ips);
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "        ");
-		if (env.address)
-			fprintf(f, "%16llx ", (unsigned long long)ips[i]);
-		if (pid < 0)
-			sym_k(ips[i], buf, sizeof(buf));
-		else
-			sym_u(pid, ips[i], buf, sizeof(buf));
-		fprintf(f, "%s\n", buf);
-	}
-}
-
 /* The raw value of conversion v in a record. */
 static void raw_value(const struct value *v, const uint8_t *rec, int64_t *sv, uint64_t *uv)
 {
@@ -437,6 +357,78 @@ static void raw_value(const struct value *v, const uint8_t *rec, int64_t *sv, ui
 	case 2: { int16_t x; memcpy(&x, rec + v->off, 2); *sv = x; *uv = (uint16_t)x; break; }
 	case 4: { int32_t x; memcpy(&x, rec + v->off, 4); *sv = x; *uv = (uint32_t)x; break; }
 	default: memcpy(uv, rec + v->off, 8); *sv = (int64_t)*uv; break;
+	}
+}
+
+/* bcc formats with Python's %: every integer conversion prints the value
+ * of the captured C type in decimal (%x variants in hex). */
+static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, struct strbuf *b)
+{
+	const char *fmt = p->s.format;
+	int vi = 0;
+
+	strbuf_reset(b);
+	for (size_t i = 0; fmt && fmt[i]; i++) {
+		const struct value *v;
+		char buf[512];
+		int64_t sv = 0;
+		uint64_t uv = 0;
+
+		if (fmt[i] != '%' || vi >= p->nv || (i > 0 && fmt[i - 1] == '%')) {
+			if (fmt[i] == '%' && fmt[i + 1] == '%') {
+				strbuf_addc(b, '%');
+				i++;
+				continue;
+			}
+			strbuf_addc(b, fmt[i]);
+			continue;
+		}
+		if (strncmp(fmt + i + 1, p->v[vi].conv, strlen(p->v[vi].conv))) {
+			strbuf_addc(b, fmt[i]);
+			continue;
+		}
+		v = &p->v[vi++];
+		i += strlen(v->conv);
+		raw_value(v, rec, &sv, &uv);
+		switch (v->conv[0]) {
+		case 's': put_text(b, (const char *)rec + v->off, (size_t)v->size); break;
+		case 'c': strbuf_addc(b, (char)(unsigned char)uv); break;
+		case 'K': sym_k(uv, buf, sizeof(buf)); strbuf_add(b, buf); break;
+		case 'U': sym_u(tgid, uv, buf, sizeof(buf)); strbuf_add(b, buf); break;
+		default:
+			if (v->hex)
+				strbuf_addf(b, "%llx", (unsigned long long)uv);
+			else if (v->sign)
+				strbuf_addf(b, "%lld", (long long)sv);
+			else
+				strbuf_addf(b, "%llu", (unsigned long long)uv);
+		}
+	}
+}
+
+static void print_stack(struct strbuf *b, int32_t id, int pid)
+{
+	const uint64_t *ips;
+	char buf[512];
+	int n;
+
+	if (id < 0) {
+		strbuf_addf(b, "        %d\n", id);
+		return;
+	}
+	if (!env.stk_ok)
+		return;
+	n = stacks_read(&env.stk, id, pid < 0, &ips);
+	for (int i = 0; i < n; i++) {
+		strbuf_add(b, "        ");
+		if (env.address)
+			strbuf_addf(b, "%16llx ", (unsigned long long)ips[i]);
+		if (pid < 0)
+			sym_k(ips[i], buf, sizeof(buf));
+		else
+			sym_u(pid, ips[i], buf, sizeof(buf));
+		strbuf_add(b, buf);
+		strbuf_addc(b, '\n');
 	}
 }
 
@@ -506,9 +498,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 	uint32_t pi, li, tgid, pid, cpu;
 	int32_t kid, uid;
 	uint64_t ts;
-	char comm[17], *msg = NULL, *line = NULL;
-	size_t mlen = 0, llen = 0;
-	FILE *f;
+	char comm[17];
+	static struct strbuf msg, line; /* reused: no allocation per event */
 
 	(void)ctx;
 	if (env.done || size < EV_HDR)
@@ -530,11 +521,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 	comm[16] = 0;
 	if (env.name && !strstr(comm, env.name))
 		return 0;
-	format_msg(p, rec, (int)tgid, &msg, &mlen);
-	if (env.msg_filter && (!msg || !strstr(msg, env.msg_filter))) {
-		free(msg);
+	format_msg(p, rec, (int)tgid, &msg);
+	if (env.msg_filter && !strstr(msg.s, env.msg_filter))
 		return 0;
-	}
 	if (env.kstack) {
 		/* tracepoints: not the BPF program's and the dispatch's frames */
 		enum mech m = p->locs[li].mech;
@@ -548,7 +537,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		struct strbuf b = { 0 };
 
 		strbuf_reset(&b);
-		json_event(&b, p, &p->locs[li], rec, tgid, pid, cpu, comm, msg, kid, uid);
+		json_event(&b, p, &p->locs[li], rec, tgid, pid, cpu, comm, msg.s, kid, uid);
 		if (env.aggregate) {
 			aggregate(xstrdup(b.s));
 		} else {
@@ -566,7 +555,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strbuf_free(&b);
 		goto counted;
 	}
-	f = open_memstream(&line, &llen);
+	strbuf_reset(&line);
 	if (env.timestamp || env.time) {
 		char t[40];
 
@@ -576,35 +565,42 @@ static int on_event(void *ctx, const void *data, size_t size)
 			snprintf(t, sizeof(t), "%.6f", (double)(ts - env.start_mono) / 1e9 + env.start_real);
 		else
 			snprintf(t, sizeof(t), "%.6f", (double)(int64_t)(ts - env.start_mono) / 1e9);
-		fprintf(f, env.unix_ts ? "%-17.17s " : "%-8.8s ", t);
+		strbuf_addf(&line, env.unix_ts ? "%-17.17s " : "%-8.8s ", t);
 	}
 	if (env.print_cpu)
-		fprintf(f, "%-3u ", cpu);
-	fprintf(f, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
-	fputs(msg ? msg : "", f);
-	fputc('\n', f);
+		strbuf_addf(&line, "%-3u ", cpu);
+	strbuf_addf(&line, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
+	strbuf_addn(&line, msg.s, msg.len);
+	strbuf_addc(&line, '\n');
 	if (env.kstack)
-		print_stack(f, kid, -1);
+		print_stack(&line, kid, -1);
 	if (env.ustack)
-		print_stack(f, uid, (int)tgid);
-	fclose(f);
+		print_stack(&line, uid, (int)tgid);
 	if (env.aggregate) {
-		aggregate(line);
-		line = NULL;
+		aggregate(xstrdup(line.s));
 	} else {
-		fputs(line, stdout);
+		fwrite(line.s, 1, line.len, stdout);
 		if (env.kstack || env.ustack)
 			putchar('\n');
 	}
-	free(line);
 counted:
-	free(msg);
 	env.events++;
 	if (env.max_events && env.events >= env.max_events) {
 		env.done = true;
 		tool_exiting = 1; /* the event loop's stop */
 	}
 	return 0;
+}
+
+/* -b is bcc's per-CPU perf buffer size: one ring buffer holds as much
+ * (a power of two of pages, at most 256 MiB). */
+static uint32_t ring_size(int pages)
+{
+	uint64_t want = (uint64_t)pages * 4096 * (uint64_t)(cpus_possible() > 0 ? cpus_possible() : 1), size = 4096;
+
+	while (size < want && size < (256u << 20))
+		size <<= 1;
+	return (uint32_t)size;
 }
 
 static int cmp_agg(const void *a, const void *b)
@@ -654,7 +650,7 @@ int trace_main(int argc, char **argv)
 	if (max < EV_HDR)
 		max = EV_HDR;
 	o = obj_new("trace");
-	maps[0] = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, (uint32_t)env.pages * 4096, 0)
+	maps[0] = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ring_size(env.pages), 0)
 		       : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	maps[1] = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (uint32_t)max, 1, 0);
 	maps[2] = (env.kstack || env.ustack) ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0) : -1;
