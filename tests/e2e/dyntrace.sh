@@ -88,6 +88,11 @@ if run tr_u 'PID' trace -p @PID@ "$H:cbx_dyn_inner \"%d %s\", arg1, arg2"; then
 	if [ "$c" = $N ] && [ "$last" = $((N - 1)) ]; then ok "trace uprobe: $N lines, last arg1 $((N - 1)), string argument"
 	else notok "trace uprobe: $c lines (last arg1 '$last'): $(head -3 "$W/tr_u.out" | tr '\n' '|')"; fi
 fi
+# signed arithmetic: C's division and remainder of negative numbers
+if run tr_div 'PID' trace -p @PID@ "$H:cbx_dyn_inner(int x, const char *s) (x == 5) \"%d %d %d %d %d\", (x - 12) / 4, (x - 12) % 4, -x / 2, x / -2, (x - 12) >> 1"; then
+	if grep -q ' cbx_dyn_inner  *-1 -3 -2 -2 -4$' "$W/tr_div.out"; then ok "trace: signed / % >> of negative values as in C"
+	else notok "signed arithmetic: $(tail -2 "$W/tr_div.out" | tr '\n' '|') $(head -c 200 "$W/tr_div.err")"; fi
+fi
 # trace filter on a return value
 if run tr_r 'PID' trace -p @PID@ "r:$H:cbx_dyn_outer (retval == 20) \"ret %d\", retval"; then
 	c=$(grep -c 'ret 20$' "$W/tr_r.out")

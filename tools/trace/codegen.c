@@ -757,6 +757,29 @@ static int cmp_op(int op, bool sign)
 	return -1;
 }
 
+/* R0 = R0 / R1 (or %) as signed 64-bit C: truncated toward zero, the
+ * remainder takes the dividend's sign; by zero as BPF: 0 (x % 0 = x). */
+static void signed_divmod(struct gen *g, bool mod)
+{
+	struct emit *e = &g->e;
+	int pos_a = emit_label(e), pos_b = emit_label(e), done = emit_label(e);
+
+	emit_movi(e, R2, 0); /* negate the result? */
+	emit_jmpi(e, BPF_JSGE, R0, 0, pos_a);
+	emit_alui(e, BPF_NEG, R0, 0);
+	emit_movi(e, R2, 1);
+	emit_place(e, pos_a);
+	emit_jmpi(e, BPF_JSGE, R1, 0, pos_b);
+	emit_alui(e, BPF_NEG, R1, 0);
+	if (!mod)
+		emit_alui(e, BPF_XOR, R2, 1);
+	emit_place(e, pos_b);
+	emit_alu(e, mod ? BPF_MOD : BPF_DIV, R0, R1);
+	emit_jmpi(e, BPF_JEQ, R2, 0, done);
+	emit_alui(e, BPF_NEG, R0, 0);
+	emit_place(e, done);
+}
+
 static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 {
 	struct emit *e = &g->e;
@@ -837,8 +860,14 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '+': emit_alu(e, BPF_ADD, R0, R1); break;
 	case '-': emit_alu(e, BPF_SUB, R0, R1); break;
 	case '*': emit_alu(e, BPF_MUL, R0, R1); break;
-	case '/': emit_alu(e, BPF_DIV, R0, R1); break;
-	case '%': emit_alu(e, BPF_MOD, R0, R1); break;
+	case '/':
+	case '%':
+		if (sign) { /* C's signed division (BPF's is unsigned; sdiv is 6.6+ only) */
+			signed_divmod(g, op == '%');
+			break;
+		}
+		emit_alu(e, op == '/' ? BPF_DIV : BPF_MOD, R0, R1);
+		break;
 	case '&': emit_alu(e, BPF_AND, R0, R1); break;
 	case '|': emit_alu(e, BPF_OR, R0, R1); break;
 	case '^': emit_alu(e, BPF_XOR, R0, R1); break;
