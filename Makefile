@@ -111,10 +111,11 @@ $(B)/obj/%.o: %.c $(KINC)/.stamp $(HEADERS)
 
 # BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
 # (the loader never reads them), keep .BTF and .BTF.ext.  The source is
-# found in whichever tools/ subsystem holds it, with its NAME.h if any.
+# found in whichever tools/ subsystem holds it, with the headers beside it
+# (its NAME.h, the subsystem's shared *.bpf.h).
 .SECONDEXPANSION:
 bpf_src = $(filter %/$(1).bpf.c,$(BPF_SRCS))
-bpf_hdr = $(wildcard $(patsubst %.bpf.c,%.h,$(call bpf_src,$(1))))
+bpf_hdr = $(wildcard $(dir $(call bpf_src,$(1)))*.h)
 $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) $$(call bpf_hdr,$$*) $(wildcard tools/include/*.h) $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $(call bpf_src,$*)

@@ -74,10 +74,11 @@ static const struct bpf_insn ret0[] = {
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
-static int prog_load(uint32_t type, uint32_t eat, uint32_t btf_id, const char *name,
-		     const struct bpf_insn *insns, uint32_t cnt)
+static int prog_load_obj(uint32_t type, uint32_t eat, uint32_t btf_id, int btf_obj_fd, const char *name,
+			 const struct bpf_insn *insns, uint32_t cnt)
 {
 	union cb_bpf_attr u;
+	unsigned size;
 	int fd = -EAGAIN, i;
 
 	memset(&u, 0, sizeof(u));
@@ -89,10 +90,20 @@ static int prog_load(uint32_t type, uint32_t eat, uint32_t btf_id, const char *n
 	u.a.attach_btf_id = btf_id;
 	if (name)
 		strncpy(u.a.prog_name, name, sizeof(u.a.prog_name) - 1);
+	size = btf_id ? OFFEND(attach_btf_id) : OFFEND(expected_attach_type);
+	if (btf_obj_fd > 0) { /* a module's function (5.11+) */
+		u.a.attach_btf_obj_fd = (uint32_t)btf_obj_fd;
+		size = OFFEND(attach_btf_obj_fd);
+	}
 	for (i = 0; i < 5 && fd == -EAGAIN; i++)
-		fd = sys_bpf(BPF_PROG_LOAD, &u.a,
-			     btf_id ? OFFEND(attach_btf_id) : OFFEND(expected_attach_type));
+		fd = sys_bpf(BPF_PROG_LOAD, &u.a, size);
 	return fd < 0 ? fd : fd_good(fd);
+}
+
+static int prog_load(uint32_t type, uint32_t eat, uint32_t btf_id, const char *name,
+		     const struct bpf_insn *insns, uint32_t cnt)
+{
+	return prog_load_obj(type, eat, btf_id, 0, name, insns, cnt);
 }
 
 static int link_create(int prog, int target, uint32_t type)
@@ -280,14 +291,15 @@ bool probe_uprobe_multi(void)
 	CACHED("uprobe_multi", do_uprobe_multi());
 }
 
-/* Load a 2-insn TRACING program at btf_id and attach it (tp_btf, fentry). */
-static bool tracing_ok(uint32_t eat, uint32_t btf_id)
+/* Load a 2-insn TRACING program at btf_id (of the kernel BTF object
+ * btf_obj_fd when > 0: a module) and attach it (tp_btf, fentry). */
+static bool tracing_ok(uint32_t eat, uint32_t btf_id, int btf_obj_fd)
 {
 	int prog, link;
 
 	if (!btf_id)
 		return false;
-	prog = prog_load(BPF_PROG_TYPE_TRACING, eat, btf_id, NULL, ret0, 2);
+	prog = prog_load_obj(BPF_PROG_TYPE_TRACING, eat, btf_id, btf_obj_fd, NULL, ret0, 2);
 	if (prog < 0)
 		return false; /* EPERM (no trampolines here), 524 on some arm64, ... */
 	link = raw_tp_open(prog);
@@ -313,7 +325,7 @@ static bool cached_id(struct idcache *c, uint32_t eat, uint32_t id)
 	for (i = 0; i < c->n; i++)
 		if (c->id[i] == id)
 			return c->ok[i];
-	ok = tracing_ok(eat, id);
+	ok = tracing_ok(eat, id, 0);
 	if (c->n < ARRAY_SIZE(c->id)) {
 		c->id[c->n] = id;
 		c->ok[c->n++] = ok;
@@ -337,6 +349,13 @@ bool probe_fentry(uint32_t id)
 	if (probe_disabled("fentry"))
 		return false;
 	return cached_id(&c, BPF_TRACE_FENTRY, id);
+}
+
+bool probe_fentry_module(uint32_t id, int btf_obj_fd)
+{
+	if (probe_disabled("fentry"))
+		return false;
+	return tracing_ok(BPF_TRACE_FENTRY, id, btf_obj_fd);
 }
 
 /* ---- BTF kinds: tiny hand-built blobs ---- */

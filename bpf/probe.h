@@ -27,6 +27,8 @@ bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */
 /* tp_btf / fentry need the target's vmlinux BTF id (the loader finds it). */
 bool probe_tp_btf(uint32_t btf_trace_typedef_id);
 bool probe_fentry(uint32_t func_btf_id);
+/* The same for a module's function: its id in the module's BTF object. */
+bool probe_fentry_module(uint32_t func_btf_id, int btf_obj_fd);
 /* BTF kinds the kernel accepts in program BTF (for sanitizing). */
 bool probe_btf(void);           /* any BTF at all (BPF_BTF_LOAD, 4.18+) */
 bool probe_btf_func(void);

@@ -126,22 +126,39 @@ bool obj_tp_btf_ok(struct obj *o, const char *tp)
 	return id > 0 && probe_tp_btf((uint32_t)id);
 }
 
+static int32_t module_target(struct obj *o, struct prog *p, const char *name, int kind);
+
+/* func in vmlinux, else in a loaded module's BTF (ext4_file_read_iter
+ * when ext4 is a module). */
 bool obj_fentry_ok(struct obj *o, const char *func)
 {
 	const struct btf *sys = obj_sys_btf(o);
 	int32_t id = sys ? btf_find(sys, func, BTF_KIND_FUNC) : -ENOENT;
+	struct prog probe = { .name = "probe" };
+	bool ok;
 
-	if (!sys)
+	if (!sys) {
 		err_prefix(-ENOENT, "fentry/fexit need the running kernel's BTF");
-	else if (id <= 0)
-		err_set(ENOENT, "no function %s in the running kernel's BTF", func);
-	else if (!probe_fentry((uint32_t)id))
-		err_set(ENOTSUP, "this kernel refuses fentry/fexit programs (BPF trampolines)");
-	else {
+		return false;
+	}
+	if (id > 0) {
+		if (!probe_fentry((uint32_t)id)) {
+			err_set(ENOTSUP, "this kernel refuses fentry/fexit programs (BPF trampolines)");
+			return false;
+		}
 		err_clear();
 		return true;
 	}
-	return false;
+	/* a module's function (its BTF object for attach_btf_obj_fd) */
+	ok = (id = module_target(o, &probe, func, BTF_KIND_FUNC)) > 0 &&
+	     probe_fentry_module((uint32_t)id, probe.attach_btf_obj_fd);
+	if (ok)
+		err_clear();
+	else if (id > 0)
+		err_set(ENOTSUP, "this kernel refuses fentry/fexit programs (BPF trampolines)");
+	else
+		err_set(ENOENT, "no function %s in the running kernel's BTF", func);
+	return ok;
 }
 
 /* A target missing from vmlinux may be in a module: its id there, with the
@@ -345,7 +362,9 @@ static int attach_one(struct obj *o, struct prog *p)
 	case ATTACH_NONE:
 		return 0;
 	case ATTACH_TRACEPOINT:
-		slash = p->target ? strchr(p->target, '/') : NULL;
+		if (!p->target)
+			return 0; /* SEC("tracepoint"): attached by hand (prog_attach_perf_fd) */
+		slash = strchr(p->target, '/');
 		if (!slash || (size_t)(slash - p->target) >= sizeof(cat))
 			return err_set(EINVAL, "program %s: tracepoint '%s' is not CATEGORY/NAME", p->name,
 				       p->target ? p->target : "");

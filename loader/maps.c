@@ -249,6 +249,7 @@ MAP_SETTER(type)
 MAP_SETTER(max_entries)
 MAP_SETTER(key_size)
 MAP_SETTER(value_size)
+MAP_SETTER(flags)
 
 int map_set_autocreate(struct map *m, bool on)
 {

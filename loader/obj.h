@@ -91,6 +91,7 @@ int map_set_type(struct map *m, uint32_t type);
 int map_set_max_entries(struct map *m, uint32_t n);
 int map_set_key_size(struct map *m, uint32_t n);
 int map_set_value_size(struct map *m, uint32_t n);
+int map_set_flags(struct map *m, uint32_t flags); /* BPF_F_* map_flags */
 int map_set_autocreate(struct map *m, bool on);
 uint32_t map_type(const struct map *m);
 uint32_t map_key_size(const struct map *m);

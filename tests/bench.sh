@@ -49,6 +49,7 @@ done
 # VmRSS and the kernel memory of its maps (memlock in fdinfo).
 mem_of() {
 	out=$B/mem.out
+	rm -f $out # the child truncates it only after the fork: no stale output
 	"$@" > $out 2>&1 &
 	p=$!
 	i=0
@@ -146,5 +147,54 @@ for rate in 20000 50000 100000 200000 400000; do
 		"$(($(wc -l < $B/trace.out) - 1))" "${lost:-0}"
 done
 
+# the block and file system tools: peak memory beside libbpf-tools where it
+# runs here (its biosnoop, cachestat, readahead, fsslower need fentry or
+# kprobes: they fail on kernels without them), and what fsslower's system
+# call path (the sys_enter/sys_exit raw tracepoints, kernels without
+# fentry and kprobes) costs every system call
+echo "== block and file system tools: memory =="
+for t in biosnoop biopattern bitesize "fsslower -t ext4" cachestat readahead; do
+	printf "corebox %-17s" "$t"; mem_of ./corebox $t
+	set -- $t
+	if [ $have_lt = 1 ] && [ -x $LT/$1 ] && timeout 2 $LT/$t > $B/lt.out 2>&1; [ $? = 124 ]; then
+		printf "lt      %-17s" "$t"; mem_of $LT/$t
+	fi
+done
+printf "fsslower -t ext4 (syscall path) getppid overhead: "; ratio_of ./corebox fsslower -t ext4
+
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
+
+echo "== memory tools: embedded BPF objects (gzip'd bytes) =="
+for o in memleak oomkill drsnoop compactsnoop vmscan numamove extfrag faults syssnoop; do
+	printf "  %-14s %6s\n" $o "$(stat -c %s build/bpf/$o.bpf.o.gz 2>/dev/null)"
+done
+
+echo "== memory tools: peak RSS, RSS once attached, kernel memory of maps =="
+gcc -O2 -o $B/malloc_loop tests/bench/malloc_loop.c || exit 1
+for t in "drsnoop" "vmscan" "oomkill" "numamove" "compactsnoop" "extfrag" "faults" "mmapsnoop" "memleak 5"; do
+	printf "corebox %-12s" "$t"; mem_of ./corebox $t
+	name=${t%% *}
+	[ $have_lt = 1 ] && [ -x $LT/$name ] && { printf "lt      %-12s" "$name"; mem_of $LT/$name; }
+done
+printf "corebox %-12s" "memleak -p"
+$B/malloc_loop 1 $B/ml.pid > /dev/null &
+mp=$!
+sleep 0.2
+mem_of ./corebox memleak -p "$(cat $B/ml.pid)" 5
+kill $mp 2>/dev/null; wait $mp 2>/dev/null
+
+echo "== memleak overhead: malloc(64)+free pairs, ns per pair untraced / traced by memleak -p (3 probes per pair) =="
+for i in 1 2 3; do
+	base=$($B/malloc_loop 1000000)
+	rm -f $B/ml.pid
+	$B/malloc_loop 1000000 $B/ml.pid > $B/ml.out &
+	mp=$!
+	while [ ! -s $B/ml.pid ]; do sleep 0.05; done
+	./corebox memleak -p "$(cat $B/ml.pid)" 60 > /dev/null 2>&1 &
+	tp=$!
+	sleep 1.5
+	kill -USR1 $mp; wait $mp
+	kill -INT $tp; wait $tp 2>/dev/null
+	echo "$base $(cat $B/ml.out)" | awk '{printf "  untraced %7.1f ns  traced %9.1f ns  (+%.0f ns per pair, %.1fx)\n", $1, $2, $2 - $1, $2 / $1}'
+done

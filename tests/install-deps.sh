@@ -17,6 +17,8 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# ext4 images for the file system tools' tests (host side of make vmtest too)
+command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2fsprogs"
 # <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
 [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
 	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"

@@ -17,9 +17,11 @@
 #include "tools/common/common.h"
 
 #define APPLET(name, summary) int name##_main(int argc, char **argv);
+#define APPLET_ALIAS(name, tool, summary)
 #define COMMAND(name, summary) int name##_main(int argc, char **argv);
 #include "applets.h"
 #undef APPLET
+#undef APPLET_ALIAS
 #undef COMMAND
 
 struct applet {
@@ -31,9 +33,11 @@ struct applet {
 
 static const struct applet applets[] = {
 #define APPLET(name, summary) { #name, summary, name##_main, 1 },
+#define APPLET_ALIAS(name, tool, summary) { #name, summary, tool##_main, 1 },
 #define COMMAND(name, summary) { #name, summary, name##_main, 0 },
 #include "applets.h"
 #undef APPLET
+#undef APPLET_ALIAS
 #undef COMMAND
 };
 
@@ -173,8 +177,10 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : (argc > 0 && argv[0] ? argv[0] : "corebox");
 	a = find_applet(base);
-	if (a && a->is_tool)
+	if (a && a->is_tool) {
+		tool_applet = a->name;
 		return tool_finish(a->main(argc, argv));
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -200,5 +206,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "corebox: unknown tool '%s' (corebox --list shows the tools)\n", argv[1]);
 		return 2;
 	}
+	tool_applet = a->name;
 	return tool_finish(a->main(argc - 1, argv + 1));
 }

@@ -82,6 +82,22 @@ bpf_snapshot() { "$W/bpf_count" | sort > "$W/$1"; }
 # bpf_new NAME ERE: the lines of $W/NAME that are not in $W/before and match ERE
 bpf_new() { grep -vxF -f "$W/before" "$W/$1" | grep -E "$2"; }
 
+# bpf_left ERE: the programs/links matching ERE that are loaded now and
+# were not before, once they stop changing: the kernel frees the program
+# of a closed raw tracepoint link up to about a second later (RCU), so
+# ask again for up to 3 s while something is left
+bpf_left() {
+	i=0
+	while :; do
+		bpf_snapshot after
+		l=$(bpf_new after "$1")
+		[ -z "$l" ] || [ $i -ge 30 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "$l"
+}
+
 # wait_attached [N]: until N (default 1) more sched_switch links than in
 # $W/before exist (10 s)
 wait_attached() {
@@ -148,8 +164,15 @@ snoop_stop() {
 # snoop_left: every program and link id the tool instances held (from their
 # /proc/PID/fdinfo while running) must be gone after they exited.
 snoop_left() {
-	"$W/bpf_count" > "$W/after" || notok "bpf_count failed"
 	touch "$W/ours"
+	i=0
+	while :; do # (see bpf_left: programs go a little after their links)
+		"$W/bpf_count" > "$W/after" || notok "bpf_count failed"
+		left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
+		[ -z "$left" ] || [ $i -ge 30 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
 	nprog=$(sort -u "$W/ours" | grep -c '^prog ')
 	nlink=$(sort -u "$W/ours" | grep -c '^link ')
 	if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"

@@ -134,8 +134,7 @@ if "$CB" offcputime --help | grep -q -- '--min-block-time'; then ok "--help"; el
 
 # ---- nothing left loaded -------------------------------------------------------
 sleep 0.2
-bpf_snapshot after
-left=$(bpf_new after '^prog [0-9]+ sched_switch')
+left=$(bpf_left '^prog [0-9]+ sched_switch')
 if [ -z "$left" ]; then ok "no sched_switch BPF program left loaded"
 else notok "programs left loaded (ours or a concurrent tool's): $(echo "$left" | tr '\n' '|')"; fi
 

@@ -169,8 +169,7 @@ usage_exit2 "-F 0" profile -F 0
 if "$CB" profile --help | grep -q -- '--frequency'; then ok "--help"; else notok "--help"; fi
 
 # ---- nothing left loaded -------------------------------------------------------
-bpf_snapshot after
-left=$(bpf_new after '^prog [0-9]+ do_perf_event')
+left=$(bpf_left '^prog [0-9]+ do_perf_event')
 if [ -z "$left" ]; then ok "no profile BPF program left loaded"
 else notok "programs left loaded: $(echo "$left" | tr '\n' '|')"; fi
 

@@ -266,8 +266,7 @@ if [ $rc = 2 ]; then ok "no object: exit 2"; else notok "no object: exit $rc"; f
 
 # ---- nothing left loaded ---------------------------------------------------
 if [ -n "$HAVE_COUNT" ]; then
-	bpf_snapshot after
-	left=$(bpf_new after '^prog [0-9]+ (on_getppid|count_getppid)$')
+	left=$(bpf_left '^prog [0-9]+ (on_getppid|count_getppid)$')
 	if [ -z "$left" ]; then ok "no program of ours left loaded"
 	else notok "programs left loaded: $(echo "$left" | tr '\n' '|')"; fi
 fi

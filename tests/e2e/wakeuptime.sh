@@ -172,8 +172,7 @@ usage_exit2 "offwaketime -m > -M" offwaketime -m 10 -M 5 1
 
 # ---- nothing left loaded -------------------------------------------------------
 sleep 0.2
-bpf_snapshot after
-left=$(bpf_new after '^prog [0-9]+ (sched_switch|sched_waking|sched_wakeup_ne)')
+left=$(bpf_left '^prog [0-9]+ (sched_switch|sched_waking|sched_wakeup_ne)')
 if [ -z "$left" ]; then ok "no sched_* BPF program left loaded"
 else notok "programs left loaded (ours or a concurrent tool's): $(echo "$left" | tr '\n' '|')"; fi
 

@@ -3,8 +3,10 @@
 # bare initramfs -- /init = tests/vm/driver.c, /corebox, /mechtest (the
 # loader's mechanism test), /mech.bpf.o and the kernel's own loop.ko, all
 # built for the kernel's architecture (x86_64, or arm64: ./corebox-arm64
-# from `make ARCH=arm64`, booted with qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on)
-# -- and print a table kernel x test -> pass/fail and the attach mechanisms.
+# from `make ARCH=arm64`, booted with qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on),
+# and for the file system tools an ext4 image (mkfs.ext4 here) with the
+# kernel's ext4.ko and its dependencies -- and print a table kernel x test
+# -> pass/fail and the attach mechanisms.
 #
 #   sh tests/vm/run.sh                      every kernel in tests/vm/kernels.txt
 #   sh tests/vm/run.sh --only 6.12          one of them (--only arm64: the arm64 one)
@@ -75,6 +77,7 @@ command -v xz >/dev/null 2>&1 || need="$need xz-utils"
 command -v zstd >/dev/null 2>&1 || need="$need zstd"
 command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
 command -v clang >/dev/null 2>&1 || need="$need clang"
+command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2fsprogs"
 if [ -n "$need" ]; then
 	[ "$(id -u)" = 0 ] || die "missing:$need (run as root to install them with apt-get)"
 	say "installing$need"
@@ -122,6 +125,12 @@ GUEST_OK=
 for a in $ARCHES; do
 	build_guest $a && GUEST_OK="$GUEST_OK $a"
 done
+# the file system tools' ext4 (4 KiB blocks: one buffer per page; no
+# metadata checksums: no crc32c needed; inode tables and journal written
+# now, so no lazy-init thread writes while cachestat counts)
+rm -f $W/cbxvm_ext4.img
+truncate -s 48M $W/cbxvm_ext4.img && PATH=$PATH:/sbin:/usr/sbin mkfs.ext4 -q -F -b 4096 -O ^metadata_csum \
+	-E lazy_itable_init=0,lazy_journal_init=0 $W/cbxvm_ext4.img || die "mkfs.ext4 failed"
 
 # ---- kernels ----
 # decompress a bzImage's payload to an ELF vmlinux (booted via PVH: saves
@@ -148,7 +157,29 @@ sys.exit(1)
 EOF
 }
 
-# fetch NAME PKG -> sets KDIR (cache dir holding vmlinuz, vmlinux?, loop.ko)
+# The file system modules of the ext4 checks, from the deb in $CACHE/dl
+# (those built into the kernel are not there), uncompressed into KDIR.
+FS_MODS="fs/ext4/ext4 fs/jbd2/jbd2 fs/mbcache lib/crc16 crypto/crc32c_generic"
+extract_fs_modules() { # DEB KDIR
+	pats=
+	for m in $FS_MODS; do pats="$pats ./lib/modules/*/kernel/$m.ko*"; done
+	# tar fails for the patterns that match nothing: built-in modules
+	(cd "$CACHE/dl" && dpkg-deb --fsys-tarfile "$1" | tar -x --wildcards $pats 2>/dev/null)
+	for ko in $(find "$CACHE/dl/lib" -name '*.ko*' ! -name 'loop.ko*' 2>/dev/null); do
+		b=$(basename "$ko")
+		b=${b%%.ko*}.ko
+		case $ko in
+		*.xz) xz -dc "$ko" > "$2/$b" ;;
+		*.zst) zstd -qdc "$ko" > "$2/$b" ;;
+		*.gz) gzip -dc "$ko" > "$2/$b" ;;
+		*) cp "$ko" "$2/$b" ;;
+		esac
+	done
+	touch "$2/.fsmods"
+}
+
+# fetch NAME PKG -> sets KDIR (cache dir holding vmlinuz, vmlinux?, loop.ko,
+# the file system modules)
 fetch() {
 	name=$1 pkg=$2 KDIR=
 	mkdir -p "$CACHE" || return 1
@@ -178,8 +209,16 @@ fetch() {
 		?*) cp "$ko" "$KDIR/loop.ko" ;;
 		esac
 		grep -q '^CONFIG_PVH=y' "$KDIR/config" && extract_vmlinux "$KDIR/vmlinuz" "$KDIR/vmlinux"
+		extract_fs_modules "$deb" "$KDIR"
 		rm -rf "$CACHE/dl"
 		touch "$KDIR/.done"
+	elif [ ! -f "$KDIR/.fsmods" ]; then # a cache from before the file system checks
+		say "$name: fetching $res again for its file system modules"
+		rm -rf "$CACHE/dl" && mkdir -p "$CACHE/dl" || return 1
+		(cd "$CACHE/dl" && apt-get download -q "$res" >/dev/null 2>&1) || { say "apt-get download $res failed"; return 1; }
+		deb=$(ls "$CACHE"/dl/*.deb 2>/dev/null | head -n 1)
+		[ -n "$deb" ] && extract_fs_modules "$deb" "$KDIR"
+		rm -rf "$CACHE/dl"
 	fi
 	echo "$res" > "$CACHE/$name.current"
 }
@@ -189,8 +228,12 @@ boot() {
 	name=$1 arch=$2 img=$3 ko=$4 exp=$5
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
-	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o "$root/" || return 1
+	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
+	for m in $FS_MODS; do # beside loop.ko (fetch, --modules)
+		m=$(basename $m).ko
+		[ -n "$ko" ] && [ -f "$(dirname "$ko")/$m" ] && cp "$(dirname "$ko")/$m" "$root/"
+	done
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
 	append="quiet panic=-1 oops=panic"
 	[ "$exp" = auto ] && append="$append vmtest.expect=auto"

@@ -7,6 +7,8 @@
  * reads, so the same code is valid as tp_btf and as raw_tp. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
+#include "bits.bpf.h"
+#include "blk.bpf.h"
 #include "biolatency.h"
 
 const volatile __u8 filter_cg = 0;
@@ -16,10 +18,6 @@ const volatile __u8 queued = 0;
 const volatile __u8 ms = 0;
 const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
-/* 1 on kernels < 5.11, where block_rq_insert/issue take (q, rq) */
-const volatile __u8 rq_arg1 = 0;
-
-#define MINORBITS 20
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -31,7 +29,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BIOLAT_MAX_ENTRIES);
-	__type(key, __u64); /* struct request * */
+	__type(key, __u64); /* struct request___blk * */
 	__type(value, __u64);
 } start SEC(".maps");
 
@@ -42,55 +40,7 @@ struct {
 	__type(value, struct biolat_hist);
 } hists SEC(".maps");
 
-/* Kernels before 5.17 keep the disk in the request itself. */
-struct request___old {
-	struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 rq_dev(struct request *rq)
-{
-	struct request___old *old = (void *)rq;
-	struct request_queue *q;
-	struct gendisk *disk;
-
-	if (bpf_core_field_exists(old->rq_disk)) {
-		disk = BPF_CORE_READ(old, rq_disk);
-	} else {
-		q = BPF_CORE_READ(rq, q);
-		disk = BPF_CORE_READ(q, disk);
-	}
-	if (!disk)
-		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << MINORBITS) | (__u32)BPF_CORE_READ(disk, first_minor);
-}
-
-static __always_inline __u32 log2_u32(__u32 v)
-{
-	__u32 r, shift;
-
-	r = (v > 0xFFFF) << 4;
-	v >>= r;
-	shift = (v > 0xFF) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xF) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	r |= (v >> 1);
-	return r;
-}
-
-static __always_inline __u32 log2_u64(__u64 v)
-{
-	__u32 hi = v >> 32;
-
-	return hi ? log2_u32(hi) + 32 : log2_u32((__u32)v);
-}
-
-static __always_inline int trace_start(struct request *rq, int issue)
+static __always_inline int trace_start(struct request___blk *rq, int issue)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts;
 
@@ -98,7 +48,7 @@ static __always_inline int trace_start(struct request *rq, int issue)
 		return 0;
 	/* -Q: with an I/O scheduler the insert time stands */
 	if (issue && queued) {
-		struct request_queue *q = BPF_CORE_READ(rq, q);
+		struct request_queue___blk *q = BPF_CORE_READ(rq, q);
 
 		if (BPF_CORE_READ(q, elevator))
 			return 0;
@@ -113,21 +63,17 @@ static __always_inline int trace_start(struct request *rq, int issue)
 SEC("tp_btf/block_rq_insert")
 int block_rq_insert(unsigned long long *ctx)
 {
-	if (rq_arg1)
-		return trace_start((struct request *)ctx[1], 0);
-	return trace_start((struct request *)ctx[0], 0);
+	return trace_start(BLK_RQ_ARG(ctx), 0);
 }
 
 SEC("tp_btf/block_rq_issue")
 int block_rq_issue(unsigned long long *ctx)
 {
-	if (rq_arg1)
-		return trace_start((struct request *)ctx[1], 1);
-	return trace_start((struct request *)ctx[0], 1);
+	return trace_start(BLK_RQ_ARG(ctx), 1);
 }
 
 SEC("tp_btf/block_rq_complete")
-int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_bytes)
+int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
 {
 	__u64 key = (__u64)(unsigned long)rq, *tsp, now = bpf_ktime_get_ns();
 	struct biolat_key hkey = {};
@@ -158,10 +104,7 @@ int BPF_PROG(block_rq_complete, struct request *rq, int error, unsigned int nr_b
 	}
 	__sync_fetch_and_add(&h->sum_ns, delta);
 	delta /= ms ? 1000000 : 1000;
-	slot = log2_u64(delta);
-	barrier_var(slot); /* keep a 64-bit bound: 6.1's verifier loses it after 32-bit ORs */
-	if (slot >= BIOLAT_MAX_SLOTS)
-		slot = BIOLAT_MAX_SLOTS - 1;
+	slot = log2_slot(delta, BIOLAT_MAX_SLOTS);
 	__sync_fetch_and_add(&h->slots[slot], 1);
 out:
 	bpf_map_delete_elem(&start, &key);

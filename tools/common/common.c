@@ -21,6 +21,7 @@
 #endif
 
 volatile sig_atomic_t tool_exiting;
+const char *tool_applet;
 
 static void on_signal(int sig)
 {

@@ -17,6 +17,10 @@
 #define BPF_OBJ_OPEN(name) \
 	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
+/* The applet name the tool runs under (main.c sets it): "ext4slower" when
+ * fsslower's main runs for that alias (tools/applets.h APPLET_ALIAS). */
+extern const char *tool_applet;
+
 /* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so
  * blocking waits return EINTR). */
 extern volatile sig_atomic_t tool_exiting;

@@ -4520,6 +4520,289 @@ struct trace_event_raw_mark_victim {
 	char __data[0];
 };
 
+struct fs_context;
+
+struct fs_parameter_spec;
+
+struct module;
+
+struct file_system_type {
+	const char *name;
+	int fs_flags;
+	int (*init_fs_context)(struct fs_context *);
+	const struct fs_parameter_spec *parameters;
+	struct dentry *(*mount)(struct file_system_type *, int, const char *, void *);
+	void (*kill_sb)(struct super_block *);
+	struct module *owner;
+	struct file_system_type *next;
+	struct hlist_head fs_supers;
+	struct lock_class_key s_lock_key;
+	struct lock_class_key s_umount_key;
+	struct lock_class_key s_vfs_rename_key;
+	struct lock_class_key s_writers_key[3];
+	struct lock_class_key i_lock_key;
+	struct lock_class_key i_mutex_key;
+	struct lock_class_key invalidate_lock_key;
+	struct lock_class_key i_mutex_dir_key;
+};
+
+struct wait_page_queue;
+
+typedef long int __kernel_long_t;
+
+typedef __kernel_long_t __kernel_ssize_t;
+
+typedef __kernel_ssize_t ssize_t;
+
+struct kiocb {
+	struct file *ki_filp;
+	loff_t ki_pos;
+	void (*ki_complete)(struct kiocb *, long int);
+	void *private;
+	int ki_flags;
+	u16 ki_ioprio;
+	u8 ki_write_stream;
+	union {
+		struct wait_page_queue *ki_waitq;
+		ssize_t (*dio_complete)(void *);
+	};
+};
+
+typedef struct {
+	long unsigned int f;
+} memdesc_flags_t;
+
+struct dev_pagemap;
+
+typedef struct {
+	long unsigned int val;
+} swp_entry_t;
+
+struct page_pool;
+
+struct page {
+	memdesc_flags_t flags;
+	union {
+		struct {
+			union {
+				struct list_head lru;
+				struct list_head buddy_list;
+				struct list_head pcp_list;
+				struct llist_node pcp_llist;
+			};
+			struct address_space *mapping;
+			union {
+				long unsigned int __folio_index;
+				long unsigned int share;
+				long unsigned int buddy_since;
+			};
+			long unsigned int private;
+		};
+		struct {
+			long unsigned int pp_magic;
+			struct page_pool *pp;
+			long unsigned int _pp_mapping_pad;
+			long unsigned int dma_addr;
+			atomic_long_t pp_ref_count;
+		};
+		struct {
+			long unsigned int compound_head;
+		};
+		struct {
+			void *_unused_pgmap_compound_head;
+			void *zone_device_data;
+		};
+		struct callback_head callback_head;
+	};
+	union {
+		unsigned int page_type;
+		atomic_t _mapcount;
+	};
+	atomic_t _refcount;
+	long unsigned int memcg_data;
+};
+
+typedef int mm_id_mapcount_t;
+
+struct folio {
+	union {
+		struct {
+			memdesc_flags_t flags;
+			union {
+				struct list_head lru;
+				struct {
+					void *__filler;
+					unsigned int mlock_count;
+				};
+				struct dev_pagemap *pgmap;
+			};
+			struct address_space *mapping;
+			union {
+				long unsigned int index;
+				long unsigned int share;
+			};
+			union {
+				void *private;
+				swp_entry_t swap;
+			};
+			atomic_t _mapcount;
+			atomic_t _refcount;
+			long unsigned int memcg_data;
+		};
+		struct page page;
+	};
+	union {
+		struct {
+			long unsigned int _flags_1;
+			long unsigned int _head_1;
+			union {
+				struct {
+					atomic_t _large_mapcount;
+					atomic_t _nr_pages_mapped;
+					atomic_t _entire_mapcount;
+					atomic_t _pincount;
+					mm_id_mapcount_t _mm_id_mapcount[2];
+					union {
+						mm_id_t _mm_id[2];
+						long unsigned int _mm_ids;
+					};
+				};
+				long unsigned int _usable_1[4];
+			};
+			atomic_t _mapcount_1;
+			atomic_t _refcount_1;
+			unsigned int _nr_pages;
+		};
+		struct page __page_1;
+	};
+	union {
+		struct {
+			long unsigned int _flags_2;
+			long unsigned int _head_2;
+			struct list_head _deferred_list;
+		};
+		struct page __page_2;
+	};
+	union {
+		struct {
+			long unsigned int _flags_3;
+			long unsigned int _head_3;
+			void *_hugetlb_subpool;
+			void *_hugetlb_cgroup;
+			void *_hugetlb_cgroup_rsvd;
+			void *_hugetlb_hwpoison;
+		};
+		struct page __page_3;
+	};
+};
+
+enum pageflags {
+	PG_locked = 0,
+	PG_writeback = 1,
+	PG_referenced = 2,
+	PG_uptodate = 3,
+	PG_dirty = 4,
+	PG_lru = 5,
+	PG_head = 6,
+	PG_waiters = 7,
+	PG_active = 8,
+	PG_workingset = 9,
+	PG_owner_priv_1 = 10,
+	PG_owner_2 = 11,
+	PG_arch_1 = 12,
+	PG_reserved = 13,
+	PG_private = 14,
+	PG_private_2 = 15,
+	PG_reclaim = 16,
+	PG_swapbacked = 17,
+	PG_unevictable = 18,
+	PG_dropbehind = 19,
+	PG_mlocked = 20,
+	PG_young = 21,
+	PG_idle = 22,
+	PG_arch_2 = 23,
+	__NR_PAGEFLAGS = 24,
+	PG_readahead = 16,
+	PG_swapcache = 10,
+	PG_checked = 10,
+	PG_anon_exclusive = 11,
+	PG_mappedtodisk = 11,
+	PG_fscache = 15,
+	PG_pinned = 10,
+	PG_savepinned = 4,
+	PG_foreign = 10,
+	PG_xen_remapped = 10,
+	PG_movable_ops_isolated = 16,
+	PG_movable_ops = 3,
+	PG_reported = 3,
+	PG_vmemmap_self_hosted = 10,
+	PG_has_hwpoisoned = 8,
+	PG_large_rmappable = 9,
+	PG_partially_mapped = 16,
+};
+
+struct buffer_head;
+
+typedef void bh_end_io_t(struct buffer_head *, int);
+
+struct buffer_head {
+	long unsigned int b_state;
+	struct buffer_head *b_this_page;
+	union {
+		struct page *b_page;
+		struct folio *b_folio;
+	};
+	sector_t b_blocknr;
+	size_t b_size;
+	char *b_data;
+	struct block_device *b_bdev;
+	bh_end_io_t *b_end_io;
+	void *b_private;
+	struct list_head b_assoc_buffers;
+	struct address_space *b_assoc_map;
+	atomic_t b_count;
+	spinlock_t b_uptodate_lock;
+};
+
+struct trace_event_raw_mm_filemap_op_page_cache_range {
+	struct trace_entry ent;
+	long unsigned int i_ino;
+	dev_t s_dev;
+	long unsigned int index;
+	long unsigned int last_index;
+	char __data[0];
+};
+
+struct trace_event_raw_mm_filemap_fault {
+	struct trace_entry ent;
+	long unsigned int i_ino;
+	dev_t s_dev;
+	long unsigned int index;
+	char __data[0];
+};
+
+struct trace_event_raw_page_cache_ra_unbounded {
+	struct trace_entry ent;
+	long unsigned int i_ino;
+	dev_t s_dev;
+	long unsigned int index;
+	long unsigned int nr_to_read;
+	long unsigned int lookahead_size;
+	char __data[0];
+};
+
+struct trace_event_raw_page_cache_ra_order {
+	struct trace_entry ent;
+	long unsigned int i_ino;
+	dev_t s_dev;
+	long unsigned int index;
+	unsigned int order;
+	unsigned int size;
+	unsigned int async_size;
+	unsigned int ra_pages;
+	char __data[0];
+};
+
 #ifndef BPF_NO_PRESERVE_ACCESS_INDEX
 #pragma clang attribute pop
 #endif

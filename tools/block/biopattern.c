@@ -1,0 +1,183 @@
+/* biopattern: per disk, the share of random and sequential block I/O
+ * in each interval (libbpf-tools compatible flags and output; -d also
+ * takes MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+
+#include "tools/common/common.h"
+#include "lib/util.h"
+#include "blk.h"
+#include "biopattern.h"
+
+BPF_OBJ_DECLARE(biopattern);
+
+static const struct opt opts[] = {
+	{ 'T', "timestamp", NULL, "Include timestamp on output" },
+	{ 'd', "disk", "DISK", "Trace this disk only (name or MAJ:MIN)" },
+	{ 'v', "verbose", NULL, "Verbose debug output" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "biopattern",
+	.usage = "[-h] [-T] [-d DISK] [interval] [count]",
+	.summary = "Show block device I/O pattern: random and sequential shares per disk.",
+	.examples =
+		"    biopattern              # show block I/O pattern\n"
+		"    biopattern 1 10         # print 1 second summaries, 10 times\n"
+		"    biopattern -T 1         # 1s summaries with timestamps\n"
+		"    biopattern -d sdc       # trace sdc only\n"
+		"    biopattern -d 259:0     # trace the disk with major 259, minor 0 only\n",
+	.opts = opts,
+	.flags = OPT_PROM,
+};
+
+static struct {
+	bool timestamp;
+	const char *disk;
+	long interval, times;
+	int npos;
+} env = { .interval = 99999999, .times = 99999999 };
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'T': env.timestamp = true; break;
+	case 'd':
+		if (strlen(arg) >= 32)
+			opt_usage_error(&help, "invalid disk name: too long");
+		env.disk = arg;
+		break;
+	case 'v': tool_common.verbose = 1; break;
+	case 0:
+		if (env.npos == 0)
+			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
+		else if (env.npos == 1)
+			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
+		else
+			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
+		env.npos++;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+enum { C_TIME, C_DISK, C_RND, C_SEQ, C_COUNT, C_KBYTES, C_RANDOM, C_SEQUENTIAL, C_BYTES };
+static const struct out_col cols[] = {
+	[C_TIME] = { NULL, "TIME", "%-9s ", OUT_STR, OUT_TEXT_ONLY },
+	[C_DISK] = { "disk", "DISK", "%-7s ", OUT_STR, OUT_LABEL },
+	[C_RND] = { "random_pct", "%RND", "%5ld ", OUT_INT },
+	[C_SEQ] = { "sequential_pct", "%SEQ", "%5ld ", OUT_INT },
+	[C_COUNT] = { "count", "COUNT", "%8d ", OUT_INT },
+	[C_KBYTES] = { "kbytes", "KBYTES", "%10lld\n", OUT_INT },
+	[C_RANDOM] = { "random", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
+		       .help = "block requests that did not start where the previous one ended" },
+	[C_SEQUENTIAL] = { "sequential", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
+			   .help = "block requests that started where the previous one ended" },
+	[C_BYTES] = { "bytes", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
+		      .help = "bytes of the requests counted" },
+};
+static struct out_table table = OUT_TABLE("disks", cols);
+
+struct entry {
+	__u32 dev;
+	struct biopattern_counter c;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	return x->dev < y->dev ? -1 : x->dev > y->dev;
+}
+
+/* Read and clear the counters: one row per disk that had I/O. */
+static int report(int fd, bool *batch)
+{
+	static __u32 keys[BIOPATTERN_MAX_DISKS];
+	static struct biopattern_counter vals[BIOPATTERN_MAX_DISKS];
+	static struct entry e[BIOPATTERN_MAX_DISKS];
+	long n = tool_map_drain(fd, sizeof(keys[0]), sizeof(vals[0]), keys, vals, BIOPATTERN_MAX_DISKS, batch);
+	char hms[16];
+	long i;
+
+	if (n < 0)
+		return (int)n;
+	for (i = 0; i < n; i++) {
+		e[i].dev = keys[i];
+		e[i].c = vals[i];
+	}
+	qsort(e, (size_t)n, sizeof(e[0]), cmp_entry);
+	for (i = 0; i < n; i++) {
+		unsigned long long total = (unsigned long long)e[i].c.sequential + e[i].c.random;
+		union out_val v[ARRAY_SIZE(cols)];
+		const char *name;
+
+		if (!total)
+			continue;
+		name = blk_disk_name(e[i].dev);
+		v[C_TIME].s = env.timestamp ? tool_hms(hms, sizeof(hms)) : NULL;
+		v[C_DISK].s = name ? name : "Unknown";
+		v[C_RND].i = (long long)(e[i].c.random * 100ull / total);
+		v[C_SEQ].i = (long long)(e[i].c.sequential * 100ull / total);
+		v[C_COUNT].i = (long long)total;
+		v[C_KBYTES].i = (long long)(e[i].c.bytes / 1024);
+		v[C_RANDOM].u = e[i].c.random;
+		v[C_SEQUENTIAL].u = e[i].c.sequential;
+		v[C_BYTES].u = e[i].c.bytes;
+		out_row(&table, v);
+	}
+	return 0;
+}
+
+int biopattern_main(int argc, char **argv)
+{
+	bool batch = true;
+	struct obj *o;
+	unsigned dev = 0;
+	int ret = 0, r;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	blk_parts_load();
+	if (env.disk && blk_disk_arg("biopattern", env.disk, &dev) < 0)
+		return 1;
+	o = BPF_OBJ_OPEN(biopattern);
+	if (env.disk) {
+		OBJ_SET(o, filter_dev, (uint8_t)1);
+		OBJ_SET(o, targ_dev, (uint32_t)dev);
+	}
+	if (tool_load_attach(o, "biopattern"))
+		return 1;
+
+	tool_signals();
+	out_info("Tracing block device I/O requested seeks... Hit Ctrl-C to end.\n");
+	out_show(&table, C_TIME, env.timestamp);
+	out_header(&table);
+	tool_flush();
+	for (;;) {
+		tool_sleep_ms(env.interval * 1000);
+		if (tool_stdout_gone())
+			break;
+		out_doc_begin();
+		r = report(map_fd(obj_map(o, "counters")), &batch);
+		if (r < 0) {
+			tool_err("biopattern", "cannot read the counters: %s", strerror(-r));
+			ret = 1;
+			break;
+		}
+		if (out_doc_end() < 0)
+			ret = 1;
+		tool_flush();
+		if (tool_exiting || --env.times == 0)
+			break;
+	}
+	obj_close(o);
+	blk_parts_free();
+	return ret;
+}

@@ -1,0 +1,164 @@
+/* biosnoop, kernel side: one event per completed block request.
+ *
+ * Who submitted the request is remembered when it is accounted (the
+ * block_io_start tracepoint on 6.5+, else fentry or a kprobe on
+ * blk_account_io_start, else -- pid_at_issue -- the task current at
+ * insert/issue time); block_rq_insert (-Q) and block_rq_issue stamp the
+ * request; block_rq_complete sends the event. */
+#include "vmlinux.h"
+#include "corebox.bpf.h"
+#include "events.bpf.h"
+#include "blk.bpf.h"
+#include "biosnoop.h"
+
+const volatile __u8 filter_cg = 0;
+const volatile __u8 queued = 0;
+const volatile __u8 filter_dev = 0;
+const volatile __u32 targ_dev = 0;
+const volatile __u64 min_ns = 0;
+const volatile __u8 pid_at_issue = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_map SEC(".maps");
+
+struct piddata {
+	char comm[BIOSNOOP_COMM_LEN];
+	__u32 pid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BIOSNOOP_MAX_ENTRIES);
+	__type(key, __u64); /* struct request___blk * */
+	__type(value, struct piddata);
+} infobyreq SEC(".maps");
+
+struct stage {
+	__u64 insert;
+	__u64 issue;
+	__u32 dev;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BIOSNOOP_MAX_ENTRIES);
+	__type(key, __u64); /* struct request___blk * */
+	__type(value, struct stage);
+} start SEC(".maps");
+
+static __always_inline int trace_pid(struct request___blk *rq)
+{
+	__u64 key = (__u64)(unsigned long)rq;
+	struct piddata d = {};
+
+	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+		return 0;
+	d.pid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(d.comm, sizeof(d.comm));
+	bpf_map_update_elem(&infobyreq, &key, &d, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/block_io_start")
+int BPF_PROG(block_io_start, struct request___blk *rq)
+{
+	return trace_pid(rq);
+}
+
+SEC("fentry/blk_account_io_start")
+int BPF_PROG(io_start_fentry, struct request___blk *rq)
+{
+	return trace_pid(rq);
+}
+
+SEC("kprobe/blk_account_io_start")
+int io_start_kprobe(struct pt_regs *ctx)
+{
+	return trace_pid((struct request___blk *)PT_REGS_PARM1(ctx));
+}
+
+static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
+{
+	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
+	struct stage *sp, s = {};
+
+	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+		return 0;
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (!sp) {
+		s.dev = rq_dev(rq);
+		if (filter_dev && s.dev != targ_dev)
+			return 0;
+		sp = &s;
+	}
+	if (insert)
+		sp->insert = ts;
+	else
+		sp->issue = ts;
+	if (sp == &s)
+		bpf_map_update_elem(&start, &key, &s, BPF_ANY);
+	if (pid_at_issue && !bpf_map_lookup_elem(&infobyreq, &key))
+		trace_pid(rq);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int block_rq_insert(unsigned long long *ctx)
+{
+	return trace_rq_start(BLK_RQ_ARG(ctx), 1);
+}
+
+SEC("tp_btf/block_rq_issue")
+int block_rq_issue(unsigned long long *ctx)
+{
+	return trace_rq_start(BLK_RQ_ARG(ctx), 0);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
+{
+	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
+	struct biosnoop_event e = {};
+	struct piddata *pd;
+	struct stage *sp;
+	__s64 delta;
+
+	sp = bpf_map_lookup_elem(&start, &key);
+	if (!sp)
+		return 0;
+	delta = (__s64)(ts - sp->issue);
+	if (!sp->issue || delta < 0 || (__u64)delta < min_ns)
+		goto cleanup;
+	pd = bpf_map_lookup_elem(&infobyreq, &key);
+	if (pd) {
+		__builtin_memcpy(e.comm, pd->comm, sizeof(e.comm));
+		e.pid = pd->pid;
+	} else {
+		e.comm[0] = '?';
+	}
+	e.delta = delta;
+	e.qdelta = -1;
+	if (queued && BPF_CORE_READ(rq, q, elevator)) {
+		if (sp->insert)
+			e.qdelta = sp->issue - sp->insert;
+	} else if (queued) {
+		e.qdelta = 0;
+	}
+	e.ts = ts;
+	e.sector = BPF_CORE_READ(rq, __sector);
+	e.len = BPF_CORE_READ(rq, __data_len);
+	e.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	e.dev = sp->dev;
+	events_output(ctx, &e, sizeof(e));
+cleanup:
+	bpf_map_delete_elem(&start, &key);
+	bpf_map_delete_elem(&infobyreq, &key);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,186 @@
+/* bitesize: block I/O size histograms per process name (libbpf-tools
+ * compatible flags and output). */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+
+#include "tools/common/common.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "blk.h"
+#include "bitesize.h"
+
+BPF_OBJ_DECLARE(bitesize);
+
+static const struct opt opts[] = {
+	{ 'T', "timestamp", NULL, "Include timestamp on output" },
+	{ 'c', "comm", "COMM", "Trace this comm only (a prefix of the process name)" },
+	{ 'd', "disk", "DISK", "Trace this disk only (name or MAJ:MIN)" },
+	{ 'v', "verbose", NULL, "Verbose debug output" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "bitesize",
+	.usage = "[-h] [-T] [-c COMM] [-d DISK] [interval] [count]",
+	.summary = "Summarize block device I/O size as a histogram per process name.",
+	.examples =
+		"    bitesize              # summarize block I/O size as a histogram\n"
+		"    bitesize 1 10         # print 1 second summaries, 10 times\n"
+		"    bitesize -T 1         # 1s summaries with timestamps\n"
+		"    bitesize -c fio       # trace fio only\n"
+		"    bitesize -d sdc       # trace sdc only\n",
+	.opts = opts,
+	.flags = OPT_PROM,
+};
+
+static struct {
+	bool timestamp;
+	const char *comm, *disk;
+	long interval, times;
+	int npos;
+} env = { .interval = 99999999, .times = 99999999 };
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'T': env.timestamp = true; break;
+	case 'c':
+		if (!*arg || strlen(arg) >= BITESIZE_COMM_LEN)
+			opt_usage_error(&help, "invalid COMM '%s': 1 to %d characters", arg, BITESIZE_COMM_LEN - 1);
+		env.comm = arg;
+		break;
+	case 'd':
+		if (strlen(arg) >= 32)
+			opt_usage_error(&help, "invalid disk name: too long");
+		env.disk = arg;
+		break;
+	case 'v': tool_common.verbose = 1; break;
+	case 0:
+		if (env.npos == 0)
+			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
+		else if (env.npos == 1)
+			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
+		else
+			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
+		env.npos++;
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+struct entry {
+	struct bitesize_key key;
+	struct bitesize_hist hist;
+};
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return memcmp(((const struct entry *)a)->key.comm, ((const struct entry *)b)->key.comm,
+		      BITESIZE_COMM_LEN);
+}
+
+static struct bitesize_key *keys;
+static struct bitesize_hist *vals;
+static struct entry *entries;
+
+static const struct out_hist hist_kb = { "size", "block I/O size", "Kbytes" };
+
+/* Read and clear the histograms, print them by process name. */
+static int report(int fd, bool *batch)
+{
+	long n = tool_map_drain(fd, sizeof(*keys), sizeof(*vals), keys, vals, BITESIZE_MAX_ENTRIES, batch);
+	struct strbuf head = { 0 };
+	long i;
+
+	if (n < 0)
+		return (int)n;
+	for (i = 0; i < n; i++) {
+		entries[i].key = keys[i];
+		entries[i].key.comm[BITESIZE_COMM_LEN - 1] = 0;
+		entries[i].hist = vals[i];
+	}
+	qsort(entries, (size_t)n, sizeof(*entries), cmp_entry);
+	for (i = 0; i < n; i++) {
+		struct out_label label = { "comm", entries[i].key.comm };
+		double sum = (double)entries[i].hist.bytes / 1024;
+
+		strbuf_reset(&head);
+		strbuf_addf(&head, "\nProcess Name = %s\n", entries[i].key.comm);
+		out_hist(&hist_kb, head.s, &label, 1, entries[i].hist.slots, BITESIZE_MAX_SLOTS, &sum);
+	}
+	strbuf_free(&head);
+	return 0;
+}
+
+int bitesize_main(int argc, char **argv)
+{
+	struct obj_opts oo = { 0 };
+	bool batch = true;
+	struct obj *o;
+	unsigned dev = 0;
+	int ret = 0, r;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	blk_parts_load();
+	if (env.disk && blk_disk_arg("bitesize", env.disk, &dev) < 0)
+		return 1;
+	o = BPF_OBJ_OPEN(bitesize);
+	if (env.disk) {
+		OBJ_SET(o, filter_dev, (uint8_t)1);
+		OBJ_SET(o, targ_dev, (uint32_t)dev);
+	}
+	if (env.comm) {
+		char *c = obj_global(o, "targ_comm", BITESIZE_COMM_LEN);
+
+		if (c)
+			strncpy(c, env.comm, BITESIZE_COMM_LEN - 1);
+	}
+	oo.btf_path = tool_common.btf_path;
+	oo.verbose = tool_common.verbose;
+	if (blk_rq_is_second_arg(obj_kernel_btf(o, &oo)))
+		OBJ_SET(o, rq_arg1, (uint8_t)1);
+	if (tool_load_attach(o, "bitesize"))
+		return 1;
+
+	keys = xcalloc(BITESIZE_MAX_ENTRIES, sizeof(*keys));
+	vals = xcalloc(BITESIZE_MAX_ENTRIES, sizeof(*vals));
+	entries = xcalloc(BITESIZE_MAX_ENTRIES, sizeof(*entries));
+	tool_signals();
+	out_info("Tracing block device I/O... Hit Ctrl-C to end.\n");
+	tool_flush();
+	for (;;) {
+		tool_sleep_ms(env.interval * 1000);
+		if (tool_stdout_gone())
+			break;
+		out_doc_begin();
+		out_text("\n");
+		if (env.timestamp) {
+			char ts[16];
+
+			out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+		}
+		r = report(map_fd(obj_map(o, "hists")), &batch);
+		if (r < 0) {
+			tool_err("bitesize", "cannot read the histograms: %s", strerror(-r));
+			ret = 1;
+			break;
+		}
+		if (out_doc_end() < 0)
+			ret = 1;
+		tool_flush();
+		if (tool_exiting || --env.times == 0)
+			break;
+	}
+	free(keys);
+	free(vals);
+	free(entries);
+	obj_close(o);
+	blk_parts_free();
+	return ret;
+}

@@ -1,0 +1,39 @@
+/* What the block tools' user sides share (biolatency, biosnoop,
+ * biopattern, bitesize): disk names and the kernel's dev_t, the request
+ * argument of block_rq_insert/issue, cmd_flags decoding. */
+#ifndef COREBOX_BLK_H
+#define COREBOX_BLK_H
+
+#include <stdbool.h>
+
+struct btf;
+struct strbuf;
+
+/* The kernel's dev_t: major << 20 | minor (what the BPF side computes
+ * from a gendisk and what block tracepoints record). */
+#define BLK_MKDEV(ma, mi) (((unsigned)(ma) << 20) | (unsigned)(mi))
+
+/* /proc/partitions.  blk_disk_name: the name of dev, NULL if none (the
+ * table is read again once for a disk that appeared since). */
+void blk_parts_load(void);
+void blk_parts_free(void);
+const char *blk_disk_name(unsigned dev);
+
+/* A -d argument: a disk name from /proc/partitions ("sda", "nvme0n1") or
+ * MAJ:MIN ("259:0").  0 and *dev, or -1 after "TOOL: ..." on stderr. */
+int blk_disk_arg(const char *tool, const char *arg, unsigned *dev);
+
+/* 1 when btf_trace_block_rq_issue is void (*)(void *, q, rq): kernels
+ * before 5.11, where block_rq_insert/issue take the queue first. */
+bool blk_rq_is_second_arg(const struct btf *kbtf);
+
+/* cmd_flags: request op and flag bit numbers from the kernel's BTF
+ * (enum req_op, enum req_flag_bits), the 6.x values without BTF. */
+void blk_flags_init(const struct btf *kbtf);
+/* biolatency -F: "Sync-Write" as libbpf-tools prints after "flags = ". */
+void blk_flags_str(unsigned cmd_flags, struct strbuf *b);
+/* biosnoop's T column, the rwbs string of libbpf-tools: [F]R|W|D|DE|F|N
+ * then F (FUA), A (read-ahead), S (sync), M (meta).  buf >= 8 bytes. */
+void blk_rwbs(unsigned cmd_flags, char *buf);
+
+#endif

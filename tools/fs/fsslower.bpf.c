@@ -1,0 +1,365 @@
+/* fsslower, kernel side: reads, writes, opens and fsyncs of one file
+ * system that take longer than min_lat_ns.
+ *
+ * Three ways in, one of which the user side loads:
+ *  - fentry/fexit on the file system's four file operations (ext4:
+ *    ext4_file_read_iter, ext4_file_write_iter, ext4_file_open,
+ *    ext4_sync_file), retargeted at run time;
+ *  - kprobe/kretprobe on the same functions;
+ *  - where the kernel has neither: the read/write/open/fsync system
+ *    calls (raw tracepoints sys_enter/sys_exit), keeping the calls whose file is a
+ *    regular file of a super_block of that file system type (fd -> file
+ *    -> inode -> super_block -> file_system_type name, read with CO-RE).
+ * Each records {start time, file, offset} per thread at entry and sends
+ * an event at exit when the call was slow enough. */
+#include "vmlinux.h"
+#include "corebox.bpf.h"
+#include "events.bpf.h"
+#include "fsslower.h"
+
+/* The kernel structures read, as minimal CO-RE flavors (the loader
+ * matches "X___fs" to the kernel's X by field names): the object's BTF
+ * then carries these few fields, not task_struct's whole type graph. */
+struct file_system_type___fs {
+	const char *name;
+} __attribute__((preserve_access_index));
+struct super_block___fs {
+	struct file_system_type___fs *s_type;
+} __attribute__((preserve_access_index));
+struct inode___fs {
+	unsigned short i_mode;
+	struct super_block___fs *i_sb;
+} __attribute__((preserve_access_index));
+struct qstr___fs {
+	const unsigned char *name;
+} __attribute__((preserve_access_index));
+struct dentry___fs {
+	struct qstr___fs d_name;
+} __attribute__((preserve_access_index));
+struct path___fs {
+	struct dentry___fs *dentry;
+} __attribute__((preserve_access_index));
+struct file___fs {
+	struct path___fs f_path;
+	struct inode___fs *f_inode;
+	unsigned int f_flags;
+	long long f_pos;
+} __attribute__((preserve_access_index));
+struct kiocb___fs {
+	struct file___fs *ki_filp;
+	long long ki_pos;
+} __attribute__((preserve_access_index));
+struct fdtable___fs {
+	unsigned int max_fds;
+	struct file___fs **fd;
+} __attribute__((preserve_access_index));
+struct files_struct___fs {
+	struct fdtable___fs *fdt;
+} __attribute__((preserve_access_index));
+struct task_struct___fs {
+	struct files_struct___fs *files;
+} __attribute__((preserve_access_index));
+
+#define S_IFMT 0170000
+#define S_IFREG 0100000
+#define O_PATH 010000000
+#define LLONG_MAX 0x7fffffffffffffffLL
+
+const volatile __u32 target_pid = 0;
+const volatile __u32 self_pid = 0; /* the tool: its output may be on that file system */
+const volatile __u64 min_lat_ns = 0;
+/* the syscall path: super_block type names that count (ext4: "ext4",
+ * "ext3"; nfs: "nfs", "nfs4"); "" for none */
+const volatile char fs_name1[FSSLOWER_FSNAME_LEN] = {};
+const volatile char fs_name2[FSSLOWER_FSNAME_LEN] = {};
+
+struct data {
+	__u64 ts;
+	__s64 start;
+	__s64 end;
+	struct file___fs *fp;
+	__u32 op;
+	__s32 nr; /* syscall path: the call's number */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct data);
+} starts SEC(".maps");
+
+/* syscall number -> FS_SYS(kind, op), filled by the user side */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, FSSLOWER_MAX_SYSCALLS);
+	__type(key, __u32);
+	__type(value, __u8);
+} sysops SEC(".maps");
+
+static __always_inline int probe_entry(struct file___fs *fp, __s64 start, __s64 end, __u32 op, __s32 nr)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct data d = {};
+
+	if ((target_pid && target_pid != id >> 32) || self_pid == id >> 32)
+		return 0;
+	d.ts = bpf_ktime_get_ns();
+	d.start = start;
+	d.end = end;
+	d.fp = fp;
+	d.op = op;
+	d.nr = nr;
+	bpf_map_update_elem(&starts, &tid, &d, BPF_ANY);
+	return 0;
+}
+
+static __noinline int send(void *ctx, struct data *d, __s64 size)
+{
+	__u64 id = bpf_get_current_pid_tgid(), end_ns = bpf_ktime_get_ns(), delta_ns;
+	struct fsslower_event e = {};
+	struct dentry___fs *dentry;
+	const unsigned char *name;
+
+	delta_ns = end_ns - d->ts;
+	if (delta_ns <= min_lat_ns || !d->fp)
+		return 0;
+	e.delta_us = delta_ns / 1000;
+	e.end_ns = end_ns;
+	e.offset = d->start;
+	e.size = d->op == FS_OP_FSYNC ? d->end - d->start : size;
+	e.pid = id >> 32;
+	e.op = d->op;
+	dentry = BPF_CORE_READ(d->fp, f_path.dentry);
+	name = BPF_CORE_READ(dentry, d_name.name);
+	bpf_probe_read_kernel_str(e.file, sizeof(e.file), name);
+	bpf_get_current_comm(e.task, sizeof(e.task));
+	events_output(ctx, &e, sizeof(e));
+	return 0;
+}
+
+static __always_inline int probe_exit(void *ctx, __s64 size)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct data *dp, d;
+
+	dp = bpf_map_lookup_elem(&starts, &tid);
+	if (!dp)
+		return 0;
+	d = *dp;
+	bpf_map_delete_elem(&starts, &tid);
+	return send(ctx, &d, size);
+}
+
+/* ---- fentry/fexit ---- */
+
+SEC("fentry/file_read")
+int BPF_PROG(file_read_fentry, struct kiocb___fs *iocb)
+{
+	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
+}
+
+SEC("fexit/file_read")
+int BPF_PROG(file_read_fexit, struct kiocb___fs *iocb, void *to, long ret)
+{
+	return probe_exit(ctx, ret);
+}
+
+SEC("fentry/file_write")
+int BPF_PROG(file_write_fentry, struct kiocb___fs *iocb)
+{
+	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
+}
+
+SEC("fexit/file_write")
+int BPF_PROG(file_write_fexit, struct kiocb___fs *iocb, void *from, long ret)
+{
+	return probe_exit(ctx, ret);
+}
+
+SEC("fentry/file_open")
+int BPF_PROG(file_open_fentry, struct inode___fs *inode, struct file___fs *file)
+{
+	return probe_entry(file, 0, 0, FS_OP_OPEN, -1);
+}
+
+SEC("fexit/file_open")
+int BPF_PROG(file_open_fexit)
+{
+	return probe_exit(ctx, 0);
+}
+
+SEC("fentry/file_sync")
+int BPF_PROG(file_sync_fentry, struct file___fs *file, long long start, long long end)
+{
+	return probe_entry(file, start, end, FS_OP_FSYNC, -1);
+}
+
+SEC("fexit/file_sync")
+int BPF_PROG(file_sync_fexit)
+{
+	return probe_exit(ctx, 0);
+}
+
+/* ---- kprobe/kretprobe ---- */
+
+SEC("kprobe/file_read")
+int file_read_entry(struct pt_regs *ctx)
+{
+	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
+
+	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
+}
+
+SEC("kretprobe/file_read")
+int file_read_exit(struct pt_regs *ctx)
+{
+	return probe_exit(ctx, (long)PT_REGS_RC(ctx));
+}
+
+SEC("kprobe/file_write")
+int file_write_entry(struct pt_regs *ctx)
+{
+	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
+
+	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
+}
+
+SEC("kretprobe/file_write")
+int file_write_exit(struct pt_regs *ctx)
+{
+	return probe_exit(ctx, (long)PT_REGS_RC(ctx));
+}
+
+SEC("kprobe/file_open")
+int file_open_entry(struct pt_regs *ctx)
+{
+	return probe_entry((struct file___fs *)PT_REGS_PARM2(ctx), 0, 0, FS_OP_OPEN, -1);
+}
+
+SEC("kretprobe/file_open")
+int file_open_exit(struct pt_regs *ctx)
+{
+	return probe_exit(ctx, 0);
+}
+
+SEC("kprobe/file_sync")
+int file_sync_entry(struct pt_regs *ctx)
+{
+	return probe_entry((struct file___fs *)PT_REGS_PARM1(ctx), (long long)PT_REGS_PARM2(ctx),
+			   (long long)PT_REGS_PARM3(ctx), FS_OP_FSYNC, -1);
+}
+
+SEC("kretprobe/file_sync")
+int file_sync_exit(struct pt_regs *ctx)
+{
+	return probe_exit(ctx, 0);
+}
+
+/* ---- system call tracepoints ---- */
+
+/* The file behind fd in the current task's table, NULL if none. */
+static __always_inline struct file___fs *fd_file(__u64 fd)
+{
+	struct task_struct___fs *task = (void *)bpf_get_current_task();
+	struct fdtable___fs *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file___fs **fds, *f = NULL;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+static __always_inline int name_is(const char *s, const volatile char *want)
+{
+	if (!want[0])
+		return 0;
+	for (int i = 0; i < FSSLOWER_FSNAME_LEN; i++) {
+		if (s[i] != want[i])
+			return 0;
+		if (!s[i])
+			return 1;
+	}
+	return 1;
+}
+
+/* A regular file on a file system of the traced type?  (What the
+ * file_operations of the fentry/kprobe paths see.) */
+static __noinline int on_traced_fs(struct file___fs *f)
+{
+	struct inode___fs *inode = BPF_CORE_READ(f, f_inode);
+	const char *type;
+	char name[FSSLOWER_FSNAME_LEN] = {};
+
+	if (!inode || (BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFREG)
+		return 0;
+	if (BPF_CORE_READ(f, f_flags) & O_PATH)
+		return 0;
+	type = BPF_CORE_READ(inode, i_sb, s_type, name);
+	if (!type || bpf_probe_read_kernel_str(name, sizeof(name), type) < 0)
+		return 0;
+	return name_is(name, fs_name1) || name_is(name, fs_name2);
+}
+
+/* One program on every system call's entry and exit (a pair of raw
+ * tracepoints: attaching to each call's own tracepoints would make the
+ * tool take seconds to detach, one RCU grace period per tracepoint); the
+ * sysops map says which numbers count. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fs_sys_enter, struct pt_regs *regs, long id)
+{
+	__u32 nr = (__u32)id;
+	__u8 *v = bpf_map_lookup_elem(&sysops, &nr);
+	struct file___fs *f;
+	__s64 pos;
+	int kind;
+
+	if (!v || !*v)
+		return 0;
+	kind = *v >> 4;
+	if (kind == FS_SYS_OPEN) /* the file is known at exit */
+		return probe_entry(NULL, 0, 0, FS_OP_OPEN, (__s32)nr);
+	f = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
+	if (!f || !on_traced_fs(f))
+		return 0;
+	if (kind == FS_SYS_FSYNC)
+		return probe_entry(f, 0, LLONG_MAX, FS_OP_FSYNC, (__s32)nr);
+	if (kind == FS_SYS_FD_CUR)
+		pos = BPF_CORE_READ(f, f_pos);
+	else
+		pos = (__s64)PT_REGS_PARM4_CORE_SYSCALL(regs);
+	if (kind == FS_SYS_FD_POS2 && pos == -1)
+		pos = BPF_CORE_READ(f, f_pos);
+	return probe_entry(f, pos, 0, *v & 0xf, (__s32)nr);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fs_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct data *dp, d;
+
+	dp = bpf_map_lookup_elem(&starts, &tid);
+	if (!dp)
+		return 0;
+	d = *dp;
+	bpf_map_delete_elem(&starts, &tid);
+	/* the exit of the call recorded (a thread killed inside one leaves a
+	 * stale entry behind) */
+	if (d.nr != (__s32)CB_SYSCALL_NR(regs))
+		return 0;
+	if (d.op == FS_OP_OPEN) {
+		if (ret < 0)
+			return 0;
+		d.fp = fd_file(ret);
+		if (!d.fp || !on_traced_fs(d.fp))
+			return 0;
+		return send(ctx, &d, 0);
+	}
+	return send(ctx, &d, ret);
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,366 @@
+/* fsslower (and its names ext4slower, xfsslower, btrfsslower, nfsslower,
+ * f2fsslower, fuseslower, bcachefsslower, zfsslower): trace file system
+ * reads, writes, opens and fsyncs slower than a threshold
+ * (libbpf-tools' fsslower flags and output; bcc's positional min_ms and
+ * -j CSV flag as well).
+ *
+ * The file system's own file operations are traced with fentry/fexit
+ * where the kernel takes them, else kprobes; on a kernel with neither,
+ * the system calls' tracepoints, keeping the calls on files of that file
+ * system type (-v says which). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "bpf/sys.h"
+#include "tools/common/common.h"
+#include "tools/common/kfunc.h"
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "fsslower.h"
+
+BPF_OBJ_DECLARE(fsslower);
+
+static const struct fs_config {
+	const char *fs;
+	const char *funcs[FS_OP_MAX]; /* read_iter, write_iter, open, fsync */
+	const char *types[2];         /* super_block type names (syscall path) */
+} fs_configs[] = {
+	{ "btrfs", { "btrfs_file_read_iter", "btrfs_file_write_iter", "btrfs_file_open", "btrfs_sync_file" },
+	  { "btrfs", NULL } },
+	{ "ext4", { "ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open", "ext4_sync_file" },
+	  { "ext4", "ext3" } },
+	{ "fuse", { "fuse_file_read_iter", "fuse_file_write_iter", "fuse_open", "fuse_fsync" },
+	  { "fuse", "fuseblk" } },
+	{ "nfs", { "nfs_file_read", "nfs_file_write", "nfs_file_open", "nfs_file_fsync" }, { "nfs", "nfs4" } },
+	{ "xfs", { "xfs_file_read_iter", "xfs_file_write_iter", "xfs_file_open", "xfs_file_fsync" },
+	  { "xfs", NULL } },
+	{ "f2fs", { "f2fs_file_read_iter", "f2fs_file_write_iter", "f2fs_file_open", "f2fs_sync_file" },
+	  { "f2fs", NULL } },
+	{ "bcachefs", { "bch2_read_iter", "bch2_write_iter", "bch2_open", "bch2_fsync" }, { "bcachefs", NULL } },
+	{ "zfs", { "zpl_iter_read", "zpl_iter_write", "zpl_open", "zpl_fsync" }, { "zfs", NULL } },
+};
+
+/* The system calls of the tracepoint path. */
+static const struct {
+	const char *name;
+	unsigned char val;
+} syscalls[] = {
+	{ "read", FS_SYS(FS_SYS_FD_CUR, FS_OP_READ) },
+	{ "readv", FS_SYS(FS_SYS_FD_CUR, FS_OP_READ) },
+	{ "pread64", FS_SYS(FS_SYS_FD_POS, FS_OP_READ) },
+	{ "preadv", FS_SYS(FS_SYS_FD_POS, FS_OP_READ) },
+	{ "preadv2", FS_SYS(FS_SYS_FD_POS2, FS_OP_READ) },
+	{ "write", FS_SYS(FS_SYS_FD_CUR, FS_OP_WRITE) },
+	{ "writev", FS_SYS(FS_SYS_FD_CUR, FS_OP_WRITE) },
+	{ "pwrite64", FS_SYS(FS_SYS_FD_POS, FS_OP_WRITE) },
+	{ "pwritev", FS_SYS(FS_SYS_FD_POS, FS_OP_WRITE) },
+	{ "pwritev2", FS_SYS(FS_SYS_FD_POS2, FS_OP_WRITE) },
+	{ "open", FS_SYS(FS_SYS_OPEN, FS_OP_OPEN) },
+	{ "openat", FS_SYS(FS_SYS_OPEN, FS_OP_OPEN) },
+	{ "openat2", FS_SYS(FS_SYS_OPEN, FS_OP_OPEN) },
+	{ "creat", FS_SYS(FS_SYS_OPEN, FS_OP_OPEN) },
+	{ "fsync", FS_SYS(FS_SYS_FSYNC, FS_OP_FSYNC) },
+	{ "fdatasync", FS_SYS(FS_SYS_FSYNC, FS_OP_FSYNC) },
+};
+
+static const char op_char[FS_OP_MAX] = { 'R', 'W', 'O', 'F' };
+static const char *const op_names[FS_OP_MAX] = { "read", "write", "open", "fsync" };
+/* the programs of each path, per op: entry, exit */
+static const char *const fentry_progs[FS_OP_MAX][2] = {
+	{ "file_read_fentry", "file_read_fexit" },
+	{ "file_write_fentry", "file_write_fexit" },
+	{ "file_open_fentry", "file_open_fexit" },
+	{ "file_sync_fentry", "file_sync_fexit" },
+};
+static const char *const kprobe_progs[FS_OP_MAX][2] = {
+	{ "file_read_entry", "file_read_exit" },
+	{ "file_write_entry", "file_write_exit" },
+	{ "file_open_entry", "file_open_exit" },
+	{ "file_sync_entry", "file_sync_exit" },
+};
+
+static const struct opt opts[] = {
+	{ 't', "type", "FS", "Which filesystem to trace: btrfs, ext4, fuse, nfs, xfs, f2fs, bcachefs, zfs" },
+	{ 'm', "min", "MIN", "Min latency to trace, in ms (default 10; 0 traces every operation)" },
+	{ 'p', "pid", "PID", "Process ID to trace" },
+	{ 'd', "duration", "DURATION", "Total duration of trace in seconds" },
+	{ 'c', "csv", NULL, "Output as csv" },
+	{ 'j', NULL, NULL, "Output as csv (bcc's flag; --json is JSON)" },
+	{ 'v', "verbose", NULL, "Verbose debug output, and how the operations are traced" },
+	{ 0 },
+};
+
+static struct tool_help help = {
+	.name = "fsslower",
+	.usage = "[-h] [-t FS] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]",
+	.summary = "Trace file system operations slower than a threshold.",
+	.examples =
+		"    fsslower -t ext4             # trace ext4 operations slower than 10 ms\n"
+		"    fsslower -t nfs -p 1216      # trace nfs operations with PID 1216 only\n"
+		"    fsslower -t xfs -c -d 1      # trace xfs operations for 1s with csv output\n"
+		"    ext4slower 1                 # ext4 operations slower than 1 ms\n"
+		"    ext4slower 0                 # every ext4 operation\n",
+	.opts = opts,
+};
+
+static struct {
+	const struct fs_config *fs;
+	__u32 pid;
+	long duration;
+	long long min_ms;
+	bool csv;
+} env = { .min_ms = 10 };
+
+static const struct fs_config *fs_by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fs_configs); i++)
+		if (strlen(fs_configs[i].fs) == len && !strncmp(fs_configs[i].fs, name, len))
+			return &fs_configs[i];
+	return NULL;
+}
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 't':
+		if (!(env.fs = fs_by_name(arg, strlen(arg))))
+			opt_usage_error(&help, "invalid filesystem '%s' (btrfs, ext4, fuse, nfs, xfs, f2fs, bcachefs, zfs)",
+					arg);
+		break;
+	case 'm': env.min_ms = opt_num(&help, "latency (in ms)", arg, 0, LLONG_MAX / 1000000); break;
+	case 'p': env.pid = (__u32)opt_pid(&help, "PID", arg); break;
+	case 'd': env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX); break;
+	case 'c':
+	case 'j': env.csv = true; break;
+	case 'v': tool_common.verbose = 1; break;
+	case 0: /* bcc's positional min_ms */
+		env.min_ms = opt_num(&help, "min_ms", arg, 0, LLONG_MAX / 1000000);
+		break;
+	default:
+		return 1;
+	}
+	return 0;
+}
+
+enum { C_TIME, C_COMM, C_PID, C_T, C_BYTES_TXT, C_BYTES, C_OFF_KB, C_OFFSET, C_LAT, C_FILE };
+static const struct out_col cols[] = {
+	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
+	[C_COMM] = { "comm", "COMM", "%-16s ", OUT_STR },
+	[C_PID] = { "pid", "PID", "%-7d ", OUT_INT },
+	[C_T] = { "op", "T", "%s ", OUT_STR, .hfmt = "%1s " },
+	[C_BYTES_TXT] = { NULL, "BYTES", "%-7s ", OUT_STR, OUT_TEXT_ONLY },
+	[C_BYTES] = { "bytes", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_OFF_KB] = { NULL, "OFF_KB", "%-8lld ", OUT_INT, OUT_TEXT_ONLY },
+	[C_OFFSET] = { "offset", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_LAT] = { "lat_ms", "LAT(ms)", "%7.2f ", OUT_FLOAT },
+	[C_FILE] = { "file", "FILENAME", "%s\n", OUT_STR },
+};
+static struct out_table table = OUT_TABLE(NULL, cols);
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	struct fsslower_event e;
+	union out_val v[ARRAY_SIZE(cols)];
+	char raw[FSSLOWER_FILE_LEN + 1], file[4 * FSSLOWER_FILE_LEN + 1], task[4 * FSSLOWER_COMM_LEN + 1];
+	char hms[16], bytes[24], op[2];
+
+	(void)ctx;
+	if (size < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e)); /* perf buffer records are not aligned */
+	/* names from the kernel: escaped for a terminal (JSON escapes its own) */
+	memcpy(raw, e.file, sizeof(e.file));
+	raw[sizeof(e.file)] = 0;
+	if (out_json())
+		snprintf(file, sizeof(file), "%s", raw);
+	else
+		str_escape(file, sizeof(file), raw, NULL);
+	memcpy(raw, e.task, sizeof(e.task));
+	raw[sizeof(e.task)] = 0;
+	if (out_json())
+		snprintf(task, sizeof(task), "%s", raw);
+	else
+		str_escape(task, sizeof(task), raw, NULL);
+	op[0] = e.op < FS_OP_MAX ? op_char[e.op] : '?';
+	op[1] = 0;
+	if (e.size == LLONG_MAX)
+		snprintf(bytes, sizeof(bytes), "LL_MAX");
+	else
+		snprintf(bytes, sizeof(bytes), "%lld", (long long)e.size);
+	if (env.csv && !out_json()) {
+		printf("%llu,%s,%u,%c,%s,%lld,%llu,%s\n", (unsigned long long)e.end_ns, task, e.pid, op[0], bytes,
+		       (long long)e.offset, (unsigned long long)e.delta_us, file);
+		return 0;
+	}
+	v[C_TIME].s = tool_hms(hms, sizeof(hms));
+	v[C_COMM].s = task;
+	v[C_PID].i = e.pid;
+	v[C_T].s = op;
+	v[C_BYTES_TXT].s = bytes;
+	v[C_BYTES].i = e.size;
+	v[C_OFF_KB].i = e.offset / 1024;
+	v[C_OFFSET].i = e.offset;
+	v[C_LAT].f = (double)e.delta_us / 1000;
+	v[C_FILE].s = file;
+	out_row(&table, v);
+	return 0;
+}
+
+enum path { PATH_FENTRY, PATH_KPROBE, PATH_SYSCALLS };
+
+/* fentry when all four functions take it (libbpf-tools' rule), else
+ * kprobes when all four are kernel functions here, else the syscalls. */
+static enum path choose_path(struct obj *o)
+{
+	uint64_t addrs[FS_OP_MAX];
+	int i, n = 0;
+
+	for (i = 0; i < FS_OP_MAX; i++)
+		n += obj_fentry_ok(o, env.fs->funcs[i]);
+	if (n == FS_OP_MAX)
+		return PATH_FENTRY;
+	if (kfunc_have_kprobes() && ksym_addrs(env.fs->funcs, FS_OP_MAX, addrs) == FS_OP_MAX)
+		return PATH_KPROBE;
+	return PATH_SYSCALLS;
+}
+
+static void set_progs(struct obj *o, const char *const progs[FS_OP_MAX][2], bool on)
+{
+	for (int i = 0; i < FS_OP_MAX; i++)
+		for (int j = 0; j < 2; j++) {
+			struct prog *p = obj_prog(o, progs[i][j]);
+
+			prog_set_autoload(p, on);
+			if (on)
+				prog_set_attach_target(p, env.fs->funcs[i]);
+		}
+}
+
+/* The syscall path: tell the BPF side what each number means. */
+static int set_syscalls(struct obj *o, struct strbuf *which)
+{
+	int mapfd = map_fd(obj_map(o, "sysops")), err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
+		int nr = syscall_nr(syscalls[i].name);
+		__u32 key = (__u32)nr;
+		__u8 val = syscalls[i].val;
+
+		if (nr < 0 || nr >= FSSLOWER_MAX_SYSCALLS)
+			continue; /* open() and creat() on arm64 */
+		if ((err = bpf_map_update(mapfd, &key, &val, 0)) < 0)
+			return err;
+		strbuf_addf(which, "%s%s", which->len ? ", " : "", syscalls[i].name);
+	}
+	return 0;
+}
+
+/* fsslower's name for the file system of alias NAME ("ext4slower"). */
+static const struct fs_config *fs_of_applet(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	if (n > 6 && !strcmp(name + n - 6, "slower"))
+		return fs_by_name(name, n - 6);
+	return NULL;
+}
+
+int fsslower_main(int argc, char **argv)
+{
+	const struct fs_config *alias = fs_of_applet(tool_applet);
+	struct strbuf which = { 0 };
+	struct events *ev = NULL;
+	enum path path;
+	struct obj *o;
+	int err = 0;
+
+	if (alias) {
+		help.name = tool_applet;
+		help.usage = "[-h] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]";
+		env.fs = alias;
+	}
+	opt_parse(argc, argv, &help, parse, NULL);
+	if (!env.fs)
+		opt_usage_error(&help, "filesystem must be specified using -t option");
+
+	o = BPF_OBJ_OPEN(fsslower);
+	OBJ_SET(o, target_pid, env.pid);
+	OBJ_SET(o, self_pid, (__u32)getpid());
+	OBJ_SET(o, min_lat_ns, (uint64_t)env.min_ms * 1000000);
+	path = choose_path(o);
+	set_progs(o, fentry_progs, path == PATH_FENTRY);
+	set_progs(o, kprobe_progs, path == PATH_KPROBE);
+	if (path != PATH_SYSCALLS) {
+		prog_set_autoload(obj_prog(o, "fs_sys_enter"), false);
+		prog_set_autoload(obj_prog(o, "fs_sys_exit"), false);
+		map_set_max_entries(obj_map(o, "sysops"), 1);
+	} else {
+		char *n1 = obj_global(o, "fs_name1", FSSLOWER_FSNAME_LEN);
+		char *n2 = obj_global(o, "fs_name2", FSSLOWER_FSNAME_LEN);
+
+		if (n1)
+			strncpy(n1, env.fs->types[0], FSSLOWER_FSNAME_LEN - 1);
+		if (n2 && env.fs->types[1])
+			strncpy(n2, env.fs->types[1], FSSLOWER_FSNAME_LEN - 1);
+	}
+	if (obj_setup_events(o, "events") < 0) {
+		tool_err(help.name, "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	if (tool_load_attach(o, help.name))
+		return 1;
+	strbuf_reset(&which);
+	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
+		tool_err(help.name, "cannot fill the system call table: %s", err_msg());
+		err = 1;
+	}
+	if (!err && tool_common.verbose) {
+		if (path == PATH_SYSCALLS)
+			fprintf(stderr,
+				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (raw tracepoints "
+				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
+				"(opens include the path lookup); I/O by other means (mmap, splice, io_uring, aio) is not "
+				"seen\n",
+				help.name, env.fs->fs, env.fs->funcs[0], which.s,
+				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
+				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
+		else
+			for (int i = 0; i < FS_OP_MAX; i++)
+				fprintf(stderr, "%s: %s: %s on %s\n", help.name, op_names[i],
+					path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
+	}
+	strbuf_free(&which);
+	if (!err && !(ev = events_open(obj_map(o, "events"), on_event, NULL))) {
+		tool_err(help.name, "%s", err_msg());
+		err = 1;
+	}
+	if (!err) {
+		tool_signals();
+		if (env.csv && !out_json()) {
+			printf("ENDTIME_ns,TASK,PID,TYPE,BYTES,OFFSET_b,LATENCY_us,FILE\n");
+		} else {
+			if (env.min_ms)
+				out_info("Tracing %s operations slower than %lld ms", env.fs->fs, env.min_ms);
+			else
+				out_info("Tracing %s operations", env.fs->fs);
+			if (env.duration)
+				out_info(" for %ld secs.\n", env.duration);
+			else
+				out_info("... Hit Ctrl-C to end.\n");
+			out_header(&table);
+		}
+		tool_flush();
+		err = tool_event_loop(help.name, ev, (uint64_t)env.duration * 1000000000ull);
+		events_close(ev);
+	}
+	obj_close(o);
+	return err;
+}
