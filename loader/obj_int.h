@@ -59,6 +59,7 @@ struct prog {
 	uint32_t attach_btf_id;
 	int attach_btf_obj_fd;   /* target in a module: its BTF object (owned by obj->mods) */
 	bool sleepable;
+	bool uprobe_multi;       /* uprobe/uretprobe with a target: loaded for an uprobe_multi link */
 	/* built at load time */
 	struct bpf_insn *insns;
 	size_t cnt, cap;
@@ -204,6 +205,8 @@ void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size);
 int prog_setup_type(struct prog *p);
 int prog_resolve_btf_target(struct obj *o, struct prog *p);
 void prog_detach(struct prog *p);
+/* Close every program's links and perf events at once (obj_close). */
+void obj_detach_parallel(struct obj *o);
 bool prog_needs_kernel_btf(const struct prog *p);
 int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts);
 

@@ -346,6 +346,7 @@ void obj_close(struct obj *o)
 	if (!o)
 		return;
 	obj_kernel_btf_release(o);
+	obj_detach_parallel(o); /* many links: their waits overlap */
 	for (size_t i = 0; i < o->nr_progs; i++) {
 		struct prog *p = &o->progs[i];
 
