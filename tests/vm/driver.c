@@ -576,13 +576,13 @@ int main(int argc, char **argv)
 	/* every loader mechanism: best path, then the fallbacks */
 	run_mechtest("best", "", "fentry", "tp_btf");
 	run_mechtest("nofentry", "fentry,tp_btf", "kprobe", "raw_tp");
-	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link", "kprobe_legacy", "tp_btf");
+	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link,uprobe_multi", "kprobe_legacy", "tp_btf");
 
 	/* the tools (every VM_TEST in tests/vm/t_*.c): as they choose, then
 	 * with every fallback forced */
 	static const struct { const char *suffix, *disable; } modes[] = {
 		{ "", "" },
-		{ ".fallback", "fentry,tp_btf,ringbuf,kprobe_pmu,perf_link" },
+		{ ".fallback", "fentry,tp_btf,ringbuf,kprobe_pmu,perf_link,uprobe_multi" },
 	};
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
 		for (const struct vm_test *t = __start_vmtests; t < __stop_vmtests; t++) {
