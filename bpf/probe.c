@@ -216,6 +216,35 @@ bool probe_prog_name(void)
 	CACHED(NULL, do_prog_name());
 }
 
+/* A raw tracepoint program that tail-calls through a program array
+ * (4.17+): what the syscall dispatcher of the dynamic-tracing tools
+ * needs. */
+static bool do_raw_tp(void)
+{
+	int map = map_create(BPF_MAP_TYPE_PROG_ARRAY, 4, 4, 1, 0), fd = -1;
+
+	if (map >= 0) {
+		const struct bpf_insn insns[] = {
+			{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_2, .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+			{ 0 },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 0 },
+			{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_tail_call },
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+
+		fd = prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, NULL, insns, ARRAY_SIZE(insns));
+	}
+	close_fd(fd);
+	close_fd(map);
+	return fd >= 0;
+}
+
+bool probe_raw_tp(void)
+{
+	CACHED("raw_tp", do_raw_tp());
+}
+
 bool probe_kprobe_pmu(void)
 {
 	CACHED("kprobe_pmu", access("/sys/bus/event_source/devices/kprobe/type", F_OK) == 0);

@@ -5,7 +5,7 @@
  *
  * The environment variable COREBOX_DISABLE=feat[,feat...] forces a probe
  * to say "no" (tests use it to exercise fallbacks): ringbuf, tp_btf,
- * fentry, kprobe_pmu, kprobe, perf_link, mmap, bpf_cookie, uprobe_multi;
+ * fentry, raw_tp, kprobe_pmu, kprobe, perf_link, mmap, bpf_cookie, uprobe_multi;
  * BTF kinds in program BTF: btf (all BTF), btf_func, btf_global_func,
  * btf_datasec, btf_float, btf_decl_tag, btf_type_tag, btf_enum64. */
 #ifndef COREBOX_PROBE_H
@@ -20,6 +20,7 @@ bool probe_mmapable_array(void);
 bool probe_perf_link(void);
 bool probe_bpf_cookie(void);
 bool probe_prog_name(void);
+bool probe_raw_tp(void);     /* raw_tp programs with tail calls (4.17+) */
 bool probe_kprobe_pmu(void);
 bool probe_kprobe_legacy(void);
 bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */

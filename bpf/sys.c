@@ -413,7 +413,8 @@ int bpf_link_create(int prog_fd, int target_fd, uint32_t attach_type,
 }
 
 int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
-				 const uint64_t *cookies, uint32_t cnt, uint32_t flags, int pid)
+				 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
+				 uint32_t flags, int pid)
 {
 	union cb_bpf_attr u;
 	struct cb_link_uprobe_multi *um = (struct cb_link_uprobe_multi *)u.raw;
@@ -424,6 +425,7 @@ int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *
 	um->attach_type = CB_BPF_TRACE_UPROBE_MULTI;
 	um->path = U64(path);
 	um->offsets = U64(offsets);
+	um->ref_ctr_offsets = U64(ref_ctr_offsets);
 	um->cookies = U64(cookies);
 	um->cnt = cnt;
 	um->um_flags = flags;

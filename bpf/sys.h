@@ -69,9 +69,11 @@ int bpf_link_create(int prog_fd, int target_fd, uint32_t attach_type,
 		    uint32_t target_btf_id, uint64_t cookie);
 /* uprobe_multi link (6.6+): cnt file offsets in one binary; the program
  * was loaded as KPROBE with expected_attach_type CB_BPF_TRACE_UPROBE_MULTI.
- * flags: CB_BPF_F_UPROBE_MULTI_RETURN; cookies may be NULL; pid <= 0: all. */
+ * flags: CB_BPF_F_UPROBE_MULTI_RETURN; ref_ctr_offsets (USDT semaphores,
+ * file offsets, 0 none) and cookies may be NULL; pid <= 0: all. */
 int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
-				 const uint64_t *cookies, uint32_t cnt, uint32_t flags, int pid);
+				 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
+				 uint32_t flags, int pid);
 int bpf_raw_tp_open(const char *name, int prog_fd); /* name NULL for tp_btf/fentry */
 int bpf_obj_info(int fd, void *info, uint32_t *info_len);
 int bpf_prog_bind_map(int prog_fd, int map_fd);

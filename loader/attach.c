@@ -6,9 +6,13 @@
  * is valid either way); kprobes go through the PMU, else kprobe_events;
  * perf-based attachments use bpf links when the kernel has them. */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bpf/perf.h"
@@ -338,6 +342,17 @@ static int attach_uprobe(struct prog *p, bool ret)
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);
 	}
+	if (p->uprobe_multi) { /* a link of one offset (see load.c) */
+		uint64_t o = off + extra, ref = p->ref_ctr_off;
+		int fd = bpf_link_create_uprobe_multi(p->fd, path, &o, ref ? &ref : NULL, NULL, 1,
+						      ret ? CB_BPF_F_UPROBE_MULTI_RETURN : 0, p->upid);
+
+		if (fd < 0)
+			return err_prefix(fd, "program %s", p->name);
+		p->link_fd = fd;
+		p->mech = ret ? "uretprobe_multi" : "uprobe_multi";
+		return 0;
+	}
 	pfd = perf_open_uprobe_ref(path, off + extra, ret, p->upid > 0 ? p->upid : -1, p->ref_ctr_off);
 	if (pfd < 0)
 		return pfd;
@@ -386,7 +401,7 @@ static int attach_one(struct obj *o, struct prog *p)
 		return 0;
 	case ATTACH_RAW_TP:
 		if (!p->target)
-			return err_set(EINVAL, "program %s: raw tracepoint has no name", p->name);
+			return 0; /* SEC("raw_tp"): attached by hand, or a tail-call target */
 		fd = bpf_raw_tp_open(p->target, p->fd);
 		if (fd < 0)
 			return fd;
@@ -482,6 +497,90 @@ int prog_attach_perf_fd(struct prog *p, int perf_fd)
 	p->extra_fds[p->nr_extra++] = link;
 	p->mech = "perf_event";
 	return 0;
+}
+
+/* Detaching can wait for RCU grace periods in the kernel (20-100 ms per
+ * uprobe_multi link, BPF trampoline, ...): hundreds of programs one
+ * after the other would take seconds.  Closed from many tasks at once,
+ * the waits overlap (perf events, which wait under one global mutex,
+ * gain nothing but lose nothing).  The closers are clone()d children
+ * sharing the fd table (CLONE_FILES: the last fput, and its wait, runs in
+ * the task that closed) and memory; they only make close syscalls, in
+ * order within a program (link, then its perf event). */
+#define CLOSERS 32
+#define CLOSER_STACK 16384
+
+struct closer {
+	int (*fds)[2];
+	size_t n;
+};
+
+static int closer_main(void *arg)
+{
+	const struct closer *c = arg;
+
+	for (size_t i = 0; i < c->n; i++)
+		for (int k = 0; k < 2; k++)
+			if (c->fds[i][k] >= 0)
+				syscall(SYS_close, c->fds[i][k]);
+	return 0;
+}
+
+void obj_detach_parallel(struct obj *o)
+{
+	size_t n = 0, per, covered = 0;
+	int (*fds)[2], nkids = 0;
+	pid_t kids[CLOSERS];
+	struct closer work[CLOSERS];
+	char *stacks;
+
+	for (size_t i = 0; i < o->nr_progs; i++)
+		n += (o->progs[i].link_fd >= 0 || o->progs[i].perf_fd >= 0) + o->progs[i].nr_extra;
+	if (n < 8) /* not worth the tasks */
+		return;
+	fds = xmalloc(n * sizeof(*fds));
+	n = 0;
+	for (size_t i = 0; i < o->nr_progs; i++) {
+		struct prog *p = &o->progs[i];
+
+		if (p->link_fd >= 0 || p->perf_fd >= 0) {
+			fds[n][0] = p->link_fd;
+			fds[n++][1] = p->perf_fd;
+		}
+		for (size_t k = 0; k < p->nr_extra; k++) {
+			fds[n][0] = p->extra_fds[k];
+			fds[n++][1] = -1;
+		}
+	}
+	stacks = mmap(NULL, CLOSERS * CLOSER_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	per = (n + CLOSERS - 1) / CLOSERS;
+	for (size_t at = 0; stacks != MAP_FAILED && at < n && nkids < CLOSERS; at += per) {
+		work[nkids].fds = fds + at;
+		work[nkids].n = n - at < per ? n - at : per;
+		kids[nkids] = clone(closer_main, stacks + (size_t)(nkids + 1) * CLOSER_STACK,
+				    CLONE_VM | CLONE_FILES | SIGCHLD, &work[nkids]);
+		if (kids[nkids] < 0)
+			break;
+		covered = at + work[nkids].n;
+		nkids++;
+	}
+	for (int k = 0; k < nkids; k++)
+		while (waitpid(kids[k], NULL, 0) < 0 && errno == EINTR)
+			;
+	/* what the children closed is closed for us too (one fd table): the
+	 * first `covered` entries, in the order they were listed */
+	n = 0;
+	for (size_t i = 0; i < o->nr_progs && n < covered; i++) {
+		struct prog *p = &o->progs[i];
+
+		if ((p->link_fd >= 0 || p->perf_fd >= 0) && n++ < covered)
+			p->link_fd = p->perf_fd = -1;
+		for (size_t k = 0; k < p->nr_extra && n < covered; k++, n++)
+			p->extra_fds[k] = -1;
+	}
+	if (stacks != MAP_FAILED)
+		munmap(stacks, CLOSERS * CLOSER_STACK);
+	free(fds);
 }
 
 void prog_detach(struct prog *p)

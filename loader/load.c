@@ -420,9 +420,24 @@ static void log_tail(const char *log, char *out, size_t size, int lines)
 	snprintf(out, size, "%.*s", (int)(end - p), p);
 }
 
+/* uprobes attached by target go through uprobe_multi links (6.6+) when the
+ * kernel has them: a perf uprobe event waits for an RCU grace period under
+ * a global mutex when it is closed (60 ms each here), links do not hold
+ * that mutex, so many of them close at once (obj_close). */
+static void choose_uprobe_kind(struct prog *p)
+{
+	p->uprobe_multi = (p->kind == ATTACH_UPROBE || p->kind == ATTACH_URETPROBE) && p->target && !p->sleepable &&
+			  probe_uprobe_multi();
+	if (p->uprobe_multi)
+		p->expected_attach_type = CB_BPF_TRACE_UPROBE_MULTI;
+}
+
 static int load_prog(struct obj *o, struct prog *p)
 {
-	struct bpf_prog_spec s = {
+	struct bpf_prog_spec s;
+
+	choose_uprobe_kind(p);
+	s = (struct bpf_prog_spec){
 		.name = p->name,
 		.type = p->type,
 		.expected_attach_type = p->expected_attach_type,
@@ -472,6 +487,14 @@ static int load_prog(struct obj *o, struct prog *p)
 		p->expected_attach_type = s.expected_attach_type = 0;
 		p->attach_btf_id = s.attach_btf_id = 0;
 		p->attach_btf_obj_fd = s.attach_btf_obj_fd = 0;
+		fd = bpf_prog_load(&s, &log);
+	}
+	if (fd < 0 && p->uprobe_multi) {
+		/* refused as uprobe_multi: a plain uprobe on a perf event */
+		free(log);
+		log = NULL;
+		p->uprobe_multi = false;
+		p->expected_attach_type = s.expected_attach_type = 0;
 		fd = bpf_prog_load(&s, &log);
 	}
 	if (fd < 0) {
@@ -639,13 +662,35 @@ static int load(struct obj *o, const struct obj_opts *opts)
 	load_prog_btf(o);
 	if ((err = maps_create(o)) < 0)
 		goto fail;
-	for (size_t i = 0; i < o->nr_progs; i++) {
-		struct prog *p = &o->progs[i];
+	{
+		size_t tried = 0, refused = 0;
 
-		if (!p->autoload)
-			continue;
-		if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0)
+		for (size_t i = 0; i < o->nr_progs; i++) {
+			struct prog *p = &o->progs[i];
+
+			if (!p->autoload)
+				continue;
+			tried++;
+			if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0) {
+				if (!opts || !opts->keep_going)
+					goto fail;
+				/* keep going: this one stays unloaded */
+				free(p->load_err);
+				p->load_err = xstrdup(err_msg());
+				p->autoload = false;
+				refused++;
+				err_clear();
+			}
+		}
+		if (tried && refused == tried) { /* the first one's reason */
+			for (size_t i = 0; i < o->nr_progs; i++)
+				if (o->progs[i].load_err) {
+					err = err_set(EINVAL, "%s", o->progs[i].load_err);
+					break;
+				}
 			goto fail;
+		}
+		err = 0;
 	}
 	o->loaded = true;
 	return 0;

@@ -47,6 +47,8 @@ enum attach_kind {
 struct obj_opts {
 	const char *btf_path; /* --btf FILE or $COREBOX_BTF; NULL: /sys/kernel/btf/vmlinux */
 	int verbose;          /* print the verifier log even on success, load steps */
+	bool keep_going;      /* a program the kernel refuses stays unloaded (prog_load_error
+			       * says why) instead of failing the load; all refused: fail */
 };
 
 struct obj *obj_open(const char *name, const void *elf, size_t size);
@@ -69,6 +71,8 @@ const char *prog_section(const struct prog *p);
 enum attach_kind prog_kind(const struct prog *p);
 const char *prog_target(const struct prog *p);
 int prog_fd(const struct prog *p);
+/* Why the program is not loaded (obj_opts.keep_going), or NULL. */
+const char *prog_load_error(const struct prog *p);
 /* After attach: "tp_btf", "raw_tp", "tracepoint", "fentry", "fexit",
  * "kprobe", "kretprobe", "kprobe_legacy", "uprobe", "uretprobe",
  * "perf_event", or "" when not attached. */

@@ -59,6 +59,7 @@ struct prog {
 	uint32_t attach_btf_id;
 	int attach_btf_obj_fd;   /* target in a module: its BTF object (owned by obj->mods) */
 	bool sleepable;
+	bool uprobe_multi;       /* uprobe/uretprobe with a target: loaded for an uprobe_multi link */
 	/* built at load time */
 	struct bpf_insn *insns;
 	size_t cnt, cap;
@@ -76,6 +77,7 @@ struct prog {
 	size_t nr_extra;
 	/* generated programs (gen.c) */
 	char *label;             /* what to name in errors (the probe text), or NULL */
+	char *load_err;          /* obj_opts.keep_going: why it was not loaded */
 	int upid;                /* uprobe: only this process (0: all) */
 	uint64_t ref_ctr_off;    /* uprobe: USDT semaphore file offset, or 0 */
 };
@@ -203,6 +205,8 @@ void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size);
 int prog_setup_type(struct prog *p);
 int prog_resolve_btf_target(struct obj *o, struct prog *p);
 void prog_detach(struct prog *p);
+/* Close every program's links and perf events at once (obj_close). */
+void obj_detach_parallel(struct obj *o);
 bool prog_needs_kernel_btf(const struct prog *p);
 int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts);
 

@@ -329,6 +329,7 @@ const char *prog_section(const struct prog *p) { return p->sec_name; }
 enum attach_kind prog_kind(const struct prog *p) { return p->kind; }
 const char *prog_target(const struct prog *p) { return p->target ? p->target : ""; }
 int prog_fd(const struct prog *p) { return p->fd; }
+const char *prog_load_error(const struct prog *p) { return p->load_err; }
 const char *prog_mechanism(const struct prog *p) { return p->mech; }
 
 int prog_set_attach_target(struct prog *p, const char *target)
@@ -345,6 +346,7 @@ void obj_close(struct obj *o)
 	if (!o)
 		return;
 	obj_kernel_btf_release(o);
+	obj_detach_parallel(o); /* many links: their waits overlap */
 	for (size_t i = 0; i < o->nr_progs; i++) {
 		struct prog *p = &o->progs[i];
 
@@ -360,6 +362,7 @@ void obj_close(struct obj *o)
 		free(p->line_info);
 		free(p->extra_fds);
 		free(p->label);
+		free(p->load_err);
 	}
 	maps_destroy(o);
 	for (size_t i = 0; i < o->nr_code; i++) {

@@ -7,6 +7,9 @@ B=build/bench
 mkdir -p $B
 gcc -O2 -o $B/first_event tests/bench/first_event.c || exit 1
 gcc -O2 -o $B/getppid_loop tests/bench/getppid_loop.c || exit 1
+gcc -O2 -o $B/attach_exit tests/bench/attach_exit.c || exit 1
+gcc -O2 -o $B/peak_rss tests/bench/peak_rss.c || exit 1
+gcc -O2 -o $B/paced tests/bench/paced.c || exit 1
 LT=/usr/sbin
 have_lt=0
 [ -x $LT/execsnoop ] && [ -x $LT/syscount ] && have_lt=1
@@ -70,13 +73,29 @@ for t in execsnoop opensnoop syscount profile; do
 	printf "corebox %-10s" $t; mem_of ./corebox $t
 	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done
-# profile symbolizes at exit: its peak is then, not while attached
-python3 - <<'PY'
-import resource, subprocess
-subprocess.run(['./corebox', 'profile', '-F', '99', '-f', '2'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-print('corebox profile -F 99 -f 2 (system-wide, symbolized at exit): peak RSS %d KiB'
-      % resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-PY
+# The stack tools symbolize at exit: their peak is then, not while
+# attached.  System-wide, with a mixed workload running (compiler, python,
+# perl, shell): kernel symbols are named in one pass over /proc/kallsyms
+# for the addresses seen, user symbols in one pass per ELF file.  The
+# peak comes from wait4 in a small C parent (a Python parent's pages
+# would count until the exec).
+workload() { # SECONDS
+	end=$(( $(date +%s) + $1 ))
+	while [ "$(date +%s)" -lt $end ]; do
+		gcc -O2 -c -o $B/wk.o tests/bench/paced.c 2>/dev/null
+		python3 -c 'import json; [json.dumps(list(range(1000))) for i in range(200)]'
+		perl -e 'my $x = 0; $x += $_ for 1..200000;' 2>/dev/null
+		ls -lR /usr/lib > /dev/null 2>&1
+	done
+}
+echo "== stack tools: peak RSS system-wide, symbolized at exit, under a mixed workload =="
+for c in "profile -F 99 -f 3" "profile -F 99 3" "offcputime 3" "offcputime -f 3" "stackcount -D 3 t:sched:sched_switch" \
+	 "stackcount -f -D 3 t:syscalls:sys_enter_read"; do
+	workload 4 &
+	wp=$!
+	printf "corebox %-42s peak RSS %6s KiB\n" "$c" "$($B/peak_rss ./corebox $c 2>/dev/null)"
+	wait $wp
+done
 
 echo "== syscount overhead: 10M getppid() traced / untraced (median of 5 alternating pairs) =="
 ratio_of() {
@@ -95,6 +114,38 @@ ratio_of() {
 }
 printf "corebox syscount:      "; ratio_of ./corebox syscount
 [ $have_lt = 1 ] && { printf "libbpf-tools syscount: "; ratio_of $LT/syscount; }
+
+echo "== dynamic tracing (trace, funccount, stackcount, argdist, funclatency) =="
+echo "(bcc, their original, does not run here: no kernel headers, no LLVM; libbpf-tools has funclatency only)"
+echo "exec -> attached banner, SIGINT -> exit (ms):"
+sleep 1000 & SP=$!
+for args in "funccount -r c:^(malloc|free|calloc|realloc|memcpy|memset|strlen|strcmp|open|close)$" \
+	    "funccount -r t:sched:^sched_(switch|wakeup|wakeup_new|waking|process_fork|process_exec|process_exit|process_free|stat_runtime|migrate_task)$" \
+	    "funccount t:sched:*" "funccount t:syscalls:sys_enter_*" "stackcount t:syscalls:sys_enter_*" \
+	    "funclatency -p $SP c:malloc"; do
+	# shellcheck disable=SC2086
+	r=$($B/attach_exit Tracing ./corebox $args)
+	printf "  corebox %-52.52s attach %5s  exit %5s\n" "$args" "${r% *}" "${r#* }"
+done
+if [ -x $LT/funclatency ]; then
+	r=$($B/attach_exit Tracing $LT/funclatency -p $SP c:malloc)
+	printf "  libbpf-tools %-47s attach %5s  exit %5s\n" "funclatency -p PID c:malloc" "${r% *}" "${r#* }"
+fi
+kill $SP 2>/dev/null; wait $SP 2>/dev/null
+echo "trace to a file: paced getppid() events/s (syscall event), lines written, lost:"
+for rate in 20000 50000 100000 200000 400000; do
+	$B/paced $rate 2 > $B/paced.out &
+	pp=$!
+	i=0; while ! grep -q ready $B/paced.out && [ $i -lt 50 ]; do sleep 0.05; i=$((i + 1)); done
+	./corebox trace -p $pp 't:syscalls:sys_enter_getppid' > $B/trace.out 2> $B/trace.err &
+	tp=$!
+	i=0; while ! grep -q PID $B/trace.out && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -USR1 $pp; wait $pp
+	sleep 0.5; kill -INT $tp; wait $tp
+	lost=$(sed -n 's/.*lost \([0-9]*\) events.*/\1/p' $B/trace.err | tail -n 1)
+	printf "  %7s/s asked: %s, %s lines, lost %s\n" $rate "$(awk '{print $2 " calls at " $3 "/s"}' $B/paced.out | tail -n 1)" \
+		"$(($(wc -l < $B/trace.out) - 1))" "${lost:-0}"
+done
 
 # the block and file system tools: peak memory beside libbpf-tools where it
 # runs here (its biosnoop, cachestat, readahead, fsslower need fentry or

@@ -18,7 +18,7 @@ HPID= TPID=
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
 	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
-	rm -rf "$W"
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
 trap cleanup EXIT INT TERM
 need_corebox
@@ -41,7 +41,9 @@ run() {
 	done
 	"$CB" "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	if ! wait_for "$W/$name.out" "$hdr" 150; then
+	hf=$W/$name.out
+	case " $* " in *" -j "*) hf=$W/$name.err ;; esac # JSON: banners on stderr
+	if ! wait_for "$hf" "$hdr" 150; then
 		notok "$name: no header: $(head -c 400 "$W/$name.err")"
 		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
 		return 1
@@ -85,6 +87,11 @@ if run tr_u 'PID' trace -p @PID@ "$H:cbx_dyn_inner \"%d %s\", arg1, arg2"; then
 	last=$(grep 'cbx_dyn_inner' "$W/tr_u.out" | tail -1 | awk '{print $(NF-1)}')
 	if [ "$c" = $N ] && [ "$last" = $((N - 1)) ]; then ok "trace uprobe: $N lines, last arg1 $((N - 1)), string argument"
 	else notok "trace uprobe: $c lines (last arg1 '$last'): $(head -3 "$W/tr_u.out" | tr '\n' '|')"; fi
+fi
+# signed arithmetic: C's division and remainder of negative numbers
+if run tr_div 'PID' trace -p @PID@ "$H:cbx_dyn_inner(int x, const char *s) (x == 5) \"%d %d %d %d %d\", (x - 12) / 4, (x - 12) % 4, -x / 2, x / -2, (x - 12) >> 1"; then
+	if grep -q ' cbx_dyn_inner  *-1 -3 -2 -2 -4$' "$W/tr_div.out"; then ok "trace: signed / % >> of negative values as in C"
+	else notok "signed arithmetic: $(tail -2 "$W/tr_div.out" | tr '\n' '|') $(head -c 200 "$W/tr_div.err")"; fi
 fi
 # trace filter on a return value
 if run tr_r 'PID' trace -p @PID@ "r:$H:cbx_dyn_outer (retval == 20) \"ret %d\", retval"; then
@@ -140,7 +147,9 @@ tk() { # NAME HEADER ARGS...: run a kernel-probe tool, then the workload $WORK
 	shift 2
 	"$CB" "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	if ! wait_for "$W/$name.out" "$hdr" 150; then
+	hf=$W/$name.out
+	case " $* " in *" -j "*) hf=$W/$name.err ;; esac # JSON: banners on stderr
+	if ! wait_for "$hf" "$hdr" 150; then
 		notok "$name: no header: $(head -c 400 "$W/$name.err")"; kill -KILL $TPID; wait $TPID 2>/dev/null; TPID=; return 1
 	fi
 	sh -c "$WORK"
@@ -169,6 +178,63 @@ if tk fcs 'Tracing' funccount 't:syscalls:sys_enter_exec*'; then
 	c=$(count_of "$W/fcs.out" syscalls:sys_enter_execve)
 	[ -n "$c" ] && [ "$c" -ge 1 ] && ok "funccount 't:syscalls:sys_enter_exec*': execve counted ($c)" || notok "funccount syscalls: $(tr '\n' '|' < "$W/fcs.out")"
 fi
+
+# JSON (-j) and Prometheus (--prom): the same ground truth
+jq_check() { # FILE PYTHON-EXPR over docs (the parsed lines): prints the value
+	python3 -c 'import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(eval(sys.argv[2]))' "$@" 2>&1
+}
+prom_of() { # FILE SERIES: the value of one series (promcheck must pass)
+	python3 tests/e2e/promcheck.py "$1" > "$1.json" || { echo "invalid: $(cat "$1.json")"; return; }
+	python3 -c 'import json, sys; print(int(json.load(open(sys.argv[1])).get(sys.argv[2], -1)))' "$1.json" "$2"
+}
+if run fc_j 'Tracing' funccount -j --prom "$W/fc.prom" -p @PID@ "$H:cbx_dyn_*"; then
+	c=$(jq_check "$W/fc_j.out" 'sum(r["count"] for d in docs for r in d["functions"] if r["func"] == "cbx_dyn_inner")')
+	[ "$c" = $N ] && ok "funccount -j: cbx_dyn_inner $N" || notok "funccount -j: '$c': $(head -c 300 "$W/fc_j.out")"
+	c=$(prom_of "$W/fc.prom" 'corebox_funccount_count_total{func="cbx_dyn_outer"}')
+	[ "$c" = $N ] && ok "funccount --prom: valid, cbx_dyn_outer $N" || notok "funccount --prom: '$c'"
+fi
+if run fc_p 'Tracing' funccount --prom "$W/fc2.prom" -p @PID@ "$H:cbx_dyn_*"; then
+	t1=$(count_of "$W/fc_p.out" cbx_dyn_inner)
+	c=$(prom_of "$W/fc2.prom" 'corebox_funccount_count_total{func="cbx_dyn_inner"}')
+	[ "$c" = "$t1" ] && [ "$c" = $N ] && ok "funccount --prom equals the text count ($c)" || notok "funccount prom '$c' text '$t1'"
+fi
+if run tr_j 'TID' trace -j -p @PID@ "$H:cbx_dyn_inner \"%d %s\", arg1, arg2"; then
+	c=$(jq_check "$W/tr_j.out" 'sum(1 for d in docs if d["func"] == "cbx_dyn_inner" and d["args"][1] == "cbx-unique-string" and d["msg"] == "%d cbx-unique-string" % d["args"][0])')
+	l=$(jq_check "$W/tr_j.out" 'docs[-1]["args"][0]')
+	[ "$c" = $N ] && [ "$l" = $((N - 1)) ] && ok "trace -j: $N events with msg and raw args" || notok "trace -j: '$c' '$l': $(head -c 300 "$W/tr_j.out") $(head -c 200 "$W/tr_j.err")"
+fi
+if run sc_j 'Tracing' stackcount -j --prom "$W/sc.prom" -U -p @PID@ "$H:cbx_dyn_inner"; then
+	c=$(jq_check "$W/sc_j.out" 'sum(s["count"] for d in docs for s in d["stacks"] if s["user"][:3] == ["cbx_dyn_inner", "cbx_dyn_outer", "main"])')
+	[ "$c" = $N ] && ok "stackcount -j: user stack inner<-outer<-main $N" || notok "stackcount -j: '$c': $(head -c 400 "$W/sc_j.out")"
+	c=$(python3 tests/e2e/promcheck.py "$W/sc.prom" | python3 -c 'import json, sys; print(sum(int(v) for k, v in json.load(sys.stdin).items() if ";main;cbx_dyn_outer;cbx_dyn_inner\"" in k))')
+	[ "$c" = $N ] && ok "stackcount --prom: valid, the stack counted $N" || notok "stackcount --prom: '$c'"
+fi
+if run fl_j 'Tracing' funclatency -j --prom "$W/fl.prom" -u -p @PID@ "$H:cbx_dyn_sleep"; then
+	c=$(jq_check "$W/fl_j.out" '[(h["count"], [b["count"] for b in h["buckets"] if b["low"] == 16384][0], 60000 <= h["sum"] < 150000) for d in docs for h in d.get("latency", [])]')
+	[ "$c" = "[(3, 3, True)]" ] && ok "funclatency -j: 3 calls in 16384..32767 us, sum 60..150 ms" || notok "funclatency -j: $c: $(head -c 300 "$W/fl_j.out")"
+	c=$(prom_of "$W/fl.prom" 'corebox_funclatency_latency_seconds_count{}')
+	s=$(python3 tests/e2e/promcheck.py "$W/fl.prom" | python3 -c 'import json, sys; print(0.06 <= json.load(sys.stdin)["corebox_funclatency_latency_seconds_sum{}"] < 0.15)')
+	[ "$c" = 3 ] && [ "$s" = True ] && ok "funclatency --prom: valid, count 3, _sum in seconds" || notok "funclatency --prom: count '$c' sum ok '$s'"
+fi
+"$H" $N $M > "$W/ad2.helper" 2>&1 &
+HPID=$!
+if wait_for "$W/ad2.helper" '^ready' 50; then
+	"$CB" argdist -j --prom "$W/ad.prom" -p $HPID -i 2 -n 1 -C 'p:c:malloc(size_t size):size_t:size:size==12345' \
+		-H 'p:c:malloc(size_t size):size_t:size:size==12345#sizes' > "$W/ad2.out" 2> "$W/ad2.err" &
+	TPID=$!
+	sleep 1
+	kill -USR1 $HPID
+	wait_exit "$TPID" 100 || kill -KILL "$TPID"
+	wait "$TPID" 2>/dev/null; TPID=
+	c=$(jq_check "$W/ad2.out" '[(r["event"], r["count"]) for d in docs for r in d["counts"]] + [(h["count"], h["sum"]) for d in docs for h in d["values"]]')
+	[ "$c" = "[('size = 12345', 5), (5, 61725)]" ] && ok "argdist -j: 5 x 12345 counted, histogram sum 61725" || notok "argdist -j: $c $(head -c 200 "$W/ad2.err")"
+	c=$(prom_of "$W/ad.prom" 'corebox_argdist_values_sum{probe="sizes"}')
+	e=$(prom_of "$W/ad.prom" 'corebox_argdist_count_total{event="size = 12345",probe="p:c:malloc(size_t size):size_t:size:size==12345"}')
+	[ "$c" = 61725 ] && [ "$e" = 5 ] && ok "argdist --prom: valid, _sum 61725, count 5" || notok "argdist --prom: sum '$c' count '$e'"
+fi
+kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
 
 # probe errors: one line, the text, a caret; exit 2
 "$CB" trace 'sys_read (arg3 > ) "x"' > /dev/null 2> "$W/perr"; rc=$?

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Fuzz the untrusted-input parsers (ELF, BTF, .BTF.ext) with libFuzzer.
+# Fuzz the untrusted-input parsers (ELF, BTF, .BTF.ext, the dynamic-tracing
+# tools' probe grammars and expressions) with libFuzzer.
 #
 #   sh tests/fuzz/run.sh [OUTDIR]      (default build/test/fuzz)
 #
@@ -11,17 +12,17 @@
 # tests/fuzz/crashers/T/ so that it is replayed on every later run.
 #
 # Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
-# btf_ext"), CLANG (clang), LLVM_OBJCOPY (llvm-objcopy).
+# btf_ext probe"), CLANG (clang), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
-TARGETS=${FUZZ_TARGETS:-elf btf btf_ext}
+TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe}
 CLANG=${CLANG:-clang}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Wall -Wno-unused-parameter $SAN"
+CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Wall -Wno-unused-parameter -DCOREBOX_VERSION=\"fuzz\" $SAN"
 failed=0
 
 mkdir -p "$OUT/obj" "$OUT/seeds" || exit 1
@@ -35,6 +36,7 @@ fi
 lib_dirs() {
 	case $1 in
 	elf) echo "lib elf" ;;
+	probe) echo "lib elf btf bpf loader tools/common tools/stack tools/trace" ;;
 	*) echo "lib elf btf" ;;
 	esac
 }

@@ -527,7 +527,7 @@ int main(void)
 		int p = bpf_prog_load(&s, NULL), l = -1;
 		note_id(p);
 		if (func_file_offset(exe, "cb_uprobe_target", &off) == 0 && p >= 0)
-			l = bpf_link_create_uprobe_multi(p, exe, &off, &cookie, 1, 0, pid);
+			l = bpf_link_create_uprobe_multi(p, exe, &off, NULL, &cookie, 1, 0, pid);
 		volatile int acc = 0;
 		for (int i = 0; i < N; i++)
 			acc += cb_uprobe_target(i);

@@ -1,11 +1,15 @@
 /* The dynamic-tracing generator's pieces without a kernel: instruction
  * encoding and labels, the probe grammars (bcc's examples), expression
  * parse errors with positions, tracepoint formats, USDT operands. */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bpf/insn.h"
 #include "lib/err.h"
 #include "t.h"
+#include "tools/trace/match.h"
 #include "tools/trace/probe.h"
 
 static void test_emit(void)
@@ -128,11 +132,112 @@ static void test_formats(void)
 	T_OK(usdt_arg_parse("3@%rax", &a) < 0, "USDT: bad size");
 }
 
+/* A random well-formed ERE over a small alphabet (no '{', no quantifier
+ * after '^' or '(': where POSIX and Python differ). */
+static void rand_re(char *b, size_t *n, size_t max, int depth, unsigned *seed)
+{
+	int parts = 1 + (int)(rand_r(seed) % 3);
+
+	for (int i = 0; i < parts && *n + 12 < max; i++) {
+		int k = (int)(rand_r(seed) % 10);
+
+		if (k == 0 && depth < 3) {
+			b[(*n)++] = '(';
+			rand_re(b, n, max, depth + 1, seed);
+			if (rand_r(seed) % 2) {
+				b[(*n)++] = '|';
+				rand_re(b, n, max, depth + 1, seed);
+			}
+			b[(*n)++] = ')';
+		} else if (k == 1) {
+			const char *cls[] = { "[ab]", "[^a]", "[a-c]", "[^b-c_]" };
+			const char *c = cls[rand_r(seed) % 4];
+
+			memcpy(b + *n, c, strlen(c));
+			*n += strlen(c);
+		} else if (k == 2) {
+			b[(*n)++] = '.';
+		} else {
+			b[(*n)++] = "abc_"[rand_r(seed) % 4];
+		}
+		if (rand_r(seed) % 3 == 0)
+			b[(*n)++] = "*+?"[rand_r(seed) % 3];
+	}
+	b[*n] = 0;
+}
+
+static void test_match(void)
+{
+	static const struct { const char *re, *s; bool m; } cases[] = {
+		{ "^vfs_.*", "vfs_read", true }, { "vfs_", "do_vfs_read", false }, /* re.match: from the start */
+		{ "vfs_(read|write)$", "vfs_write", true }, { "vfs_(read|write)$", "vfs_writev", false },
+		{ "vfs_(read|write)", "vfs_writev", true }, { "tcp_send(msg|page)?$", "tcp_send", true },
+		{ "tcp_send(msg|page)?$", "tcp_sendpage", true }, { "[a-c]+x", "abcax", true }, { "[^a-c]", "a", false },
+		{ "a\\.b", "a.b", true }, { "a\\.b", "axb", false }, { "\\d+_\\w+$", "42_x9", true },
+		{ "\\D", "4", false }, { "x|", "y", true }, { "(a*)*b", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaac", false },
+		{ "a{2}", "a{2}", true }, { "[]a]+$", "]a]", true }, { "^$", "", true }, { ".", "", false },
+	};
+	static const char *const bad[] = { "(ab", "ab)", "[ab", "*a", "a\\", "a|*" };
+	struct matcher m;
+	int ok = 1;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool r = match_compile(&m, cases[i].re, true) == 0 && match(&m, cases[i].s);
+
+		if (r != cases[i].m) {
+			printf("# /%s/ on '%s': %d (%s)\n", cases[i].re, cases[i].s, r, err_msg());
+			ok = 0;
+		}
+		match_free(&m);
+	}
+	T_OK(ok, "regex: bcc patterns (anchored at the start like re.match), classes, escapes, alternation");
+	ok = 1;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (match_compile(&m, bad[i], true) == 0 || !strstr(err_msg(), bad[i]))
+			ok = 0;
+		match_free(&m);
+	}
+	T_OK(ok, "regex: malformed patterns are refused with a message (%s)", err_msg());
+	/* the same answers as glibc's POSIX regexec on "^(RE)" */
+	{
+		unsigned seed = 12345, agree = 0, total = 0;
+		const char *subj[] = { "", "a", "b", "ab", "ba", "abc", "aabbcc", "c_a", "_", "abcabc", "cba_", "aaa" };
+
+		for (int i = 0; i < 3000; i++) {
+			char re[256], anchored[300];
+			size_t n = 0;
+			regex_t px;
+
+			rand_re(re, &n, 200, 0, &seed);
+			snprintf(anchored, sizeof(anchored), "^(%s)", re);
+			if (regcomp(&px, anchored, REG_EXTENDED | REG_NOSUB) != 0)
+				continue;
+			if (match_compile(&m, re, true) == 0) {
+				for (size_t k = 0; k < sizeof(subj) / sizeof(subj[0]); k++) {
+					bool a = match(&m, subj[k]), b = regexec(&px, subj[k], 0, NULL, 0) == 0;
+
+					total++;
+					agree += a == b;
+					if (a != b && total - agree < 5)
+						printf("# /%s/ on '%s': ours %d, regexec %d\n", re, subj[k], a, b);
+				}
+				match_free(&m);
+			}
+			regfree(&px);
+		}
+		T_OK(total > 10000 && agree == total, "regex: %u of %u random matches agree with regexec", agree, total);
+	}
+	T_OK(glob_match("vfs_[rw]*", "vfs_read") && glob_match("vfs_[rw]*", "vfs_write") && !glob_match("vfs_[rw]*", "vfs_open") &&
+	     glob_match("[!v]*", "do_x") && !glob_match("[!v]*", "vfs") && glob_match("sys_[a-c]?", "sys_b1") &&
+	     glob_match("x[", "x[") && glob_match("*[0-9]", "tick9"), "globs with [...] classes");
+}
+
 int main(void)
 {
 	test_emit();
 	test_spec();
 	test_expr();
 	test_formats();
+	test_match();
 	T_EXIT();
 }

@@ -172,6 +172,18 @@ static void test_exe(const char *label, const char *exe, int stripped)
 	}
 	usyms_format(us, h.pid, h.alpha + 1, 1, 0, buf, sizeof(buf));
 	T_OK(!strcmp(buf, "cbx_alpha_unique+0x1"), "%s: formatted with offset \"%s\"", label, buf);
+	{
+		/* batched: asked first, named in one pass, then looked up */
+		struct usyms *b = usyms_new(0);
+
+		usyms_want(b, h.pid, h.alpha);
+		usyms_want(b, h.pid, h.beta + 3);
+		usyms_want(b, h.pid, h.main_);
+		usyms_resolve(b);
+		T_OK(sym_is(b, h.pid, h.alpha, "cbx_alpha_unique", 0) && sym_is(b, h.pid, h.beta + 3, "cbx_beta_unique", 3) &&
+		     sym_is(b, h.pid, h.main_, "main", 0), "%s: batch (want, resolve) names the same", label);
+		usyms_free(b);
+	}
 	helper_stop(&h);
 	usyms_free(us);
 }
@@ -363,6 +375,88 @@ static void test_ksyms(void)
 	T_OK(ksyms_lookup(ks, a, &k) == 0 && k.addr == a && k.offset == 0, "live: %s -> %s+0", name, k.name);
 	T_OK(ksyms_lookup(ks, a + 0x10, &k) == 0 && k.offset == 0x10 && !strcmp(k.name, name) ,
 	     "live: %s+0x10 -> %s+0x%llx", name, k.name, (unsigned long long)k.offset);
+	ksyms_free(ks);
+}
+
+/* Streaming lookups over a file in no particular order: one pass names
+ * every address asked, whatever the order of the lines. */
+static const char shuffled_kallsyms[] =
+	"ffffffffa1000100 t ext4_bar\t[ext4]\n"
+	"ffffffff81004000 t __schedule\n"
+	"ffffffff81007000 D some_data\n"
+	"ffffffff81001000 t schedule_alias\n"      /* an alias first in file order */
+	"ffffffffa0000000 t bpf_prog_6deef7357e7b4530_handle_switch\t[bpf]\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81006000 T pipe_write\n"
+	"ffffffff81001000 T schedule\n"
+	"ffffffffa1000000 t ext4_foo\t[ext4]\n"
+	"ffffffff81005000 T try_to_wake_up\n"
+	"ffffffffa2000000 t xfs_last\t[xfs]\n";
+
+static void test_ksyms_stream(void)
+{
+	static const struct { uint64_t addr; const char *name, *mod; uint64_t off; } want[] = {
+		{ 0xffffffff81004010, "__schedule", NULL, 0x10 },       /* between symbols */
+		{ 0xffffffff81004fff, "__schedule", NULL, 0xfff },      /* just below the next */
+		{ 0xffffffff81005000, "try_to_wake_up", NULL, 0 },      /* exactly on one */
+		{ 0xffffffff81001004, "schedule_alias", NULL, 4 },      /* aliases: first in the file */
+		{ 0xffffffff81007010, "pipe_write", NULL, 0x1010 },     /* data symbols are not text */
+		{ 0xffffffffa1000080, "ext4_foo", "ext4", 0x80 },       /* module symbols */
+		{ 0xffffffffa1000104, "ext4_bar", "ext4", 4 },
+		{ 0xffffffffa0000040, "bpf_prog_6deef7357e7b4530_handle_switch", "bpf", 0x40 },
+		{ 0xffffffffa2345678, "xfs_last", "xfs", 0x345678 },    /* above the last symbol */
+	};
+	struct ksyms *ks;
+	struct ksym k;
+	char buf[128];
+	size_t i;
+	int ok = 1;
+
+	T_OK(!write_text(DIR "/kallsyms_shuffled", shuffled_kallsyms), "shuffled kallsyms written");
+	if (ksyms_load_file(DIR "/kallsyms_shuffled", &ks)) {
+		T_OK(0, "shuffled kallsyms opens: %s", err_msg());
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		ksyms_want(ks, want[i].addr);
+		ksyms_want(ks, want[i].addr); /* asked twice: named once */
+	}
+	ksyms_want(ks, 0xffffffff80000000); /* below every symbol */
+	T_OK(!ksyms_known(ks, want[0].addr), "nothing named before the pass");
+	T_OK(ksyms_resolve(ks) == 0, "one pass");
+	for (i = 0; i < ARRAY_SIZE(want); i++)
+		ok &= ksyms_known(ks, want[i].addr);
+	T_OK(ok && ksyms_known(ks, 0xffffffff80000000), "every address asked is named after one pass");
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		int err = ksyms_lookup(ks, want[i].addr, &k);
+
+		if (err || strcmp(k.name, want[i].name) || k.offset != want[i].off ||
+		    (want[i].mod ? !k.module || strcmp(k.module, want[i].mod) : k.module != NULL)) {
+			printf("# 0x%llx: err %d %s+0x%llx [%s], want %s+0x%llx [%s]\n", (unsigned long long)want[i].addr, err,
+			       err ? "" : k.name, err ? 0ULL : (unsigned long long)k.offset, err || !k.module ? "" : k.module,
+			       want[i].name, (unsigned long long)want[i].off, want[i].mod ? want[i].mod : "");
+			ok = 0;
+		}
+	}
+	T_OK(ok, "between symbols, on one, aliases, modules, BPF programs, above the last: all named right");
+	T_OK(ksyms_lookup(ks, 0xffffffff80000000, &k) == -ENOENT, "below the first symbol (in a shuffled file): -ENOENT");
+	T_OK(ksyms_count(ks) == 10, "text symbols counted by the pass: %zu", ksyms_count(ks));
+	/* an address not asked before: a pass of its own */
+	T_OK(!ksyms_known(ks, 0xffffffff81006008) && ksyms_lookup(ks, 0xffffffff81006008, &k) == 0 &&
+	     !strcmp(k.name, "pipe_write") && k.offset == 8, "lookup of a new address: pipe_write+0x8");
+	ksyms_format(ks, 0xffffffffa1000104, 1, buf, sizeof(buf));
+	T_OK(!strcmp(buf, "ext4_bar+0x4 [ext4]"), "format: %s", buf);
+	{
+		/* names stay valid while later passes add more */
+		const char *name;
+
+		ksyms_lookup(ks, want[5].addr, &k);
+		name = k.name;
+		for (uint64_t a = 0xffffffff81000001; a < 0xffffffff81000001 + 3000; a++)
+			ksyms_want(ks, a);
+		ksyms_resolve(ks);
+		T_OK(!strcmp(name, "ext4_foo"), "a name returned before stays valid after more passes");
+	}
 	ksyms_free(ks);
 }
 
@@ -592,6 +686,7 @@ int main(void)
 {
 	test_usyms();
 	test_ksyms();
+	test_ksyms_stream();
 	test_format();
 	test_svg();
 	test_mapdump();

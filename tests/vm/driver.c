@@ -166,11 +166,11 @@ static int legacy_kprobes_present(void)
 /* Print VMTEST-MECH for every program loaded since `since` (boot ns). */
 void report_mechanisms(const char *test, uint64_t since)
 {
-	struct { uint32_t prog; const char *mech; } links[64];
+	static struct { uint32_t prog; const char *mech; } links[1024]; /* static: many probes */
 	int nl = 0, np = 0;
 	int id = 0;
 
-	while ((id = next_id(BPF_LINK_GET_NEXT_ID, (uint32_t)id)) > 0 && nl < 64) {
+	while ((id = next_id(BPF_LINK_GET_NEXT_ID, (uint32_t)id)) > 0 && nl < 1024) {
 		struct bpf_link_info li;
 		int fd = fd_by_id(BPF_LINK_GET_FD_BY_ID, (uint32_t)id);
 
@@ -396,6 +396,39 @@ pid_t gated_child(int *gate, int *done, void (*fn)(void))
 	return child;
 }
 
+int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
+		   void (*fn)(void), pid_t *childp)
+{
+	struct tool_run t;
+	int gate, done, rc, finished;
+	pid_t child = gated_child(&gate, &done, fn);
+
+	if (child < 0)
+		return -1;
+	*childp = child;
+	snprintf(pidarg, 16, "%d", (int)child);
+	if (tool_start(&t, test, argv, disable, ready) < 0) {
+		close(gate);
+		close(done);
+		end_child(child);
+		return -1;
+	}
+	open_gate(gate);
+	finished = wait_done(done, 10000);
+	rc = tool_stop(&t);
+	end_child(child);
+	return finished ? rc : -3;
+}
+
+int lines_with(const char *needle)
+{
+	int n = 0;
+
+	for (const char *s = out; s && (s = strstr(s, needle)); s += strlen(needle))
+		n++;
+	return n;
+}
+
 void open_gate(int gate)
 {
 	char c = 1;
@@ -543,13 +576,13 @@ int main(int argc, char **argv)
 	/* every loader mechanism: best path, then the fallbacks */
 	run_mechtest("best", "", "fentry", "tp_btf");
 	run_mechtest("nofentry", "fentry,tp_btf", "kprobe", "raw_tp");
-	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link", "kprobe_legacy", "tp_btf");
+	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link,uprobe_multi", "kprobe_legacy", "tp_btf");
 
 	/* the tools (every VM_TEST in tests/vm/t_*.c): as they choose, then
 	 * with every fallback forced */
 	static const struct { const char *suffix, *disable; } modes[] = {
 		{ "", "" },
-		{ ".fallback", "fentry,tp_btf,ringbuf,kprobe_pmu,perf_link" },
+		{ ".fallback", "fentry,tp_btf,ringbuf,kprobe_pmu,perf_link,uprobe_multi" },
 	};
 	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
 		for (const struct vm_test *t = __start_vmtests; t < __stop_vmtests; t++) {

@@ -219,14 +219,17 @@ int main(int argc, char **argv)
 	check("raw_tp", prog_mechanism(obj_prog(o, "on_raw_tp")), "raw_tp", count_of(o, S_RAW_TP), n, 0, NULL);
 	check("tracepoint", prog_mechanism(obj_prog(o, "on_tracepoint")), "tracepoint", count_of(o, S_TRACEPOINT), n,
 	      0, NULL);
-	check("uprobe", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE), n, 0, NULL);
-	check("uretprobe", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe", count_of(o, S_URETPROBE), n, 0,
-	      NULL);
+	/* uprobes: uprobe_multi links where the kernel has them (6.6+) */
+	const char *wu = probe_uprobe_multi() ? "uprobe_multi" : "uprobe";
+	const char *wur = probe_uprobe_multi() ? "uretprobe_multi" : "uretprobe";
+
+	check("uprobe", prog_mechanism(obj_prog(o, "on_uprobe")), wu, count_of(o, S_UPROBE), n, 0, NULL);
+	check("uretprobe", prog_mechanism(obj_prog(o, "on_uretprobe")), wur, count_of(o, S_URETPROBE), n, 0, NULL);
 	/* mech_uprobe_target(0..n-1) returned 1..n */
-	check("uprobe_arg", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE_ARGSUM),
+	check("uprobe_arg", prog_mechanism(obj_prog(o, "on_uprobe")), wu, count_of(o, S_UPROBE_ARGSUM),
 	      (unsigned long long)n * (n - 1) / 2, 0, NULL);
-	check("uretprobe_ret", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe",
-	      count_of(o, S_URETPROBE_RETSUM), (unsigned long long)n * (n + 1) / 2, 0, NULL);
+	check("uretprobe_ret", prog_mechanism(obj_prog(o, "on_uretprobe")), wur, count_of(o, S_URETPROBE_RETSUM),
+	      (unsigned long long)n * (n + 1) / 2, 0, NULL);
 	check("perf_event", prog_mechanism(obj_prog(o, "on_perf_event")), "perf_event", count_of(o, S_PERF_EVENT), 1,
 	      1, npfd ? NULL : "no cpu-clock event attached");
 

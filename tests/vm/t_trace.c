@@ -36,41 +36,6 @@ static void sleep_m_times(void)
 		nanosleep(&ts, NULL);
 }
 
-/* Run corebox argv against a gated child running fn; out holds the output. */
-static int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
-			  void (*fn)(void), pid_t *childp)
-{
-	struct tool_run t;
-	int gate, done, rc, finished;
-	pid_t child = gated_child(&gate, &done, fn);
-
-	if (child < 0)
-		return -1;
-	*childp = child;
-	snprintf(pidarg, 16, "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, ready) < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
-		return -1;
-	}
-	open_gate(gate);
-	finished = wait_done(done, 10000);
-	rc = tool_stop(&t);
-	end_child(child);
-	return finished ? rc : -3;
-}
-
-/* Lines of out holding needle. */
-static int lines_with(const char *needle)
-{
-	int n = 0;
-
-	for (const char *s = out; s && (s = strstr(s, needle)); s += strlen(needle))
-		n++;
-	return n;
-}
-
 static void test_trace_args(const char *test, const char *disable)
 {
 	char pidarg[16], probe[600], want[64];

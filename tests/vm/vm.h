@@ -71,5 +71,13 @@ void open_gate(int gate);
 int wait_done(int done, int ms);
 /* SIGKILL and reap. */
 void end_child(pid_t child);
+/* corebox argv against a gated child running fn (its pid written into
+ * pidarg, 16 bytes, before the start): the tool's exit status, -1 when it
+ * did not start (a FAIL line is out), -3 when the child did not finish;
+ * out holds the output. */
+int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
+		   void (*fn)(void), pid_t *childp);
+/* Occurrences of needle in out. */
+int lines_with(const char *needle);
 
 #endif

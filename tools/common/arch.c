@@ -93,6 +93,22 @@ int arch_ret_reg_offset(enum arch a)
 	return a == ARCH_ARM64 ? 0 : 80; /* x0, ax */
 }
 
+int arch_syscall_arg_reg_offset(enum arch a, unsigned n)
+{
+	static const int x86[] = { 112, 104, 96, 56, 72, 64 }; /* di si dx r10 r8 r9 */
+	static const int arm64[] = { 272, 8, 16, 24, 32, 40 };  /* orig_x0 x1..x5 */
+
+	if (n < 1 || n > 6)
+		return -1;
+	return a == ARCH_ARM64 ? arm64[n - 1] : x86[n - 1];
+}
+
+int arch_syscall_nr_offset(enum arch a, unsigned *size)
+{
+	*size = a == ARCH_ARM64 ? 4 : 8;
+	return a == ARCH_ARM64 ? 280 : 120; /* syscallno (s32), orig_ax */
+}
+
 /* A signed decimal or 0x number at *p (strtoll base 0 would also take
  * octal, which sdt.h never writes). */
 static int parse_num(const char **p, int64_t *v)

@@ -46,6 +46,12 @@ int arch_reg_offset(enum arch a, const char *name, unsigned *size);
  * (x86_64: 1..6, arm64: 1..8), or -1; and of the return value. */
 int arch_arg_reg_offset(enum arch a, unsigned n);
 int arch_ret_reg_offset(enum arch a);
+/* The syscall ABI in the struct pt_regs saved at syscall entry (what
+ * raw_syscalls:sys_enter/sys_exit get): argument n (1..6; x86_64's 4th is
+ * r10; arm64's 1st is orig_x0, x0 holds the return value at exit), and
+ * the syscall number (*size bytes). */
+int arch_syscall_arg_reg_offset(enum arch a, unsigned n);
+int arch_syscall_nr_offset(enum arch a, unsigned *size);
 
 enum arch_usdt_kind {
 	ARCH_USDT_CONST,     /* the value is val_off */

@@ -153,6 +153,9 @@ struct out_hist {
 	const char *unit; /* text header unit: "usecs", "msecs", "nsecs", "kbytes", ... */
 	bool linear;      /* linear buckets: base + i * step; else log2 */
 	unsigned base, step;
+	bool bcc;         /* log2 slots of bcc's bpf_log2l (slot 0 holds 0, slot i
+			   * [2^(i-1), 2^i)) printed in bcc's layout (table.py
+			   * print_log2_hist: from slot 1, "count     distribution") */
 };
 /* One histogram of the report: text prints text_head (if any) then the
  * libbpf-tools layout; JSON adds {labels, unit, count, [sum], buckets};

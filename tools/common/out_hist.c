@@ -21,8 +21,10 @@ static void print_stars(uint64_t val, uint64_t val_max, int width)
 		putchar('+');
 }
 
-/* The layout of libbpf-tools' print_log2_hist (spec §0.3). */
-static void log2_text(const uint64_t *vals, int n, const char *unit)
+/* The layout of libbpf-tools' print_log2_hist (spec §0.3); bcc's
+ * (table.py) with bcc slots: slot i is libbpf-tools' slot i - 1, slot 0
+ * (the value 0) is not shown, one more space before "distribution". */
+static void log2_text(const uint64_t *vals, int n, const char *unit, bool bcc)
 {
 	int idx_max = -1, i;
 	uint64_t val_max = 0;
@@ -34,13 +36,14 @@ static void log2_text(const uint64_t *vals, int n, const char *unit)
 		if (vals[i] > val_max)
 			val_max = vals[i];
 	}
-	if (idx_max < 0)
+	if (idx_max < (bcc ? 1 : 0))
 		return;
 	wide = idx_max > 32;
-	printf("%*s%-*s : count    distribution\n", wide ? 15 : 5, "", wide ? 29 : 19, unit);
-	for (i = 0; i <= idx_max; i++) {
-		unsigned long long low = (1ULL << (i + 1)) >> 1;
-		unsigned long long high = (1ULL << (i + 1)) - 1;
+	printf("%*s%-*s : count%sdistribution\n", wide ? 15 : 5, "", wide ? 29 : 19, unit, bcc ? "     " : "    ");
+	for (i = bcc; i <= idx_max; i++) {
+		int k = i - bcc; /* the value range of the row */
+		unsigned long long low = k + 1 >= 64 ? 1ULL << 63 : (1ULL << (k + 1)) >> 1;
+		unsigned long long high = k + 1 >= 64 ? ~0ULL : (1ULL << (k + 1)) - 1;
 
 		if (low == high)
 			low -= 1;
@@ -89,7 +92,7 @@ void print_log2_hist(const uint32_t *vals, int n, const char *unit)
 {
 	uint64_t *w = widen(vals, n);
 
-	log2_text(w, n, unit);
+	log2_text(w, n, unit, false);
 	free(w);
 }
 
@@ -101,18 +104,26 @@ void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step
 	free(w);
 }
 
+/* 2^k as a double, 0 <= k <= 64 */
+static double pow2(int k)
+{
+	return k >= 64 ? 18446744073709551616.0 : (double)(1ULL << k);
+}
+
 double hist_low(const struct out_hist *h, int i)
 {
 	if (h->linear)
 		return (double)h->base + (double)i * h->step;
-	return i ? (double)(1ULL << i) : 0;
+	if (h->bcc) /* slot 0: the value 0; slot i: [2^(i-1), 2^i) */
+		return i > 0 ? pow2(i - 1) : 0;
+	return i > 0 ? pow2(i) : 0;
 }
 
 double hist_high(const struct out_hist *h, int i)
 {
 	if (h->linear)
 		return (double)h->base + (double)(i + 1) * h->step;
-	return (double)(1ULL << (i + 1 < 63 ? i + 1 : 63));
+	return pow2(i + !h->bcc);
 }
 
 double hist_unit_scale(const char *unit, const char **suffix)
@@ -170,7 +181,8 @@ static void json_hist(const struct out_hist *h, const struct out_label *labels, 
 	 * the non-zero span */
 	for (i = first < 0 ? 0 : first; i <= last; i++) {
 		unsigned long long low = (unsigned long long)hist_low(h, i);
-		unsigned long long high = (unsigned long long)hist_high(h, i) - 1;
+		double hi = hist_high(h, i);
+		unsigned long long high = hi >= 18446744073709551616.0 ? ~0ULL : (unsigned long long)hi - 1;
 
 		if (i > (first < 0 ? 0 : first))
 			strbuf_addc(&b, ',');
@@ -204,7 +216,7 @@ void out_hist64(const struct out_hist *h, const char *text_head, const struct ou
 	if (h->linear)
 		linear_text(slots, nslots, h->base, h->step, h->unit);
 	else
-		log2_text(slots, nslots, h->unit);
+		log2_text(slots, nslots, h->unit, h->bcc);
 }
 
 void out_hist(const struct out_hist *h, const char *text_head, const struct out_label *labels,

@@ -88,6 +88,47 @@ unsigned stack_skip_trace_frames(const struct ksyms *ks, const uint64_t *ips, un
 	return i;
 }
 
+/* Every kernel address in the stack map, for the next ksyms_resolve. */
+static void want_map(struct stacks *s)
+{
+	uint64_t *ips = xcalloc(s->depth, sizeof(*ips));
+	uint32_t key, next;
+	int err;
+
+	for (err = bpf_map_next_key(s->map_fd, NULL, &next); !err; err = bpf_map_next_key(s->map_fd, &key, &next)) {
+		key = next;
+		if (bpf_map_lookup(s->map_fd, &key, ips) < 0)
+			continue;
+		for (unsigned i = 0; i < s->depth && ips[i]; i++)
+			if ((int64_t)ips[i] < 0) /* kernel addresses have the top bit set */
+				ksyms_want(s->ksyms, ips[i]);
+	}
+	err_clear();
+	free(ips);
+}
+
+/* Kernel frames are named in one pass over /proc/kallsyms for many
+ * addresses (ksyms.h): a stack with an address not named yet brings in
+ * its own and every kernel address of the stack map, so a report costs
+ * one pass, or one per interval with new stacks. */
+static void name_kernel(struct stacks *s, const uint64_t *ips, unsigned n)
+{
+	unsigned i;
+
+	if (!s->ksyms)
+		return;
+	for (i = 0; i < n && ksyms_known(s->ksyms, ips[i]); i++)
+		;
+	if (i == n)
+		return;
+	for (i = 0; i < n; i++)
+		ksyms_want(s->ksyms, ips[i]);
+	if (s->map_fd >= 0 && !s->lookup)
+		want_map(s);
+	if (ksyms_resolve(s->ksyms) < 0)
+		err_clear(); /* the frames show as [unknown] */
+}
+
 int stacks_read(struct stacks *s, int32_t id, int kernel, const uint64_t **ips)
 {
 	unsigned n = 0;
@@ -117,6 +158,13 @@ int stacks_read(struct stacks *s, int32_t id, int kernel, const uint64_t **ips)
 	}
 	while (n < s->depth && s->ips[n])
 		n++;
+	if (kernel && s->prefetch) { /* names come later: all the frames */
+		for (unsigned i = 0; i < n; i++)
+			ksyms_want(s->ksyms, s->ips[i]);
+		return (int)n;
+	}
+	if (kernel)
+		name_kernel(s, s->ips, n);
 	if (kernel && (s->flags & STACKS_SKIP_TRACE)) {
 		unsigned k = stack_skip_trace_frames(s->ksyms, s->ips, n);
 
@@ -126,8 +174,30 @@ int stacks_read(struct stacks *s, int32_t id, int kernel, const uint64_t **ips)
 	return (int)n;
 }
 
+void stacks_prefetch_begin(struct stacks *s)
+{
+	s->prefetch = 1;
+	s->saved_lost = s->lost;
+	s->saved_full = s->full;
+}
+
+void stacks_prefetch_end(struct stacks *s)
+{
+	s->prefetch = 0;
+	s->lost = s->saved_lost;
+	s->full = s->saved_full;
+	if (s->ksyms && ksyms_resolve(s->ksyms) < 0)
+		err_clear(); /* the frames show as [unknown] */
+	if (s->usyms)
+		usyms_resolve(s->usyms);
+}
+
 char *stacks_ksym(struct stacks *s, uint64_t ip, char *buf, size_t size)
 {
+	if (s->prefetch) {
+		ksyms_want(s->ksyms, ip);
+		return buf[0] = 0, buf;
+	}
 	return ksyms_format(s->ksyms, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE)), buf, size);
 }
 
@@ -135,6 +205,10 @@ char *stacks_usym(struct stacks *s, int pid, uint64_t ip, char *buf, size_t size
 {
 	if (!s->usyms)
 		return strcpy(buf, "[unknown]");
+	if (s->prefetch) {
+		usyms_want(s->usyms, pid, ip);
+		return buf[0] = 0, buf;
+	}
 	return usyms_format(s->usyms, pid, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE)),
 			   !!(s->flags & (STACKS_UNKNOWN_MODULE | STACKS_VERBOSE)), buf, size);
 }

@@ -76,6 +76,9 @@ struct stacks {
 	 * terminated when shorter); return 0 or a negative errno (missed). */
 	int (*lookup)(void *ctx, int32_t id, uint64_t *ips, unsigned depth);
 	void *lookup_ctx;
+	int prefetch;          /* see stacks_prefetch_begin */
+	struct stacks_lost saved_lost;
+	int saved_full;
 };
 
 /* One record of the common key (profile, offcputime, stackcount...). */
@@ -85,6 +88,17 @@ struct stack_rec {
 	int32_t kid, uid;      /* kernel / user stack ids, or STACK_OMIT */
 	uint64_t value;
 };
+
+/* Naming in batches (kernel and user symbols are never loaded whole,
+ * see ksyms.h and usyms.h): between stacks_prefetch_begin() and
+ * stacks_prefetch_end(), the formatting calls (fold, print, json, ksym,
+ * usym) only note the addresses they would name and produce empty names;
+ * _end names all of them, one pass over kallsyms and one per ELF file.
+ * A report runs its records through a fold once in between, then for
+ * real.  Missed-stack counts are not touched by the first run.  Without
+ * it the names are right too, just found a pass at a time. */
+void stacks_prefetch_begin(struct stacks *s);
+void stacks_prefetch_end(struct stacks *s);
 
 /* depth: the map's value_size / 8 (--perf-max-stack-depth, <= 127).
  * Loads kallsyms unless STACKS_NO_KERNEL; fails (-EPERM, message) when

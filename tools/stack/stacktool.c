@@ -206,6 +206,15 @@ int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct 
 		agg = fold_agg_new();
 	if (json)
 		out_doc_begin();
+	/* every frame of the report named in one pass per symbol file */
+	stacks_prefetch_begin(&s);
+	for (size_t i = 0; i < d.n; i++) {
+		const void *k = map_dump_key(&d, i), *v = map_dump_value(&d, i);
+
+		if (*(const uint64_t *)v / div)
+			r->fold(&s, k, v, *(const uint64_t *)v / div, &line);
+	}
+	stacks_prefetch_end(&s);
 	for (size_t i = 0; i < d.n; i++) {
 		const void *k = map_dump_key(&d, i), *v = map_dump_value(&d, i);
 		uint64_t value = *(const uint64_t *)v / div;

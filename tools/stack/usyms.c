@@ -21,16 +21,39 @@ struct sym {
 	const char *name;
 };
 
-/* One ELF file (or the vdso image), shared by every process mapping it. */
+/* An address of an ELF file named: the symbol at or below it. */
+struct uans {
+	uint64_t va;           /* the virtual address asked */
+	uint64_t sym;          /* its symbol's start */
+	const char *name;      /* in the arena; NULL: no symbol covers it */
+};
+
+/* One ELF file (or the vdso image), shared by every process mapping it.
+ * Its symbols are never loaded: the addresses asked are collected
+ * (want), then one pass over its symbol table names them all, touching
+ * the table a window at a time and giving the pages back (an index of
+ * qemu's or a browser's symbols would cost megabytes). */
 struct uelf {
 	uint64_t dev, ino;
 	const uint8_t *data;
 	size_t size;
 	int mapped;            /* data is an mmap (else malloc'd or borrowed) */
-	struct elf_view ev;    /* valid when nsyms > 0 */
-	struct sym *syms;
-	size_t nsyms;
+	int ok;                /* ev is valid */
+	struct elf_view ev;
+	const Elf64_Shdr *symsec; /* .symtab when it has functions, else .dynsym */
+	int sec_known;
+	struct uans *a;        /* sorted by va */
+	size_t n, cap;
+	uint64_t *want;        /* asked, not named yet */
+	size_t nwant, wcap;
 	struct uelf *next;
+};
+
+/* Names live in blocks that never move (lookups hand out pointers). */
+struct block {
+	struct block *next;
+	size_t used, size;
+	char s[];
 };
 
 struct umap {
@@ -62,8 +85,30 @@ struct usyms {
 	struct uelf *elfs;
 	struct uelf *vdso;     /* the kernel's vdso image (one per kernel) */
 	struct usyms_stats st;
+	struct block *arena;
 	char dm[512];          /* demangled name of the last lookup */
 };
+
+static const char *keep(struct usyms *us, const char *s, size_t n)
+{
+	struct block *b = us->arena;
+	char *at;
+
+	if (!b || b->used + n + 1 > b->size) {
+		size_t size = n + 1 > 4000 ? n + 1 : 4000;
+
+		b = xmalloc(sizeof(*b) + size);
+		b->next = us->arena;
+		b->used = 0;
+		b->size = size;
+		us->arena = b;
+	}
+	at = b->s + b->used;
+	memcpy(at, s, n);
+	at[n] = 0;
+	b->used += n + 1;
+	return at;
+}
 
 struct usyms *usyms_new(unsigned flags)
 {
@@ -79,7 +124,8 @@ static void elf_release(struct uelf *e)
 		munmap((void *)e->data, e->size);
 	else if (e->data && e->dev != (uint64_t)-2)
 		free((void *)e->data);
-	free(e->syms);
+	free(e->a);
+	free(e->want);
 	free(e);
 }
 
@@ -111,6 +157,12 @@ void usyms_free(struct usyms *us)
 	}
 	if (us->vdso)
 		elf_release(us->vdso);
+	while (us->arena) {
+		struct block *b = us->arena;
+
+		us->arena = b->next;
+		free(b);
+	}
 	free(us);
 }
 
@@ -147,81 +199,187 @@ static int bind_rank(unsigned char info)
 	}
 }
 
-static int sym_cmp(const void *a, const void *b)
+/* Is symbol x a better name than y for the addresses above both?  The
+ * higher start; at one address the one with a size, the bigger, then
+ * GLOBAL over WEAK over LOCAL. */
+static int sym_better(const Elf64_Sym *x, const Elf64_Sym *y)
 {
-	const struct sym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* equal addresses: the one with a size, then GLOBAL > WEAK > LOCAL
-	 * (the rank was stashed in the low bits of size by collect()) */
-	return (x->size > y->size) ? -1 : (x->size < y->size);
+	if (x->st_value != y->st_value)
+		return x->st_value > y->st_value;
+	if (x->st_size != y->st_size)
+		return x->st_size > y->st_size;
+	return bind_rank(x->st_info) < bind_rank(y->st_info);
 }
 
-/* FUNC (and IFUNC) symbols of one symbol table into e->syms. */
-static size_t collect(struct uelf *e, const Elf64_Shdr *sec)
+/* A named function (the name is not read: that would touch the whole
+ * string table; offset 0 is the empty name). */
+static int is_func(const Elf64_Sym *s)
 {
-	struct elf_symtab st;
-	size_t n = 0;
+	unsigned t = ELF64_ST_TYPE(s->st_info);
 
-	if (!sec || elf_symtab(&e->ev, sec, &st) < 0)
-		return 0;
-	e->syms = xmalloc((st.count ? st.count : 1) * sizeof(*e->syms));
-	for (size_t i = 1; i < st.count; i++) {
-		const Elf64_Sym *s = elf_sym(&st, i);
-		const char *name;
-		unsigned t;
+	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF && s->st_value && s->st_name;
+}
+
+/* Give back the pages of [p, p + len) of a mapped file (read-only: they
+ * come back from the page cache if touched again). */
+static void drop_pages(const struct uelf *e, const void *p, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)p & ~(pg - 1);
+	uintptr_t hi = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
+
+	if (e->mapped && len)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct uans *answer(const struct uelf *e, uint64_t va)
+{
+	size_t lo = 0, hi = e->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e->a[mid].va < va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->n && e->a[lo].va == va ? &e->a[lo] : NULL;
+}
+
+static void elf_want(struct uelf *e, uint64_t va)
+{
+	if (!e->ok || answer(e, va))
+		return;
+	if (e->nwant == e->wcap) {
+		if (e->wcap >= 1024) { /* repeats: drop them before growing */
+			size_t m = 0;
+
+			qsort(e->want, e->nwant, sizeof(*e->want), cmp_u64);
+			for (size_t i = 0; i < e->nwant; i++)
+				if (!m || e->want[i] != e->want[m - 1])
+					e->want[m++] = e->want[i];
+			e->nwant = m;
+		}
+		if (e->nwant * 2 > e->wcap || !e->wcap) {
+			e->wcap = e->wcap ? e->wcap * 2 : 64;
+			e->want = xrealloc(e->want, e->wcap * sizeof(*e->want));
+		}
+	}
+	e->want[e->nwant++] = va;
+}
+
+/* Over one symbol table: for each wanted address W[i] (sorted), c[i] is
+ * the best function starting in (W[i-1], W[i]] (index, 0: none).  The
+ * best at or below W[i] is then the best of c[0..i].  Returns the
+ * functions seen. */
+static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, const uint64_t *w, size_t m, size_t *c)
+{
+	const size_t window = 65536 / sizeof(Elf64_Sym);
+	size_t funcs = 0;
+
+	for (size_t i = 1; i < st->count; i++) {
+		const Elf64_Sym *s = elf_sym(st, i);
+		size_t lo = 0, hi = m;
 
 		if (!s)
 			break;
-		t = ELF64_ST_TYPE(s->st_info);
-		if ((t != STT_FUNC && t != STT_GNU_IFUNC) || s->st_shndx == SHN_UNDEF || !s->st_value)
+		if (i % window == 0)
+			drop_pages(e, elf_sym(st, i - window), window * sizeof(Elf64_Sym));
+		if (!is_func(s))
 			continue;
-		name = elf_sym_name(&st, s);
-		if (!*name)
-			continue;
-		e->syms[n].addr = s->st_value;
-		/* sort key: bigger size first, then binding; decoded below */
-		e->syms[n].size = s->st_size << 2 | (uint64_t)(2 - bind_rank(s->st_info));
-		e->syms[n].name = name;
-		n++;
+		funcs++;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (w[mid] < s->st_value)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < m && (!c[lo] || sym_better(s, elf_sym(st, c[lo]))))
+			c[lo] = i;
 	}
-	if (!n) {
-		free(e->syms);
-		e->syms = NULL;
-		return 0;
-	}
-	qsort(e->syms, n, sizeof(*e->syms), sym_cmp);
-	size_t k = 0;
-	for (size_t i = 0; i < n; i++) {  /* one symbol per address */
-		if (k && e->syms[k - 1].addr == e->syms[i].addr)
-			continue;
-		e->syms[k] = e->syms[i];
-		e->syms[k].size >>= 2;
-		k++;
-	}
-	e->syms = xrealloc(e->syms, k * sizeof(*e->syms));
-	return k;
+	drop_pages(e, st->syms, st->count * sizeof(Elf64_Sym));
+	return funcs;
 }
 
-static void elf_index(struct usyms *us, struct uelf *e)
+/* Name every address wanted in e: one pass over its symbols. */
+static void elf_resolve(struct usyms *us, struct uelf *e)
 {
-	const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
+	struct elf_symtab st = { 0 };
+	size_t m = 0, *c, best = 0;
+	const char *best_name = NULL;
 
-	if (elf_open(&e->ev, e->data, e->size) < 0)
+	if (!e->nwant)
 		return;
-	for (size_t i = 0; i < e->ev.shnum; i++) {
-		const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
+	qsort(e->want, e->nwant, sizeof(*e->want), cmp_u64);
+	for (size_t i = 0; i < e->nwant; i++)
+		if ((!m || e->want[i] != e->want[m - 1]) && !answer(e, e->want[i]))
+			e->want[m++] = e->want[i];
+	e->nwant = 0;
+	if (!m)
+		return;
+	c = xcalloc(m, sizeof(*c));
+	if (!e->sec_known) { /* .symtab when it has functions, else .dynsym */
+		const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
+		size_t f = 0;
 
-		if (sh && sh->sh_type == SHT_SYMTAB && !symtab)
-			symtab = sh;
-		else if (sh && sh->sh_type == SHT_DYNSYM && !dynsym)
-			dynsym = sh;
+		for (size_t i = 0; i < e->ev.shnum; i++) {
+			const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
+
+			if (sh && sh->sh_type == SHT_SYMTAB && !symtab)
+				symtab = sh;
+			else if (sh && sh->sh_type == SHT_DYNSYM && !dynsym)
+				dynsym = sh;
+		}
+		e->sec_known = 1;
+		if (symtab && elf_symtab(&e->ev, symtab, &st) == 0 && (f = elf_scan(e, &st, e->want, m, c)) > 0) {
+			e->symsec = symtab;
+		} else {
+			memset(c, 0, m * sizeof(*c));
+			memset(&st, 0, sizeof(st));
+			if (dynsym && elf_symtab(&e->ev, dynsym, &st) == 0) {
+				f = elf_scan(e, &st, e->want, m, c);
+				e->symsec = dynsym;
+			}
+		}
+		us->st.syms += (unsigned)f;
+	} else if (e->symsec && elf_symtab(&e->ev, e->symsec, &st) == 0) {
+		elf_scan(e, &st, e->want, m, c);
 	}
-	e->nsyms = collect(e, symtab);
-	if (!e->nsyms)
-		e->nsyms = collect(e, dynsym);
-	us->st.syms += (unsigned)e->nsyms;
+	err_clear();
+	if (e->n + m > e->cap) {
+		e->cap = (e->n + m) * 2;
+		e->a = xrealloc(e->a, e->cap * sizeof(*e->a));
+	}
+	for (size_t i = 0; i < m; i++) {
+		struct uans *k = &e->a[e->n++];
+		const Elf64_Sym *b = best ? elf_sym(&st, best) : NULL;
+
+		if (c[i] && (!b || sym_better(elf_sym(&st, c[i]), b))) {
+			const char *name;
+
+			best = c[i];
+			b = elf_sym(&st, best);
+			name = elf_sym_name(&st, b);
+			best_name = keep(us, name, strlen(name));
+		}
+		k->va = e->want[i];
+		k->sym = b ? b->st_value : 0;
+		/* a sized symbol covers only its size */
+		k->name = b && !(b->st_size && e->want[i] - b->st_value >= b->st_size) ? best_name : NULL;
+	}
+	if (st.strs)
+		drop_pages(e, st.strs, st.strs_size);
+	qsort(e->a, e->n, sizeof(*e->a), cmp_u64); /* va is the first member */
+	free(c);
 }
 
 static const struct sym *sym_find(const struct sym *v, size_t n, uint64_t addr, int need_size)
@@ -274,7 +432,8 @@ static struct uelf *elf_from_fd(struct usyms *us, int fd, uint64_t dev, uint64_t
 	e->data = m;
 	e->size = (size_t)st.st_size;
 	e->mapped = 1;
-	elf_index(us, e);
+	e->ok = elf_open(&e->ev, e->data, e->size) == 0;
+	err_clear();
 	us->st.elf_loads++;
 	return e;
 }
@@ -368,7 +527,8 @@ static struct uelf *elf_for_vdso(struct usyms *us, int pid, const struct umap *m
 		}
 	}
 	if (e->data) {
-		elf_index(us, e);
+		e->ok = elf_open(&e->ev, e->data, e->size) == 0;
+		err_clear();
 		us->st.elf_loads++;
 	}
 	us->vdso = e;
@@ -430,6 +590,32 @@ static int proc_load(struct uproc *p)
 		} else {
 			m->loaded = 1;          /* anonymous: JIT code, perf map */
 		}
+	}
+	/* keep the executable mappings' paths only, not the whole text */
+	{
+		size_t need = 1, at = 0;
+		char *keep;
+
+		for (size_t i = 0; i < p->n; i++)
+			if (p->maps[i].path && (!i || !p->maps[i - 1].path || strcmp(p->maps[i].path, p->maps[i - 1].path)))
+				need += strlen(p->maps[i].path) + 1;
+		keep = xmalloc(need);
+		for (size_t i = 0; i < p->n; i++) {
+			struct umap *m = &p->maps[i];
+
+			if (!m->path)
+				continue;
+			if (i && p->maps[i - 1].path && !strcmp(m->path, p->maps[i - 1].path)) {
+				m->path = p->maps[i - 1].path; /* same file: one copy */
+				continue;
+			}
+			strcpy(keep + at, m->path);
+			m->path = keep + at;
+			at += strlen(keep + at) + 1;
+		}
+		free(text);
+		p->paths = keep;
+		p->maps = p->n ? xrealloc(p->maps, p->n * sizeof(*p->maps)) : p->maps;
 	}
 	return 0;
 }
@@ -602,17 +788,11 @@ static const char *demangle(struct usyms *us, const char *s)
 	return us->dm;
 }
 
-int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
+/* The executable mapping of p holding addr, or NULL. */
+static struct umap *map_find(struct uproc *p, uint64_t addr)
 {
-	struct uproc *p = proc_get(us, pid);
-	const struct sym *s;
-	struct umap *m = NULL;
-	size_t lo = 0, hi;
+	size_t lo = 0, hi = p->n;
 
-	memset(out, 0, sizeof(*out));
-	if (p->bad)
-		return -ESRCH;
-	hi = p->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -620,25 +800,67 @@ int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
 			hi = mid;
 		else if (addr >= p->maps[mid].end)
 			lo = mid + 1;
-		else {
-			m = &p->maps[mid];
-			break;
-		}
+		else
+			return &p->maps[mid];
 	}
+	return NULL;
+}
+
+/* The ELF behind a file mapping (opened on first use), or NULL. */
+static struct uelf *map_elf(struct usyms *us, int pid, struct umap *m)
+{
+	if (!m->loaded) {
+		m->loaded = 1;
+		m->elf = m->vdso ? elf_for_vdso(us, pid, m) : elf_for_file(us, pid, m);
+	}
+	return m->elf && m->elf->ok ? m->elf : NULL;
+}
+
+void usyms_want(struct usyms *us, int pid, uint64_t addr)
+{
+	struct uproc *p = proc_get(us, pid);
+	struct umap *m;
+	struct uelf *e;
+
+	if (p->bad || !(m = map_find(p, addr)) || !m->path || !(e = map_elf(us, pid, m)))
+		return;
+	elf_want(e, off_to_vaddr(e, addr - m->start + m->pgoff));
+}
+
+void usyms_resolve(struct usyms *us)
+{
+	for (struct uelf *e = us->elfs; e; e = e->next)
+		elf_resolve(us, e);
+	if (us->vdso)
+		elf_resolve(us, us->vdso);
+}
+
+int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
+{
+	struct uproc *p = proc_get(us, pid);
+	const struct sym *s;
+	struct umap *m;
+	struct uelf *e;
+
+	memset(out, 0, sizeof(*out));
+	if (p->bad)
+		return -ESRCH;
+	m = map_find(p, addr);
 	if (m && m->path) {
 		out->module = m->path;
-		if (!m->loaded) {
-			m->loaded = 1;
-			m->elf = m->vdso ? elf_for_vdso(us, pid, m) : elf_for_file(us, pid, m);
-		}
 		out->file_off = addr - m->start + m->pgoff;
-		if (m->elf && m->elf->nsyms) {
-			uint64_t va = off_to_vaddr(m->elf, out->file_off);
+		if ((e = map_elf(us, pid, m))) {
+			uint64_t va = off_to_vaddr(e, out->file_off);
+			const struct uans *k = answer(e, va);
 
-			s = sym_find(m->elf->syms, m->elf->nsyms, va, 0);
-			if (s) {
-				out->name = demangle(us, s->name);
-				out->offset = va - s->addr;
+			if (!k) { /* not asked before: a pass for it alone */
+				elf_want(e, va);
+				elf_resolve(us, e);
+				k = answer(e, va);
+			}
+			if (k && k->name) {
+				out->name = demangle(us, k->name);
+				out->offset = va - k->sym;
 				return 0;
 			}
 		}

@@ -5,9 +5,14 @@
  *    first lookup for that pid) and, lazily, its JIT map /tmp/perf-PID.map
  *    (perf-map-agent, node --perf-basic-prof; also looked for under
  *    /proc/PID/root/tmp/perf-NSPID.map for processes in a pid namespace);
- *  - per ELF file, keyed by (device, inode): FUNC symbols of .symtab, else
- *    .dynsym, sorted, plus the PT_LOAD table; so a binary or library shared
- *    by many processes is read once.  Files are opened through
+ *  - per ELF file, keyed by (device, inode): the names found so far for
+ *    addresses in it, from FUNC symbols of .symtab, else .dynsym.  The
+ *    table is never loaded: addresses are collected (usyms_want) and one
+ *    pass over the symbols names them all (usyms_resolve), giving the
+ *    table's pages back as it goes, so memory stays small however big
+ *    the binaries (a lookup of an address not asked runs a pass for it:
+ *    batch).  A binary or library shared by many processes is opened
+ *    once.  Files are opened through
  *    /proc/PID/map_files/START-END (works for deleted or replaced files),
  *    else /proc/PID/root/PATH, else PATH; the inode is checked.
  *  - [vdso]: read from /proc/PID/mem (same kernel: one image, cached once),
@@ -50,6 +55,11 @@ void usyms_free(struct usyms *us);
  * mappings could not be read; remembered, so asked once).  Pointers stay
  * valid until usyms_forget(pid) / usyms_free(). */
 int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out);
+
+/* Batch naming: note the addresses a report will show, then name them
+ * in one pass per ELF file. */
+void usyms_want(struct usyms *us, int pid, uint64_t addr);
+void usyms_resolve(struct usyms *us);
 
 /* Drop what is cached for pid (e.g. after exec, or to re-read a growing
  * perf map).  ELF files stay cached. */

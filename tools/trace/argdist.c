@@ -15,6 +15,7 @@
 #include "tools/stack/mapdump.h"
 #include "tools/trace/build.h"
 #include "tools/trace/hist.h"
+#include "lib/strbuf.h"
 
 #define MAX_SPECS 32
 #define MAX_EXPRS 8
@@ -34,6 +35,7 @@ struct aprobe {
 	int nf, key_size;
 	int map;
 	char *entry_names[MAX_EXPRS + 1];
+	struct out_hist h;   /* -H: the histogram's description */
 	int nentry;
 };
 
@@ -81,6 +83,7 @@ static const struct tool_help help = {
 		    "  argdist -C 'u:pthread:pthread_start():u64:arg2' -p 1337\n"
 		    "  argdist -H 'p:c:sleep(u32 seconds):u32:seconds'\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -244,7 +247,15 @@ static int gen_probe(struct obj *o, struct aprobe *p, struct loc *l, const struc
 			emit_alui(e, f->t.sign ? BPF_ARSH : BPF_RSH, R0, 64 - 8 * f->t.size);
 		}
 		if (p->hist) {
-			emit_mov(e, R1, R0);
+			int v = gen_stack(g, 8);
+
+			/* the sum in slot BCC_SLOTS (Prometheus _sum), then the slot */
+			emit_stx(e, 8, R10, (int16_t)v, R0);
+			emit_st(e, 4, R10, (int16_t)key, BCC_SLOTS);
+			gen_lookup(g, p->map, key, out);
+			emit_ldx(e, 8, R1, R10, (int16_t)v);
+			emit_xadd(e, 8, R0, 0, R1);
+			emit_ldx(e, 8, R1, R10, (int16_t)v);
 			gen_log2l(g);
 			emit_stx(e, 4, R10, (int16_t)key, R0);
 			gen_lookup(g, p->map, key, out);
@@ -267,16 +278,16 @@ bad:
 	return rc;
 }
 
-static void print_value(const struct field *f, const uint8_t *key)
+static void value_text(struct strbuf *b, const struct field *f, const uint8_t *key)
 {
 	if (f->str || f->comm) {
 		for (int i = 0; i < f->size && key[f->off + i]; i++) {
 			unsigned char c = key[f->off + i];
 
 			if (c < 0x20 || c == 0x7f)
-				printf("\\x%02x", c);
+				strbuf_addf(b, "\\x%02x", c);
 			else
-				putchar(c);
+				strbuf_addc(b, (char)c);
 		}
 		return;
 	}
@@ -285,36 +296,62 @@ static void print_value(const struct field *f, const uint8_t *key)
 
 		memcpy(&v, key + f->off, 8);
 		if (f->t.sign)
-			printf("%lld", (long long)v);
+			strbuf_addf(b, "%lld", (long long)v);
 		else
-			printf("%llu", (unsigned long long)v);
+			strbuf_addf(b, "%llu", (unsigned long long)v);
 	}
 }
+
+/* Counts: bcc's "\t%-10s %s" rows under the probe's label; JSON
+ * {"counts": [{"probe", "count", "event"}]}; Prometheus
+ * corebox_argdist_count_total{probe, event} (--prom adds each
+ * interval's counts: not with -c). */
+enum { C_PROBE, C_COUNT, C_EVENT };
+static const struct out_col count_cols[] = {
+	[C_PROBE] = { "probe", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
+	[C_COUNT] = { "count", "COUNT", "\t%-10llu ", OUT_UINT, OUT_COUNTER, .help = "events with these values" },
+	[C_EVENT] = { "event", "EVENT", "%s\n", OUT_STR, OUT_LABEL },
+};
+static const struct out_table count_table = OUT_TABLE("counts", count_cols);
+
+/* Histograms: bcc's layout with the label (or expression) as the unit;
+ * JSON {"values": [{"probe", "unit", "count", "sum", "buckets"}]};
+ * Prometheus corebox_argdist_values{probe}. */
+static const struct out_hist value_hist = { "values", "distribution of the probe's values", NULL, .bcc = true };
 
 static void display(struct obj *o, struct aprobe *p)
 {
 	int fd = map_fd(obj_map_at(o, (size_t)p->map));
+	const char *name = p->s.label ? p->s.label : p->s.text;
 
 	if (p->hist) {
-		uint64_t hist[BCC_SLOTS], zero = 0;
-		const char *label = p->s.label ? p->s.label : p->s.default_expr ? "retval" : p->s.args[0].text;
+		uint64_t hist[BCC_SLOTS + 1], zero = 0;
+		struct out_label lab = { "probe", name };
+		double sum;
 
-		for (uint32_t i = 0; i < BCC_SLOTS; i++) {
+		/* the output layer keeps the description: in the probe */
+		p->h = value_hist;
+		p->h.unit = p->s.label ? p->s.label : p->s.default_expr ? "retval" : p->s.args[0].text;
+		for (uint32_t i = 0; i <= BCC_SLOTS; i++) {
 			hist[i] = 0;
 			if (bpf_map_lookup(fd, &i, &hist[i]) < 0)
 				err_clear();
 			if (!env.cumulative)
 				bpf_map_update(fd, &i, &zero, 0);
 		}
-		bcc_print_log2_hist(hist, BCC_SLOTS, label);
+		/* slot BCC_SLOTS: the sum of the values */
+		sum = p->f[0].t.sign ? (double)(int64_t)hist[BCC_SLOTS] : (double)hist[BCC_SLOTS];
+		out_hist64(&p->h, NULL, &lab, 1, hist, BCC_SLOTS, &sum);
 		return;
 	}
 	{
+		const struct out_table *t = &count_table;
+		struct strbuf ev = { 0 };
 		struct map_dump d;
 		size_t first = 0;
 
-		printf("%s\n", p->s.label ? p->s.label : p->s.text);
-		printf("\t%-10s %s\n", "COUNT", "EVENT");
+		out_text("%s\n", name);
+		out_header(t);
 		if (map_dump(fd, (size_t)p->key_size, 8, &d) < 0) {
 			tool_err("argdist", "cannot read counts: %s", err_msg());
 			return;
@@ -322,29 +359,37 @@ static void display(struct obj *o, struct aprobe *p)
 		map_dump_sort(&d, 0, 0);
 		if (env.top && d.n > (size_t)env.top)
 			first = d.n - (size_t)env.top;
-		for (size_t i = first; i < d.n; i++) {
+		for (size_t i = 0; i < d.n; i++) {
 			const uint8_t *k = map_dump_key(&d, i);
 			uint64_t v;
 
 			memcpy(&v, map_dump_value(&d, i), 8);
-			printf("\t%-10llu ", (unsigned long long)v);
+			strbuf_reset(&ev);
 			if (p->s.default_expr && p->s.type != 'r') {
-				printf("total calls");
+				strbuf_add(&ev, "total calls");
 			} else if (p->s.default_expr) {
-				printf("retval = ");
-				print_value(&p->f[0], k);
+				strbuf_add(&ev, "retval = ");
+				value_text(&ev, &p->f[0], k);
 			} else {
 				for (int f = 0; f < p->nf; f++) {
-					printf("%s%s = ", f ? ", " : "", p->s.args[f].text);
-					print_value(&p->f[f], k);
+					strbuf_addf(&ev, "%s%s = ", f ? ", " : "", p->s.args[f].text);
+					value_text(&ev, &p->f[f], k);
 				}
 			}
-			printf("\n");
+			{
+				union out_val val[] = { [C_PROBE].s = name, [C_COUNT].u = v, [C_EVENT].s = ev.s };
+
+				if (i >= first)
+					out_row(t, val);
+				else
+					out_row_unshown(t, val);
+			}
 		}
 		if (!env.cumulative)
 			for (size_t i = 0; i < d.n; i++)
 				bpf_map_delete(fd, map_dump_key(&d, i));
 		err_clear();
+		strbuf_free(&ev);
 		map_dump_free(&d);
 	}
 }
@@ -363,6 +408,8 @@ int argdist_main(int argc, char **argv)
 		printf("at least one specifier is required\n");
 		return 1;
 	}
+	if (env.cumulative && out_cfg.prom_path)
+		opt_usage_error(&help, "--prom adds up each interval's counts: it cannot be combined with -c");
 	tool_signals();
 	ro.pid = env.pid;
 	co.pid = env.pid;
@@ -390,12 +437,13 @@ int argdist_main(int argc, char **argv)
 		p->nf = p->s.nargs;
 		p->key_size = off ? off : 8;
 		collect_entry(p);
+		ro.fields = strstr(p->s.text, "args") != NULL;
 		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
 			tool_err("argdist", "probe '%s': %s", p->s.text, err_msg());
 			rc = 1;
 			break;
 		}
-		p->map = p->hist ? obj_new_map(o, "hist", BPF_MAP_TYPE_ARRAY, 4, 8, BCC_SLOTS, 0)
+		p->map = p->hist ? obj_new_map(o, "hist", BPF_MAP_TYPE_ARRAY, 4, 8, BCC_SLOTS + 1, 0)
 				 : obj_new_map(o, "freq", BPF_MAP_TYPE_HASH, (uint32_t)p->key_size, 8, 10240, 0);
 		if (p->nentry)
 			emap = obj_new_map(o, "entry", BPF_MAP_TYPE_HASH, 4, 8 * (MAX_EXPRS + 1), 10240, 0);
@@ -415,13 +463,16 @@ int argdist_main(int argc, char **argv)
 		char ts[16];
 
 		tool_sleep_ms(env.interval * 1000);
-		if (tool_exiting)
+		if (tool_exiting || tool_stdout_gone())
 			break; /* bcc: Ctrl-C exits without printing */
 		elapsed += env.interval;
-		printf("[%s]\n", tool_hms(ts, sizeof(ts)));
+		out_doc_begin();
+		out_text("[%s]\n", tool_hms(ts, sizeof(ts)));
 		for (int i = 0; i < env.np; i++)
 			display(o, &env.p[i]);
-		fflush(stdout);
+		if (out_doc_end() < 0)
+			rc = 1;
+		tool_flush();
 		outputs++;
 		if ((env.count && outputs >= env.count) || (env.duration && elapsed >= env.duration))
 			break;

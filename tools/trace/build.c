@@ -9,15 +9,24 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bpf/sys.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
+#include "tools/common/arch.h"
 #include "tools/common/common.h"
 
 void loc_section(const struct loc *l, char *buf, size_t size)
 {
+	const char *slash;
+
 	switch (l->mech) {
 	case M_TP: snprintf(buf, size, "tracepoint/%s", l->target); break;
+	case M_RAW_TP:
+		slash = strchr(l->target, '/');
+		snprintf(buf, size, "raw_tp/%s", slash ? slash + 1 : l->target);
+		break;
+	case M_SYSCALL: snprintf(buf, size, "raw_tp"); break; /* a tail-call target */
 	case M_FENTRY: snprintf(buf, size, "fentry/%s", l->target); break;
 	case M_FEXIT: snprintf(buf, size, "fexit/%s", l->target); break;
 	case M_KPROBE:
@@ -30,6 +39,141 @@ void loc_section(const struct loc *l, char *buf, size_t size)
 	case M_UPROBE: snprintf(buf, size, "uprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
 	case M_URETPROBE: snprintf(buf, size, "uretprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
 	}
+}
+
+/* Syscall probes (M_SYSCALL).  Their programs load as tail-call
+ * targets; one dispatcher program per direction attaches to
+ * raw_syscalls:sys_enter/sys_exit and tail-calls the program of the
+ * syscall number from a program array.  A second probe on the same
+ * syscall (trace 'sys_read' 'sys_read "%d", arg3') goes to a second
+ * layer: another array and dispatcher.  So 360 syscall events cost two
+ * raw tracepoint links instead of 360 perf events, each of which waits for
+ * an RCU grace period when it is closed. */
+#define SC_LAYERS 8
+
+struct sc_prog {
+	int prog, nr, layer;
+	bool exit;
+};
+
+static struct {
+	struct obj *o;
+	struct sc_prog *p;
+	int n;
+	int map[2][SC_LAYERS], disp[2][SC_LAYERS];
+} sc;
+
+
+static int sc_note(struct obj *o, const struct loc *l, int prog)
+{
+	int layer = 0;
+
+	if (sc.o != o) {
+		free(sc.p);
+		memset(&sc, 0, sizeof(sc));
+		sc.o = o;
+	}
+	for (int i = 0; i < sc.n; i++)
+		if (sc.p[i].nr == l->sc_nr && sc.p[i].exit == l->is_return)
+			layer++;
+	if (layer >= SC_LAYERS)
+		return err_set(E2BIG, "more than %d probes on syscall %s", SC_LAYERS, l->name);
+	sc.p = xrealloc(sc.p, (size_t)(sc.n + 1) * sizeof(*sc.p));
+	sc.p[sc.n++] = (struct sc_prog){ .prog = prog, .nr = l->sc_nr, .layer = layer, .exit = l->is_return };
+	return 0;
+}
+
+/* The dispatchers and their arrays (before load). */
+static int sc_dispatchers(struct obj *o)
+{
+	if (sc.o != o)
+		return 0;
+	for (int d = 0; d < 2; d++)
+		for (int layer = 0; layer < SC_LAYERS; layer++) {
+			int max = -1, map, idx;
+			char name[32], sec[32];
+			struct emit e;
+
+			sc.map[d][layer] = sc.disp[d][layer] = -1;
+			for (int i = 0; i < sc.n; i++)
+				if (sc.p[i].exit == d && sc.p[i].layer == layer && sc.p[i].nr > max)
+					max = sc.p[i].nr;
+			if (max < 0)
+				continue;
+			snprintf(name, sizeof(name), "sc_%s_%d", d ? "exit" : "enter", layer);
+			map = obj_new_map(o, name, BPF_MAP_TYPE_PROG_ARRAY, 4, 4, (uint32_t)max + 1, 0);
+			if (map < 0)
+				return map;
+			emit_init(&e);
+			emit_mov(&e, R6, R1);
+			if (d) { /* sys_exit(regs, ret): the number from the saved registers */
+				unsigned size;
+				int off = arch_syscall_nr_offset(ARCH_HOST, &size);
+
+				emit_st(&e, 8, R10, -8, -1);
+				emit_ldx(&e, 8, R3, R6, 0);
+				emit_alui(&e, BPF_ADD, R3, off);
+				emit_mov(&e, R1, R10);
+				emit_alui(&e, BPF_ADD, R1, -8);
+				emit_movi(&e, R2, (int32_t)size);
+				emit_call(&e, BPF_FUNC_probe_read_kernel);
+				emit_ldx(&e, (int)size, R3, R10, -8);
+			} else { /* sys_enter(regs, id) */
+				emit_ldx(&e, 8, R3, R6, 8);
+			}
+			emit_mov(&e, R1, R6);
+			emit_ldmap(&e, R2, map);
+			emit_call(&e, BPF_FUNC_tail_call);
+			emit_movi(&e, R0, 0);
+			emit_exit(&e);
+			if (emit_finish(&e) < 0) {
+				emit_free(&e);
+				return -EINVAL;
+			}
+			snprintf(sec, sizeof(sec), "raw_tp/%s", d ? "sys_exit" : "sys_enter");
+			idx = obj_new_prog(o, name, sec, e.insns, e.cnt, e.maps, e.nr_maps,
+					   d ? "raw_syscalls:sys_exit" : "raw_syscalls:sys_enter");
+			emit_free(&e);
+			if (idx < 0)
+				return idx;
+			sc.map[d][layer] = map;
+			sc.disp[d][layer] = idx;
+		}
+	return 0;
+}
+
+/* After load: every syscall program into its slot. */
+static int sc_fill(struct obj *o)
+{
+	for (int i = 0; sc.o == o && i < sc.n; i++) {
+		const struct sc_prog *p = &sc.p[i];
+		int fd = map_fd(obj_map_at(o, (size_t)sc.map[p->exit][p->layer]));
+		uint32_t key = (uint32_t)p->nr, val = (uint32_t)prog_fd(obj_prog_at(o, (size_t)p->prog));
+
+		if (prog_fd(obj_prog_at(o, (size_t)p->prog)) < 0 || fd < 0)
+			continue; /* refused at load (keep_going): counted as not attached */
+		if (bpf_map_update(fd, &key, &val, 0) < 0)
+			return err_sys(errno, "cannot put a syscall probe in its dispatch table");
+	}
+	return 0;
+}
+
+static bool sc_is_dispatcher(struct obj *o, int idx)
+{
+	for (int d = 0; sc.o == o && d < 2; d++)
+		for (int l = 0; l < SC_LAYERS; l++)
+			if (sc.disp[d][l] == idx)
+				return true;
+	return false;
+}
+
+/* A syscall program: its dispatcher's program index; -1 for others. */
+static int sc_dispatcher_of(struct obj *o, int idx)
+{
+	for (int i = 0; sc.o == o && i < sc.n; i++)
+		if (sc.p[i].prog == idx)
+			return sc.disp[sc.p[i].exit][sc.p[i].layer];
+	return -1;
 }
 
 int build_add(struct obj *o, const struct loc *l, struct gen *g, const char *label, int pid)
@@ -46,6 +190,8 @@ int build_add(struct obj *o, const struct loc *l, struct gen *g, const char *lab
 	idx = obj_new_prog(o, name, sec, e->insns, e->cnt, e->maps, e->nr_maps, label);
 	if (idx < 0)
 		return idx;
+	if (l->mech == M_SYSCALL && (err = sc_note(o, l, idx)) < 0)
+		return err;
 	if (l->user) {
 		struct prog *p = obj_prog_at(o, (size_t)idx);
 
@@ -68,45 +214,87 @@ static void raise_nofile(size_t want)
 	}
 }
 
+/* One program attached (0), or a failure noted in *first (-EMFILE: stop). */
+static int attach_one(struct prog *p, const char *tool, int *first_err, char *first_msg, size_t size)
+{
+	if (prog_load_error(p)) { /* refused at load */
+		if (!*first_err) {
+			*first_err = -EINVAL;
+			snprintf(first_msg, size, "%s", prog_load_error(p));
+		}
+		if (tool_common.verbose)
+			tool_err(tool, "%s", prog_load_error(p));
+		return -EINVAL;
+	}
+	if (prog_attach(p) == 0)
+		return 0;
+	if (!*first_err) {
+		*first_err = -EINVAL;
+		snprintf(first_msg, size, "%s", err_msg());
+	}
+	if (tool_common.verbose)
+		tool_err(tool, "%s", err_msg());
+	if (strstr(err_msg(), "Too many open files")) {
+		tool_err(tool, "%s (raise the open-file limit: ulimit -n)", err_msg());
+		return -EMFILE;
+	}
+	return -EINVAL;
+}
+
 int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached)
 {
-	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose };
-	size_t n = 0, ok = 0;
+	/* one function the kernel will not let a program on (a deny list, a
+	 * prototype its trampolines cannot take) costs that probe, not all */
+	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose, .keep_going = true };
+	size_t n = 0, probes = 0, ok = 0;
 	int err, first_err = 0;
 	char first_msg[512] = "";
 
+	if ((err = sc_dispatchers(o)) < 0) {
+		tool_err(tool, "%s", err_msg());
+		return err;
+	}
 	while (obj_prog_at(o, n))
 		n++;
 	raise_nofile(n * 3);
 	err = obj_load(o, &opts);
+	if (!err)
+		err = sc_fill(o);
 	if (err < 0) {
 		tool_err(tool, "%s", err_msg());
 		return err;
 	}
+	/* the dispatchers first: a syscall probe is attached when its
+	 * dispatcher is */
+	for (size_t i = 0; i < n; i++)
+		if (sc_is_dispatcher(o, (int)i) &&
+		    attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg)) == -EMFILE)
+			return -EMFILE;
 	for (size_t i = 0; i < n; i++) {
-		struct prog *p = obj_prog_at(o, i);
+		int disp = sc_dispatcher_of(o, (int)i);
 
-		if (prog_attach(p) < 0) {
-			if (!first_err) {
-				first_err = -EINVAL;
-				snprintf(first_msg, sizeof(first_msg), "%s", err_msg());
-			}
-			if (tool_common.verbose)
-				tool_err(tool, "%s", err_msg());
-			if (strstr(err_msg(), "Too many open files")) {
-				tool_err(tool, "%s (raise the open-file limit: ulimit -n)", err_msg());
-				return -EMFILE;
-			}
+		if (sc_is_dispatcher(o, (int)i))
+			continue;
+		probes++;
+		if (disp >= 0) {
+			if (prog_load_error(obj_prog_at(o, i)))
+				attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg));
+			else
+				ok += prog_mechanism(obj_prog_at(o, (size_t)disp))[0] != 0;
 			continue;
 		}
-		ok++;
+		err = attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg));
+		if (err == -EMFILE)
+			return err;
+		ok += err == 0;
 	}
 	if (!ok) {
 		tool_err(tool, "cannot attach %s: %s", what, first_msg);
 		return first_err ? first_err : -ENOENT;
 	}
-	if (ok < n && !tool_common.verbose)
-		tool_err(tool, "warning: %zu of %zu probes could not be attached (first: %s)", n - ok, n, first_msg);
+	if (ok < probes && !tool_common.verbose)
+		tool_err(tool, "warning: %zu of %zu probes could not be attached (first: %s)", probes - ok, probes,
+			 first_msg);
 	if (attached)
 		*attached = (int)ok;
 	return 0;

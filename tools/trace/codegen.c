@@ -37,6 +37,16 @@ struct gen {
 	int nentry;
 };
 
+/* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
+ * registers) are numbered from another table */
+#define CS_OFF 136
+#define USER32_CS 0x23
+
+/* Does the location's context hold a tracepoint's fields (args->...)? */
+static bool tp_ctx(const struct loc *l)
+{
+	return l->mech == M_TP || l->mech == M_RAW_TP || l->mech == M_SYSCALL;
+}
 
 struct gen *gen_new(const struct loc *loc, const struct spec *s, const struct cg_opts *o)
 {
@@ -97,6 +107,22 @@ int gen_begin(struct gen *g)
 	int out = emit_label(e);
 
 	emit_mov(e, R6, R1);
+	if (g->loc->mech == M_SYSCALL && ARCH_HOST == ARCH_X86_64) {
+		/* a 32-bit process's syscall numbers are another table's:
+		 * the syscalls events leave them out, and so does this */
+		int slot = gen_stack(g, 8);
+
+		emit_st(e, 8, R10, (int16_t)slot, 0);
+		emit_ldx(e, 8, R3, R6, 0);
+		emit_alui(e, BPF_ADD, R3, CS_OFF);
+		emit_mov(e, R1, R10);
+		emit_alui(e, BPF_ADD, R1, slot);
+		emit_movi(e, R2, 8);
+		emit_call(e, BPF_FUNC_probe_read_kernel);
+		emit_ldx(e, 8, R0, R10, (int16_t)slot);
+		emit_jmpi(e, BPF_JEQ, R0, USER32_CS, out);
+		stack_release(g, 8);
+	}
 	emit_call(e, BPF_FUNC_get_current_pid_tgid);
 	emit_mov(e, R8, R0);
 	if (g->o.tid > 0) {
@@ -123,6 +149,12 @@ int gen_begin(struct gen *g)
 	if (g->o.cpu >= 0) {
 		emit_call(e, BPF_FUNC_get_smp_processor_id);
 		emit_jmpi(e, BPF_JNE, R0, g->o.cpu, out);
+	}
+	if (g->o.cgroup) {
+		emit_ldmap(e, R1, g->o.cgroup_map);
+		emit_movi(e, R2, 0);
+		emit_call(e, BPF_FUNC_current_task_under_cgroup);
+		emit_jmpi(e, BPF_JNE, R0, 1, out);
 	}
 	return out;
 }
@@ -212,6 +244,17 @@ static void load(struct gen *g, const struct ctype *t, enum where w, uint32_t bi
 
 /* ---- arguments, return values, tracepoint fields ---- */
 
+/* R0 = syscall argument i (1-based) from the saved user registers
+ * (M_SYSCALL: ctx[0] is the struct pt_regs *). */
+static void syscall_arg(struct gen *g, int i)
+{
+	struct ctype u64 = ct_int(8, false);
+
+	emit_ldx(&g->e, 8, R0, R6, 0);
+	emit_alui(&g->e, BPF_ADD, R0, arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i));
+	load(g, &u64, W_KERNEL, 0, 0);
+}
+
 static int typed_param(struct gen *g, int i, struct ctype *t)
 {
 	const struct btf *btf;
@@ -280,7 +323,9 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 	if (i < 1)
 		return gfail(g, n, "no argument %s", n->str);
 	switch (l->mech) {
-	case M_TP: {
+	case M_TP:
+	case M_RAW_TP:
+	case M_SYSCALL: {
 		const struct tp_field *f;
 		int k = l->fmt.first_arg + i - 1;
 
@@ -288,10 +333,13 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 			return gfail(g, n, "tracepoints have no %s: use args->FIELD", n->str);
 		if (l->is_return)
 			return gfail(g, n, "%s is not known at a syscall's return (use retval)", n->str);
-		if (!l->fmt.first_arg || k >= l->fmt.n)
+		if (!l->fmt.first_arg || k >= l->fmt.n || arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "this syscall has no %s", n->str);
 		f = &l->fmt.f[k];
-		emit_ldx(e, 8, R0, R6, (int16_t)f->off);
+		if (l->mech == M_SYSCALL)
+			syscall_arg(g, i);
+		else
+			emit_ldx(e, 8, R0, R6, (int16_t)f->off);
 		*t = ct_int(8, false);
 		if (ctype_parse(f->type, kbtf(g), t, NULL) < 0) {
 			*t = ct_int(8, f->sign);
@@ -340,6 +388,11 @@ static int cg_retval(struct gen *g, const struct node *n, struct ctype *t)
 		emit_ldx(e, 8, R0, R6, (int16_t)f->off);
 		return 0;
 	}
+	case M_SYSCALL: /* sys_exit(regs, ret) */
+		if (!l->is_return)
+			return gfail(g, n, "retval is only known in return probes%s", "");
+		emit_ldx(e, 8, R0, R6, 8);
+		return 0;
 	case M_FEXIT:
 		emit_ldx(e, 8, R0, R6, (int16_t)(8 * l->nparams));
 		break;
@@ -397,12 +450,41 @@ static int cg_tp_field(struct gen *g, struct node *n, struct ctype *t, enum wher
 	const struct tp_field *f;
 	struct emit *e = &g->e;
 
-	if (g->loc->mech != M_TP)
+	if (!tp_ctx(g->loc))
 		return gfail(g, n, "'args' is only known in tracepoints%s", "");
+	if (g->loc->mech == M_RAW_TP)
+		return gfail(g, n, "a raw tracepoint has no record fields ('%s')", n->str);
 	f = tp_field(&g->loc->fmt, n->str);
 	if (!f)
 		return gfail(g, n, "the tracepoint has no field '%s'", n->str);
 	tp_field_type(g, f, t);
+	if (g->loc->mech == M_SYSCALL) {
+		/* the record is not there: its fields from what it is made of */
+		int k = (int)(f - g->loc->fmt.f), i = k - g->loc->fmt.first_arg + 1;
+
+		if (!strcmp(f->name, "__syscall_nr")) {
+			emit_movi(e, R0, g->loc->sc_nr);
+			*t = ct_int(4, true);
+		} else if (!strcmp(f->name, "ret") && g->loc->is_return) {
+			emit_ldx(e, 8, R0, R6, 8);
+			*t = ct_int(8, true);
+		} else if (!strcmp(f->name, "common_pid")) {
+			emit_mov(e, R0, R8);
+			emit_alui(e, BPF_LSH, R0, 32);
+			emit_alui(e, BPF_RSH, R0, 32);
+			*t = ct_int(4, true);
+		} else if (g->loc->fmt.first_arg && k >= g->loc->fmt.first_arg && !g->loc->is_return &&
+			   arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i) >= 0 && ct_is_scalar(t)) {
+			syscall_arg(g, i);
+			fit(g, t);
+			if (t->ptr)
+				t->user = true;
+		} else {
+			return gfail(g, n, "field '%s' is not available here (syscall events come from raw_syscalls)",
+				     n->str);
+		}
+		return 0;
+	}
 	if (f->data_loc) {
 		/* u32 (len << 16 | offset from the record start) */
 		emit_ldx(e, 4, R0, R6, (int16_t)f->off);
@@ -512,7 +594,7 @@ static int cg_addr(struct gen *g, struct node *n, struct ctype *t, enum where *w
 	*bitoff = *bits = 0;
 	switch (n->kind) {
 	case N_MEMBER:
-		if (n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") && g->loc->mech == M_TP) {
+		if (n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") && tp_ctx(g->loc)) {
 			err = cg_tp_field(g, n, t, w);
 			if (err < 0)
 				return err;
@@ -609,7 +691,7 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 	int err, done = emit_label(e);
 
 	if (n->kind == N_MEMBER && n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") &&
-	    g->loc->mech == M_TP) {
+	    tp_ctx(g->loc)) {
 		err = cg_tp_field(g, n, &t, &w);
 		if (err < 0)
 			return err;
@@ -673,6 +755,29 @@ static int cmp_op(int op, bool sign)
 	case OP_GE: return sign ? BPF_JSGE : BPF_JGE;
 	}
 	return -1;
+}
+
+/* R0 = R0 / R1 (or %) as signed 64-bit C: truncated toward zero, the
+ * remainder takes the dividend's sign; by zero as BPF: 0 (x % 0 = x). */
+static void signed_divmod(struct gen *g, bool mod)
+{
+	struct emit *e = &g->e;
+	int pos_a = emit_label(e), pos_b = emit_label(e), done = emit_label(e);
+
+	emit_movi(e, R2, 0); /* negate the result? */
+	emit_jmpi(e, BPF_JSGE, R0, 0, pos_a);
+	emit_alui(e, BPF_NEG, R0, 0);
+	emit_movi(e, R2, 1);
+	emit_place(e, pos_a);
+	emit_jmpi(e, BPF_JSGE, R1, 0, pos_b);
+	emit_alui(e, BPF_NEG, R1, 0);
+	if (!mod)
+		emit_alui(e, BPF_XOR, R2, 1);
+	emit_place(e, pos_b);
+	emit_alu(e, mod ? BPF_MOD : BPF_DIV, R0, R1);
+	emit_jmpi(e, BPF_JEQ, R2, 0, done);
+	emit_alui(e, BPF_NEG, R0, 0);
+	emit_place(e, done);
 }
 
 static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
@@ -755,8 +860,14 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '+': emit_alu(e, BPF_ADD, R0, R1); break;
 	case '-': emit_alu(e, BPF_SUB, R0, R1); break;
 	case '*': emit_alu(e, BPF_MUL, R0, R1); break;
-	case '/': emit_alu(e, BPF_DIV, R0, R1); break;
-	case '%': emit_alu(e, BPF_MOD, R0, R1); break;
+	case '/':
+	case '%':
+		if (sign) { /* C's signed division (BPF's is unsigned; sdiv is 6.6+ only) */
+			signed_divmod(g, op == '%');
+			break;
+		}
+		emit_alu(e, op == '/' ? BPF_DIV : BPF_MOD, R0, R1);
+		break;
 	case '&': emit_alu(e, BPF_AND, R0, R1); break;
 	case '|': emit_alu(e, BPF_OR, R0, R1); break;
 	case '^': emit_alu(e, BPF_XOR, R0, R1); break;
@@ -791,7 +902,7 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	case N_IDENT:
 		return cg_ident(g, n, t);
 	case N_MEMBER:
-		if (n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") && g->loc->mech == M_TP) {
+		if (n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") && tp_ctx(g->loc)) {
 			err = cg_tp_field(g, n, t, &w);
 			return err < 0 ? err : 0;
 		}

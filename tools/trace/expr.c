@@ -507,7 +507,7 @@ static int cast_end(const struct lex *l)
 		for (size_t k = 0; k < ARRAY_SIZE(builtin_ints); k++)
 			if (!strcmp(w, builtin_ints[k].name))
 				typey = true;
-		if (j - i > 2 && !strcmp(w + (j - i) - 2, "_t"))
+		if (j - i > 2 && s[j - 2] == '_' && s[j - 1] == 't') /* the word's end: w may be cut */
 			typey = true;
 		words++;
 		i = j;

@@ -50,6 +50,7 @@ static const struct tool_help help = {
 		    "  funccount ./test:read*        # count \"read*\" calls in the ./test binary\n"
 		    "  funccount -c 1 'vfs_*'        # count vfs calls on CPU 1 only\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -86,16 +87,27 @@ static int cmp_row(const void *a, const void *b)
 	return x->count < y->count ? -1 : x->count > y->count;
 }
 
-static void report(int fd, struct loc *locs, int n)
+/* bcc's "%-36s %8d" rows; JSON {"functions": [{"func", "count"}]};
+ * Prometheus corebox_funccount_count_total{func=...}. */
+enum { C_FUNC, C_COUNT };
+static const struct out_col cols[] = {
+	[C_FUNC] = { "func", "FUNC", "%-36s ", OUT_STR, OUT_LABEL },
+	[C_COUNT] = { "count", "COUNT", "%8llu\n", OUT_UINT, OUT_COUNTER,
+		      .help = "calls of the function (tracepoint, USDT probe)" },
+};
+static const struct out_table table = OUT_TABLE("functions", cols);
+
+static int report(int fd, struct loc *locs, int n)
 {
 	struct row *rows = xcalloc((size_t)n, sizeof(*rows));
-	int nr = 0;
+	int nr = 0, rc;
 	char ts[16];
 
-	printf("\n");
+	out_doc_begin();
+	out_text("\n");
 	if (env.timestamp)
-		printf("%-8s\n", tool_hms(ts, sizeof(ts)));
-	printf("%-36s %8s\n", "FUNC", "COUNT");
+		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+	out_header(&table);
 	for (int i = 0; i < n; i++) {
 		uint32_t k = (uint32_t)i;
 		uint64_t v = 0, zero = 0;
@@ -109,10 +121,15 @@ static void report(int fd, struct loc *locs, int n)
 		}
 	}
 	qsort(rows, (size_t)nr, sizeof(*rows), cmp_row);
-	for (int i = 0; i < nr; i++)
-		printf("%-36s %8llu\n", rows[i].name, (unsigned long long)rows[i].count);
-	fflush(stdout);
+	for (int i = 0; i < nr; i++) {
+		union out_val v[] = { [C_FUNC].s = rows[i].name, [C_COUNT].u = rows[i].count };
+
+		out_row(&table, v);
+	}
+	rc = out_doc_end();
+	tool_flush();
 	free(rows);
+	return rc;
 }
 
 int funccount_main(int argc, char **argv)
@@ -173,17 +190,22 @@ int funccount_main(int argc, char **argv)
 		rc = 1;
 	if (rc)
 		goto out;
-	printf("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
-	fflush(stdout);
+	out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
+	tool_flush();
 	for (;;) {
+		bool last;
+
 		tool_sleep_ms(env.interval * 1000);
+		if (tool_stdout_gone())
+			break;
 		elapsed += env.interval;
-		if (tool_exiting || (env.duration && elapsed >= env.duration)) {
-			report(map_fd(obj_map_at(o, (size_t)counts)), locs, n);
-			printf("Detaching...\n");
+		last = tool_exiting || (env.duration && elapsed >= env.duration);
+		if (report(map_fd(obj_map_at(o, (size_t)counts)), locs, n) < 0)
+			rc = 1;
+		if (last) {
+			out_text("Detaching...\n");
 			break;
 		}
-		report(map_fd(obj_map_at(o, (size_t)counts)), locs, n);
 	}
 out:
 	obj_close(o);

@@ -56,6 +56,7 @@ static const struct tool_help help = {
 		    "  funclatency 'c:*printf'       # time the *printf family of functions\n"
 		    "  funclatency -F 'vfs_r*'       # show one histogram per matched function\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -140,12 +141,12 @@ static int gen_entry(struct obj *o, struct spec *s, struct loc *l, const struct 
 }
 
 static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, const struct cg_opts *co, int stk,
-		      int dist, int avg, bool per_tgid)
+		      int dist, int tot, bool per_tgid)
 {
 	struct gen *g = gen_new(l, s, co);
 	struct emit *e = gen_emit(g);
-	int out = gen_begin(g), key = gen_stack(g, 8), dk = gen_stack(g, sizeof(struct dkey)), val = gen_stack(g, 8);
-	int delta = gen_stack(g, 8), keep = emit_label(e), rc;
+	int out = gen_begin(g), key = gen_stack(g, 8), dk = gen_stack(g, sizeof(struct dkey)), val = gen_stack(g, 16);
+	int delta = gen_stack(g, 8), keep = emit_label(e), insert = emit_label(e), added = emit_label(e), rc;
 
 	thread_stack(g, stk, key, 0, out, false);
 	emit_ldx(e, 4, R1, R9, 0);
@@ -167,18 +168,9 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	emit_call(e, BPF_FUNC_ktime_get_ns);
 	emit_alu(e, BPF_SUB, R0, R7);
 	emit_stx(e, 8, R10, (int16_t)delta, R0);
-	emit_st(e, 4, R10, (int16_t)key, 0);
-	gen_lookup(g, avg, key, out);
-	emit_ldx(e, 8, R1, R10, (int16_t)delta);
-	emit_xadd(e, 8, R0, 0, R1);
-	emit_movi(e, R1, 1);
-	emit_xadd(e, 8, R0, 8, R1);
-	emit_ldx(e, 8, R1, R10, (int16_t)delta);
-	if (env.msec || env.usec)
-		emit_alui(e, BPF_DIV, R1, env.msec ? 1000000 : 1000);
-	gen_log2l(g);
-	emit_stx(e, 4, R10, (int16_t)(dk + 8), R0);
+	/* the histogram's key: {location, tgid or -1, slot} */
 	emit_st(e, 4, R10, (int16_t)dk, env.perfunc || per_tgid ? li : 0);
+	emit_st(e, 4, R10, (int16_t)(dk + 8), 0);
 	emit_st(e, 4, R10, (int16_t)(dk + 12), 0);
 	if (per_tgid) {
 		emit_mov(e, R1, R8);
@@ -187,6 +179,35 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	} else {
 		emit_st(e, 4, R10, (int16_t)(dk + 4), -1);
 	}
+	/* its total and count in ns (slot 0 of the key): the avg line and
+	 * the histogram's exact sum */
+	emit_ldmap(e, R1, tot);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, dk);
+	emit_call(e, BPF_FUNC_map_lookup_elem);
+	emit_jmpi(e, BPF_JEQ, R0, 0, insert);
+	emit_ldx(e, 8, R1, R10, (int16_t)delta);
+	emit_xadd(e, 8, R0, 0, R1);
+	emit_movi(e, R1, 1);
+	emit_xadd(e, 8, R0, 8, R1);
+	emit_ja(e, added);
+	emit_place(e, insert);
+	emit_ldx(e, 8, R1, R10, (int16_t)delta);
+	emit_stx(e, 8, R10, (int16_t)val, R1);
+	emit_st(e, 8, R10, (int16_t)(val + 8), 1);
+	emit_ldmap(e, R1, tot);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, dk);
+	emit_mov(e, R3, R10);
+	emit_alui(e, BPF_ADD, R3, val);
+	emit_movi(e, R4, BPF_NOEXIST);
+	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_place(e, added);
+	emit_ldx(e, 8, R1, R10, (int16_t)delta);
+	if (env.msec || env.usec)
+		emit_alui(e, BPF_DIV, R1, env.msec ? 1000000 : 1000);
+	gen_log2l(g);
+	emit_stx(e, 4, R10, (int16_t)(dk + 8), R0);
 	gen_hash_inc(g, dist, dk, val);
 	gen_end(g, out);
 	rc = build_add(o, l, g, s->text, env.pid) < 0 ? build_probe_error("funclatency", s, g) : 0;
@@ -203,31 +224,60 @@ static int cmp_dkey(const void *a, const void *b)
 	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
 }
 
-static void report(struct obj *o, int dist, int avg, struct loc *entries, bool sections, const char *label)
+/* Read and clear a hash of struct dkey -> u64 values (nval of them). */
+static int drain(int fd, size_t nval, struct map_dump *d)
 {
-	struct map_dump d;
-	int fd = map_fd(obj_map_at(o, (size_t)dist)), afd = map_fd(obj_map_at(o, (size_t)avg));
-	uint64_t hist[BCC_SLOTS], a[2] = { 0, 0 }, zero2[2] = { 0, 0 };
-	uint32_t k0 = 0;
-	struct dkey *keys;
-	char ts[16];
-
-	printf("\n");
-	if (env.timestamp)
-		printf("%-8s\n", tool_hms(ts, sizeof(ts)));
-	if (map_dump(fd, sizeof(struct dkey), 8, &d) < 0) {
+	if (map_dump(fd, sizeof(struct dkey), nval * 8, d) < 0) {
 		tool_err("funclatency", "cannot read the histogram: %s", err_msg());
-		return;
+		return -1;
+	}
+	for (size_t i = 0; i < d->n; i++)
+		bpf_map_delete(fd, map_dump_key(d, i));
+	err_clear();
+	return 0;
+}
+
+/* bcc's layout: [Function = NAME [TGID]] sections, log2 histograms in
+ * the unit, the avg line over everything.  JSON: the histograms with
+ * their exact sums ("latency": [{"function", "pid", "unit", "count",
+ * "sum", "buckets"}]) and avg/total/count; Prometheus:
+ * corebox_funclatency_latency_seconds{function=...}. */
+static int report(struct obj *o, int dist, int tot, struct loc *entries, bool sections, const char *unit)
+{
+	static const struct out_hist hist_ns = { "latency", "function latency", "nsecs", .bcc = true };
+	static const struct out_hist hist_us = { "latency", "function latency", "usecs", .bcc = true };
+	static const struct out_hist hist_ms = { "latency", "function latency", "msecs", .bcc = true };
+	const struct out_hist *h = env.msec ? &hist_ms : env.usec ? &hist_us : &hist_ns;
+	double div = env.msec ? 1e6 : env.usec ? 1e3 : 1;
+	struct map_dump d, t;
+	uint64_t hist[BCC_SLOTS], all_ns = 0, all_n = 0;
+	struct dkey *keys;
+	char ts[16], head[300], pid[16];
+	int rc;
+
+	out_doc_begin();
+	out_text("\n");
+	if (env.timestamp)
+		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+	if (drain(map_fd(obj_map_at(o, (size_t)dist)), 1, &d) < 0) {
+		out_doc_end();
+		return -1;
+	}
+	if (drain(map_fd(obj_map_at(o, (size_t)tot)), 2, &t) < 0) {
+		map_dump_free(&d);
+		out_doc_end();
+		return -1;
 	}
 	keys = xcalloc(d.n ? d.n : 1, sizeof(*keys));
-	for (size_t i = 0; i < d.n; i++) {
+	for (size_t i = 0; i < d.n; i++)
 		memcpy(&keys[i], map_dump_key(&d, i), sizeof(struct dkey));
-		bpf_map_delete(fd, &keys[i]);
-	}
-	err_clear();
 	qsort(keys, d.n, sizeof(*keys), cmp_dkey);
 	for (size_t i = 0; i < d.n;) {
+		struct out_label labels[2];
+		uint64_t sum_ns = 0;
+		double sum;
 		size_t j = i;
+		int nl = 0;
 
 		memset(hist, 0, sizeof(hist));
 		for (; j < d.n && !cmp_dkey(&keys[i], &keys[j]); j++)
@@ -238,32 +288,48 @@ static void report(struct obj *o, int dist, int avg, struct loc *entries, bool s
 					memcpy(&v, map_dump_value(&d, r), 8);
 					hist[keys[j].slot] += v;
 				}
+		for (size_t r = 0; r < t.n; r++)
+			if (!cmp_dkey(map_dump_key(&t, r), &keys[i]))
+				memcpy(&sum_ns, map_dump_value(&t, r), 8);
+		sum = (double)sum_ns / div;
+		head[0] = 0;
 		if (sections) {
 			const char *name = entries[keys[i].loc].name;
 
-			if (keys[i].tgid != 0xffffffff)
-				printf("\nFunction = %s [%u]\n", name, keys[i].tgid);
-			else
-				printf("\nFunction = %s\n", name);
+			labels[nl++] = (struct out_label){ "function", name };
+			if (keys[i].tgid != 0xffffffff) {
+				snprintf(pid, sizeof(pid), "%u", keys[i].tgid);
+				labels[nl++] = (struct out_label){ "pid", pid };
+				snprintf(head, sizeof(head), "\nFunction = %s [%u]\n", name, keys[i].tgid);
+			} else {
+				snprintf(head, sizeof(head), "\nFunction = %s\n", name);
+			}
 		}
-		bcc_print_log2_hist(hist, BCC_SLOTS, label);
+		out_hist64(h, head, labels, nl, hist, BCC_SLOTS, &sum);
 		i = j;
+	}
+	for (size_t r = 0; r < t.n; r++) {
+		uint64_t a[2];
+
+		memcpy(a, map_dump_value(&t, r), 16);
+		all_ns += a[0];
+		all_n += a[1];
+	}
+	if (all_n > 0) {
+		uint64_t total = (uint64_t)((double)all_ns / div);
+
+		out_text("\navg = %llu %s, total: %llu %s, count: %llu\n\n", (unsigned long long)(total / all_n), unit,
+			 (unsigned long long)total, unit, (unsigned long long)all_n);
+		out_doc_num("avg", (double)total / (double)all_n, NULL);
+		out_doc_num("total", (double)total, NULL);
+		out_doc_num("count", (double)all_n, NULL);
 	}
 	free(keys);
 	map_dump_free(&d);
-	if (bpf_map_lookup(afd, &k0, a) == 0 && a[1] > 0) {
-		uint64_t total = a[0];
-
-		if (env.msec)
-			total /= 1000000;
-		else if (env.usec)
-			total /= 1000;
-		printf("\navg = %llu %s, total: %llu %s, count: %llu\n\n", (unsigned long long)(total / a[1]), label,
-		       (unsigned long long)total, label, (unsigned long long)a[1]);
-	}
-	err_clear();
-	bpf_map_update(afd, &k0, zero2, 0);
-	fflush(stdout);
+	map_dump_free(&t);
+	rc = out_doc_end();
+	tool_flush();
+	return rc;
 }
 
 int funclatency_main(int argc, char **argv)
@@ -273,7 +339,7 @@ int funclatency_main(int argc, char **argv)
 	struct spec s;
 	struct loc *ent = NULL, *ret = NULL;
 	struct obj *o;
-	int ne = 0, nr = 0, errpos = 0, stk, dist, avg, rc = 0, attached = 0;
+	int ne = 0, nr = 0, errpos = 0, stk, dist, tot, rc = 0, attached = 0;
 	long elapsed = 0;
 	bool per_tgid, sections;
 	const char *label;
@@ -318,28 +384,31 @@ int funclatency_main(int argc, char **argv)
 	o = obj_new("funclatency");
 	stk = obj_new_map(o, "starts", BPF_MAP_TYPE_HASH, 4, 8 + DEPTH * 8, 10240, 0);
 	dist = obj_new_map(o, "dist", BPF_MAP_TYPE_HASH, sizeof(struct dkey), 8, 10240, 0);
-	avg = obj_new_map(o, "avg", BPF_MAP_TYPE_ARRAY, 4, 16, 1, 0);
+	tot = obj_new_map(o, "totals", BPF_MAP_TYPE_HASH, sizeof(struct dkey), 16, 10240, 0);
 	for (int i = 0; i < ne && !rc; i++) {
 		rc = gen_entry(o, &s, &ent[i], &co, stk);
 		if (!rc)
-			rc = gen_return(o, &s, &ret[i], i, &co, stk, dist, avg, per_tgid);
+			rc = gen_return(o, &s, &ret[i], i, &co, stk, dist, tot, per_tgid);
 	}
 	probe_kernel_btf_release();
 	if (!rc && build_load_attach(o, "funclatency", env.pattern, &attached) < 0)
 		rc = 1;
 	if (rc)
 		goto out;
-	printf("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached / 2, env.pattern);
-	fflush(stdout);
+	out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached / 2, env.pattern);
+	tool_flush();
 	for (;;) {
 		bool last;
 
 		tool_sleep_ms(env.interval * 1000);
+		if (tool_stdout_gone())
+			break;
 		elapsed += env.interval;
 		last = tool_exiting || (env.duration && elapsed >= env.duration);
-		report(o, dist, avg, ent, sections, label);
+		if (report(o, dist, tot, ent, sections, label) < 0)
+			rc = 1;
 		if (last) {
-			printf("Detaching...\n");
+			out_text("Detaching...\n");
 			break;
 		}
 	}

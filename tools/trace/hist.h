@@ -1,13 +1,9 @@
-/* bcc's log2 histogram text (table.py print_log2_hist): slots from
- * bpf_log2l (slot i holds values 2^(i-1) .. 2^i - 1; slot 0, the value 0,
- * is not shown), header "     UNIT : count     distribution". */
+/* bcc's log2 histograms: slots from bpf_log2l (slot 0 holds the value
+ * 0, slot i holds 2^(i-1) .. 2^i - 1), printed through the output layer
+ * with out_hist.bcc (tools/common/out.h). */
 #ifndef COREBOX_TRACE_HIST_H
 #define COREBOX_TRACE_HIST_H
 
-#include <stdint.h>
-
 #define BCC_SLOTS 65
-
-void bcc_print_log2_hist(const uint64_t *vals, int n, const char *unit);
 
 #endif

@@ -16,7 +16,14 @@
 struct btf;
 struct obj;
 
-enum mech { M_TP, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE };
+/* M_TP: a perf tracepoint (the context is the format's record);
+ * M_RAW_TP: the same tracepoint as a raw tracepoint (context: TP_PROTO's
+ * u64 arguments; no record fields, but its link detaches without the
+ * RCU grace period every perf tracepoint costs at close);
+ * M_SYSCALL: a syscalls:sys_{enter,exit}_NAME event served by one
+ * raw_syscalls program per direction that tail-calls the probe's program
+ * by syscall number (build.c); arguments come from the pt_regs. */
+enum mech { M_TP, M_RAW_TP, M_SYSCALL, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE };
 
 /* A tracepoint format file's field. */
 struct tp_field {
@@ -58,8 +65,9 @@ struct loc {
 	bool user;           /* user-space probe (uprobe, USDT) */
 	bool usdt;           /* argN are the USDT probe's arguments */
 	bool syscall_tp;     /* sys_NAME on syscalls:sys_{enter,exit}_NAME */
-	bool is_return;
-	struct tp_format fmt;      /* M_TP */
+	bool is_return;            /* also: M_SYSCALL on sys_exit */
+	int sc_nr;                 /* M_SYSCALL: the syscall number */
+	struct tp_format fmt;      /* M_TP, M_RAW_TP, M_SYSCALL */
 	uint32_t proto;            /* kernel BTF FUNC_PROTO of the function (fentry/kprobe typing), 0 */
 	int nparams;               /* its parameter count */
 	struct usdt_arg *uargs;    /* USDT */
@@ -72,6 +80,7 @@ struct resolve_opts {
 	bool regex;          /* -r: POSIX extended regex instead of globs */
 	bool want_return;    /* also return probes (r: in trace; funclatency) */
 	bool pattern;        /* funccount style: patterns allowed, tracepoint names "cat:event" */
+	bool fields;         /* the probe reads tracepoint fields (args->...): no raw tracepoints */
 	int verbose;
 	int limit;           /* max locations (bcc: 1000) */
 };
@@ -83,6 +92,9 @@ void probe_kernel_btf_release(void);
 /* Locations for one probe (is_return: r probes).  0, or -errno with a
  * one-line message naming the probe and the reason. */
 int probe_resolve(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs, int *n);
+/* The syscall number of a syscalls event name ("sys_enter_newfstat" ->
+ * fstat's), -1 when unknown; *exit: a sys_exit_ event. */
+int syscall_event_nr(const char *ev, bool *exit);
 void locs_free(struct loc *l, int n);
 /* bcc's library lookup: path, ld.so.cache "lib<NAME>.so", /proc/PID/maps,
  * PATH.  Malloc'd path or NULL with a message. */
@@ -98,6 +110,8 @@ struct cg_opts {
 	long uid;             /* -1: none */
 	int cpu;              /* -c: -1 none */
 	int strsize;          /* string capture size */
+	bool cgroup;          /* -c: only tasks under the cgroup in slot 0 of map cgroup_map */
+	int cgroup_map;       /* (a BPF_MAP_TYPE_CGROUP_ARRAY) */
 };
 
 struct gen;

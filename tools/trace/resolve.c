@@ -3,12 +3,12 @@
  * does), USDT probes (.note.stapsdt), and the mechanism this kernel
  * allows for each (see probe.h). */
 #include "probe.h"
+#include "match.h"
 
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +24,7 @@
 #include "lib/util.h"
 #include "loader/kbtf.h"
 #include "tools/common/arch.h"
+#include "tools/common/common.h"
 #include "tools/common/opt.h"
 
 /* ---- kernel BTF ---- */
@@ -147,33 +148,6 @@ const struct tp_field *tp_field(const struct tp_format *f, const char *name)
 
 /* ---- matching ---- */
 
-struct matcher {
-	bool regex;
-	regex_t re;
-	const char *glob;
-};
-
-static int matcher_init(struct matcher *m, const char *pat, bool regex)
-{
-	memset(m, 0, sizeof(*m));
-	m->regex = regex;
-	m->glob = pat;
-	if (regex && regcomp(&m->re, pat, REG_EXTENDED | REG_NOSUB) != 0)
-		return err_set(EINVAL, "bad regular expression '%s'", pat);
-	return 0;
-}
-
-static bool matcher_ok(const struct matcher *m, const char *s)
-{
-	return m->regex ? regexec(&m->re, s, 0, NULL, 0) == 0 : glob_match(m->glob, s);
-}
-
-static void matcher_fini(struct matcher *m)
-{
-	if (m->regex)
-		regfree(&m->re);
-}
-
 static bool has_wild(const char *s) { return strpbrk(s, "*?[") != NULL; }
 
 static struct loc *add_loc(struct loc **locs, int *n)
@@ -199,6 +173,75 @@ void locs_free(struct loc *l, int n)
 
 /* ---- tracepoints ---- */
 
+int syscall_event_nr(const char *ev, bool *exit)
+{
+	/* events named after the kernel's entry point where the syscall
+	 * table's name differs */
+	static const char *const alias[][2] = {
+		{ "newstat", "stat" }, { "newfstat", "fstat" }, { "newlstat", "lstat" },
+		{ "newuname", "uname" }, { "sendfile64", "sendfile" }, { "umount", "umount2" },
+		{ "fadvise64_64", "fadvise64" },
+	};
+	const char *name;
+
+	if (!strncmp(ev, "sys_enter_", 10))
+		*exit = false;
+	else if (!strncmp(ev, "sys_exit_", 9))
+		*exit = true;
+	else
+		return -1;
+	name = ev + (*exit ? 9 : 10);
+	for (size_t i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(name, alias[i][0]) && syscall_nr(alias[i][1]) >= 0)
+			return syscall_nr(alias[i][1]);
+	return *name ? syscall_nr(name) : -1;
+}
+
+/* Is CAT/EV a dynamic event (kprobe, uprobe, synthetic, eprobe events
+ * made through tracefs)?  Those are no kernel tracepoints: no raw_tp. */
+static bool dynamic_event(const char *cat, const char *ev)
+{
+	static char *list;
+	static int loaded;
+	char path[512], needle[300];
+	size_t len;
+
+	if (!loaded) {
+		loaded = 1;
+		if (!tracefs_path(path, sizeof(path), "dynamic_events") || read_file(path, 1 << 22, &list, &len) < 0)
+			list = NULL;
+		err_clear();
+	}
+	if (!list)
+		return false;
+	snprintf(needle, sizeof(needle), ":%s/%s", cat, ev);
+	for (const char *p = list; (p = strstr(p, needle)); p++)
+		if (p[strlen(needle)] == ' ' || p[strlen(needle)] == '\n' || !p[strlen(needle)])
+			return true;
+	return false;
+}
+
+/* The cheapest way in for tracepoint CAT/EV: syscall events through the
+ * raw_syscalls dispatcher, other kernel tracepoints as raw tracepoints
+ * unless the probe reads the record's fields, else a perf tracepoint. */
+static void tp_choose_mech(struct loc *l, const char *cat, const char *ev, const struct resolve_opts *o)
+{
+	bool exit;
+	int nr;
+
+	l->mech = M_TP;
+	if (!probe_raw_tp())
+		return;
+	if (!strcmp(cat, "syscalls") && (nr = syscall_event_nr(ev, &exit)) >= 0) {
+		l->mech = M_SYSCALL;
+		l->sc_nr = nr;
+		l->is_return = exit;
+		return;
+	}
+	if (!o->fields && strcmp(cat, "syscalls") && strcmp(cat, "ftrace") && !dynamic_event(cat, ev))
+		l->mech = M_RAW_TP;
+}
+
 static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char path[512], name[600];
@@ -213,7 +256,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		if (!perf_tp_exists(s->lib, s->func))
 			return err_set(ENOENT, "tracepoint %s:%s does not exist on this kernel", s->lib, s->func);
 		l = add_loc(locs, n);
-		l->mech = M_TP;
+		tp_choose_mech(l, s->lib, s->func, o);
 		snprintf(name, sizeof(name), "%s/%s", s->lib, s->func);
 		l->target = xstrdup(name);
 		snprintf(name, sizeof(name), "%s:%s", s->lib, s->func);
@@ -222,22 +265,22 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 	}
 	if (!tracefs_path(path, sizeof(path), "events"))
 		return -ENOENT;
-	if ((err = matcher_init(&mc, s->lib, o->regex)) < 0)
+	if ((err = match_compile(&mc, s->lib, o->regex)) < 0)
 		return err;
-	if ((err = matcher_init(&me, s->func, o->regex)) < 0) {
-		matcher_fini(&mc);
+	if ((err = match_compile(&me, s->func, o->regex)) < 0) {
+		match_free(&mc);
 		return err;
 	}
 	d = opendir(path);
 	if (!d) {
-		matcher_fini(&mc);
-		matcher_fini(&me);
+		match_free(&mc);
+		match_free(&me);
 		return err_sys(errno, "cannot list %s", path);
 	}
 	while ((c = readdir(d))) {
 		char sub[1024];
 
-		if (c->d_name[0] == '.' || !matcher_ok(&mc, c->d_name))
+		if (c->d_name[0] == '.' || !match(&mc, c->d_name))
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", path, c->d_name);
 		if (!(d2 = opendir(sub)))
@@ -245,20 +288,20 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		while ((e = readdir(d2))) {
 			struct loc *l;
 
-			if (e->d_name[0] == '.' || e->d_type == DT_REG || !matcher_ok(&me, e->d_name))
+			if (e->d_name[0] == '.' || e->d_type == DT_REG || !match(&me, e->d_name))
 				continue;
 			if (!perf_tp_exists(c->d_name, e->d_name))
 				continue;
 			if (o->limit && *n >= o->limit) {
 				closedir(d2);
 				closedir(d);
-				matcher_fini(&mc);
-				matcher_fini(&me);
+				match_free(&mc);
+				match_free(&me);
 				return err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit,
 					       s->text);
 			}
 			l = add_loc(locs, n);
-			l->mech = M_TP;
+			tp_choose_mech(l, c->d_name, e->d_name, o);
 			snprintf(name, sizeof(name), "%s/%s", c->d_name, e->d_name);
 			l->target = xstrdup(name);
 			snprintf(name, sizeof(name), "%s:%s", c->d_name, e->d_name);
@@ -269,8 +312,8 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		closedir(d2);
 	}
 	closedir(d);
-	matcher_fini(&mc);
-	matcher_fini(&me);
+	match_free(&mc);
+	match_free(&me);
 	if (!*n)
 		return err_set(ENOENT, "no tracepoint matches %s:%s", s->lib, s->func);
 	return 0;
@@ -365,7 +408,7 @@ static int kallsyms_funcs(const struct matcher *m, const char *exact, char ***na
 			continue;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
-		if (exact ? strcmp(name, exact) : !matcher_ok(m, name))
+		if (exact ? strcmp(name, exact) : !match(m, name))
 			continue;
 		if (strstr(name, ".cold") || !strncmp(name, "__SCT__", 7) || !strncmp(name, "_kbl_addr_", 10) ||
 		    !strncmp(name, "__perf", 6) || !strncmp(name, "perf_", 5) || !strncmp(name, "__pfx_", 6) ||
@@ -425,6 +468,30 @@ static int func_proto(const struct btf *btf, const char *name, uint32_t *fid, in
 	return (int)id;
 }
 
+/* Can a BPF trampoline take this prototype?  Not everywhere: a struct
+ * returned or passed by value (6.1 refuses both: "return type STRUCT is
+ * unsupported"), more than 6 arguments (the x86 trampoline's limit before
+ * 6.6), variadic functions.  Those go to kprobes. */
+static bool fentry_proto_ok(const struct btf *btf, uint32_t proto)
+{
+	const struct btf_type *p = btf_type_by_id(btf, proto), *t;
+	const struct btf_param *pa;
+
+	if (!p || btf_vlen(p) > 6)
+		return false;
+	if (p->type && btf_resolve(btf, p->type, &t) && t && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION))
+		return false;
+	pa = btf_params(p);
+	for (uint32_t i = 0; i < btf_vlen(p); i++) {
+		if (!pa[i].type)
+			return false; /* ... */
+		if (btf_resolve(btf, pa[i].type, &t) && t &&
+		    (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION))
+			return false;
+	}
+	return true;
+}
+
 static int fentry_state; /* 0 unknown, 1 works, -1 refused */
 
 static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
@@ -447,7 +514,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			struct loc *l = add_loc(locs, n);
 			char t[400];
 
-			l->mech = M_TP;
+			tp_choose_mech(l, "syscalls", ev, o);
 			l->syscall_tp = true;
 			l->is_return = is_return;
 			snprintf(t, sizeof(t), "syscalls/%s", ev);
@@ -456,10 +523,10 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			return tp_format_read("syscalls", ev, &l->fmt);
 		}
 	}
-	if ((err = matcher_init(&m, s->func, o->regex)) < 0)
+	if ((err = match_compile(&m, s->func, o->regex)) < 0)
 		return err;
 	err = kallsyms_funcs(&m, has_wild(s->func) || o->regex ? NULL : s->func, &names, &nn);
-	matcher_fini(&m);
+	match_free(&m);
 	if (err < 0)
 		return err;
 	if (!nn) {
@@ -475,7 +542,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 		bool fentry = false;
 		struct loc *l;
 
-		if (fid > 0 && !strchr(names[i], '.')) {
+		if (fid > 0 && !strchr(names[i], '.') && fentry_proto_ok(btf, proto)) {
 			if (!fentry_state)
 				fentry_state = probe_fentry((uint32_t)fid) ? 1 : -1;
 			fentry = fentry_state > 0;
@@ -669,7 +736,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 		free(path);
 		return err;
 	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
 		elf_unmap_file(data, size);
 		err_prefix(err, "%s", path);
 		free(path);
@@ -690,7 +757,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 				struct loc *l;
 
 				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
-				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !matcher_ok(&m, name))
+				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&m, name))
 					continue;
 				if (vaddr_to_off(&ev, sym->st_value, &off) < 0)
 					continue;
@@ -719,7 +786,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	if (!*n)
 		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 out:
-	matcher_fini(&m);
+	match_free(&m);
 	elf_unmap_file(data, size);
 	free(path);
 	return err;
@@ -802,7 +869,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 		free(path);
 		return err;
 	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
 		elf_unmap_file(data, size);
 		free(path);
 		return err;
@@ -852,7 +919,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 			args = pname + strlen(pname) + 1;
 			if (args >= dend || !memchr(args, 0, (size_t)(dend - args)))
 				args = "";
-			if (!matcher_ok(&m, pname) || (s->provider && strcmp(s->provider, prov)))
+			if (!match(&m, pname) || (s->provider && strcmp(s->provider, prov)))
 				continue;
 			if (base_sh && base)
 				pc += base_sh->sh_addr - base;
@@ -883,7 +950,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 	if (!*n)
 		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", path, s->func);
 out:
-	matcher_fini(&m);
+	match_free(&m);
 	elf_unmap_file(data, size);
 	free(path);
 	return err;

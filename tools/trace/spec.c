@@ -60,29 +60,6 @@ void spec_free(struct spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
-bool glob_match(const char *p, const char *s)
-{
-	const char *star = NULL, *ss = NULL;
-
-	while (*s) {
-		if (*p == '*') {
-			star = p++;
-			ss = s;
-		} else if (*p == '?' || *p == *s) {
-			p++;
-			s++;
-		} else if (star) {
-			p = star + 1;
-			s = ++ss;
-		} else {
-			return false;
-		}
-	}
-	while (*p == '*')
-		p++;
-	return !*p;
-}
-
 /* "FUNC+OFF": split off a decimal or (with x) hex offset. */
 static int split_offset(struct spec *s, int pos, int *errpos)
 {
@@ -204,7 +181,7 @@ static int parse_spec_part(struct spec *s, const char *spec, size_t n, int *errp
 	return 0;
 }
 
-int spec_parse_trace(const char *text, struct spec *s, int *errpos)
+static int parse_trace(const char *text, struct spec *s, int *errpos)
 {
 	size_t n = strcspn(text, " \t(");
 	const char *p;
@@ -303,7 +280,7 @@ int spec_parse_trace(const char *text, struct spec *s, int *errpos)
 	return 0;
 }
 
-int spec_parse_pattern(const char *text, struct spec *s, int *errpos)
+static int parse_pattern(const char *text, struct spec *s, int *errpos)
 {
 	int nparts = 1;
 	const char *c1, *c2;
@@ -349,7 +326,7 @@ int spec_parse_pattern(const char *text, struct spec *s, int *errpos)
 	return 0;
 }
 
-int spec_parse_argdist(const char *text, struct spec *s, int *errpos)
+static int parse_argdist(const char *text, struct spec *s, int *errpos)
 {
 	const char *hash = strchr(text, '#');
 	size_t n = hash ? (size_t)(hash - text) : strlen(text);
@@ -429,6 +406,34 @@ int spec_parse_argdist(const char *text, struct spec *s, int *errpos)
 		s->pred.text = trim_n(part[5], plen[5], &s->pred.pos);
 	}
 	return 0;
+}
+
+/* On failure nothing stays allocated. */
+int spec_parse_trace(const char *text, struct spec *s, int *errpos)
+{
+	int err = parse_trace(text, s, errpos);
+
+	if (err < 0)
+		spec_free(s);
+	return err;
+}
+
+int spec_parse_pattern(const char *text, struct spec *s, int *errpos)
+{
+	int err = parse_pattern(text, s, errpos);
+
+	if (err < 0)
+		spec_free(s);
+	return err;
+}
+
+int spec_parse_argdist(const char *text, struct spec *s, int *errpos)
+{
+	int err = parse_argdist(text, s, errpos);
+
+	if (err < 0)
+		spec_free(s);
+	return err;
 }
 
 void spec_report(const char *tool, const char *text, int pos, const char *msg)

@@ -52,8 +52,8 @@ void spec_free(struct spec *s);
 /* "TOOL: MSG" then the text and a caret under offset pos (stderr). */
 void spec_report(const char *tool, const char *text, int pos, const char *msg);
 
-/* Shell-style pattern with only '*' and '?' (bcc's '*' -> '.*'), whole
- * string. */
+/* Shell-style pattern: '*', '?', '[...]' classes (bcc's '*' -> '.*'),
+ * the whole string (match.c). */
 bool glob_match(const char *pat, const char *s);
 
 #endif

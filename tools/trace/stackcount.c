@@ -68,6 +68,7 @@ static const struct tool_help help = {
 		    "  stackcount -p 185 u:node:*    # count stacks for all USDT probes in node\n"
 		    "  stackcount -K t:sched:sched_switch   # kernel stacks only\n",
 	.opts = opts,
+	.flags = OPT_PROM,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -135,7 +136,49 @@ static void fold_frames(struct stacks *s, struct strbuf *b, int32_t id, int pid,
 	}
 }
 
-static int report(struct stacks *s, int fd, struct fold_agg *agg)
+/* Prometheus: corebox_stackcount_count_total{stack="folded line"} (JSON
+ * has each stack as an object, text the bcc layouts). */
+enum { C_STACK, C_COUNT };
+static const struct out_col cols[] = {
+	[C_STACK] = { "stack", NULL, NULL, OUT_STR, OUT_LABEL },
+	[C_COUNT] = { "count", NULL, NULL, OUT_UINT, OUT_COUNTER, .help = "events by stack trace" },
+};
+static const struct out_table table = OUT_TABLE("stacks", cols);
+
+/* -j: {"comm", "pid" (per process), "kernel": [frames leaf first],
+ * "user": [...], "count", "folded"} */
+static void json_stack(struct stacks *s, const struct key *k, int pid, const char *comm, uint64_t v,
+		       const char *folded, bool kstack, bool ustack)
+{
+	struct strbuf b = { 0 };
+	struct stacks_lost lost = s->lost; /* counted once, by the folded line */
+
+	strbuf_reset(&b);
+	strbuf_addc(&b, '{');
+	if (k->tgid != 0xffffffff) {
+		strbuf_add(&b, "\"comm\":");
+		json_str(&b, comm);
+		strbuf_addf(&b, ",\"pid\":%d,", pid);
+	}
+	if (kstack) {
+		strbuf_add(&b, "\"kernel\":");
+		stacks_json_frames(s, &b, k->kid, -1);
+		strbuf_addc(&b, ',');
+	}
+	if (ustack) {
+		strbuf_add(&b, "\"user\":");
+		stacks_json_frames(s, &b, k->uid, pid);
+		strbuf_addc(&b, ',');
+	}
+	strbuf_addf(&b, "\"count\":%llu,\"folded\":", (unsigned long long)v);
+	json_str(&b, folded);
+	strbuf_addc(&b, '}');
+	out_json_value("stacks", &b);
+	strbuf_free(&b);
+	s->lost = lost;
+}
+
+static int report(struct stacks *s, int fd, struct fold_agg *agg, bool kstack, bool ustack)
 {
 	struct map_dump d;
 	struct strbuf line = { 0 };
@@ -143,15 +186,29 @@ static int report(struct stacks *s, int fd, struct fold_agg *agg)
 	char ts[16];
 	int err;
 
+	out_doc_begin();
 	if (!env.folded)
-		printf("\n");
+		out_text("\n");
 	if (env.timestamp)
-		printf("%-8s\n", tool_hms(ts, sizeof(ts)));
+		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
 	if ((err = map_dump(fd, sizeof(struct key), 16, &d)) < 0) {
 		tool_err("stackcount", "cannot read the counts: %s", err_msg());
+		out_doc_end();
 		return -1;
 	}
 	map_dump_sort(&d, 0, 0);
+	/* every frame named in one pass per symbol file */
+	stacks_prefetch_begin(s);
+	for (size_t i = 0; i < d.n; i++) {
+		const struct key *k = map_dump_key(&d, i);
+		uint32_t vt;
+
+		memcpy(&vt, (const char *)map_dump_value(&d, i) + 8, 4);
+		strbuf_reset(&line);
+		fold_frames(s, &line, k->uid, (int)(k->tgid != 0xffffffff ? k->tgid : vt), false);
+		fold_frames(s, &line, k->kid, -1, true);
+	}
+	stacks_prefetch_end(s);
 	for (size_t i = 0; i < d.n; i++) {
 		const struct key *k = map_dump_key(&d, i);
 		uint64_t v;
@@ -166,32 +223,47 @@ static int report(struct stacks *s, int fd, struct fold_agg *agg)
 		comm[16] = 0;
 		bpf_map_delete(fd, k);
 		err_clear();
-		if (env.folded || agg) {
-			strbuf_reset(&line);
-			strbuf_add(&line, comm);
-			fold_frames(s, &line, k->uid, pid, false);
-			if (delim)
-				strbuf_add(&line, ";-");
-			fold_frames(s, &line, k->kid, -1, true);
-			if (env.folded)
-				printf("%s %llu\n", line.s, (unsigned long long)v);
-			if (agg)
-				fold_agg_add(agg, line.s[0] == ';' ? line.s + 1 : line.s, v);
-			if (env.folded)
-				continue;
-		}
-		print_frames(s, k->kid, -1, true);
+		/* the folded line: -f, --svg, the Prometheus label, JSON */
+		strbuf_reset(&line);
+		strbuf_add(&line, comm);
+		fold_frames(s, &line, k->uid, pid, false);
 		if (delim)
-			printf("    --\n");
-		print_frames(s, k->uid, pid, false);
+			strbuf_add(&line, ";-");
+		fold_frames(s, &line, k->kid, -1, true);
+		if (agg)
+			fold_agg_add(agg, line.s[0] == ';' ? line.s + 1 : line.s, v);
+		{
+			union out_val val[] = { [C_STACK].s = line.s[0] == ';' ? line.s + 1 : line.s, [C_COUNT].u = v };
+
+			out_row_unshown(&table, val);
+		}
+		if (out_json()) {
+			json_stack(s, k, pid, comm, v, line.s[0] == ';' ? line.s + 1 : line.s, kstack, ustack);
+			continue;
+		}
+		if (env.folded) {
+			printf("%s %llu\n", line.s, (unsigned long long)v);
+			continue;
+		}
+		{
+			/* the multi-line form counts its missed stacks again */
+			struct stacks_lost lost = s->lost;
+
+			print_frames(s, k->kid, -1, true);
+			if (delim)
+				printf("    --\n");
+			print_frames(s, k->uid, pid, false);
+			s->lost = lost;
+		}
 		if (!env.pid && k->tgid != 0xffffffff)
 			printf("    %s [%d]\n", comm, (int)k->tgid);
 		printf("    %llu\n\n", (unsigned long long)v);
 	}
 	strbuf_free(&line);
 	map_dump_free(&d);
-	fflush(stdout);
-	return 0;
+	err = out_doc_end();
+	tool_flush();
+	return err;
 }
 
 int stackcount_main(int argc, char **argv)
@@ -310,7 +382,7 @@ int stackcount_main(int argc, char **argv)
 		goto out;
 	if (stacks_init(&stk, map_fd(obj_map_at(o, (size_t)stackmap)), 127,
 			(kstack ? 0 : STACKS_NO_KERNEL) | (env.offset ? STACKS_OFFSET : 0) |
-				(locs[0].mech == M_TP ? STACKS_SKIP_TRACE : 0)) < 0) {
+				STACKS_SKIP_TRACE /* tracepoint dispatch, fentry trampolines */) < 0) {
 		tool_err("stackcount", "%s", err_msg());
 		rc = 1;
 		goto out;
@@ -318,21 +390,23 @@ int stackcount_main(int argc, char **argv)
 	if (env.svg)
 		agg = fold_agg_new();
 	if (!env.folded)
-		printf("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
-	fflush(stdout);
+		out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
+	tool_flush();
 	for (;;) {
 		bool last;
 
 		tool_sleep_ms(env.interval * 1000);
+		if (tool_stdout_gone())
+			break;
 		elapsed += env.interval;
 		last = tool_exiting || (env.duration && elapsed >= env.duration);
-		if (report(&stk, map_fd(obj_map_at(o, (size_t)counts)), agg) < 0) {
+		if (report(&stk, map_fd(obj_map_at(o, (size_t)counts)), agg, kstack, ustack) < 0) {
 			rc = 1;
 			break;
 		}
 		if (last) {
 			if (!env.folded)
-				printf("Detaching...\n");
+				out_text("Detaching...\n");
 			break;
 		}
 	}

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf/cpus.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "lib/err.h"
@@ -48,7 +49,7 @@ static struct {
 	int pid, tid, max_events, strsize, pages;
 	long uid;
 	bool verbose, include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
-	const char *name, *msg_filter;
+	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
 	int nprobes;
 	/* run time */
@@ -76,6 +77,7 @@ static const struct opt opts[] = {
 	{ 'u', "unix-timestamp", NULL, "print UNIX timestamp instead of offset from trace start, requires -t" },
 	{ 'T', "time", NULL, "print time column" },
 	{ 'C', "print_cpu", NULL, "print CPU id" },
+	{ 'c', "cgroup-path", "CGROUP", "cgroup path (cgroup v2 directory): only tasks in it" },
 	{ 'n', "name", "NAME", "only print process names containing this name" },
 	{ 'f', "msg-filter", "STR", "only print the msg of event containing this string" },
 	{ 'K', "kernel-stack", NULL, "output kernel stack trace" },
@@ -89,8 +91,8 @@ static const struct opt opts[] = {
 static const struct tool_help help = {
 	.name = "trace",
 	.usage = "[-h] [-b BUFFER_PAGES] [-p PID] [-L TID] [--uid UID] [-v] [-Z STRING_SIZE] [-S]\n"
-		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-n NAME] [-f MSG_FILTER] [-K] [-U] [-a]\n"
-		 "             [-I header] [-A] probe [probe ...]",
+		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-c CGROUP_PATH] [-n NAME] [-f MSG_FILTER] [-K]\n"
+		 "             [-U] [-a] [-I header] [-A] probe [probe ...]",
 	.summary = "Attach to functions and print trace messages.",
 	.examples =
 		"  trace do_sys_open                  # trace do_sys_open (kernel function entry)\n"
@@ -124,6 +126,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'u': env.unix_ts = true; break;
 	case 'T': env.time = true; break;
 	case 'C': env.print_cpu = true; break;
+	case 'c': env.cgroup = arg; break;
 	case 'n': env.name = arg; break;
 	case 'f': env.msg_filter = arg; break;
 	case 'K': env.kstack = true; break;
@@ -156,6 +159,7 @@ static int parse_format(struct probe *p)
 	const char *f = p->s.format;
 	int off = EV_HDR;
 
+	p->size = EV_HDR; /* a probe without a message still sends its header */
 	if (!f)
 		return 0;
 	for (size_t i = 0; f[i]; i++) {
@@ -212,10 +216,11 @@ static int parse_format(struct probe *p)
 
 /* ---- the BPF side ---- */
 
-static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struct loc *l, int maps[4], bool ring,
+static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struct loc *l, int maps[5], bool ring,
 		     int drop_off)
 {
-	struct cg_opts co = { .pid = env.pid, .tid = env.tid, .uid = env.uid, .cpu = -1, .strsize = env.strsize };
+	struct cg_opts co = { .pid = env.pid, .tid = env.tid, .uid = env.uid, .cpu = -1, .strsize = env.strsize,
+			      .cgroup = env.cgroup != NULL, .cgroup_map = maps[4] };
 	struct gen *g;
 	struct emit *e;
 	int out, key, rc = 0;
@@ -308,15 +313,15 @@ bad:
 
 /* ---- the user side ---- */
 
-static void put_text(FILE *f, const char *s, size_t n)
+static void put_text(struct strbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
+			strbuf_addf(b, "\\x%02x", c);
 		else
-			fputc(c, f);
+			strbuf_addc(b, (char)c);
 	}
 }
 
@@ -344,19 +349,26 @@ static void sym_u(int pid, uint64_t addr, char *buf, size_t size)
 		 u.module ? (strrchr(u.module, '/') ? strrchr(u.module, '/') + 1 : u.module) : "unknown");
 }
 
+/* The raw value of conversion v in a record. */
+static void raw_value(const struct value *v, const uint8_t *rec, int64_t *sv, uint64_t *uv)
+{
+	switch (v->size) {
+	case 1: *sv = (int8_t)rec[v->off]; *uv = rec[v->off]; break;
+	case 2: { int16_t x; memcpy(&x, rec + v->off, 2); *sv = x; *uv = (uint16_t)x; break; }
+	case 4: { int32_t x; memcpy(&x, rec + v->off, 4); *sv = x; *uv = (uint32_t)x; break; }
+	default: memcpy(uv, rec + v->off, 8); *sv = (int64_t)*uv; break;
+	}
+}
+
 /* bcc formats with Python's %: every integer conversion prints the value
  * of the captured C type in decimal (%x variants in hex). */
-static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, char **out, size_t *len)
+static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, struct strbuf *b)
 {
-	FILE *f = open_memstream(out, len);
 	const char *fmt = p->s.format;
 	int vi = 0;
 
-	if (!fmt) {
-		fclose(f);
-		return;
-	}
-	for (size_t i = 0; fmt[i]; i++) {
+	strbuf_reset(b);
+	for (size_t i = 0; fmt && fmt[i]; i++) {
 		const struct value *v;
 		char buf[512];
 		int64_t sv = 0;
@@ -364,65 +376,119 @@ static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, char
 
 		if (fmt[i] != '%' || vi >= p->nv || (i > 0 && fmt[i - 1] == '%')) {
 			if (fmt[i] == '%' && fmt[i + 1] == '%') {
-				fputc('%', f);
+				strbuf_addc(b, '%');
 				i++;
 				continue;
 			}
-			fputc(fmt[i], f);
+			strbuf_addc(b, fmt[i]);
 			continue;
 		}
 		if (strncmp(fmt + i + 1, p->v[vi].conv, strlen(p->v[vi].conv))) {
-			fputc(fmt[i], f);
+			strbuf_addc(b, fmt[i]);
 			continue;
 		}
 		v = &p->v[vi++];
 		i += strlen(v->conv);
-		switch (v->size) {
-		case 1: sv = (int8_t)rec[v->off]; uv = rec[v->off]; break;
-		case 2: { int16_t x; memcpy(&x, rec + v->off, 2); sv = x; uv = (uint16_t)x; break; }
-		case 4: { int32_t x; memcpy(&x, rec + v->off, 4); sv = x; uv = (uint32_t)x; break; }
-		default: memcpy(&uv, rec + v->off, 8); sv = (int64_t)uv; break;
-		}
+		raw_value(v, rec, &sv, &uv);
 		switch (v->conv[0]) {
-		case 's': put_text(f, (const char *)rec + v->off, (size_t)v->size); break;
-		case 'c': fputc((int)(unsigned char)uv, f); break;
-		case 'K': sym_k(uv, buf, sizeof(buf)); fputs(buf, f); break;
-		case 'U': sym_u(tgid, uv, buf, sizeof(buf)); fputs(buf, f); break;
+		case 's': put_text(b, (const char *)rec + v->off, (size_t)v->size); break;
+		case 'c': strbuf_addc(b, (char)(unsigned char)uv); break;
+		case 'K': sym_k(uv, buf, sizeof(buf)); strbuf_add(b, buf); break;
+		case 'U': sym_u(tgid, uv, buf, sizeof(buf)); strbuf_add(b, buf); break;
 		default:
 			if (v->hex)
-				fprintf(f, "%llx", (unsigned long long)uv);
+				strbuf_addf(b, "%llx", (unsigned long long)uv);
 			else if (v->sign)
-				fprintf(f, "%lld", (long long)sv);
+				strbuf_addf(b, "%lld", (long long)sv);
 			else
-				fprintf(f, "%llu", (unsigned long long)uv);
+				strbuf_addf(b, "%llu", (unsigned long long)uv);
 		}
 	}
-	fclose(f);
 }
 
-static void print_stack(FILE *f, int32_t id, int pid)
+static void print_stack(struct strbuf *b, int32_t id, int pid)
 {
 	const uint64_t *ips;
 	char buf[512];
 	int n;
 
 	if (id < 0) {
-		fprintf(f, "        %d\n", id);
+		strbuf_addf(b, "        %d\n", id);
 		return;
 	}
 	if (!env.stk_ok)
 		return;
 	n = stacks_read(&env.stk, id, pid < 0, &ips);
 	for (int i = 0; i < n; i++) {
-		fprintf(f, "        ");
+		strbuf_add(b, "        ");
 		if (env.address)
-			fprintf(f, "%16llx ", (unsigned long long)ips[i]);
+			strbuf_addf(b, "%16llx ", (unsigned long long)ips[i]);
 		if (pid < 0)
 			sym_k(ips[i], buf, sizeof(buf));
 		else
 			sym_u(pid, ips[i], buf, sizeof(buf));
-		fprintf(f, "%s\n", buf);
+		strbuf_add(b, buf);
+		strbuf_addc(b, '\n');
 	}
+}
+
+/* -j: the event's fields (without braces and time): pid, tid, comm,
+ * func, cpu, msg, the raw argument values (numbers; %s strings), stacks. */
+static void json_event(struct strbuf *b, const struct probe *p, const struct loc *l, const uint8_t *rec,
+		       uint32_t tgid, uint32_t pid, uint32_t cpu, const char *comm, const char *msg, int32_t kid,
+		       int32_t uid)
+{
+	strbuf_addf(b, "\"pid\":%u,\"tid\":%u,\"comm\":", tgid, pid);
+	json_str(b, comm);
+	strbuf_add(b, ",\"func\":");
+	json_str(b, l->name);
+	strbuf_addf(b, ",\"cpu\":%u,\"msg\":", cpu);
+	json_str(b, msg ? msg : "");
+	strbuf_add(b, ",\"args\":[");
+	for (int i = 0; i < p->nv; i++) {
+		const struct value *v = &p->v[i];
+		int64_t sv;
+		uint64_t uv;
+
+		if (i)
+			strbuf_addc(b, ',');
+		if (v->conv[0] == 's') {
+			json_strn(b, (const char *)rec + v->off, strnlen((const char *)rec + v->off, (size_t)v->size));
+			continue;
+		}
+		raw_value(v, rec, &sv, &uv);
+		if (v->sign)
+			strbuf_addf(b, "%lld", (long long)sv);
+		else
+			strbuf_addf(b, "%llu", (unsigned long long)uv);
+	}
+	strbuf_addc(b, ']');
+	if (env.kstack && env.stk_ok) {
+		strbuf_add(b, ",\"kernel\":");
+		stacks_json_frames(&env.stk, b, kid, -1);
+	}
+	if (env.ustack && env.stk_ok) {
+		strbuf_add(b, ",\"user\":");
+		stacks_json_frames(&env.stk, b, uid, (int)tgid);
+	}
+}
+
+/* -A: count each distinct event (its text, or its JSON fields). */
+static void aggregate(char *text)
+{
+	size_t i;
+
+	for (i = 0; i < env.nagg; i++)
+		if (!strcmp(env.agg[i].text, text))
+			break;
+	if (i == env.nagg) {
+		env.agg = xrealloc(env.agg, (env.nagg + 1) * sizeof(*env.agg));
+		env.agg[env.nagg].text = text;
+		env.agg[env.nagg++].count = 1;
+		return;
+	}
+	env.agg[i].count++;
+	free(text);
 }
 
 static int on_event(void *ctx, const void *data, size_t size)
@@ -432,9 +498,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 	uint32_t pi, li, tgid, pid, cpu;
 	int32_t kid, uid;
 	uint64_t ts;
-	char comm[17], *msg = NULL, *line = NULL;
-	size_t mlen = 0, llen = 0;
-	FILE *f;
+	char comm[17];
+	static struct strbuf msg, line; /* reused: no allocation per event */
 
 	(void)ctx;
 	if (env.done || size < EV_HDR)
@@ -456,12 +521,41 @@ static int on_event(void *ctx, const void *data, size_t size)
 	comm[16] = 0;
 	if (env.name && !strstr(comm, env.name))
 		return 0;
-	format_msg(p, rec, (int)tgid, &msg, &mlen);
-	if (env.msg_filter && (!msg || !strstr(msg, env.msg_filter))) {
-		free(msg);
+	format_msg(p, rec, (int)tgid, &msg);
+	if (env.msg_filter && !strstr(msg.s, env.msg_filter))
 		return 0;
+	if (env.kstack) {
+		/* tracepoints: not the BPF program's and the dispatch's frames */
+		enum mech m = p->locs[li].mech;
+
+		if (m == M_TP || m == M_RAW_TP || m == M_SYSCALL)
+			env.stk.flags |= STACKS_SKIP_TRACE;
+		else
+			env.stk.flags &= ~(unsigned)STACKS_SKIP_TRACE;
 	}
-	f = open_memstream(&line, &llen);
+	if (out_json()) {
+		struct strbuf b = { 0 };
+
+		strbuf_reset(&b);
+		json_event(&b, p, &p->locs[li], rec, tgid, pid, cpu, comm, msg.s, kid, uid);
+		if (env.aggregate) {
+			aggregate(xstrdup(b.s));
+		} else {
+			struct strbuf ev = { 0 };
+
+			strbuf_reset(&ev);
+			strbuf_add(&ev, "{\"time\":");
+			json_time(&ev);
+			strbuf_addc(&ev, ',');
+			strbuf_addn(&ev, b.s, b.len);
+			strbuf_addc(&ev, '}');
+			out_json_value(NULL, &ev);
+			strbuf_free(&ev);
+		}
+		strbuf_free(&b);
+		goto counted;
+	}
+	strbuf_reset(&line);
 	if (env.timestamp || env.time) {
 		char t[40];
 
@@ -471,43 +565,42 @@ static int on_event(void *ctx, const void *data, size_t size)
 			snprintf(t, sizeof(t), "%.6f", (double)(ts - env.start_mono) / 1e9 + env.start_real);
 		else
 			snprintf(t, sizeof(t), "%.6f", (double)(int64_t)(ts - env.start_mono) / 1e9);
-		fprintf(f, env.unix_ts ? "%-17.17s " : "%-8.8s ", t);
+		strbuf_addf(&line, env.unix_ts ? "%-17.17s " : "%-8.8s ", t);
 	}
 	if (env.print_cpu)
-		fprintf(f, "%-3u ", cpu);
-	fprintf(f, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
-	fputs(msg ? msg : "", f);
-	fputc('\n', f);
+		strbuf_addf(&line, "%-3u ", cpu);
+	strbuf_addf(&line, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
+	strbuf_addn(&line, msg.s, msg.len);
+	strbuf_addc(&line, '\n');
 	if (env.kstack)
-		print_stack(f, kid, -1);
+		print_stack(&line, kid, -1);
 	if (env.ustack)
-		print_stack(f, uid, (int)tgid);
-	fclose(f);
-	free(msg);
+		print_stack(&line, uid, (int)tgid);
 	if (env.aggregate) {
-		size_t i;
-
-		for (i = 0; i < env.nagg; i++)
-			if (!strcmp(env.agg[i].text, line))
-				break;
-		if (i == env.nagg) {
-			env.agg = xrealloc(env.agg, (env.nagg + 1) * sizeof(*env.agg));
-			env.agg[env.nagg].text = line;
-			env.agg[env.nagg++].count = 1;
-			line = NULL;
-		} else {
-			env.agg[i].count++;
-		}
+		aggregate(xstrdup(line.s));
 	} else {
-		fputs(line, stdout);
+		fwrite(line.s, 1, line.len, stdout);
 		if (env.kstack || env.ustack)
 			putchar('\n');
 	}
-	free(line);
+counted:
 	env.events++;
-	if (env.max_events && env.events >= env.max_events)
+	if (env.max_events && env.events >= env.max_events) {
 		env.done = true;
+		tool_exiting = 1; /* the event loop's stop */
+	}
 	return 0;
+}
+
+/* -b is bcc's per-CPU perf buffer size: one ring buffer holds as much
+ * (a power of two of pages, at most 256 MiB). */
+static uint32_t ring_size(int pages)
+{
+	uint64_t want = (uint64_t)pages * 4096 * (uint64_t)(cpus_possible() > 0 ? cpus_possible() : 1), size = 4096;
+
+	while (size < want && size < (256u << 20))
+		size <<= 1;
+	return (uint32_t)size;
 }
 
 static int cmp_agg(const void *a, const void *b)
@@ -523,7 +616,7 @@ int trace_main(int argc, char **argv)
 	struct resolve_opts ro = { .tool = "trace", .limit = 1000 };
 	struct obj *o;
 	struct events *ev = NULL;
-	int maps[4], rc = 0, max = 0, attached = 0;
+	int maps[5], rc = 0, max = 0, attached = 0, cgfd = -1;
 	uint32_t drop_off = 0;
 	bool ring = probe_ringbuf();
 	bool trivial = true;
@@ -548,6 +641,7 @@ int trace_main(int argc, char **argv)
 			max = p->size;
 		if (p->s.format)
 			trivial = false;
+		ro.fields = strstr(p->s.text, "args") != NULL;
 		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
 			tool_err("trace", "probe '%s': %s", p->s.text, err_msg());
 			return 1;
@@ -556,16 +650,26 @@ int trace_main(int argc, char **argv)
 	if (max < EV_HDR)
 		max = EV_HDR;
 	o = obj_new("trace");
-	maps[0] = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, (uint32_t)env.pages * 4096, 0)
+	maps[0] = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ring_size(env.pages), 0)
 		       : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	maps[1] = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (uint32_t)max, 1, 0);
 	maps[2] = (env.kstack || env.ustack) ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0) : -1;
 	maps[3] = obj_new_global(o, "cb_events_dropped", 8, &drop_off);
+	maps[4] = -1;
+	if (env.cgroup) {
+		if ((cgfd = tool_cgroup_open("trace", env.cgroup)) < 0) {
+			rc = 1;
+			goto out;
+		}
+		maps[4] = obj_new_map(o, "cgroup_map", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 1, 0);
+	}
 	for (int i = 0; i < env.nprobes && !rc; i++)
 		for (int k = 0; k < env.probes[i].nlocs && !rc; k++)
 			rc = gen_probe(o, i, k, &env.probes[i], &env.probes[i].locs[k], maps, ring, (int)drop_off);
 	probe_kernel_btf_release();
 	if (!rc && build_load_attach(o, "trace", env.nprobes == 1 ? env.probes[0].s.text : "the probes", &attached) < 0)
+		rc = 1;
+	if (!rc && cgfd >= 0 && tool_cgroup_filter(o, "trace", env.cgroup, cgfd) < 0)
 		rc = 1;
 	if (rc)
 		goto out;
@@ -585,31 +689,33 @@ int trace_main(int argc, char **argv)
 	env.start_mono = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	env.start_real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	/* the header: on stderr under -j, where it still says "attached" */
 	if (env.timestamp || env.time)
-		printf(env.unix_ts ? "%-17s " : "%-8s ", "TIME");
+		out_info(env.unix_ts ? "%-17s " : "%-8s ", "TIME");
 	if (env.print_cpu)
-		printf("%-3s ", "CPU");
-	printf("%-7s %-7s %-15s %-16s %s\n", "PID", "TID", "COMM", "FUNC", trivial ? "" : "-");
-	fflush(stdout);
-	while (!tool_exiting && !env.done) {
-		int n = events_poll(ev, 100);
-
-		if (n < 0 && n != -EINTR) {
-			tool_err("trace", "reading events: %s", err_msg());
-			rc = 1;
-			break;
-		}
-		if (n > 0 && fflush(stdout) == EOF)
-			break; /* closed pipe */
-	}
-	if (env.aggregate) {
+		out_info("%-3s ", "CPU");
+	out_info("%-7s %-7s %-15s %-16s %s\n", "PID", "TID", "COMM", "FUNC", trivial ? "" : "-");
+	tool_flush();
+	rc = tool_event_loop("trace", ev, 0);
+	if (env.aggregate && !tool_stdout_gone()) {
 		qsort(env.agg, env.nagg, sizeof(*env.agg), cmp_agg);
-		for (size_t i = 0; i < env.nagg; i++)
-			printf("%s-->COUNT %ld\n\n", env.agg[i].text, env.agg[i].count);
+		for (size_t i = 0; i < env.nagg; i++) {
+			if (out_json()) { /* {the event's fields, "count"} */
+				struct strbuf b = { 0 };
+
+				strbuf_reset(&b);
+				strbuf_addf(&b, "{%s,\"count\":%ld}", env.agg[i].text, env.agg[i].count);
+				out_json_value(NULL, &b);
+				strbuf_free(&b);
+			} else {
+				printf("%s-->COUNT %ld\n\n", env.agg[i].text, env.agg[i].count);
+			}
+		}
+		tool_flush();
 	}
-	fflush(stdout);
-	tool_report_lost("trace", events_lost(ev));
 out:
+	if (cgfd >= 0)
+		close(cgfd);
 	events_close(ev);
 	if (env.stk_ok)
 		stacks_fini(&env.stk);
