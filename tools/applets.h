@@ -4,6 +4,7 @@
 COMMAND(btf, "dump BTF as a C header; write minimal BTF")
 APPLET(biolatency, "summarize block device I/O latency as a histogram")
 APPLET(execsnoop, "trace new processes via exec() syscalls")
+APPLET(exitsnoop, "trace process termination with age and exit code or signal")
 APPLET(offcputime, "summarize off-CPU time by stack trace")
 APPLET(offwaketime, "summarize blocked time by off-CPU stack and waker stack")
 APPLET(opensnoop, "trace open() family syscalls")
