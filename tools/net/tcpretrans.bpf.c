@@ -1,0 +1,99 @@
+/* tcpretrans, kernel side: TCP retransmits from the tcp:tcp_retransmit_skb
+ * tracepoint (4.15+); with -l also tail loss probes, from
+ * tcp_send_loss_probe() (fentry, else kprobe: no tracepoint exists).
+ *
+ * Since 6.14 the tracepoint also fires for retransmits that failed to go
+ * out (its new err field); those are left out, so the count stays what
+ * it was on every kernel: segments actually sent again. */
+#include "corebox.bpf.h"
+#include "events.bpf.h"
+#include "inet.bpf.h"
+#include "tcpretrans.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u16 target_family = 0;
+const volatile __u8 do_count = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TCPRETRANS_MAX_FLOWS);
+	__type(key, struct tcpretrans_flow);
+	__type(value, __u64);
+} counts SEC(".maps");
+
+static __always_inline int emit(void *ctx, const struct sk_ends *ends, __u8 state, __u32 seq, __u8 type)
+{
+	struct tcpretrans_event e;
+	struct tcpretrans_flow key;
+
+	if (target_family && ends->family != target_family)
+		return 0;
+	if (do_count) {
+		__builtin_memset(&key, 0, sizeof(key));
+		__builtin_memcpy(key.saddr, ends->saddr, 16);
+		__builtin_memcpy(key.daddr, ends->daddr, 16);
+		key.lport = ends->sport;
+		key.dport = ends->dport;
+		key.family = ends->family;
+		map_count_add(&counts, &key);
+		return 0;
+	}
+	__builtin_memcpy(e.saddr, ends->saddr, 16);
+	__builtin_memcpy(e.daddr, ends->daddr, 16);
+	e.ts_ns = bpf_ktime_get_ns();
+	e.pid = bpf_get_current_pid_tgid() >> 32;
+	e.seq = seq;
+	e.lport = ends->sport;
+	e.dport = ends->dport;
+	e.family = ends->family;
+	e.state = state;
+	e.type = type;
+	events_output(ctx, &e, sizeof(e));
+	return 0;
+}
+
+SEC("tracepoint/tcp/tcp_retransmit_skb")
+int tcpretrans_skb(struct trace_event_raw_tcp_retransmit_skb *ctx)
+{
+	const struct sock *sk = ctx->skaddr;
+	const struct sk_buff *skb = ctx->skbaddr;
+	struct sk_ends ends;
+	__u32 seq = 0;
+
+	if (bpf_core_field_exists(ctx->err) && ctx->err)
+		return 0;
+	ends.family = ctx->family;
+	ends.sport = ctx->sport;
+	ends.dport = ctx->dport;
+	TP_READ_ADDRS(ctx, ends.family, ends.saddr, ends.daddr);
+	if (skb) /* TCP_SKB_CB(skb)->seq: the first field of skb->cb */
+		bpf_core_read(&seq, sizeof(seq), &skb->cb);
+	return emit(ctx, &ends, BPF_CORE_READ(sk, __sk_common.skc_state), seq, TCPRETRANS_RETRANSMIT);
+}
+
+static __always_inline int tlp(void *ctx, const struct sock *sk)
+{
+	struct sk_ends ends;
+
+	sk_read_ends(sk, &ends);
+	return emit(ctx, &ends, BPF_CORE_READ(sk, __sk_common.skc_state), 0, TCPRETRANS_TLP);
+}
+
+/* -l: the user side keeps one of these two */
+SEC("fentry/tcp_send_loss_probe")
+int BPF_PROG(tcpretrans_tlp_fentry, struct sock *sk)
+{
+	return tlp(ctx, sk);
+}
+
+SEC("kprobe/tcp_send_loss_probe")
+int tcpretrans_tlp_kprobe(struct pt_regs *regs)
+{
+#if defined(__TARGET_ARCH_arm64)
+	const struct sock *sk = (const struct sock *)((const __u64 *)regs)[0];
+#else
+	const struct sock *sk = (const struct sock *)regs->di;
+#endif
+	return tlp(regs, sk);
+}
