@@ -197,6 +197,12 @@ void tool_sleep_ms(long ms)
 
 int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 {
+	return tool_event_loop_tick(name, ev, duration_ns, NULL, NULL);
+}
+
+int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
+			 int (*tick)(void *arg), void *arg)
+{
 	uint64_t start = now_ns(), next_note = start + 1000000000ull, noted = 0, lost;
 	int ret = 0;
 
@@ -219,6 +225,10 @@ int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 		}
 		if ((n > 0 && tool_flush() < 0) || tool_stdout_gone())
 			break;
+		if (tick && tick(arg)) {
+			events_poll(ev, 0); /* what is already in the buffer */
+			break;
+		}
 		now = now_ns();
 		if (now >= next_note) { /* new losses, at most once a second */
 			lost = events_lost(ev);

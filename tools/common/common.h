@@ -49,6 +49,11 @@ int tool_finish(int rc);
  * losses are noted on stderr at most once a second, the total at the end.
  * 0, or 1 after a message. */
 int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns);
+/* The same, calling tick(arg) after each poll: non-zero stops the loop
+ * (after handling what the buffer already holds), e.g. when the traced
+ * process is gone. */
+int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
+			 int (*tick)(void *arg), void *arg);
 
 /* "HH:MM:SS" local time into buf (at least 9 bytes). */
 char *tool_hms(char *buf, size_t size);
