@@ -10,6 +10,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
+command -v ip >/dev/null 2>&1 || need="$need iproute2"
+command -v nft >/dev/null 2>&1 || need="$need nftables"
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"

@@ -75,17 +75,20 @@ static int parse(int key, const char *arg, void *ctx)
 
 /* Events: libbpf-tools' layout (its TIME(s) and UID columns have no
  * separator of their own). */
-enum { C_TS, C_UID, C_PID, C_COMM, C_IP, C_SADDR, C_DADDR, C_SPORT, C_DPORT };
+enum { C_TS, C_UID, C_PID, C_COMM, C_IP, C_SADDR, C_DADDR, C_SPORT, C_DPORT, C_JUID, C_JSPORT };
 static const struct out_col cols[] = {
 	[C_TS] = { "time_s", "TIME(s)", "%-9.3f", OUT_FLOAT, .hfmt = "%-9s" },
-	[C_UID] = { "uid", "UID", "%-6d", OUT_INT },
+	[C_UID] = { NULL, "UID", "%-6d", OUT_INT, OUT_TEXT_ONLY },
 	[C_PID] = { "pid", "PID", "%-6d ", OUT_INT },
 	[C_COMM] = { "comm", "COMM", "%-16.16s ", OUT_STR, .hfmt = "%-16s " },
 	[C_IP] = { "ip", "IP", "%-2d ", OUT_INT },
 	[C_SADDR] = { "saddr", "SADDR", "%-16s ", OUT_STR },
 	[C_DADDR] = { "daddr", "DADDR", "%-16s", OUT_STR },
-	[C_SPORT] = { "sport", "SPORT", " %-5d", OUT_INT },
+	[C_SPORT] = { NULL, "SPORT", " %-5d", OUT_INT, OUT_TEXT_ONLY },
 	[C_DPORT] = { "dport", "DPORT", " %-5d\n", OUT_INT, .hfmt = " %-5s\n" },
+	/* JSON always has them */
+	[C_JUID] = { "uid", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_JSPORT] = { "sport", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
@@ -114,6 +117,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_DADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
 	v[C_SPORT].i = e.sport;
 	v[C_DPORT].i = e.dport;
+	v[C_JUID].i = e.uid;
+	v[C_JSPORT].i = e.sport;
 	out_row(&table, v);
 	return 0;
 }

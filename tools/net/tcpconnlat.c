@@ -66,17 +66,18 @@ static int parse(int key, const char *arg, void *ctx)
 }
 
 /* libbpf-tools: COMM cut to 12; LPORT only with -L. */
-enum { C_TS, C_PID, C_COMM, C_IP, C_SADDR, C_LPORT, C_DADDR, C_DPORT, C_LAT };
+enum { C_TS, C_PID, C_COMM, C_IP, C_SADDR, C_LPORT, C_DADDR, C_DPORT, C_LAT, C_JLPORT };
 static const struct out_col cols[] = {
 	[C_TS] = { "time_s", "TIME(s)", "%-9.3f ", OUT_FLOAT, .hfmt = "%-9s " },
 	[C_PID] = { "pid", "PID", "%-6d ", OUT_INT },
 	[C_COMM] = { "comm", "COMM", "%-12.12s ", OUT_STR, .hfmt = "%-12s " },
 	[C_IP] = { "ip", "IP", "%-2d ", OUT_INT },
 	[C_SADDR] = { "saddr", "SADDR", "%-16s ", OUT_STR },
-	[C_LPORT] = { "lport", "LPORT", "%-6d ", OUT_INT },
+	[C_LPORT] = { NULL, "LPORT", "%-6d ", OUT_INT, OUT_TEXT_ONLY },
 	[C_DADDR] = { "daddr", "DADDR", "%-16s ", OUT_STR },
 	[C_DPORT] = { "dport", "DPORT", "%-5d ", OUT_INT },
 	[C_LAT] = { "lat_ms", "LAT(ms)", "%.2f\n", OUT_FLOAT, .hfmt = "%s\n" },
+	[C_JLPORT] = { "lport", NULL, NULL, OUT_INT, OUT_JSON_ONLY }, /* JSON always has it */
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
@@ -105,6 +106,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_DADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
 	v[C_DPORT].i = e.dport;
 	v[C_LAT].f = (double)(e.delta_ns / 1000) / 1000;
+	v[C_JLPORT].i = e.lport;
 	out_row(&table, v);
 	return 0;
 }

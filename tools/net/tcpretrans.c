@@ -65,7 +65,7 @@ static int parse(int key, const char *arg, void *ctx)
 
 /* bcc's layout: TIME PID IP LADDR:LPORT T> RADDR:RPORT STATE [SEQ]. */
 enum { C_TIME, C_PID, C_IP, C_LEND, C_TYPE, C_REND, C_STATE, C_SEQ,
-       C_LADDR, C_LPORT, C_RADDR, C_RPORT };
+       C_LADDR, C_LPORT, C_RADDR, C_RPORT, C_JSEQ };
 static struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_PID] = { "pid", "PID", "%-7d ", OUT_INT },
@@ -74,11 +74,12 @@ static struct out_col cols[] = {
 	[C_TYPE] = { "type", "T", "%1s> ", OUT_STR },
 	[C_REND] = { NULL, "RADDR:RPORT", "%-20s", OUT_STR, OUT_TEXT_ONLY },
 	[C_STATE] = { "state", "STATE", " %s\n", OUT_STR, .hfmt = " %-4s\n" },
-	[C_SEQ] = { "seq", "SEQ", "%u\n", OUT_UINT, .hfmt = "%-10s\n" },
+	[C_SEQ] = { NULL, "SEQ", "%u\n", OUT_UINT, OUT_TEXT_ONLY, .hfmt = "%-10s\n" },
 	[C_LADDR] = { "laddr", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
 	[C_LPORT] = { "lport", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
 	[C_RADDR] = { "raddr", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
 	[C_RPORT] = { "rport", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_JSEQ] = { "seq", NULL, NULL, OUT_UINT, OUT_JSON_ONLY },
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
@@ -108,6 +109,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_LPORT].i = e.lport;
 	v[C_RADDR].s = da;
 	v[C_RPORT].i = e.dport;
+	v[C_JSEQ].u = e.seq;
 	out_row(&table, v);
 	return 0;
 }

@@ -1,7 +1,8 @@
 /* TCP ground truth for the network tools' tests (tcplife, tcpconnect,
  * tcpconnlat, tcpstates, tcpretrans).
  *
- *   tcp_pair server PORT N REPLY   listen on PORT (all addresses), print
+ *   tcp_pair server ADDR PORT N REPLY
+ *                                  listen on ADDR:PORT (IPv4 or IPv6), print
  *                                  "ready", then serve N connections one
  *                                  after the other: read until EOF, send
  *                                  REPLY bytes, close.
@@ -59,20 +60,40 @@ static long drain(int fd)
 	return r < 0 ? -1 : total;
 }
 
-static int server(int port, int n, long reply)
+/* ADDR:PORT -> sockaddr; its length, or 0 for a bad address */
+static socklen_t make_addr(const char *addr, int port, struct sockaddr_storage *ss)
 {
-	struct sockaddr_in6 a;
-	int s = socket(AF_INET6, SOCK_STREAM, 0), one = 1, zero = 0;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)ss;
 
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, addr, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		a4->sin_port = htons((unsigned short)port);
+		return sizeof(*a4);
+	}
+	if (inet_pton(AF_INET6, addr, &a6->sin6_addr) == 1) {
+		a6->sin6_family = AF_INET6;
+		a6->sin6_port = htons((unsigned short)port);
+		return sizeof(*a6);
+	}
+	fprintf(stderr, "tcp_pair: bad address %s\n", addr);
+	return 0;
+}
+
+static int server(const char *addr, int port, int n, long reply)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(addr, port, &ss);
+	int s, one = 1;
+
+	if (!len)
+		return 2;
+	s = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (s < 0)
 		return 1;
 	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(s, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	memset(&a, 0, sizeof(a));
-	a.sin6_family = AF_INET6;
-	a.sin6_port = htons((unsigned short)port);
-	a.sin6_addr = in6addr_any;
-	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 16) < 0) {
+	if (bind(s, (struct sockaddr *)&ss, len) < 0 || listen(s, 16) < 0) {
 		perror("tcp_pair server");
 		return 1;
 	}
@@ -97,24 +118,13 @@ static int client(const char *addr, int port, long bytes, int gap_ms)
 	struct sockaddr_storage ss;
 	struct sockaddr_in *a4 = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)&ss;
-	socklen_t len;
+	socklen_t len = make_addr(addr, port, &ss);
 	struct tcp_info ti;
 	int s, one = 1;
 	long got, sent = 0;
 
-	memset(&ss, 0, sizeof(ss));
-	if (inet_pton(AF_INET, addr, &a4->sin_addr) == 1) {
-		a4->sin_family = AF_INET;
-		a4->sin_port = htons((unsigned short)port);
-		len = sizeof(*a4);
-	} else if (inet_pton(AF_INET6, addr, &a6->sin6_addr) == 1) {
-		a6->sin6_family = AF_INET6;
-		a6->sin6_port = htons((unsigned short)port);
-		len = sizeof(*a6);
-	} else {
-		fprintf(stderr, "tcp_pair: bad address %s\n", addr);
+	if (!len)
 		return 2;
-	}
 	s = socket(ss.ss_family, SOCK_STREAM, 0);
 	if (s < 0)
 		return 1;
@@ -154,10 +164,10 @@ static int client(const char *addr, int port, long bytes, int gap_ms)
 
 int main(int argc, char **argv)
 {
-	if (argc == 5 && !strcmp(argv[1], "server"))
-		return server(atoi(argv[2]), atoi(argv[3]), atol(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "server"))
+		return server(argv[2], atoi(argv[3]), atoi(argv[4]), atol(argv[5]));
 	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "client"))
 		return client(argv[2], atoi(argv[3]), atol(argv[4]), argc == 6 ? atoi(argv[5]) : 0);
-	fprintf(stderr, "usage: tcp_pair server PORT N REPLY | client ADDR PORT BYTES [GAP_MS]\n");
+	fprintf(stderr, "usage: tcp_pair server ADDR PORT N REPLY | client ADDR PORT BYTES [GAP_MS]\n");
 	return 2;
 }
