@@ -21,6 +21,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,16 +40,16 @@
 
 #include "vm.h"
 
-/* The lines of the tool's output that contain needle, one at a time:
- * for (char *l = NULL; (l = next_line(l, needle, buf, size));) ... */
-static char *next_line(char *from, const char *needle, char *buf, size_t size)
+/* The lines of a tool's output (base) that contain needle, one at a time:
+ * for (char *l = NULL; (l = next_line(base, l, needle, buf, size));) ... */
+static char *next_line(char *base, char *from, const char *needle, char *buf, size_t size)
 {
-	char *s = from ? from : out;
+	char *s = from ? from : base;
 
 	for (; s && (s = strstr(s, needle)); s++) {
 		char *b = s, *e;
 
-		while (b > out && b[-1] != '\n')
+		while (b > base && b[-1] != '\n')
 			b--;
 		e = strchr(s, '\n');
 		snprintf(buf, size, "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
@@ -98,13 +99,13 @@ static void go(struct gate *g)
 	close(g->fd[1]);
 }
 
-/* Wait until pid holds its BPF links (two: sys_enter, sys_exit): 0, or -1. */
+/* Wait (up to ms) until pid holds a BPF link: 0, or -1. */
 static int wait_links(pid_t pid, int ms)
 {
 	uint64_t end = now_ms() + (uint64_t)ms;
 	char path[64], buf[256];
 
-	while (now_ms() < end) {
+	for (;;) {
 		int links = 0;
 
 		for (int fd = 3; fd < 64; fd++) {
@@ -119,13 +120,154 @@ static int wait_links(pid_t pid, int ms)
 			buf[n > 0 ? n : 0] = 0;
 			links += strstr(buf, "link_id:") != NULL;
 		}
-		if (links >= 2) {
-			sleep_ms(100);
+		if (links) {
+			if (ms)
+				sleep_ms(100); /* and the rest of its links */
 			return 0;
 		}
+		if (now_ms() >= end)
+			return -1;
 		sleep_ms(50);
 	}
-	return -1;
+}
+
+/* ---- several tools at once around one workload ----------------------------
+ * Under qemu's software emulation loading a tool's BPF takes most of a
+ * check's time: tools that can watch the same workload start together
+ * and their loads overlap.  Each keeps its own output. */
+struct mtool {
+	char *const *argv;
+	const char *ready;  /* text its output shows once it traces; NULL: its BPF links */
+	pid_t pid;
+	int fd, rc;
+	char *buf;
+	size_t len, cap;
+};
+
+static void madd(struct mtool *m, const char *b, size_t n)
+{
+	if (m->len + n + 1 > m->cap) {
+		m->cap = (m->len + n + 1) * 2;
+		m->buf = realloc(m->buf, m->cap);
+	}
+	memcpy(m->buf + m->len, b, n);
+	m->len += n;
+	m->buf[m->len] = 0;
+}
+
+/* Read what each has written within ms. */
+static void mpump(struct mtool *m, int n, int ms)
+{
+	struct pollfd p[8];
+	char b[4096];
+
+	for (int i = 0; i < n && i < 8; i++)
+		p[i] = (struct pollfd){ .fd = m[i].fd, .events = POLLIN };
+	if (poll(p, (nfds_t)n, ms) <= 0)
+		return;
+	for (int i = 0; i < n && i < 8; i++)
+		if (p[i].revents & (POLLIN | POLLHUP)) {
+			ssize_t r = read(m[i].fd, b, sizeof(b));
+
+			if (r > 0)
+				madd(&m[i], b, (size_t)r);
+		}
+}
+
+static void mdump(const char *test, struct mtool *m, int n)
+{
+	char *saved = out;
+
+	for (int i = 0; i < n; i++) {
+		printf("VMTEST-LOG %s --- %s:\n", test, m[i].argv[1]);
+		out = m[i].buf ? m[i].buf : "";
+		dump_output(test);
+	}
+	out = saved;
+}
+
+static void mstop(struct mtool *m, int n)
+{
+	uint64_t end;
+
+	sleep_ms(300); /* the last events reach user space */
+	for (int i = 0; i < n; i++)
+		if (m[i].pid > 0)
+			kill(m[i].pid, SIGINT);
+	for (end = now_ms() + 5000; now_ms() < end;) {
+		int open = 0;
+
+		for (int i = 0; i < n; i++)
+			if (m[i].pid > 0) {
+				int st;
+
+				if (waitpid(m[i].pid, &st, WNOHANG) == m[i].pid) {
+					m[i].rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+					m[i].pid = 0;
+				} else {
+					open++;
+				}
+			}
+		mpump(m, n, 50);
+		if (!open)
+			break;
+	}
+	for (int i = 0; i < n; i++) {
+		if (m[i].pid > 0) {
+			m[i].rc = wait_bounded(m[i].pid, 100);
+			m[i].pid = 0;
+		}
+		mpump(&m[i], 1, 0);
+		close(m[i].fd);
+	}
+}
+
+/* Start them all (COREBOX_DISABLE=disable) and wait until each traces: 0,
+ * or -1 after a FAIL line (all stopped). */
+static int mstart(const char *test, struct mtool *m, int n, const char *disable)
+{
+	char corebox[600];
+	uint64_t since = boot_ns(), end = now_ms() + 60000;
+	int ready;
+
+	path_of(corebox, sizeof(corebox), "corebox");
+	for (int i = 0; i < n; i++) {
+		int p[2];
+
+		m[i].len = 0;
+		m[i].rc = -1;
+		madd(&m[i], "", 0);
+		if (pipe2(p, O_CLOEXEC) < 0)
+			return -1;
+		m[i].pid = fork();
+		if (m[i].pid == 0) {
+			dup2(p[1], 1);
+			dup2(p[1], 2);
+			if (disable && *disable)
+				setenv("COREBOX_DISABLE", disable, 1);
+			else
+				unsetenv("COREBOX_DISABLE");
+			execv(corebox, m[i].argv);
+			_exit(127);
+		}
+		close(p[1]);
+		m[i].fd = p[0];
+	}
+	do {
+		ready = 0;
+		mpump(m, n, 50);
+		for (int i = 0; i < n; i++)
+			ready += m[i].ready ? strstr(m[i].buf, m[i].ready) != NULL : wait_links(m[i].pid, 0) == 0;
+	} while (ready < n && now_ms() < end);
+	if (ready < n) {
+		mstop(m, n);
+		result(test, 0, "%d of %d tools did not start (their output follows)", n - ready, n);
+		mdump(test, m, n);
+		return -1;
+	}
+	sleep_ms(200); /* every link of every tool */
+	report_mechanisms(test, since);
+	return 0;
 }
 
 /* ---- exitsnoop ---------------------------------------------------------- */
@@ -133,11 +275,11 @@ static int wait_links(pid_t pid, int ms)
 static void test_exitsnoop(const char *test, const char *disable)
 {
 	char *argv[] = { "corebox", "exitsnoop", NULL }, line[512];
-	struct tool_run t;
+	struct mtool m[1] = { { .argv = argv, .ready = "PCOMM" } };
 	pid_t c0, c3, ck;
-	int rc, seen = 0;
+	int seen = 0;
 
-	if (tool_start(&t, test, argv, disable, "PCOMM") < 0)
+	if (mstart(test, m, 1, disable) < 0)
 		return;
 	if ((c0 = fork()) == 0) {
 		sleep_ms(200);
@@ -156,8 +298,8 @@ static void test_exitsnoop(const char *test, const char *disable)
 	wait_bounded(c0, 5000);
 	wait_bounded(c3, 5000);
 	wait_bounded(ck, 5000);
-	rc = tool_stop(&t);
-	for (char *l = NULL; (l = next_line(l, " ", line, sizeof(line)));) {
+	mstop(m, 1);
+	for (char *l = NULL; (l = next_line(m[0].buf, l, " ", line, sizeof(line)));) {
 		char comm[32], what[64] = "";
 		int pid, ppid, tid, n;
 		double age;
@@ -173,10 +315,11 @@ static void test_exitsnoop(const char *test, const char *disable)
 		if (pid == ck && !strncmp(what, "signal 9 (", 10) && age >= 0.6)
 			seen |= 4;
 	}
-	result(test, seen == 7 && rc == 0, "exit 0 %s, exit 3 %s, SIGKILL %s (with ages); exit %d",
-	       seen & 1 ? "shown" : "MISSING", seen & 2 ? "shown" : "MISSING", seen & 4 ? "shown" : "MISSING", rc);
+	result(test, seen == 7 && m[0].rc == 0, "exit 0 %s, exit 3 %s, SIGKILL %s (with ages); exit %d",
+	       seen & 1 ? "shown" : "MISSING", seen & 2 ? "shown" : "MISSING", seen & 4 ? "shown" : "MISSING",
+	       m[0].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 1);
 }
 
 /* ---- threadsnoop ---------------------------------------------------------- */
@@ -192,10 +335,10 @@ static void *thread_main(void *arg)
 static void test_threadsnoop(const char *test, const char *disable)
 {
 	char pidarg[16], *argv[] = { "corebox", "threadsnoop", "-p", pidarg, NULL }, line[512];
-	struct tool_run t;
+	struct mtool m[1] = { { .argv = argv, .ready = "TIME(ms)" } }; /* (FUNC is in a warning too) */
 	struct gate g;
 	pid_t child;
-	int rc, n = 0, others = 0;
+	int n = 0, others = 0;
 
 	child = fork_waiting(&g);
 	if (child == 0) {
@@ -208,15 +351,15 @@ static void test_threadsnoop(const char *test, const char *disable)
 		_exit(0);
 	}
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "FUNC") < 0) {
+	if (mstart(test, m, 1, disable) < 0) {
 		go(&g);
 		wait_bounded(child, 5000);
 		return;
 	}
 	go(&g);
 	wait_bounded(child, 10000);
-	rc = tool_stop(&t);
-	for (char *l = NULL; (l = next_line(l, " ", line, sizeof(line)));) {
+	mstop(m, 1);
+	for (char *l = NULL; (l = next_line(m[0].buf, l, " ", line, sizeof(line)));) {
 		long ms;
 		int pid;
 
@@ -227,10 +370,11 @@ static void test_threadsnoop(const char *test, const char *disable)
 		else
 			others++;
 	}
-	result(test, n == THREADS_T && !others && rc == 0,
-	       "-p: %d pthreads (static musl: clone path) -> %d lines, %d others; exit %d", THREADS_T, n, others, rc);
+	result(test, n == THREADS_T && !others && m[0].rc == 0,
+	       "-p: %d pthreads (static musl: clone path) -> %d lines, %d others; exit %d", THREADS_T, n, others,
+	       m[0].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 1);
 }
 
 /* ---- systrace --------------------------------------------------------------- */
@@ -253,13 +397,13 @@ static void sysmix(void)
 }
 
 /* "   name  calls errors ..." of a -s table */
-static long count_of(const char *name, long *errors)
+static long count_of(char *text, const char *name, long *errors)
 {
 	char needle[64], line[512], n[64];
 	long calls = -1, err = -1;
 
 	snprintf(needle, sizeof(needle), "   %s ", name);
-	for (char *l = NULL; (l = next_line(l, needle, line, sizeof(line)));)
+	for (char *l = NULL; (l = next_line(text, l, needle, line, sizeof(line)));)
 		if (sscanf(line, "%63s %ld %ld", n, &calls, &err) == 3 && !strcmp(n, name))
 			break;
 	if (errors)
@@ -267,76 +411,60 @@ static long count_of(const char *name, long *errors)
 	return calls;
 }
 
-static int summary_exact(void)
+/* sysmix's calls, exactly, and nothing else */
+static int summary_exact(char *text)
 {
 	long e1, e2, e3;
 	int rows = 0;
 
 	/* every table row starts with three spaces and ends in "%": exactly three */
-	for (char *s = out; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+	for (char *s = text; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
 		char *e = strchr(s, '\n');
 
 		rows += !strncmp(s, "   ", 3) && e && e > s && e[-1] == '%';
 	}
-	return count_of("getppid", &e1) == ST_N && e1 == 0 && count_of("close", &e2) == ST_M && e2 == ST_M &&
-	       count_of("nanosleep", &e3) == ST_K && e3 == 0 && rows == 3;
+	return count_of(text, "getppid", &e1) == ST_N && e1 == 0 && count_of(text, "close", &e2) == ST_M &&
+	       e2 == ST_M && count_of(text, "nanosleep", &e3) == ST_K && e3 == 0 && rows == 3;
 }
 
+/* -s and --duration 20 at once on one child */
 static void test_systrace(const char *test, const char *disable)
 {
 	char pidarg[16], *argv_s[] = { "corebox", "systrace", "-s", "-p", pidarg, NULL };
 	char *argv_d[] = { "corebox", "systrace", "--duration", "20", "-p", pidarg, NULL };
-	struct tool_run t;
+	struct mtool m[2] = { { .argv = argv_s, .ready = "Tracing system calls" },
+			      { .argv = argv_d, .ready = NULL } }; /* perf trace prints calls only */
 	struct gate g;
 	pid_t child;
-	int rc, ok_s = 0, lines = 0, sleeps = 0;
+	int ok_s, lines = 0, sleeps = 0;
 
-	/* -s: every call counted exactly */
 	child = fork_waiting(&g);
 	if (child == 0)
 		sysmix();
 	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv_s, disable, "Tracing system calls") < 0) {
+	if (mstart(test, m, 2, disable) < 0) {
 		go(&g);
 		wait_bounded(child, 5000);
 		return;
 	}
 	go(&g);
 	wait_bounded(child, 10000);
-	rc = tool_stop(&t);
-	ok_s = summary_exact() && rc == 0;
-	if (!ok_s)
-		dump_output(test);
+	mstop(m, 2);
+	ok_s = summary_exact(m[0].buf);
+	for (char *s = m[1].buf; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+		char *e = strchr(s, '\n'), *n = strstr(s, " nanosleep(");
 
-	/* --duration 20: exactly the K sleeps */
-	child = fork_waiting(&g);
-	if (child == 0)
-		sysmix();
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	/* no header in this mode (perf trace prints calls only): wait for its links */
-	if (tool_start(&t, test, argv_d, disable, "") < 0 || wait_links(t.pid, 30000) < 0) {
-		go(&g);
-		wait_bounded(child, 5000);
-		if (t.pid > 0)
-			tool_stop(&t);
-		result(test, 0, "systrace --duration did not attach");
-		return;
-	}
-	go(&g);
-	wait_bounded(child, 10000);
-	rc = tool_stop(&t) || rc;
-	for (char *s = out; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
-		if (!strchr(s, '('))
+		if (!strstr(s, " ms): ") || (e && strstr(s, " ms): ") > e))
 			continue;
 		lines++;
-		sleeps += !strncmp(strchr(s, ')') ? strchr(s, ')') : s, "): ", 3) && strstr(s, " nanosleep(") &&
-			  strstr(s, " nanosleep(") < strchr(s, '\n');
+		sleeps += n && (!e || n < e);
 	}
-	result(test, ok_s && lines == ST_K && sleeps == ST_K && rc == 0,
-	       "-s: getppid %d, close %d (errors), nanosleep %d %s; --duration 20: %d lines, %d nanosleep (want %d); exit %d",
-	       ST_N, ST_M, ST_K, ok_s ? "exact" : "WRONG", lines, sleeps, ST_K, rc);
+	result(test, ok_s && lines == ST_K && sleeps == ST_K && !m[0].rc && !m[1].rc,
+	       "-s: getppid %d, close %d (all errors), nanosleep %d %s; --duration 20: %d lines, %d nanosleep "
+	       "(want %d); exit %d/%d",
+	       ST_N, ST_M, ST_K, ok_s ? "exact" : "WRONG", lines, sleeps, ST_K, m[0].rc, m[1].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 2);
 }
 
 /* cgroup v2 at /sys/fs/cgroup (mounted here if nothing is), a directory
@@ -367,7 +495,7 @@ static const char *cgroup_dir(const char *name, char *buf, size_t size)
 
 static int cgroup_move(const char *cg, pid_t pid)
 {
-	char path[600], s[32];
+	char path[700], s[32];
 	int fd, n;
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
@@ -383,70 +511,62 @@ static int cgroup_move(const char *cg, pid_t pid)
 #define FL_F 6
 #define FL_M 40
 
+/* A cgroup holding one child: -c -s counts exactly its calls; --flight F
+ * prints its last F on SIGUSR1 (both tools at once) */
 static void test_systrace_cgroup(const char *test, const char *disable)
 {
 	char cg[600], fl[16], *argv_c[] = { "corebox", "systrace", "-s", "-c", cg, NULL };
-	char *argv_f[] = { "corebox", "systrace", "--flight", fl, "-c", cg, NULL }, line[512];
-	struct tool_run t;
-	struct gate g, g2;
+	char *argv_f[] = { "corebox", "systrace", "--flight", fl, "-c", cg, NULL }, line[512], head[128];
+	struct mtool m[2] = { { .argv = argv_c, .ready = "Tracing system calls" },
+			      { .argv = argv_f, .ready = "Recording" } };
+	struct gate g;
 	pid_t child;
-	int rc, ok_c, closes = 0, writes = 0, next = 1000 + FL_M - FL_F + 1, order = 1;
-	char head[128];
+	int ok_c, closes = 0, writes = 0, next = 1000 + FL_M - FL_F + 1, order = 1, hold[2];
+	long calls, errs;
 
 	if (!cgroup_dir("cbxvm_systrace", cg, sizeof(cg))) {
 		result(test, 0, "no cgroup v2 directory: %s", strerror(errno));
 		return;
 	}
-	/* -c: the cgroup holds only the child */
-	child = fork_waiting(&g);
-	if (child == 0)
-		sysmix();
-	cgroup_move(cg, child);
-	if (tool_start(&t, test, argv_c, disable, "Tracing system calls") < 0) {
-		go(&g);
-		wait_bounded(child, 5000);
-		rmdir(cg);
-		return;
-	}
-	go(&g);
-	wait_bounded(child, 10000);
-	rc = tool_stop(&t);
-	ok_c = summary_exact() && rc == 0;
-	if (!ok_c)
-		dump_output(test);
-
-	/* --flight F: on SIGUSR1 the cgroup's last F calls: F-1 closes, the write */
 	snprintf(fl, sizeof(fl), "%d", FL_F);
-	if (pipe2(g2.fd, O_CLOEXEC) < 0) /* the tool must not hold the write end */
+	if (pipe2(hold, O_CLOEXEC) < 0) /* the tools must not hold its write end */
 		return;
 	child = fork_waiting(&g);
 	if (child == 0) {
 		char c;
 
-		close(g2.fd[1]);
+		close(hold[1]);
 		for (int i = 0; i < FL_M; i++)
 			syscall(SYS_close, 1000 + i);
-		syscall(SYS_write, 1, "", 0);                       /* write(fd: 1, count: 0): the last call */
-		syscall(SYS_read, g2.fd[0], &c, 1);                 /* still open at the dump */
+		syscall(SYS_write, 1, "", 0);      /* write(fd: 1, count: 0): the last call */
+		syscall(SYS_read, hold[0], &c, 1); /* still open at the dump */
 		_exit(0);
 	}
-	close(g2.fd[0]);
+	close(hold[0]);
 	cgroup_move(cg, child);
-	if (tool_start(&t, test, argv_f, disable, "Recording") < 0) {
+	if (mstart(test, m, 2, disable) < 0) {
 		go(&g);
-		close(g2.fd[1]);
+		close(hold[1]);
 		wait_bounded(child, 5000);
 		rmdir(cg);
 		return;
 	}
 	go(&g);
 	sleep_ms(500);
-	kill(t.pid, SIGUSR1);
-	for (uint64_t end = now_ms() + 10000; now_ms() < end && !strstr(out, "write(");)
-		pump(t.fd, 100);
-	/* the child's calls: close(write end), the closes, the write */
+	kill(m[1].pid, SIGUSR1);
+	for (uint64_t end = now_ms() + 10000; now_ms() < end && !strstr(m[1].buf, "write(");)
+		mpump(&m[1], 1, 100);
+	close(hold[1]);
+	wait_bounded(child, 5000);
+	mstop(m, 2);
+	/* -s: the child's calls: close(write end) and FL_M closes (all EBADF but
+	 * the first), the write, the read (ended by the closed pipe) */
+	calls = count_of(m[0].buf, "close", &errs);
+	ok_c = calls == FL_M + 1 && errs == FL_M && count_of(m[0].buf, "write", NULL) == 1 &&
+	       count_of(m[0].buf, "read", NULL) == 1 && strstr(m[0].buf, " events, 100.0%");
+	/* --flight: "last F of FL_M + 2" (the read was still open), F-1 closes and the write */
 	snprintf(head, sizeof(head), ": last %d of %d system calls", FL_F, FL_M + 2);
-	for (char *l = NULL; (l = next_line(l, "): ", line, sizeof(line)));) {
+	for (char *l = NULL; (l = next_line(m[1].buf, l, "): ", line, sizeof(line)));) {
 		char *c = strstr(line, " close(fd: ");
 
 		if (c && atoi(c + 11) == next) {
@@ -457,16 +577,16 @@ static void test_systrace_cgroup(const char *test, const char *disable)
 		} else if (strstr(line, " write(fd: 1")) {
 			writes++;
 			order = order && closes == FL_F - 1;
+			break; /* the first dump */
 		}
 	}
-	close(g2.fd[1]);
-	wait_bounded(child, 5000);
-	rc = tool_stop(&t);
-	result(test, ok_c && strstr(out, head) && closes == FL_F - 1 && writes >= 1 && order && rc == 0,
-	       "-c: the cgroup's one process counted exactly: %s; --flight %d on SIGUSR1: %d closes + %d write in order (%s); exit %d",
-	       ok_c ? "yes" : "NO", FL_F, closes, writes, strstr(out, head) ? "header ok" : "NO header", rc);
+	result(test, ok_c && strstr(m[1].buf, head) && closes == FL_F - 1 && writes == 1 && order && !m[0].rc && !m[1].rc,
+	       "-c -s: the cgroup's one process counted exactly: %s; --flight %d on SIGUSR1: %d closes + %d write "
+	       "in order (%s); exit %d/%d",
+	       ok_c ? "yes" : "NO", FL_F, closes, writes, strstr(m[1].buf, head) ? "header ok" : "NO header",
+	       m[0].rc, m[1].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 2);
 	rmdir(cg);
 }
 
@@ -593,7 +713,7 @@ static int tcp_connection(struct conn *c, int loss)
 	int p[2], st;
 	pid_t pid;
 
-	if (pipe(p) < 0)
+	if (pipe2(p, O_CLOEXEC) < 0)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -610,90 +730,44 @@ static int tcp_connection(struct conn *c, int loss)
 	return st;
 }
 
-/* Run tool argv (ready on `ready`) around one connection. */
-static int tcp_run(const char *test, char *const argv[], const char *disable, const char *ready,
-		   struct conn *c, int loss, int *rc)
+/* tcplife, tcpconnect, tcpconnlat and tcpstates at once on one connection */
+static void test_tcp(const char *test, const char *disable)
 {
-	struct tool_run t;
-	int r;
-
-	if (tool_start(&t, test, argv, disable, ready) < 0)
-		return -1;
-	r = tcp_connection(c, loss);
-	*rc = tool_stop(&t);
-	if (r < 0)
-		result(test, 0, "the loopback connection in a new network namespace failed");
-	return r;
-}
-
-static void test_tcplife(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "tcplife", "-D", "7071", NULL }, line[512];
-	char want[128];
+	char *a_life[] = { "corebox", "tcplife", "-D", "7071", NULL };
+	char *a_conn[] = { "corebox", "tcpconnect", "-s", "-P", "7071", NULL };
+	char *a_lat[] = { "corebox", "tcpconnlat", "-L", NULL };
+	char *a_st[] = { "corebox", "tcpstates", "-D", "7071", NULL };
+	struct mtool m[4] = { { .argv = a_life, .ready = "PID" }, { .argv = a_conn, .ready = "DPORT" },
+			      { .argv = a_lat, .ready = "LAT(ms)" }, { .argv = a_st, .ready = "SKADDR" } };
+	static const char want_st[] =
+		"SYN_SENT>ESTABLISHED ESTABLISHED>FIN_WAIT1 FIN_WAIT1>FIN_WAIT2 FIN_WAIT2>CLOSE ";
+	char line[512], want[160], sk[32] = "", seq[512] = "";
+	int life = 0, conn = 0, lat = 0, r;
 	struct conn c;
-	int rc, ok = 0;
 
-	if (tcp_run(test, argv, disable, "PID", &c, 0, &rc) < 0)
+	if (mstart(test, m, 4, disable) < 0)
 		return;
-	/* PID COMM LADDR LPORT RADDR RPORT TX_KB RX_KB MS */
+	r = tcp_connection(&c, 0);
+	mstop(m, 4);
+	if (r < 0) {
+		result(test, 0, "the loopback connection in a new network namespace failed");
+		return;
+	}
+	/* tcplife: PID COMM LADDR LPORT RADDR RPORT TX_KB RX_KB MS */
 	snprintf(want, sizeof(want), "127.0.0.1       %-5d 127.0.0.1       %-5d %-6.2f %-6.2f ", c.lport, TCP_PORT,
 		 (double)TCP_BYTES / 1024, (double)TCP_REPLY / 1024);
-	for (char *l = NULL; (l = next_line(l, want, line, sizeof(line)));)
-		ok |= atoi(line) == c.pid;
-	result(test, ok && rc == 0, "session %d -> %d of pid %d with TX_KB %.2f RX_KB %.2f %s; exit %d", c.lport,
-	       TCP_PORT, (int)c.pid, (double)TCP_BYTES / 1024, (double)TCP_REPLY / 1024, ok ? "shown" : "NOT shown", rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static void test_tcpconnect(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "tcpconnect", "-s", "-P", "7071", NULL }, line[512], want[128];
-	struct conn c;
-	int rc, ok = 0;
-
-	if (tcp_run(test, argv, disable, "DPORT", &c, 0, &rc) < 0)
-		return;
-	/* PID COMM IP SADDR DADDR SPORT DPORT */
+	for (char *l = NULL; (l = next_line(m[0].buf, l, want, line, sizeof(line)));)
+		life |= atoi(line) == c.pid;
+	/* tcpconnect -s: PID COMM IP SADDR DADDR SPORT DPORT */
 	snprintf(want, sizeof(want), " 4  127.0.0.1        127.0.0.1        %-5d %-5d", c.lport, TCP_PORT);
-	for (char *l = NULL; (l = next_line(l, want, line, sizeof(line)));)
-		ok |= atoi(line) == c.pid;
-	result(test, ok && rc == 0, "connect of pid %d, sport %d, dport %d %s; exit %d", (int)c.pid, c.lport, TCP_PORT,
-	       ok ? "shown" : "NOT shown", rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static void test_tcpconnlat(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "tcpconnlat", "-L", NULL }, line[512], want[128];
-	struct conn c;
-	int rc, ok = 0;
-
-	if (tcp_run(test, argv, disable, "LAT(ms)", &c, 0, &rc) < 0)
-		return;
-	/* PID COMM IP SADDR LPORT DADDR DPORT LAT(ms) */
+	for (char *l = NULL; (l = next_line(m[1].buf, l, want, line, sizeof(line)));)
+		conn |= atoi(line) == c.pid;
+	/* tcpconnlat -L: PID COMM IP SADDR LPORT DADDR DPORT LAT(ms) */
 	snprintf(want, sizeof(want), " 127.0.0.1        %-6d 127.0.0.1        %-5d ", c.lport, TCP_PORT);
-	for (char *l = NULL; (l = next_line(l, want, line, sizeof(line)));)
-		ok |= atoi(line) == c.pid;
-	result(test, ok && rc == 0, "connect latency of pid %d (lport %d) %s; exit %d", (int)c.pid, c.lport,
-	       ok ? "shown" : "NOT shown", rc);
-	if (!last_ok)
-		dump_output(test);
-}
-
-static void test_tcpstates(const char *test, const char *disable)
-{
-	char *argv[] = { "corebox", "tcpstates", "-D", "7071", NULL }, line[512], sk[32] = "", seq[512] = "";
-	static const char want[] =
-		"SYN_SENT>ESTABLISHED ESTABLISHED>FIN_WAIT1 FIN_WAIT1>FIN_WAIT2 FIN_WAIT2>CLOSE ";
-	struct conn c;
-	int rc;
-
-	if (tcp_run(test, argv, disable, "SKADDR", &c, 0, &rc) < 0)
-		return;
-	/* SKADDR PID COMM LADDR LPORT RADDR RPORT OLDSTATE -> NEWSTATE MS */
-	for (char *l = NULL; (l = next_line(l, " -> ", line, sizeof(line)));) {
+	for (char *l = NULL; (l = next_line(m[2].buf, l, want, line, sizeof(line)));)
+		lat |= atoi(line) == c.pid;
+	/* tcpstates: SKADDR PID COMM LADDR LPORT RADDR RPORT OLDSTATE -> NEWSTATE MS */
+	for (char *l = NULL; (l = next_line(m[3].buf, l, " -> ", line, sizeof(line)));) {
 		char s[32], o[32], n[32];
 		int lport;
 
@@ -704,46 +778,54 @@ static void test_tcpstates(const char *test, const char *disable)
 		if (sk[0] && !strcmp(s, sk) && strlen(seq) + strlen(o) + strlen(n) + 3 < sizeof(seq))
 			snprintf(seq + strlen(seq), sizeof(seq) - strlen(seq), "%s>%s ", o, n);
 	}
-	result(test, !strcmp(seq, want) && rc == 0, "client socket of port %d: %s(want %s); exit %d", c.lport, seq,
-	       want, rc);
+	result(test, life && conn && lat && !strcmp(seq, want_st) && !m[0].rc && !m[1].rc && !m[2].rc && !m[3].rc,
+	       "pid %d %d -> %d: tcplife %s (TX_KB %.2f RX_KB %.2f), tcpconnect %s, tcpconnlat %s, tcpstates %s; "
+	       "exit %d/%d/%d/%d",
+	       (int)c.pid, c.lport, TCP_PORT, life ? "ok" : "MISSING", (double)TCP_BYTES / 1024,
+	       (double)TCP_REPLY / 1024, conn ? "ok" : "MISSING", lat ? "ok" : "MISSING",
+	       !strcmp(seq, want_st) ? "ok" : seq, m[0].rc, m[1].rc, m[2].rc, m[3].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 4);
 }
 
+/* tcpretrans and tcpretrans -c at once on one connection with loss */
 static void test_tcpretrans(const char *test, const char *disable)
 {
 	char *argv[] = { "corebox", "tcpretrans", NULL }, *argv_c[] = { "corebox", "tcpretrans", "-c", NULL };
+	struct mtool m[2] = { { .argv = argv, .ready = "STATE" }, { .argv = argv_c, .ready = "Tracing retransmits" } };
 	char line[512], want[128], le[32];
-	struct conn c, c2;
-	int rc, rc2, n = 0;
+	struct conn c;
+	int n = 0, r;
 	long cnt = -1;
 
-	if (tcp_run(test, argv, disable, "STATE", &c, 1, &rc) < 0)
+	if (mstart(test, m, 2, disable) < 0)
 		return;
+	r = tcp_connection(&c, 1);
+	mstop(m, 2);
+	if (r < 0) {
+		result(test, 0, "the loopback connection in a new network namespace failed");
+		return;
+	}
 	/* TIME PID IP LADDR:LPORT T> RADDR:RPORT STATE */
 	snprintf(le, sizeof(le), "127.0.0.1:%d", c.lport);
 	snprintf(want, sizeof(want), " %-20s R> 127.0.0.1:%d ", le, TCP_PORT);
-	for (char *l = NULL; (l = next_line(l, want, line, sizeof(line)));)
+	for (char *l = NULL; (l = next_line(m[0].buf, l, want, line, sizeof(line)));)
 		n++;
-	if (tcp_run(test, argv_c, disable, "Tracing retransmits", &c2, 1, &rc2) < 0)
-		return;
-	snprintf(want, sizeof(want), "[127.0.0.1]#%d", c2.lport);
-	for (char *l = NULL; (l = next_line(l, want, line, sizeof(line)));)
-		if (strstr(line, " <-> [127.0.0.1]#7071 "))
+	/* -c: [addr]#port <-> [addr]#port count */
+	snprintf(want, sizeof(want), "[127.0.0.1]#%d", c.lport);
+	for (char *l = NULL; (l = next_line(m[1].buf, l, want, line, sizeof(line)));)
+		if (strstr(line, " <-> [127.0.0.1]#7071 ") && strstr(line, want) == line)
 			cnt = atol(strrchr(line, ' ') + 1);
-	result(test, c.retrans > 0 && (unsigned)n == c.retrans && c2.retrans > 0 && cnt == (long)c2.retrans && !rc && !rc2,
-	       "socket-filter loss: %d lines for the flow, kernel says %u; -c counted %ld, kernel says %u; exit %d/%d",
-	       n, c.retrans, cnt, c2.retrans, rc, rc2);
+	result(test, c.retrans > 0 && (unsigned)n == c.retrans && cnt == (long)c.retrans && !m[0].rc && !m[1].rc,
+	       "socket-filter loss: the kernel counted %u retransmits; %d lines for the flow, -c counted %ld; exit %d/%d",
+	       c.retrans, n, cnt, m[0].rc, m[1].rc);
 	if (!last_ok)
-		dump_output(test);
+		mdump(test, m, 2);
 }
 
 VM_TEST("exitsnoop", test_exitsnoop);
 VM_TEST("threadsnoop", test_threadsnoop);
 VM_TEST("systrace", test_systrace);
 VM_TEST("systrace.cgroup", test_systrace_cgroup);
-VM_TEST("tcplife", test_tcplife);
-VM_TEST("tcpconnect", test_tcpconnect);
-VM_TEST("tcpconnlat", test_tcpconnlat);
-VM_TEST("tcpstates", test_tcpstates);
+VM_TEST("tcp", test_tcp);
 VM_TEST("tcpretrans", test_tcpretrans);

@@ -53,20 +53,52 @@ static __always_inline int emit(void *ctx, const struct sk_ends *ends, __u8 stat
 	return 0;
 }
 
+/* Before 6.14 the tracepoint's record was the tcp_event_sk_skb class's
+ * (same fields, no err); the kernel has one type or the other. */
+struct trace_event_raw_tcp_event_sk_skb {
+	struct trace_entry ent;
+	const void *skbaddr;
+	const void *skaddr;
+	int state;
+	__u16 sport;
+	__u16 dport;
+	__u16 family;
+	__u8 saddr[4];
+	__u8 daddr[4];
+	__u8 saddr_v6[16];
+	__u8 daddr_v6[16];
+	char __data[0];
+} __attribute__((preserve_access_index));
+
+#define TP_READ(a)                                                             \
+	do {                                                                   \
+		sk = (a)->skaddr;                                              \
+		skb = (a)->skbaddr;                                            \
+		ends.family = (a)->family;                                     \
+		ends.sport = (a)->sport;                                       \
+		ends.dport = (a)->dport;                                       \
+		TP_READ_ADDRS(a, ends.family, ends.saddr, ends.daddr);         \
+	} while (0)
+
 SEC("tracepoint/tcp/tcp_retransmit_skb")
-int tcpretrans_skb(struct trace_event_raw_tcp_retransmit_skb *ctx)
+int tcpretrans_skb(void *ctx)
 {
-	const struct sock *sk = ctx->skaddr;
-	const struct sk_buff *skb = ctx->skbaddr;
+	const struct sock *sk;
+	const struct sk_buff *skb;
 	struct sk_ends ends;
 	__u32 seq = 0;
 
-	if (bpf_core_field_exists(ctx->err) && ctx->err)
-		return 0;
-	ends.family = ctx->family;
-	ends.sport = ctx->sport;
-	ends.dport = ctx->dport;
-	TP_READ_ADDRS(ctx, ends.family, ends.saddr, ends.daddr);
+	if (bpf_core_type_exists(struct trace_event_raw_tcp_retransmit_skb)) {
+		struct trace_event_raw_tcp_retransmit_skb *a = ctx;
+
+		if (bpf_core_field_exists(a->err) && a->err)
+			return 0;
+		TP_READ(a);
+	} else {
+		struct trace_event_raw_tcp_event_sk_skb *a = ctx;
+
+		TP_READ(a);
+	}
 	if (skb) /* TCP_SKB_CB(skb)->seq: the first field of skb->cb */
 		bpf_core_read(&seq, sizeof(seq), &skb->cb);
 	return emit(ctx, &ends, BPF_CORE_READ(sk, __sk_common.skc_state), seq, TCPRETRANS_RETRANSMIT);
