@@ -788,10 +788,11 @@ static void test_tcp(const char *test, const char *disable)
 		mdump(test, m, 4);
 }
 
-/* tcpretrans and tcpretrans -c at once on one connection with loss */
+/* tcpretrans -l (tail loss probes too: fentry, or kprobes in the fallback
+ * run) and tcpretrans -c at once on one connection with loss */
 static void test_tcpretrans(const char *test, const char *disable)
 {
-	char *argv[] = { "corebox", "tcpretrans", NULL }, *argv_c[] = { "corebox", "tcpretrans", "-c", NULL };
+	char *argv[] = { "corebox", "tcpretrans", "-l", NULL }, *argv_c[] = { "corebox", "tcpretrans", "-c", NULL };
 	struct mtool m[2] = { { .argv = argv, .ready = "STATE" }, { .argv = argv_c, .ready = "Tracing retransmits" } };
 	char line[512], want[128], le[32];
 	struct conn c;

@@ -73,6 +73,26 @@ static __always_inline void map_count_add(void *map, const void *key)
 	__sync_fetch_and_add(n, 1);
 }
 
+/* The members of struct sock the TCP tools read, as CO-RE flavors: the
+ * objects' BTF then carries these few fields instead of the kernel's
+ * whole struct sock type graph (kilobytes per tool in the binary).  The
+ * loader matches them to sock/sock_common by name, through the kernel's
+ * anonymous unions. */
+struct sock_common___cb {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	__u16 skc_num;
+	unsigned short skc_family;
+	volatile unsigned char skc_state;
+	struct in6_addr skc_v6_daddr;
+	struct in6_addr skc_v6_rcv_saddr;
+} __attribute__((preserve_access_index));
+
+struct sock___cb {
+	struct sock_common___cb __sk_common;
+} __attribute__((preserve_access_index));
+
 /* A socket's local and remote address (16 bytes each: IPv4 in the first
  * 4, network order) and ports (host order). */
 struct sk_ends {
@@ -83,7 +103,7 @@ struct sk_ends {
 	__u16 family;
 };
 
-static __always_inline void sk_read_ends(const struct sock *sk, struct sk_ends *e)
+static __always_inline void sk_read_ends(const struct sock___cb *sk, struct sk_ends *e)
 {
 	__u16 dport = 0;
 

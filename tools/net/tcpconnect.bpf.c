@@ -101,7 +101,7 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	if (!pp)
 		return 0;
 	ends = pp->ends;
-	sport = BPF_CORE_READ((struct sock *)pp->sk, __sk_common.skc_num);
+	sport = BPF_CORE_READ((struct sock___cb *)pp->sk, __sk_common.skc_num);
 	if (sport)
 		ends.sport = sport;
 	bpf_map_delete_elem(&sockets, &tid);

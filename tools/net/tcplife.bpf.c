@@ -35,6 +35,12 @@ struct {
 	__type(value, struct tcplife_ident);
 } idents SEC(".maps");
 
+/* the two members read (a CO-RE flavor: not tcp_sock's whole type graph) */
+struct tcp_sock___tl {
+	__u64 bytes_received;
+	__u64 bytes_acked;
+} __attribute__((preserve_access_index));
+
 SEC("tracepoint/sock/inet_sock_set_state")
 int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 {
@@ -43,7 +49,7 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	struct tcplife_event e;
 	int newstate = ctx->newstate;
 	__u16 family = ctx->family;
-	struct tcp_sock *tp;
+	struct tcp_sock___tl *tp;
 	__u32 pid;
 
 	if (ctx->protocol != IPPROTO_TCP)
@@ -84,7 +90,7 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	}
 	if (target_pid && e.pid != target_pid)
 		goto cleanup;
-	tp = (struct tcp_sock *)sk;
+	tp = (struct tcp_sock___tl *)sk;
 	e.rx_b = BPF_CORE_READ(tp, bytes_received);
 	e.tx_b = BPF_CORE_READ(tp, bytes_acked);
 	e.sport = ctx->sport;

@@ -80,11 +80,16 @@ struct trace_event_raw_tcp_event_sk_skb {
 		TP_READ_ADDRS(a, ends.family, ends.saddr, ends.daddr);         \
 	} while (0)
 
+/* the one member of sk_buff read: TCP_SKB_CB(skb) lives in cb */
+struct sk_buff___cb {
+	char cb[48];
+} __attribute__((preserve_access_index));
+
 SEC("tracepoint/tcp/tcp_retransmit_skb")
 int tcpretrans_skb(void *ctx)
 {
-	const struct sock *sk;
-	const struct sk_buff *skb;
+	const struct sock___cb *sk;
+	const struct sk_buff___cb *skb;
 	struct sk_ends ends;
 	__u32 seq = 0;
 
@@ -104,7 +109,7 @@ int tcpretrans_skb(void *ctx)
 	return emit(ctx, &ends, BPF_CORE_READ(sk, __sk_common.skc_state), seq, TCPRETRANS_RETRANSMIT);
 }
 
-static __always_inline int tlp(void *ctx, const struct sock *sk)
+static __always_inline int tlp(void *ctx, const struct sock___cb *sk)
 {
 	struct sk_ends ends;
 
@@ -114,7 +119,7 @@ static __always_inline int tlp(void *ctx, const struct sock *sk)
 
 /* -l: the user side keeps one of these two */
 SEC("fentry/tcp_send_loss_probe")
-int BPF_PROG(tcpretrans_tlp_fentry, struct sock *sk)
+int BPF_PROG(tcpretrans_tlp_fentry, struct sock___cb *sk)
 {
 	return tlp(ctx, sk);
 }
@@ -123,9 +128,9 @@ SEC("kprobe/tcp_send_loss_probe")
 int tcpretrans_tlp_kprobe(struct pt_regs *regs)
 {
 #if defined(__TARGET_ARCH_arm64)
-	const struct sock *sk = (const struct sock *)((const __u64 *)regs)[0];
+	const struct sock___cb *sk = (const struct sock___cb *)((const __u64 *)regs)[0];
 #else
-	const struct sock *sk = (const struct sock *)regs->di;
+	const struct sock___cb *sk = (const struct sock___cb *)regs->di;
 #endif
 	return tlp(regs, sk);
 }

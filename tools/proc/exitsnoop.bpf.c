@@ -18,6 +18,14 @@ struct {
 	__type(value, __u32);
 } cgroup_map SEC(".maps");
 
+/* the members read (a CO-RE flavor: not task_struct's whole type graph) */
+struct task_struct___es {
+	int exit_code;
+	__u64 start_time;
+	struct task_struct___es *real_parent;
+	pid_t tgid;
+} __attribute__((preserve_access_index));
+
 /* The task is current: everything is read from it, so the program is the
  * same as tp_btf and as raw_tp. */
 SEC("tp_btf/sched_process_exit")
@@ -26,7 +34,7 @@ int BPF_PROG(exitsnoop_exit)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 pid = id >> 32, tid = (__u32)id;
 	struct exitsnoop_event e;
-	struct task_struct *task;
+	struct task_struct___es *task;
 	int code;
 
 	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
@@ -35,7 +43,7 @@ int BPF_PROG(exitsnoop_exit)
 		return 0;
 	if (by_process && pid != tid)
 		return 0;
-	task = (struct task_struct *)bpf_get_current_task();
+	task = (struct task_struct___es *)bpf_get_current_task();
 	code = BPF_CORE_READ(task, exit_code);
 	if (failed_only && code == 0)
 		return 0;

@@ -363,9 +363,14 @@ int BPF_PROG(systrace_exit, struct pt_regs *regs, long ret)
 	return on_exit(ctx, ret);
 }
 
+/* the member read (a CO-RE flavor: not task_struct's whole type graph) */
+struct task_struct___st {
+	pid_t tgid;
+} __attribute__((preserve_access_index));
+
 /* COMMAND mode: the command's children are traced too. */
 SEC("tp_btf/sched_process_fork")
-int BPF_PROG(systrace_fork, struct task_struct *parent, struct task_struct *child)
+int BPF_PROG(systrace_fork, struct task_struct___st *parent, struct task_struct___st *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid;
 	__u8 one = 1;

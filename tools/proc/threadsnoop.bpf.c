@@ -58,8 +58,14 @@ int threadsnoop_musl(struct pt_regs *regs)
 	return note_start(regs);
 }
 
+/* the members read (a CO-RE flavor: not task_struct's whole type graph) */
+struct task_struct___ts {
+	pid_t pid;
+	pid_t tgid;
+} __attribute__((preserve_access_index));
+
 SEC("tp_btf/sched_process_fork")
-int BPF_PROG(threadsnoop_fork, struct task_struct *parent, struct task_struct *child)
+int BPF_PROG(threadsnoop_fork, struct task_struct___ts *parent, struct task_struct___ts *child)
 {
 	__u64 id = bpf_get_current_pid_tgid(), *start;
 	__u32 tid = (__u32)id, pid = id >> 32;
