@@ -245,6 +245,51 @@ int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_
 	return ret;
 }
 
+int tool_run_events(struct obj *o, const struct tool_events *te)
+{
+	struct events *ev;
+	int err = 0, cgfd = -1, r;
+
+	if (obj_setup_events(o, "events") < 0) {
+		tool_err(te->name, "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	if (te->cgroup && (cgfd = tool_cgroup_open(te->name, te->cgroup)) < 0) {
+		obj_close(o);
+		return 1;
+	}
+	if (tool_load_attach(o, te->name)) { /* closed o */
+		if (cgfd >= 0)
+			close(cgfd);
+		return 1;
+	}
+	if (cgfd >= 0 && tool_cgroup_filter(o, te->name, te->cgroup, cgfd) < 0) {
+		err = 1;
+		goto out;
+	}
+	if (te->after_load && (r = te->after_load(o)) != 0) {
+		err = r < 0;
+		goto out;
+	}
+	ev = events_open(obj_map(o, "events"), te->on_event, NULL);
+	if (!ev) {
+		tool_err(te->name, "%s", err_msg());
+		err = 1;
+		goto out;
+	}
+	if (te->header)
+		out_header(te->header);
+	tool_flush();
+	err = tool_event_loop(te->name, ev, 0);
+	events_close(ev);
+out:
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return err;
+}
+
 char *tool_hms(char *buf, size_t size)
 {
 	time_t t = time(NULL);

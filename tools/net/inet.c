@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 
 #include "bpf/sys.h"
+#include "lib/util.h"
 
 static const char *const states[] = {
 	[1] = "ESTABLISHED", [2] = "SYN_SENT",  [3] = "SYN_RECV",  [4] = "FIN_WAIT1",
@@ -68,4 +69,42 @@ int inet_ports_fill(struct obj *o, const char *tool, const char *map, const uint
 		}
 	}
 	return 0;
+}
+
+static int flows_desc;
+
+static int cmp_flow(const void *a, const void *b)
+{
+	const struct inet_flow_count *x = a, *y = b;
+
+	if (x->k.family != y->k.family)
+		return x->k.family < y->k.family ? -1 : 1;
+	if (x->n != y->n)
+		return (x->n > y->n) == flows_desc ? -1 : 1;
+	return memcmp(&x->k, &y->k, sizeof(x->k));
+}
+
+long inet_flows_read(struct obj *o, const char *tool, int desc, struct inet_flow_count **rows)
+{
+	struct inet_flow *keys = xcalloc(INET_MAX_FLOWS, sizeof(*keys));
+	uint64_t *vals = xcalloc(INET_MAX_FLOWS, sizeof(*vals));
+	bool batch = true;
+	long n = tool_map_drain(map_fd(obj_map(o, "counts")), sizeof(*keys), sizeof(*vals), keys, vals,
+				INET_MAX_FLOWS, &batch);
+
+	*rows = NULL;
+	if (n < 0) {
+		tool_err(tool, "cannot read the counts: %s", strerror((int)-n));
+	} else {
+		*rows = xcalloc((size_t)n + 1, sizeof(**rows));
+		for (long i = 0; i < n; i++) {
+			(*rows)[i].k = keys[i];
+			(*rows)[i].n = vals[i];
+		}
+		flows_desc = desc;
+		qsort(*rows, (size_t)n, sizeof(**rows), cmp_flow);
+	}
+	free(keys);
+	free(vals);
+	return n < 0 ? -1 : n;
 }

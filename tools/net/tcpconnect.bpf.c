@@ -41,14 +41,16 @@ struct pending {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 8192);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
 	__type(key, __u32);
 	__type(value, struct pending);
 } sockets SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TCPCONNECT_MAX_FLOWS);
-	__type(key, struct tcpconnect_flow);
+	__uint(max_entries, INET_MAX_FLOWS);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
+	__type(key, struct inet_flow);
 	__type(value, __u64);
 } counts SEC(".maps");
 
@@ -92,7 +94,7 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct tcpconnect_event e;
-	struct tcpconnect_flow key;
+	struct inet_flow key;
 	struct pending *pp;
 	struct sk_ends ends;
 	__u16 sport;

@@ -135,43 +135,13 @@ static const struct out_col fcols[] = {
 };
 static struct out_table ftable = OUT_TABLE("flows", fcols);
 
-struct flow_row {
-	struct tcpconnect_flow k;
-	uint64_t n;
-};
-
-static int cmp_flow(const void *a, const void *b)
-{
-	const struct flow_row *x = a, *y = b;
-
-	if (x->k.family != y->k.family)
-		return x->k.family < y->k.family ? -1 : 1;
-	if (x->n != y->n)
-		return x->n > y->n ? -1 : 1;
-	return memcmp(&x->k, &y->k, sizeof(x->k));
-}
-
 static int print_counts(struct obj *o)
 {
-	struct tcpconnect_flow *keys = xcalloc(TCPCONNECT_MAX_FLOWS, sizeof(*keys));
-	uint64_t *vals = xcalloc(TCPCONNECT_MAX_FLOWS, sizeof(*vals));
-	struct flow_row *rows;
-	bool batch = true;
-	long n = tool_map_drain(map_fd(obj_map(o, "counts")), sizeof(*keys), sizeof(*vals), keys, vals,
-				TCPCONNECT_MAX_FLOWS, &batch);
+	struct inet_flow_count *rows;
+	long n = inet_flows_read(o, "tcpconnect", 1, &rows);
 
-	if (n < 0) {
-		tool_err("tcpconnect", "cannot read the counts: %s", strerror((int)-n));
-		free(keys);
-		free(vals);
+	if (n < 0)
 		return 1;
-	}
-	rows = xcalloc((size_t)n + 1, sizeof(*rows));
-	for (long i = 0; i < n; i++) {
-		rows[i].k = keys[i];
-		rows[i].n = vals[i];
-	}
-	qsort(rows, (size_t)n, sizeof(*rows), cmp_flow);
 	out_doc_begin();
 	out_text("\n");
 	out_header(&ftable);
@@ -187,22 +157,33 @@ static int print_counts(struct obj *o)
 		out_row(&ftable, v);
 	}
 	free(rows);
-	free(keys);
-	free(vals);
 	return out_doc_end() < 0;
+}
+
+/* After load: the port filter; -c: count until Ctrl-C, print, done. */
+static int after_load(struct obj *o)
+{
+	if (inet_ports_fill(o, "tcpconnect", "dports", env.ports, env.nports) < 0)
+		return -1;
+	if (!env.count)
+		return 0;
+	out_show(&ftable, F_LPORT, env.source_port);
+	out_info("Tracing connect ... Hit Ctrl-C to end\n");
+	tool_flush();
+	while (!tool_exiting)
+		tool_sleep_ms(3600 * 1000);
+	return print_counts(o) ? -1 : 1;
 }
 
 int tcpconnect_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "tcpconnect", NULL, after_load, on_event, &table };
 	struct obj *o;
-	int err = 0, cgfd = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (out_cfg.prom_path && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");
 	tool_signals();
-
 	o = BPF_OBJ_OPEN(tcpconnect);
 	OBJ_SET(o, filter_pid, (uint32_t)env.pid);
 	OBJ_SET(o, filter_uid, (uint32_t)env.uid);
@@ -212,50 +193,9 @@ int tcpconnect_main(int argc, char **argv)
 	OBJ_SET(o, source_port, (uint8_t)env.source_port);
 	if (!env.count)
 		map_set_max_entries(obj_map(o, "counts"), 1);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("tcpconnect", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("tcpconnect", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "tcpconnect")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if ((cgfd >= 0 && tool_cgroup_filter(o, "tcpconnect", env.cgroup, cgfd) < 0) ||
-	    inet_ports_fill(o, "tcpconnect", "dports", env.ports, env.nports) < 0) {
-		err = 1;
-		goto out;
-	}
-	if (env.count) {
-		out_show(&ftable, F_LPORT, env.source_port);
-		out_info("Tracing connect ... Hit Ctrl-C to end\n");
-		tool_flush();
-		while (!tool_exiting)
-			tool_sleep_ms(3600 * 1000);
-		err = print_counts(o);
-		goto out;
-	}
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("tcpconnect", "%s", err_msg());
-		err = 1;
-		goto out;
-	}
+	te.cgroup = env.cgroup;
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_UID, env.print_uid);
 	out_show(&table, C_SPORT, env.source_port);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("tcpconnect", ev, 0);
-	events_close(ev);
-out:
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return err;
+	return tool_run_events(o, &te);
 }

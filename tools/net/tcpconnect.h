@@ -2,7 +2,7 @@
 #ifndef COREBOX_TCPCONNECT_H
 #define COREBOX_TCPCONNECT_H
 
-#define TCPCONNECT_MAX_FLOWS 8192
+#include "inet_flow.h"
 
 struct tcpconnect_event {
 	__u8 saddr[16];
@@ -13,16 +13,6 @@ struct tcpconnect_event {
 	__u32 uid;
 	__u16 sport;
 	__u16 dport;   /* host order */
-	__u16 family;
-	__u16 pad;
-};
-
-/* -c: connects per flow (sport 0 unless -s) */
-struct tcpconnect_flow {
-	__u8 saddr[16];
-	__u8 daddr[16];
-	__u16 sport;
-	__u16 dport;
 	__u16 family;
 	__u16 pad;
 };

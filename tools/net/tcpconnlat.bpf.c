@@ -21,6 +21,7 @@ struct piddata {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
 	__type(key, __u64);
 	__type(value, struct piddata);
 } start SEC(".maps");

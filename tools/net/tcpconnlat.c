@@ -113,35 +113,15 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int tcpconnlat_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "tcpconnlat", NULL, NULL, on_event, &table };
 	struct obj *o;
-	int err;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
-
 	o = BPF_OBJ_OPEN(tcpconnlat);
 	OBJ_SET(o, targ_min_ns, env.min_ns);
 	OBJ_SET(o, targ_tgid, (uint32_t)env.pid);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("tcpconnlat", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "tcpconnlat"))
-		return 1;
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("tcpconnlat", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_LPORT, env.lport);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("tcpconnlat", ev, 0);
-	events_close(ev);
-	obj_close(o);
-	return err;
+	return tool_run_events(o, &te);
 }

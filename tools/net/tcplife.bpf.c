@@ -24,6 +24,7 @@ PORT_FILTER_MAP(dports);
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
 	__type(key, __u64);   /* struct sock * */
 	__type(value, __u64); /* birth, ns */
 } birth SEC(".maps");
@@ -31,6 +32,7 @@ struct {
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
 	__type(key, __u64);
 	__type(value, struct tcplife_ident);
 } idents SEC(".maps");

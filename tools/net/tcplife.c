@@ -115,47 +115,27 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+static int fill_ports(struct obj *o)
+{
+	return inet_ports_fill(o, "tcplife", "sports", env.sports, env.nsports) < 0 ||
+	       inet_ports_fill(o, "tcplife", "dports", env.dports, env.ndports) < 0 ? -1 : 0;
+}
+
 int tcplife_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "tcplife", NULL, fill_ports, on_event, &table };
 	struct obj *o;
-	int err = 0;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
-	if (env.wide) {
+	if (env.wide)
 		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
-	}
-
 	o = BPF_OBJ_OPEN(tcplife);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	OBJ_SET(o, target_family, (uint16_t)env.family);
 	OBJ_SET(o, filter_sport, (uint8_t)(env.nsports > 0));
 	OBJ_SET(o, filter_dport, (uint8_t)(env.ndports > 0));
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("tcplife", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "tcplife"))
-		return 1;
-	if (inet_ports_fill(o, "tcplife", "sports", env.sports, env.nsports) < 0 ||
-	    inet_ports_fill(o, "tcplife", "dports", env.dports, env.ndports) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("tcplife", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
 	out_show(&table, C_TIME, env.time);
 	out_show(&table, C_TS, env.timestamp);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("tcplife", ev, 0);
-	events_close(ev);
-	obj_close(o);
-	return err;
+	return tool_run_events(o, &te);
 }

@@ -17,15 +17,16 @@ const volatile __u8 do_count = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TCPRETRANS_MAX_FLOWS);
-	__type(key, struct tcpretrans_flow);
+	__uint(max_entries, INET_MAX_FLOWS);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
+	__type(key, struct inet_flow);
 	__type(value, __u64);
 } counts SEC(".maps");
 
 static __always_inline int emit(void *ctx, const struct sk_ends *ends, __u8 state, __u32 seq, __u8 type)
 {
 	struct tcpretrans_event e;
-	struct tcpretrans_flow key;
+	struct inet_flow key;
 
 	if (target_family && ends->family != target_family)
 		return 0;
@@ -33,7 +34,7 @@ static __always_inline int emit(void *ctx, const struct sk_ends *ends, __u8 stat
 		__builtin_memset(&key, 0, sizeof(key));
 		__builtin_memcpy(key.saddr, ends->saddr, 16);
 		__builtin_memcpy(key.daddr, ends->daddr, 16);
-		key.lport = ends->sport;
+		key.sport = ends->sport;
 		key.dport = ends->dport;
 		key.family = ends->family;
 		map_count_add(&counts, &key);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 
+#include "bpf/probe.h"
 #include "inet.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -128,43 +129,13 @@ static const struct out_col fcols[] = {
 };
 static struct out_table ftable = OUT_TABLE("flows", fcols);
 
-struct flow_row {
-	struct tcpretrans_flow k;
-	uint64_t n;
-};
-
-static int cmp_flow(const void *a, const void *b)
-{
-	const struct flow_row *x = a, *y = b;
-
-	if (x->k.family != y->k.family)
-		return x->k.family < y->k.family ? -1 : 1;
-	if (x->n != y->n)
-		return x->n < y->n ? -1 : 1;
-	return memcmp(&x->k, &y->k, sizeof(x->k));
-}
-
 static int print_counts(struct obj *o)
 {
-	struct tcpretrans_flow *keys = xcalloc(TCPRETRANS_MAX_FLOWS, sizeof(*keys));
-	uint64_t *vals = xcalloc(TCPRETRANS_MAX_FLOWS, sizeof(*vals));
-	struct flow_row *rows;
-	bool batch = true;
-	long n = tool_map_drain(map_fd(obj_map(o, "counts")), sizeof(*keys), sizeof(*vals), keys, vals,
-				TCPRETRANS_MAX_FLOWS, &batch);
+	struct inet_flow_count *rows;
+	long n = inet_flows_read(o, "tcpretrans", 0, &rows);
 
-	if (n < 0) {
-		tool_err("tcpretrans", "cannot read the counts: %s", strerror((int)-n));
-		free(keys);
-		free(vals);
+	if (n < 0)
 		return 1;
-	}
-	rows = xcalloc((size_t)n + 1, sizeof(*rows));
-	for (long i = 0; i < n; i++) {
-		rows[i].k = keys[i];
-		rows[i].n = vals[i];
-	}
-	qsort(rows, (size_t)n, sizeof(*rows), cmp_flow);
 	out_doc_begin();
 	out_text("\n%-25s %-25s %-10s\n", "LADDR:LPORT", "RADDR:RPORT", "RETRANSMITS");
 	for (long i = 0; i < n; i++) {
@@ -173,35 +144,43 @@ static int print_counts(struct obj *o)
 
 		inet_addr_str(rows[i].k.family, rows[i].k.saddr, sa, sizeof(sa));
 		inet_addr_str(rows[i].k.family, rows[i].k.daddr, da, sizeof(da));
-		snprintf(le, sizeof(le), "[%s]#%d", sa, rows[i].k.lport);
+		snprintf(le, sizeof(le), "[%s]#%d", sa, rows[i].k.sport);
 		snprintf(re, sizeof(re), "[%s]#%d", da, rows[i].k.dport);
 		snprintf(flow, sizeof(flow), "%-20s <-> %-20s", le, re);
 		v[F_FLOW].s = flow;
 		v[F_LADDR].s = sa;
-		v[F_LPORT].i = rows[i].k.lport;
+		v[F_LPORT].i = rows[i].k.sport;
 		v[F_RADDR].s = da;
 		v[F_RPORT].i = rows[i].k.dport;
 		v[F_COUNT].u = rows[i].n;
 		out_row(&ftable, v);
 	}
 	free(rows);
-	free(keys);
-	free(vals);
 	return out_doc_end() < 0;
+}
+
+/* After load: the banner; -c: count until Ctrl-C, print, done. */
+static int after_load(struct obj *o)
+{
+	out_info("Tracing retransmits ... Hit Ctrl-C to end\n");
+	if (!env.count)
+		return 0;
+	tool_flush();
+	while (!tool_exiting)
+		tool_sleep_ms(3600 * 1000);
+	return print_counts(o) ? -1 : 1;
 }
 
 int tcpretrans_main(int argc, char **argv)
 {
+	struct tool_events te = { "tcpretrans", NULL, after_load, on_event, &table };
 	struct prog *fentry, *kprobe;
-	struct events *ev;
 	struct obj *o;
-	int err;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (out_cfg.prom_path && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");
 	tool_signals();
-
 	o = BPF_OBJ_OPEN(tcpretrans);
 	OBJ_SET(o, target_family, (uint16_t)env.family);
 	OBJ_SET(o, do_count, (uint8_t)env.count);
@@ -212,47 +191,21 @@ int tcpretrans_main(int argc, char **argv)
 		prog_set_autoload(kprobe, false);
 	} else if (obj_fentry_ok(o, "tcp_send_loss_probe")) {
 		prog_set_autoload(kprobe, false);
-	} else {
+	} else if (probe_kprobe_pmu() || probe_kprobe_legacy()) {
 		prog_set_autoload(fentry, false);
+	} else {
+		tool_err("tcpretrans", "-l (tail loss probes) needs fentry or kprobes on tcp_send_loss_probe "
+			 "(no tracepoint marks them) and this kernel allows neither; without -l "
+			 "retransmits are traced from a tracepoint");
+		obj_close(o);
+		return 1;
 	}
 	if (!env.count)
 		map_set_max_entries(obj_map(o, "counts"), 1);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("tcpretrans", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "tcpretrans")) {
-		if (env.lossprobe)
-			fprintf(stderr, "tcpretrans: -l (tail loss probes) needs fentry or kprobes on "
-				"tcp_send_loss_probe, which this kernel does not allow; without -l "
-				"retransmits are traced from a tracepoint\n");
-		return 1;
-	}
-	out_info("Tracing retransmits ... Hit Ctrl-C to end\n");
-	if (env.count) {
-		tool_flush();
-		while (!tool_exiting)
-			tool_sleep_ms(3600 * 1000);
-		err = print_counts(o);
-		obj_close(o);
-		return err;
-	}
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("tcpretrans", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
 	if (env.sequence) {
 		cols[C_STATE].fmt = " %-12s ";
 		cols[C_STATE].hfmt = " %-12s ";
 	}
 	out_show(&table, C_SEQ, env.sequence);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("tcpretrans", ev, 0);
-	events_close(ev);
-	obj_close(o);
-	return err;
+	return tool_run_events(o, &te);
 }

@@ -2,7 +2,8 @@
 #ifndef COREBOX_TCPRETRANS_H
 #define COREBOX_TCPRETRANS_H
 
-#define TCPRETRANS_MAX_FLOWS 8192
+#include "inet_flow.h"
+
 #define TCPRETRANS_RETRANSMIT 1
 #define TCPRETRANS_TLP 2
 
@@ -17,16 +18,6 @@ struct tcpretrans_event {
 	__u16 family;
 	__u8 state;
 	__u8 type;      /* TCPRETRANS_RETRANSMIT or _TLP */
-};
-
-/* -c: retransmits per flow */
-struct tcpretrans_flow {
-	__u8 saddr[16];
-	__u8 daddr[16];
-	__u16 lport;
-	__u16 dport;
-	__u16 family;
-	__u16 pad;
 };
 
 #endif

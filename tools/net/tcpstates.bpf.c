@@ -18,6 +18,7 @@ PORT_FILTER_MAP(dports);
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 10240);
+	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
 	__type(key, __u64);
 	__type(value, __u64);
 } timestamps SEC(".maps");

@@ -127,50 +127,17 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int exitsnoop_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "exitsnoop", NULL, NULL, on_event, &table };
 	struct obj *o;
-	int err = 0, cgfd = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
-
 	o = BPF_OBJ_OPEN(exitsnoop);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	OBJ_SET(o, failed_only, (uint8_t)env.failed);
 	OBJ_SET(o, by_process, (uint8_t)!env.threaded);
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("exitsnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("exitsnoop", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "exitsnoop")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "exitsnoop", env.cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("exitsnoop", "%s", err_msg());
-		err = 1;
-		goto out;
-	}
+	te.cgroup = env.cgroup;
 	out_show(&table, C_TIME, env.timestamp);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("exitsnoop", ev, 0);
-	events_close(ev);
-out:
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return err;
+	return tool_run_events(o, &te);
 }

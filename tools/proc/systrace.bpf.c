@@ -337,6 +337,9 @@ static __always_inline int on_exit(void *ctx, long ret)
 	struct st_start *st;
 	__u8 info = 0;
 
+	/* the cheap filters again: other threads skip the hash lookup */
+	if ((filter_tid && tid != filter_tid) || (filter_tgid && (__u32)(pid_tgid >> 32) != filter_tgid))
+		return 0;
 	st = bpf_map_lookup_elem(&start, &tid);
 	if (!st || !st->ts)
 		return 0;

@@ -139,14 +139,13 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int threadsnoop_main(int argc, char **argv)
 {
+	struct tool_events te = { "threadsnoop", NULL, NULL, on_event, &table };
 	char glibc[256], target[300];
-	struct events *ev;
 	struct obj *o;
-	int err = 0, nlib = 0;
+	int nlib = 0, err;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
-
 	o = BPF_OBJ_OPEN(threadsnoop);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	if (find_glibc(glibc, sizeof(glibc))) {
@@ -164,26 +163,9 @@ int threadsnoop_main(int argc, char **argv)
 	}
 	if (!nlib)
 		fprintf(stderr, "threadsnoop: no C library with pthread_create found (looked for glibc's "
-			"libc.so.6/libpthread.so.0 and musl): FUNC will be [unknown]\n");
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("threadsnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "threadsnoop"))
-		return 1;
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("threadsnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
+			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n");
 	usyms = usyms_new(0);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("threadsnoop", ev, 0);
-	events_close(ev);
+	err = tool_run_events(o, &te);
 	usyms_free(usyms);
-	obj_close(o);
 	return err;
 }
