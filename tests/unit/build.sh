@@ -6,7 +6,7 @@ set -e
 out=${1:-build/test/unit}
 mkdir -p "$out/obj"
 CC=${HOSTCC:-gcc}
-CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Wall -Wno-unused-parameter"
+CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Ibuild -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Wall -Wno-unused-parameter"
 objs=""
 for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c tools/common/*.c tools/stack/*.c; do
 	[ -f "$s" ] || continue

@@ -23,7 +23,7 @@ static struct {
 	int nports;
 	uint16_t ports[INET_PORTS_MAX];
 	const char *cgroup;
-} env = { .uid = -1 };
+} env; /* (zero-initialized: in .bss, not 2 KB of .data) */
 
 static const struct opt opts[] = {
 	{ 't', "timestamp", NULL, "Include timestamp on output" },
@@ -180,6 +180,7 @@ int tcpconnect_main(int argc, char **argv)
 	struct tool_events te = { "tcpconnect", NULL, after_load, on_event, &table };
 	struct obj *o;
 
+	env.uid = -1;
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (out_cfg.prom_path && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");

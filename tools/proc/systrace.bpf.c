@@ -14,6 +14,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+const volatile __u32 self_tgid = 0;   /* systrace itself: never (its own writes would feed back) */
 const volatile __u32 filter_tgid = 0;
 const volatile __u32 filter_tid = 0;
 const volatile __u8 filter_cg = 0;
@@ -127,6 +128,8 @@ static __always_inline int wanted(__u64 id)
 {
 	__u32 tgid = id >> 32;
 
+	if (tgid == self_tgid)
+		return 0;
 	if (filter_tid && (__u32)id != filter_tid)
 		return 0;
 	if (filter_tgid && tgid != filter_tgid)

@@ -670,6 +670,7 @@ int systrace_main(int argc, char **argv)
 	tool_signals();
 
 	o = BPF_OBJ_OPEN(systrace);
+	OBJ_SET(o, self_tgid, (uint32_t)getpid());
 	OBJ_SET(o, filter_tgid, (uint32_t)env.pid);
 	OBJ_SET(o, filter_tid, (uint32_t)env.tid);
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
@@ -791,9 +792,9 @@ int systrace_main(int argc, char **argv)
 
 	if (ev) {
 		err = tool_event_loop_tick("systrace", ev, 0, target_gone, NULL);
-		/* the calls made before the end are in the buffer: show them
-		 * (bounded, a busy system keeps adding) */
-		for (int i = 0; i < 64 && !tool_stdout_gone() && events_poll(ev, 0) > 0; i++)
+		/* the target ended: its last calls may still be in the buffer
+		 * (after Ctrl-C the user wants out, not the backlog) */
+		for (int i = 0; i < 4 && target_gone(NULL) && !tool_stdout_gone() && events_poll(ev, 0) > 0; i++)
 			;
 		tool_flush();
 	} else {
