@@ -215,7 +215,7 @@ if trace -; then
 	kill -INT "$TPID"
 	if wait_exit "$TPID" 50; then wait "$TPID"; rc=$?; else rc=timeout; kill -KILL "$TPID"; fi
 	TPID=
-	if [ "$rc" = 0 ] && ! grep -q " systrace/\| corebox/" "$W/out"; then
+	if [ "$rc" = 0 ] && ! grep -Eq " (corebox|systrace)/$me " "$W/out"; then
 		ok "system-wide, every call: SIGINT ends it with status 0 within 5 s; its own calls not shown"
 	else notok "system-wide SIGINT: status $rc; own calls: $(grep -Ec " (corebox|systrace)/$me " "$W/out")"; fi
 fi
