@@ -113,11 +113,14 @@ run_tool() {
 		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
 	fi
 }
+# tools whose default is a firehose (every system call of the machine) run
+# in a summary mode here: lost events would be noise on stderr
+quiet_args() { case $1 in systrace) echo -s ;; esac; }
 for t in $("$CB" --list); do
-	run_tool "min BTF" "$t" --btf "$MIN"
+	run_tool "min BTF" "$t" --btf "$MIN" $(quiet_args "$t")
 done
 for t in $("$CB" --list); do
-	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN"
+	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN" $(quiet_args "$t")
 done
 
 # ---- execsnoop: the relocated offsets are right -------------------------------
