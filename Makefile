@@ -1,25 +1,59 @@
 # corebox: one static binary with its own BPF loader.
 #
 #   make            build ./corebox (static, musl, stripped)
+#   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
+#                   `make corebox-arm64` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
-#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, fuzz smoke)
-#   make vmtest     boot other kernels (Debian 6.1, 6.12) under qemu, run the tools and every attach mechanism
+#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, fuzz smoke;
+#                   with the cross toolchain: the arm64 unit tests and fuzz corpora under qemu-user)
+#   make vmtest     boot other kernels (Debian 6.1, 6.12, arm64 6.1) under qemu, run the tools and every
+#                   attach mechanism
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
 #   make vmlinux.h  regenerate the trimmed kernel-types header with corebox's own BTF dumper
 
 VERSION  := 0.2
+
+# ---- target architecture ---------------------------------------------------
+# ARCH: x86_64 or arm64 (aliases: amd64, x86, aarch64); default the host's.
+# A native build makes ./corebox in build/; a cross build makes
+# ./corebox-ARCH in build/ARCH/ with Debian's TRIPLET-linux-musl-gcc
+# (musl-dev:arm64 + gcc-aarch64-linux-gnu) and the target's UAPI asm/
+# headers (linux-libc-dev:arm64, or linux-libc-dev-arm64-cross).  BPF
+# objects get -D__TARGET_ARCH_{x86,arm64} (tools/include/arch.bpf.h).
+arch_norm = $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(1))))
+HOST_ARCH := $(call arch_norm,$(shell uname -m))
+ARCH     ?= $(HOST_ARCH)
+override ARCH := $(call arch_norm,$(ARCH))
+TRIPLET_x86_64 := x86_64-linux-gnu
+TRIPLET_arm64  := aarch64-linux-gnu
+BPF_ARCH_x86_64 := x86
+BPF_ARCH_arm64  := arm64
+TRIPLET  := $(TRIPLET_$(ARCH))
+BPF_ARCH := $(BPF_ARCH_$(ARCH))
+ifeq ($(TRIPLET),)
+$(error ARCH=$(ARCH): corebox builds for x86_64 and arm64)
+endif
+ifeq ($(ARCH),$(HOST_ARCH))
 CC       := musl-gcc
+B        := build
+COREBOX  := corebox
+else
+CC       := $(TRIPLET:-gnu=-musl)-gcc
+B        := build/$(ARCH)
+COREBOX  := corebox-$(ARCH)
+endif
 HOSTCC   := gcc
 CLANG    := clang
 LLVM_STRIP   := llvm-strip
 LLVM_OBJCOPY := llvm-objcopy
-B        := build
 
 # Kernel UAPI headers: musl-gcc does not search /usr/include, so give it a
-# directory holding only the kernel's linux/, asm/ and asm-generic/.
+# directory holding only the kernel's linux/, asm/ and asm-generic/ (asm/
+# of the target architecture; the BPF side takes __NR_* from it too).
 KINC     := $(B)/kinc
 UAPI_DIR := /usr/include
-ASM_DIR  := $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm /usr/include/$(shell $(HOSTCC) -dumpmachine 2>/dev/null)/asm /usr/include/asm))
+ASM_DIR  := $(firstword $(wildcard /usr/include/$(TRIPLET)/asm /usr/$(TRIPLET)/include/asm) \
+	      $(if $(filter $(ARCH),$(HOST_ARCH)),$(wildcard /usr/include/asm)))
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -Os
@@ -29,7 +63,7 @@ LDFLAGS  += -static -Wl,--gc-sections -s
 
 # The BPF side: pinned CPU v3 (ALU32 + JMP32, kernel 5.1+; clang 14 keeps
 # unused-result atomics as plain xadd, so no 5.12 atomic-fetch requirement).
-BPF_CFLAGS := -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_x86 -Itools/include -Wall -Wno-unused-function \
+BPF_CFLAGS := -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
 	      -fno-stack-protector
 
 # tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
@@ -49,11 +83,11 @@ GIT_DESCRIBE := $(shell git describe --tags --dirty 2>/dev/null || \
 		  { h=$$(git rev-parse --short HEAD 2>/dev/null) && echo "$(VERSION)-g$$h$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"; })
 BUILD_VERSION := $(or $(GIT_DESCRIBE),$(VERSION))
 
-all: corebox
+all: $(COREBOX)
 
-corebox: $(OBJS)
+$(COREBOX): $(OBJS)
 	$(CC) $(CFLAGS) -o $@ $(OBJS) $(LDFLAGS)
-	@echo "corebox: $$(stat -c %s $@) bytes"
+	@echo "$@: $$(stat -c %s $@) bytes"
 
 $(B)/version.h: FORCE
 	@mkdir -p $(B)
@@ -64,6 +98,7 @@ $(B)/obj/tools/common/version.o: $(B)/version.h
 $(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
 
 $(KINC)/.stamp:
+	@test -n "$(ASM_DIR)" || { echo "no asm/ UAPI headers for $(ARCH) ($(TRIPLET)): run make deps (as root)" >&2; exit 1; }
 	@mkdir -p $(KINC)
 	@ln -sfn $(UAPI_DIR)/linux $(KINC)/linux
 	@ln -sfn $(UAPI_DIR)/asm-generic $(KINC)/asm-generic
@@ -76,11 +111,12 @@ $(B)/obj/%.o: %.c $(KINC)/.stamp $(HEADERS)
 
 # BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
 # (the loader never reads them), keep .BTF and .BTF.ext.  The source is
-# found in whichever tools/ subsystem holds it, with its NAME.h if any.
+# found in whichever tools/ subsystem holds it, with the headers of its
+# directory (NAME.h, and headers a subsystem's BPF sides share).
 .SECONDEXPANSION:
 bpf_src = $(filter %/$(1).bpf.c,$(BPF_SRCS))
-bpf_hdr = $(wildcard $(patsubst %.bpf.c,%.h,$(call bpf_src,$(1))))
-$(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) $$(call bpf_hdr,$$*) $(wildcard tools/include/*.h)
+bpf_hdr = $(wildcard $(dir $(call bpf_src,$(1)))*.h)
+$(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) $$(call bpf_hdr,$$*) $(wildcard tools/include/*.h) $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $(call bpf_src,$*)
 	$(LLVM_STRIP) -g $@.tmp
@@ -111,7 +147,7 @@ $(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
 	   echo ".global corebox_bpf_objs"; echo "corebox_bpf_objs:"; \
 	   for t in $(BPF_TOOLS); do echo ".quad .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
 	   echo ".quad 0, 0, 0"; \
-	   echo '.section .note.GNU-stack,"",@progbits'; } > $@
+	   echo '.section .note.GNU-stack,"",%progbits'; } > $@
 
 $(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(BPF_OBJS:.o=.o.gz)
 	@mkdir -p $(dir $@)
@@ -145,7 +181,18 @@ vmtest: corebox
 	sh tests/vm/run.sh
 
 clean:
-	rm -rf $(B) corebox
+	rm -rf $(B) $(COREBOX)
+
+# ---- arm64 ------------------------------------------------------------------
+# `make corebox-arm64` from a native build = `make ARCH=arm64`.  make check
+# runs the arm64 unit tests and fuzz corpora under qemu-user
+# (tests/cross/run.sh) and make vmtest boots Debian's arm64 kernel
+# (tests/vm/run.sh) when the cross toolchain is installed (make deps).
+ifneq ($(COREBOX),corebox-arm64)
+corebox-arm64:
+	$(MAKE) ARCH=arm64
+.PHONY: corebox-arm64
+endif
 
 FORCE:
 

@@ -128,7 +128,7 @@ static bool kprobe_events_exist(void)
  * or file, config2 is the offset, and the retprobe bit comes from the
  * PMU's format directory.  type is the PMU's type (already checked). */
 static int probe_pmu_open(const char *pmu, int type, const char *target, uint64_t offset,
-			  bool retprobe, int pid)
+			  bool retprobe, int pid, uint64_t ref_ctr_off)
 {
 	struct perf_event_attr a;
 	int bit = 0, fd;
@@ -142,6 +142,15 @@ static int probe_pmu_open(const char *pmu, int type, const char *target, uint64_
 	a.size = sizeof(a);
 	a.type = (uint32_t)type;
 	a.config = retprobe ? 1ull << bit : 0;
+	if (ref_ctr_off) {
+		int rb = pmu_format_bit(pmu, "ref_ctr_offset");
+
+		if (rb < 0)
+			return err_set(ENOTSUP, "this kernel's uprobes cannot maintain USDT semaphores (no ref_ctr_offset, 4.20+)");
+		if (ref_ctr_off >> (64 - rb))
+			return err_set(EINVAL, "USDT semaphore offset 0x%llx is too large", (unsigned long long)ref_ctr_off);
+		a.config |= ref_ctr_off << rb;
+	}
 	a.config1 = (uint64_t)(uintptr_t)target; /* kprobe_func / uprobe_path */
 	a.config2 = offset;                     /* probe_offset */
 	/* pid -1 needs a cpu; the probe still fires on every cpu. */
@@ -163,7 +172,7 @@ int perf_open_kprobe_pmu(const char *func, uint64_t offset, bool retprobe)
 	}
 	if (type < 0)
 		return err_prefix(type, "kprobe PMU");
-	return probe_pmu_open("kprobe", type, func, offset, retprobe, -1);
+	return probe_pmu_open("kprobe", type, func, offset, retprobe, -1, 0);
 }
 
 /* ---- legacy kprobe_events ---- */
@@ -259,13 +268,18 @@ void perf_kprobe_legacy_gc(void)
 
 int perf_open_uprobe(const char *path, uint64_t offset, bool retprobe, int pid)
 {
+	return perf_open_uprobe_ref(path, offset, retprobe, pid, 0);
+}
+
+int perf_open_uprobe_ref(const char *path, uint64_t offset, bool retprobe, int pid, uint64_t ref_ctr_off)
+{
 	int type = pmu_type("uprobe");
 
 	if (type == -ENOENT)
 		return err_set(ENOENT, "kernel has no uprobe PMU (" PMU_DIR "/uprobe)");
 	if (type < 0)
 		return err_prefix(type, "uprobe PMU");
-	return probe_pmu_open("uprobe", type, path, offset, retprobe, pid);
+	return probe_pmu_open("uprobe", type, path, offset, retprobe, pid, ref_ctr_off);
 }
 
 int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu)

@@ -34,6 +34,9 @@ void perf_kprobe_legacy_gc(void);
 /* uprobe/uretprobe through the uprobe PMU: path + file offset, pid -1
  * for every process. */
 int perf_open_uprobe(const char *path, uint64_t offset, bool retprobe, int pid);
+/* Same, with a USDT semaphore (file offset of its u16) that the kernel
+ * increments in every process the probe is installed in (4.20+). */
+int perf_open_uprobe_ref(const char *path, uint64_t offset, bool retprobe, int pid, uint64_t ref_ctr_off);
 
 /* Software event sampling (profile): one fd per cpu. */
 int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu);

@@ -284,6 +284,10 @@ int bpf_prog_load(const struct bpf_prog_spec *s, char **log)
 			return fd;
 		if (!log && fd != -EACCES && fd != -EINVAL)
 			goto fail;
+		/* about this process, not the program: a log would only show
+		 * the verifier's success and cost a second verification */
+		if (fd == -EMFILE || fd == -ENFILE || fd == -ENOMEM || fd == -EBADF)
+			goto fail;
 		first = fd;
 		level = 1;
 	}
@@ -324,7 +328,7 @@ int bpf_prog_load(const struct bpf_prog_spec *s, char **log)
 		free(buf);
 	if (fd >= 0)
 		return fd;
-	if (line[0])
+	if (line[0] && (fd == -EACCES || fd == -EINVAL || fd == -E2BIG))
 		return err_set(-fd, "cannot load program %s: %s (verifier: %s)",
 			       s->name ? s->name : "?", strerror(-fd), line);
 fail:

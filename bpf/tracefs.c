@@ -1,15 +1,25 @@
 /* tracefs location: /sys/kernel/tracing (mounting tracefs there when it
- * is empty), else debugfs's tracing/ directory (mounting debugfs). */
+ * is empty), else debugfs's tracing/ directory (mounting debugfs).  What
+ * corebox mounted itself is unmounted when the process exits (atexit: the
+ * tools close their objects - and remove legacy kprobe events - before
+ * returning from main); a mount still in use is left alone. */
 #include "tracefs.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
 
 #include "err.h"
 
 static const char *root;
+
+/* Mount points corebox mounted, in mount order (at most debugfs and the
+ * tracefs automounted under it). */
+static const char *ours[2];
+static int nours;
 
 /* A tracefs root is usable when its events/ directory is there. */
 static int usable(const char *dir)
@@ -20,9 +30,25 @@ static int usable(const char *dir)
 	return access(p, F_OK) == 0;
 }
 
+static void unmount_ours(void)
+{
+	while (nours > 0)
+		umount2(ours[--nours], UMOUNT_NOFOLLOW); /* EBUSY: in use elsewhere, keep it */
+	root = NULL;
+}
+
+static void remember(const char *dir)
+{
+	if (!nours)
+		atexit(unmount_ours);
+	if (nours < (int)(sizeof(ours) / sizeof(ours[0])))
+		ours[nours++] = dir;
+}
+
 const char *tracefs_root(void)
 {
 	static const char tr[] = "/sys/kernel/tracing";
+	static const char dbgfs[] = "/sys/kernel/debug";
 	static const char dbg[] = "/sys/kernel/debug/tracing";
 	int e1 = 0, e2 = 0;
 
@@ -31,16 +57,25 @@ const char *tracefs_root(void)
 	if (usable(tr))
 		return root = tr;
 	if (access(tr, F_OK) == 0) {
-		if (mount("tracefs", tr, "tracefs", 0, NULL) == 0 && usable(tr))
-			return root = tr;
+		if (mount("tracefs", tr, "tracefs", 0, NULL) == 0) {
+			remember(tr);
+			if (usable(tr))
+				return root = tr;
+		}
 		e1 = errno;
 	}
 	if (usable(dbg))
 		return root = dbg;
-	/* debugfs automounts tracefs under tracing/ */
-	if (access("/sys/kernel/debug", F_OK) == 0) {
-		if (mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0 && usable(dbg))
-			return root = dbg;
+	/* debugfs automounts tracefs under tracing/ (a mount of its own,
+	 * made by our access: unmounted before debugfs) */
+	if (access(dbgfs, F_OK) == 0) {
+		if (mount("debugfs", dbgfs, "debugfs", 0, NULL) == 0) {
+			remember(dbgfs);
+			if (usable(dbg)) {
+				remember(dbg);
+				return root = dbg;
+			}
+		}
 		e2 = errno;
 	}
 	err_set(e1 ? e1 : e2 ? e2 : ENOENT,

@@ -801,6 +801,126 @@ static void print_enum(struct dump *d, uint32_t id, int lvl)
 		put(d, " __attribute__((mode(DI)))");
 }
 
+/* ---- checks before anything is written ---- */
+
+static bool c_identifier(const char *s)
+{
+	if (!s || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	for (s++; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static const char *const kind_names[] = {
+	"void", "int", "pointer", "array", "struct", "union", "enum", "forward declaration", "typedef",
+	"volatile", "const", "restrict", "function", "function prototype", "variable", "data section",
+	"float", "declaration tag", "type tag", "enum64",
+};
+
+static const char *kind_name(int k)
+{
+	return k >= 0 && (size_t)k < ARRAY_SIZE(kind_names) ? kind_names[k] : "type";
+}
+
+/* A type id stored in type `id` (what: "member 3", "target"...). */
+static int check_ref(struct dump *d, uint32_t id, uint32_t ref, bool void_ok, const char *what)
+{
+	const struct btf_type *t = type(d, id);
+
+	if (ref >= d->n)
+		return err_set(EINVAL, "BTF %s [%u] '%s': %s refers to type [%u], but the last type is [%u]",
+			       kind_name(btf_kind(t)), id, btf_name(d->btf, t), what, ref, d->n - 1);
+	if (!ref && !void_ok)
+		return err_set(EINVAL, "BTF %s [%u] '%s': %s is void", kind_name(btf_kind(t)), id, btf_name(d->btf, t),
+			       what);
+	return 0;
+}
+
+static int check_name(struct dump *d, uint32_t id, const char *name, const char *what)
+{
+	const struct btf_type *t = type(d, id);
+
+	if (c_identifier(name))
+		return 0;
+	return err_set(EINVAL, "BTF %s [%u]: %s '%s' is not a C identifier", kind_name(btf_kind(t)), id, what,
+		       name ? name : "");
+}
+
+/* The header must be C that says what the BTF says: every name printed
+ * is an identifier (a name is copied into the output, so a crafted one
+ * could otherwise inject preprocessor lines) and every type id points at
+ * a type (an out-of-range id would silently print as void). */
+static int check_btf(struct dump *d)
+{
+	char what[48];
+	uint32_t id, i;
+	int err = 0;
+
+	for (id = 1; id < d->n && !err; id++) {
+		const struct btf_type *t = type(d, id);
+		int k = btf_kind(t), tag = tag_of(t);
+
+		if ((tag != TAG_NONE || k == BTF_KIND_TYPEDEF) && (t->name_off || k == BTF_KIND_TYPEDEF ||
+								     k == BTF_KIND_FWD))
+			err = check_name(d, id, btf_name(d->btf, t), "name");
+		switch (k) {
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_CONST:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_FUNC:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			err = err ? err : check_ref(d, id, t->type, k != BTF_KIND_FUNC, "its target");
+			break;
+		case BTF_KIND_ARRAY:
+			err = err ? err : check_ref(d, id, btf_array_info(t)->type, false, "its element type");
+			err = err ? err : check_ref(d, id, btf_array_info(t)->index_type, true, "its index type");
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (i = 0; i < btf_vlen(t) && !err; i++) {
+				const struct btf_member *m = &btf_members(t)[i];
+
+				snprintf(what, sizeof(what), "member %u", i);
+				err = check_ref(d, id, m->type, false, what);
+				if (!err && m->name_off)
+					err = check_name(d, id, btf_str(d->btf, m->name_off), what);
+			}
+			break;
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			for (i = 0; i < btf_vlen(t) && !err; i++) {
+				snprintf(what, sizeof(what), "enumerator %u", i);
+				err = check_name(d, id, btf_str(d->btf, k == BTF_KIND_ENUM ? btf_enums(t)[i].name_off
+											 : btf_enums64(t)[i].name_off), what);
+			}
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			err = err ? err : check_ref(d, id, t->type, true, "its return type");
+			for (i = 0; i < btf_vlen(t) && !err; i++) {
+				snprintf(what, sizeof(what), "parameter %u", i);
+				/* void only as the last one: "..." */
+				err = check_ref(d, id, btf_params(t)[i].type, i == btf_vlen(t) - 1, what);
+			}
+			break;
+		case BTF_KIND_DATASEC:
+			for (i = 0; i < btf_vlen(t) && !err; i++) {
+				snprintf(what, sizeof(what), "variable %u", i);
+				err = check_ref(d, id, btf_secinfos(t)[i].type, false, what);
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	return err;
+}
+
 /* ---- the walk that orders definitions ---- */
 
 static void walk(struct dump *d, uint32_t id, bool complete, uint32_t cont);
@@ -1035,7 +1155,9 @@ int btf_dump_c(const struct btf *btf, FILE *out, const char *const *only)
 	uint32_t id;
 	int err = 0;
 
-	/* Check every requested name before printing anything. */
+	/* Check the BTF and every requested name before printing anything. */
+	if ((err = check_btf(&d)))
+		return err;
 	for (p = only; p && *p; p++)
 		if ((err = for_each_root(&d, *p, false)))
 			return err;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "util.h"
 
 int elf_map_file(const char *path, const void **data, size_t *size)
 {
@@ -18,17 +19,9 @@ int elf_map_file(const char *path, const void **data, size_t *size)
 
 	*data = NULL;
 	*size = 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(path, &stbuf); /* never blocks on a FIFO */
 	if (fd < 0)
-		return err_sys(errno, "open %s", path);
-	if (fstat(fd, &stbuf) < 0) {
-		err = err_sys(errno, "stat %s", path);
-		goto out;
-	}
-	if (!S_ISREG(stbuf.st_mode)) {
-		err = err_set(EINVAL, "%s is not a regular file", path);
-		goto out;
-	}
+		return fd;
 	/* mmap of 0 bytes fails with a confusing EINVAL: say what it is. */
 	if (stbuf.st_size == 0) {
 		err = err_set(EINVAL, "%s is empty", path);

@@ -90,28 +90,15 @@ void strbuf_add_safe(struct strbuf *b, const char *str)
 	const unsigned char *s = (const unsigned char *)str;
 
 	while (*s) {
-		size_t n = 1;
+		size_t n = str_printable_len(s);
 
-		if (*s >= 0x80) /* C1 controls (U+0080..U+009F, c2 80..c2 9f) are escapes too */
-			n = *s == 0xc2 && s[1] < 0xa0 ? 0 : utf8_len(s, strnlen((const char *)s, 4));
-		if (n == 0 || (*s < 0x20 && *s != '\n' && *s != '\t') || *s == 0x7f) {
-			strbuf_addf(b, "\\x%02x", *s);
-			s++;
-			continue;
+		if (!n && (*s == '\n' || *s == '\t'))
+			n = 1;
+		if (n) {
+			strbuf_addn(b, (const char *)s, n);
+			s += n;
+		} else {
+			strbuf_addf(b, "\\x%02x", *s++);
 		}
-		strbuf_addn(b, (const char *)s, n);
-		s += n;
 	}
-}
-
-char *str_safe(const char *s, char *buf, size_t size)
-{
-	struct strbuf b = { 0 };
-
-	if (!size)
-		return buf;
-	strbuf_add_safe(&b, s ? s : "");
-	snprintf(buf, size, "%s", b.s ? b.s : "");
-	strbuf_free(&b);
-	return buf;
 }

@@ -19,15 +19,14 @@ void strbuf_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(p
 void strbuf_free(struct strbuf *b);
 
 /* Length (2..4) of the valid UTF-8 sequence at s (at most n bytes; no
- * overlongs or surrogates), or 0. */
+ * overlongs or surrogates; C1 controls count as valid: JSON takes them),
+ * or 0. */
 size_t utf8_len(const unsigned char *s, size_t n);
 
-/* Text from files or the kernel (names, paths, comms) made safe for a
- * terminal: control bytes other than newline and tab, DEL, C1 controls
- * and bytes that are not valid UTF-8 become \xHH.  Printable text
- * (UTF-8 included) is unchanged, so escaping twice changes nothing. */
+/* Text from files or the kernel made safe for a terminal, as
+ * str_escape(..., "\n\t") (lib/util.h) does: printable text (UTF-8
+ * included), newlines and tabs unchanged, anything else as \xHH, so
+ * escaping twice changes nothing. */
 void strbuf_add_safe(struct strbuf *b, const char *s);
-/* The same into a fixed buffer (truncated, always terminated); returns buf. */
-char *str_safe(const char *s, char *buf, size_t size);
 
 #endif

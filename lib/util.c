@@ -6,17 +6,63 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+const char *file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "a regular file";
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	default: return "not a regular file";
+	}
+}
+
+int open_regular(const char *path, struct stat *stp)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), e, fl;
+
+	if (fd < 0) /* a socket path: ENXIO */
+		return err_sys(errno, "cannot open %s", path);
+	if (fstat(fd, &st) < 0) {
+		e = errno;
+		close(fd);
+		return err_sys(e, "cannot stat %s", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(S_ISDIR(st.st_mode) ? EISDIR : EINVAL, "%s is %s, not a regular file", path,
+			       file_kind(st.st_mode));
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (stp)
+		*stp = st;
+	return fd;
+}
 
 int read_file(const char *path, size_t max, char **bufp, size_t *lenp)
 {
 	size_t cap = 4096, len = 0;
+	struct stat st;
 	char *buf;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, &st);
 
 	if (fd < 0)
-		return err_sys(errno, "cannot open %s", path);
+		return fd;
+	if (st.st_size > 0 && (uint64_t)st.st_size > max) {
+		close(fd);
+		return err_set(EFBIG, "%s is %lld bytes, over the limit of %zu bytes", path, (long long)st.st_size, max);
+	}
+	if (st.st_size > 0 && (size_t)st.st_size < max)
+		cap = (size_t)st.st_size + 1; /* one read, and one more to see the end */
 	buf = xmalloc(cap + 1);
 	for (;;) {
 		ssize_t n;
@@ -139,6 +185,90 @@ int fd_good(int fd)
 		return nfd < 0 ? -errno : nfd;
 	}
 	return fd;
+}
+
+size_t str_printable_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n, i;
+
+	if (c >= 0x20 && c < 0x7f)
+		return 1;
+	if (c < 0xc2 || c > 0xf4)
+		return 0; /* controls, DEL, continuation or overlong lead bytes */
+	n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xc2 && p[1] < 0xa0) ||            /* C1 controls U+0080..U+009F */
+	    (c == 0xe0 && p[1] < 0xa0) ||            /* overlong */
+	    (c == 0xed && p[1] >= 0xa0) ||           /* surrogates */
+	    (c == 0xf0 && p[1] < 0x90) ||            /* overlong */
+	    (c == 0xf4 && p[1] >= 0x90))             /* beyond U+10FFFF */
+		return 0;
+	return n;
+}
+
+bool str_needs_escape(const char *s, const char *keep)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = str_printable_len(p);
+
+		if (!n && !(keep && strchr(keep, *p)))
+			return true;
+		p += n ? n : 1;
+	}
+	return false;
+}
+
+char *str_escape(char *out, size_t size, const char *s, const char *keep)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (!size)
+		return out;
+	while (*p) {
+		size_t n = str_printable_len(p);
+
+		if (!n && keep && strchr(keep, *p))
+			n = 1;
+		if (n) {
+			if (o + n >= size)
+				break;
+			memcpy(out + o, p, n);
+			o += n;
+			p += n;
+		} else {
+			if (o + 4 >= size)
+				break;
+			snprintf(out + o, 5, "\\x%02x", *p);
+			o += 4;
+			p++;
+		}
+	}
+	out[o] = 0;
+	return out;
+}
+
+void fputs_escaped(const char *s, const char *keep, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = str_printable_len(p);
+
+		if (!n && keep && strchr(keep, *p))
+			n = 1;
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\x%02x", *p++);
+		}
+	}
 }
 
 uint64_t now_ns(void)

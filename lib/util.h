@@ -2,14 +2,27 @@
 #ifndef COREBOX_UTIL_H
 #define COREBOX_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/stat.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Read a whole file into a malloc'd, NUL-terminated buffer (at most max
- * bytes; -EFBIG beyond).  Works for /proc and sysfs files whose st_size
- * lies.  Returns 0 or -errno (message set). */
+/* Open path read-only if it is a regular file.  The open never blocks (a
+ * FIFO or a device given where a file is expected would hang a blocking
+ * open or read forever): O_NONBLOCK, fstat, then blocking again.  Returns
+ * the fd (and *st when not NULL) or -errno with a message naming what the
+ * path is instead ("... is a FIFO, not a regular file"). */
+int open_regular(const char *path, struct stat *st);
+/* "a FIFO", "a directory", "a character device", ... for messages. */
+const char *file_kind(mode_t mode);
+
+/* Read a whole regular file into a malloc'd, NUL-terminated buffer (at
+ * most max bytes: -EFBIG beyond, refused before reading when its size says
+ * so).  Works for /proc and sysfs files whose st_size lies.  FIFOs and
+ * devices are refused (open_regular).  Returns 0 or -errno (message set). */
 int read_file(const char *path, size_t max, char **buf, size_t *len);
 /* Read a small text file (first line) into buf; strips the newline. */
 int read_line(const char *path, char *buf, size_t size);
@@ -26,6 +39,20 @@ char *xstrdup(const char *s);
 /* Keep file descriptors >= 3 (a rescue shell may start us with stdio
  * closed) and close-on-exec.  Returns the (possibly new) fd. */
 int fd_good(int fd);
+
+/* Untrusted text (names and strings from files, kernel logs quoting
+ * them) made safe for a terminal: every byte that is not printable - C0
+ * controls, DEL, bytes that are not well-formed UTF-8, UTF-8 encoded C1
+ * controls - becomes \xNN; characters in keep (e.g. "\n") pass as they
+ * are.  out is always terminated (truncated to size).  Returns out. */
+char *str_escape(char *out, size_t size, const char *s, const char *keep);
+/* Would str_escape change s? */
+bool str_needs_escape(const char *s, const char *keep);
+/* fputs(str_escape(s, keep)) without a size limit. */
+void fputs_escaped(const char *s, const char *keep, FILE *f);
+/* Length of the printable character at p (1-4 bytes), or 0 when the byte
+ * at p must be escaped (the rule of str_escape). */
+size_t str_printable_len(const unsigned char *p);
 
 /* Monotonic time in nanoseconds. */
 uint64_t now_ns(void);

@@ -43,11 +43,18 @@ static const struct sec_def sec_defs[] = {
 	{ "uprobe/", ATTACH_UPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "uretprobe/", ATTACH_URETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "iter/", ATTACH_ITER, BPF_PROG_TYPE_TRACING, BPF_TRACE_ITER },
+	/* USDT: uprobe programs reading their arguments through the
+	 * usdt.bpf.h maps; attaching them (notes, specs, cookies) is for the
+	 * dynamic-tracing layer: for now they load and stay unattached */
+	{ "usdt/", ATTACH_USDT, BPF_PROG_TYPE_KPROBE, 0 },
+	{ "usdt.s/", ATTACH_USDT, BPF_PROG_TYPE_KPROBE, 0, true },
 	/* no automatic attachment */
 	{ "kprobe", ATTACH_KPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "kretprobe", ATTACH_KRETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "uprobe", ATTACH_UPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "uretprobe", ATTACH_URETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
+	{ "usdt", ATTACH_USDT, BPF_PROG_TYPE_KPROBE, 0 },
+	{ "usdt.s", ATTACH_USDT, BPF_PROG_TYPE_KPROBE, 0, true },
 	{ "tracepoint", ATTACH_TRACEPOINT, BPF_PROG_TYPE_TRACEPOINT, 0 },
 	{ "raw_tp", ATTACH_RAW_TP, BPF_PROG_TYPE_RAW_TRACEPOINT, 0 },
 	{ "perf_event", ATTACH_NONE, BPF_PROG_TYPE_PERF_EVENT, 0 },
@@ -124,8 +131,17 @@ bool obj_fentry_ok(struct obj *o, const char *func)
 	const struct btf *sys = obj_sys_btf(o);
 	int32_t id = sys ? btf_find(sys, func, BTF_KIND_FUNC) : -ENOENT;
 
-	err_clear();
-	return id > 0 && probe_fentry((uint32_t)id);
+	if (!sys)
+		err_prefix(-ENOENT, "fentry/fexit need the running kernel's BTF");
+	else if (id <= 0)
+		err_set(ENOENT, "no function %s in the running kernel's BTF", func);
+	else if (!probe_fentry((uint32_t)id))
+		err_set(ENOTSUP, "this kernel refuses fentry/fexit programs (BPF trampolines)");
+	else {
+		err_clear();
+		return true;
+	}
+	return false;
 }
 
 /* A target missing from vmlinux may be in a module: its id there, with the
@@ -305,7 +321,7 @@ static int attach_uprobe(struct prog *p, bool ret)
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);
 	}
-	pfd = perf_open_uprobe(path, off + extra, ret, -1);
+	pfd = perf_open_uprobe_ref(path, off + extra, ret, p->upid > 0 ? p->upid : -1, p->ref_ctr_off);
 	if (pfd < 0)
 		return pfd;
 	err = perf_attach_bpf(pfd, p->fd, 0, &p->link_fd);
@@ -377,9 +393,11 @@ static int attach_one(struct obj *o, struct prog *p)
 		return attach_kprobe(p, name, off, p->kind == ATTACH_KRETPROBE);
 	case ATTACH_KSYSCALL:
 	case ATTACH_KRETSYSCALL:
-		snprintf(name, sizeof(name), "__x64_sys_%s", p->target);
-#ifdef __aarch64__
+		/* the syscall wrapper of the architecture we run on */
+#if defined(__aarch64__)
 		snprintf(name, sizeof(name), "__arm64_sys_%s", p->target);
+#else
+		snprintf(name, sizeof(name), "__x64_sys_%s", p->target);
 #endif
 		return attach_kprobe(p, name, 0, p->kind == ATTACH_KRETSYSCALL);
 	case ATTACH_UPROBE:
@@ -394,9 +412,25 @@ static int attach_one(struct obj *o, struct prog *p)
 		p->link_fd = fd;
 		p->mech = "iter";
 		return 0;
+	case ATTACH_USDT:
+		return 0; /* hook for USDT attachment: loaded, not attached */
 	}
 	(void)o;
 	return 0;
+}
+
+int prog_attach(struct prog *p)
+{
+	int err;
+
+	if (!p->obj->loaded || p->fd < 0)
+		return err_set(EINVAL, "program %s: attach before load", p->name);
+	err = attach_one(p->obj, p);
+	if (err < 0) {
+		err_prefix(err, "cannot attach program %s (%s)", p->name, p->label ? p->label : p->sec_name);
+		prog_detach(p);
+	}
+	return err;
 }
 
 int obj_attach(struct obj *o)
@@ -409,10 +443,9 @@ int obj_attach(struct obj *o)
 
 		if (!p->autoload || p->fd < 0)
 			continue;
-		err = attach_one(o, p);
+		err = prog_attach(p);
 		if (err < 0) {
-			err_prefix(err, "cannot attach program %s (%s)", p->name, p->sec_name);
-			for (size_t k = 0; k <= i; k++)
+			for (size_t k = 0; k < i; k++)
 				prog_detach(&o->progs[k]);
 			return err;
 		}
@@ -439,6 +472,7 @@ void prog_detach(struct prog *p)
 	if (p->perf_fd >= 0)
 		close(p->perf_fd);
 	p->link_fd = p->perf_fd = -1;
+	p->mech = "";
 	if (p->legacy_event[0]) {
 		perf_kprobe_legacy_remove(p->legacy_event, p->legacy_retprobe);
 		p->legacy_event[0] = 0;

@@ -24,19 +24,13 @@ static int map_file(const char *path, const void **map, size_t *size)
 {
 	struct stat st;
 	void *p;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, &st); /* a FIFO must not hang us */
 
 	if (fd < 0)
-		return err_sys(errno, "cannot open %s", path);
-	if (fstat(fd, &st) < 0) {
-		int e = errno;
-
+		return fd;
+	if (st.st_size <= 0) {
 		close(fd);
-		return err_sys(e, "cannot stat %s", path);
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size <= 0) {
-		close(fd);
-		return err_set(EINVAL, "%s is %s", path, S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+		return err_set(EINVAL, "%s is empty", path);
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED) {

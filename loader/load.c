@@ -345,9 +345,12 @@ static void load_prog_btf(struct obj *o)
 	if (fd < 0) {
 		/* not fatal: programs load without BTF (no source lines) */
 		snprintf(o->btf_note, sizeof(o->btf_note), "the kernel refused the program's BTF (%s)", err_msg());
-		if (o->verbose)
-			fprintf(stderr, "%s: kernel refused program BTF (%s)%s%s\n", o->name, err_msg(),
-				log ? ":\n" : "", log ? log : "");
+		if (o->verbose) {
+			/* the kernel's log quotes the object's type names */
+			fprintf(stderr, "%s: kernel refused program BTF (%s)%s", o->name, err_msg(), log ? ":\n" : "");
+			fputs_escaped(log ? log : "", "\n", stderr);
+			fputc('\n', stderr);
+		}
 		free(log);
 		err_clear();
 		return;
@@ -487,11 +490,16 @@ static int load_prog(struct obj *o, struct prog *p)
 			hint = "\n(the program uses a map or kernel symbol that was not created or resolved)";
 		else if (fd == -EPERM && (p->kind == ATTACH_FENTRY || p->kind == ATTACH_FEXIT))
 			hint = " (this kernel refuses trampoline programs: fentry/fexit are unavailable)";
-		if (tail[0])
-			err_set(-fd, "program %s (%s) was rejected by the kernel (%s); verifier log tail:\n%s%s",
-				p->name, p->sec_name, strerror(-fd), tail, hint);
+		/* the verifier refuses with EACCES or EINVAL and says why in
+		 * its log; anything else (EMFILE, ENOMEM, EPERM...) is not
+		 * about the code, whatever the log holds */
+		if (tail[0] && (fd == -EACCES || fd == -EINVAL))
+			err_set_lines(-fd, "program %s (%s) was rejected by the verifier (%s); log tail:\n%s%s",
+				      p->name, p->label ? p->label : p->sec_name, strerror(-fd), tail, hint);
+		else if (fd == -EMFILE || fd == -ENFILE || fd == -ENOMEM)
+			err_sys(-fd, "cannot load program %s (%s)", p->name, p->label ? p->label : p->sec_name);
 		else
-			err_prefix(fd, "program %s (%s)%s", p->name, p->sec_name, hint);
+			err_prefix(fd, "program %s (%s)%s", p->name, p->label ? p->label : p->sec_name, hint);
 		free(log);
 		return fd;
 	}

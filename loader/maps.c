@@ -249,6 +249,7 @@ MAP_SETTER(type)
 MAP_SETTER(max_entries)
 MAP_SETTER(key_size)
 MAP_SETTER(value_size)
+MAP_SETTER(flags)
 
 int map_set_autocreate(struct map *m, bool on)
 {
@@ -327,6 +328,54 @@ static uint32_t round_pow2(uint32_t v)
 	while (r < v && r < (1u << 31))
 		r <<= 1;
 	return r;
+}
+
+static uint64_t round8(uint64_t v)
+{
+	return (v + 7) & ~7ull;
+}
+
+static uint64_t pow2_64(uint64_t v)
+{
+	uint64_t r = 1;
+
+	while (r < v)
+		r <<= 1;
+	return r;
+}
+
+/* What the kernel allocates for a map of this shape (as create_one would
+ * make it), roughly: element headers, buckets, per-CPU copies.  Hash maps
+ * count every element they may hold (preallocated or not). */
+uint64_t map_mem_estimate(const struct map *m)
+{
+	uint64_t n = m->max_entries, k = round8(m->key_size), v = round8(m->value_size);
+	uint64_t ncpu = cpus_possible() > 0 ? (uint64_t)cpus_possible() : 1, pg = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	switch (m->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_CGROUP_STORAGE:
+		return n * v;
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_CGROUP_STORAGE:
+		return n * v * ncpu;
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+		return pow2_64(n) * 16 + n * (48 + k + v);
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		return pow2_64(n) * 16 + n * (56 + k + v * ncpu);
+	case BPF_MAP_TYPE_STACK_TRACE:
+		return pow2_64(n) * 8 + n * (32 + v);
+	case BPF_MAP_TYPE_RINGBUF:
+		return pow2_64(n < pg ? pg : n) + 2 * pg;
+	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
+		return ncpu * 8; /* one slot per CPU (create_one); the buffers are the reader's */
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return n * (40 + k + v);
+	default:
+		return n * (8 + k + v);
+	}
 }
 
 static int create_one(struct obj *o, struct map *m)
@@ -434,6 +483,7 @@ void maps_destroy(struct obj *o)
 		if (m->fd >= 0)
 			close(m->fd);
 		free(m->name);
+		free(m->rec_types);
 	}
 	free(o->maps);
 	o->maps = NULL;

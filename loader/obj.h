@@ -25,6 +25,24 @@ struct prog;
 struct map;
 struct btf;
 
+/* How a program is attached, from its section name. */
+enum attach_kind {
+	ATTACH_NONE,       /* loaded, attached by hand (perf_event) or not at all */
+	ATTACH_TRACEPOINT, /* tracepoint/CAT/NAME, tp/CAT/NAME */
+	ATTACH_RAW_TP,     /* raw_tracepoint/NAME, raw_tp/NAME */
+	ATTACH_TP_BTF,     /* tp_btf/NAME (falls back to raw_tp) */
+	ATTACH_FENTRY,     /* fentry/FUNC */
+	ATTACH_FEXIT,      /* fexit/FUNC */
+	ATTACH_KPROBE,     /* kprobe/FUNC[+OFF] */
+	ATTACH_KRETPROBE,  /* kretprobe/FUNC */
+	ATTACH_KSYSCALL,   /* ksyscall/NAME */
+	ATTACH_KRETSYSCALL,
+	ATTACH_UPROBE,     /* uprobe/PATH:FUNC[+OFF] */
+	ATTACH_URETPROBE,
+	ATTACH_ITER,       /* iter/NAME */
+	ATTACH_USDT,       /* usdt/PATH:PROVIDER:NAME, usdt: loaded as a uprobe program; not attached yet */
+};
+
 /* Options that come from the command line / environment. */
 struct obj_opts {
 	const char *btf_path; /* --btf FILE or $COREBOX_BTF; NULL: /sys/kernel/btf/vmlinux */
@@ -46,11 +64,18 @@ bool prog_autoload(const struct prog *p);
 int prog_set_attach_target(struct prog *p, const char *target);
 const char *prog_name(const struct prog *p);
 const char *prog_section(const struct prog *p);
+/* What it attaches to (from the section; after load, tp_btf may have
+ * become raw_tp) and the target named there ("" when none). */
+enum attach_kind prog_kind(const struct prog *p);
+const char *prog_target(const struct prog *p);
 int prog_fd(const struct prog *p);
 /* After attach: "tp_btf", "raw_tp", "tracepoint", "fentry", "fexit",
  * "kprobe", "kretprobe", "kprobe_legacy", "uprobe", "uretprobe",
  * "perf_event", or "" when not attached. */
 const char *prog_mechanism(const struct prog *p);
+/* Attach one loaded program by its section name (obj_attach does all;
+ * on failure nothing of this program stays attached). */
+int prog_attach(struct prog *p);
 /* Attach by hand (perf_event programs: profile opens per-CPU events). */
 int prog_attach_perf_fd(struct prog *p, int perf_fd);
 
@@ -62,11 +87,15 @@ int map_set_type(struct map *m, uint32_t type);
 int map_set_max_entries(struct map *m, uint32_t n);
 int map_set_key_size(struct map *m, uint32_t n);
 int map_set_value_size(struct map *m, uint32_t n);
+int map_set_flags(struct map *m, uint32_t flags); /* BPF_F_* map_flags */
 int map_set_autocreate(struct map *m, bool on);
 uint32_t map_type(const struct map *m);
 uint32_t map_key_size(const struct map *m);
 uint32_t map_value_size(const struct map *m);
 uint32_t map_max_entries(const struct map *m);
+/* Kernel memory the map would take as now sized, roughly (bytes): lets a
+ * tool refuse absurd sizes before BPF_MAP_CREATE spends minutes on them. */
+uint64_t map_mem_estimate(const struct map *m);
 /* Generic access (corebox run, decoders): maps by index, names, and the
  * object's own BTF with each map's key/value type ids (0 when unknown). */
 struct map *obj_map_at(const struct obj *o, size_t i); /* NULL past the end */
@@ -75,6 +104,10 @@ bool map_is_global_data(const struct map *m); /* .rodata/.data/.bss/.kconfig */
 uint32_t map_btf_key_type(const struct map *m);
 uint32_t map_btf_value_type(const struct map *m);
 const struct btf *obj_btf(const struct obj *o);
+/* Events maps: the BTF types (in obj_btf) of the records the programs
+ * send through m, read from the code (see evtype.c): *ids points at n of
+ * them, 0 when the code does not say. */
+size_t map_record_types(struct map *m, const uint32_t **ids);
 
 /* Pointer to global variable NAME (in .rodata*, .data*, .bss*).  size
  * must equal the variable's BTF size (catches user/kernel side drift).
@@ -106,8 +139,32 @@ void events_close(struct events *ev);
 /* The kernel BTF used for CO-RE (loaded on demand, NULL on error with a
  * message); valid until obj_close(). Tools use it for shape checks. */
 const struct btf *obj_kernel_btf(struct obj *o, const struct obj_opts *opts);
-/* Can a tp_btf program attach to tracepoint NAME / fentry to FUNC here? */
+/* Can a tp_btf program attach to tracepoint NAME / fentry to FUNC here?
+ * (obj_fentry_ok leaves the reason in err_msg() when not.) */
 bool obj_tp_btf_ok(struct obj *o, const char *tp);
 bool obj_fentry_ok(struct obj *o, const char *func);
+
+/* Generated objects (loader/gen.c): programs built at run time (trace,
+ * funccount...) enter the same object model, so load, attach, fallbacks,
+ * verifier-log reporting and cleanup are shared.  Build, then obj_load,
+ * obj_attach (or prog_attach one by one), obj_close. */
+struct obj *obj_new(const char *name);
+/* A map; returns its index (the number emit_ldmap takes) or -errno. */
+int obj_new_map(struct obj *o, const char *name, uint32_t type, uint32_t key_size, uint32_t value_size,
+		uint32_t max_entries, uint32_t flags);
+/* A ".bss" global variable (obj_global finds it by name): returns the
+ * .bss map's index, *off = the variable's offset (emit_ldmap_value). */
+int obj_new_global(struct obj *o, const char *name, uint32_t size, uint32_t *off);
+/* A program: sec is a section name as in ELF objects ("tracepoint/C/E",
+ * "kprobe/F", "fentry/F", "uprobe/PATH:0xOFF", "perf_event"), refs the
+ * emitter's map references; label names the program in error messages
+ * (the probe text).  Returns its index (obj_prog_at) or -errno. */
+struct emit_mapref;
+struct bpf_insn;
+int obj_new_prog(struct obj *o, const char *name, const char *sec, const struct bpf_insn *insns, size_t cnt,
+		 const struct emit_mapref *refs, size_t nr_refs, const char *label);
+/* uprobes: restrict to one process (pid > 0), maintain a USDT semaphore. */
+void prog_set_uprobe_pid(struct prog *p, int pid);
+void prog_set_ref_ctr(struct prog *p, uint64_t off);
 
 #endif

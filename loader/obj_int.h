@@ -12,23 +12,6 @@
 #include "kbtf.h"
 #include "obj.h"
 
-/* How a program is attached, from its section name. */
-enum attach_kind {
-	ATTACH_NONE,       /* loaded, attached by hand (perf_event) or not at all */
-	ATTACH_TRACEPOINT, /* tracepoint/CAT/NAME, tp/CAT/NAME */
-	ATTACH_RAW_TP,     /* raw_tracepoint/NAME, raw_tp/NAME */
-	ATTACH_TP_BTF,     /* tp_btf/NAME (falls back to raw_tp) */
-	ATTACH_FENTRY,     /* fentry/FUNC */
-	ATTACH_FEXIT,      /* fexit/FUNC */
-	ATTACH_KPROBE,     /* kprobe/FUNC[+OFF] */
-	ATTACH_KRETPROBE,  /* kretprobe/FUNC */
-	ATTACH_KSYSCALL,   /* ksyscall/NAME */
-	ATTACH_KRETSYSCALL,
-	ATTACH_UPROBE,     /* uprobe/PATH:FUNC[+OFF] */
-	ATTACH_URETPROBE,
-	ATTACH_ITER,       /* iter/NAME */
-};
-
 /* A piece of a program's final instruction array that came from a
  * section: final[start .. start+len) = section[sec_start .. +len). */
 struct seg {
@@ -91,6 +74,10 @@ struct prog {
 	const char *mech;
 	int *extra_fds;          /* perf fds attached by hand */
 	size_t nr_extra;
+	/* generated programs (gen.c) */
+	char *label;             /* what to name in errors (the probe text), or NULL */
+	int upid;                /* uprobe: only this process (0: all) */
+	uint64_t ref_ctr_off;    /* uprobe: USDT semaphore file offset, or 0 */
 };
 
 enum map_kind { MAP_USER, MAP_DATA, MAP_KCONFIG };
@@ -110,6 +97,8 @@ struct map {
 	size_t image_size;   /* rounded to pages */
 	bool live_mmap;      /* image now maps the kernel map */
 	int fd;
+	uint32_t *rec_types; /* events maps: record types found in the code (evtype.c) */
+	size_t nr_rec_types;
 };
 
 struct ext_var {
@@ -161,6 +150,8 @@ struct obj {
 	char btf_note[160];       /* why programs load without BTF func_info, if they do */
 	bool loaded;
 	int verbose;
+	void *gen;                /* generated object (gen.c): its symbol table */
+	bool rec_types_done;      /* evtype.c ran */
 };
 
 struct kmod_btf {
@@ -169,6 +160,8 @@ struct kmod_btf {
 	int fd;                   /* kernel BTF object (attach_btf_obj_fd), 0 until needed */
 };
 
+/* gen.c */
+void obj_gen_free(struct obj *o);
 /* obj_open.c */
 struct code_sec *obj_code_sec(struct obj *o, size_t sec);
 /* maps.c */
@@ -182,6 +175,8 @@ int externs_resolve(struct obj *o);
 /* relocate.c */
 int relocate_core(struct obj *o);
 int relocate_prog(struct obj *o, struct prog *p);
+/* The relocation of instruction idx of section c, or NULL. */
+const struct sec_reloc *code_reloc_at(const struct code_sec *c, size_t idx);
 /* The poisoning CO-RE relocation behind instruction idx of p's final
  * code, or NULL; freed by core_poisons_free (end of obj_load). */
 const char *prog_poison_desc(const struct obj *o, const struct prog *p, size_t idx);

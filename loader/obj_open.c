@@ -326,6 +326,8 @@ void prog_set_autoload(struct prog *p, bool on) { if (p) p->autoload = on; }
 bool prog_autoload(const struct prog *p) { return p->autoload; }
 const char *prog_name(const struct prog *p) { return p->name; }
 const char *prog_section(const struct prog *p) { return p->sec_name; }
+enum attach_kind prog_kind(const struct prog *p) { return p->kind; }
+const char *prog_target(const struct prog *p) { return p->target ? p->target : ""; }
 int prog_fd(const struct prog *p) { return p->fd; }
 const char *prog_mechanism(const struct prog *p) { return p->mech; }
 
@@ -357,6 +359,7 @@ void obj_close(struct obj *o)
 		free(p->func_info);
 		free(p->line_info);
 		free(p->extra_fds);
+		free(p->label);
 	}
 	maps_destroy(o);
 	for (size_t i = 0; i < o->nr_code; i++) {
@@ -373,6 +376,7 @@ void obj_close(struct obj *o)
 	if (o->has_ext)
 		btf_ext_free(&o->ext);
 	btf_free(o->btf);
+	obj_gen_free(o);
 	free(o->owned);
 	free(o->name);
 	free(o);

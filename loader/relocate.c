@@ -177,7 +177,7 @@ int relocate_core(struct obj *o)
 	return err;
 }
 
-static const struct sec_reloc *find_reloc(const struct code_sec *c, size_t idx)
+const struct sec_reloc *code_reloc_at(const struct code_sec *c, size_t idx)
 {
 	size_t lo = 0, hi = c->nr_relocs;
 
@@ -407,7 +407,7 @@ int relocate_prog(struct obj *o, struct prog *p)
 				g = &p->segs[s];
 		sidx = g->sec_start + (i - g->start);
 		c = obj_code_sec(o, g->sec);
-		rel = find_reloc(c, sidx);
+		rel = code_reloc_at(c, sidx);
 		if (rel)
 			sym = elf_sym(&o->symtab, rel->sym);
 

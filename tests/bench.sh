@@ -13,7 +13,16 @@ have_lt=0
 [ $have_lt = 1 ] || echo "(libbpf-tools not installed: apt-get install libbpf-tools for the comparison)"
 
 echo "== binary size (stripped) =="
-printf "%-28s %10s bytes\n" "corebox (all tools)" "$(stat -c %s corebox)"
+gzsum() { cat "$@" 2>/dev/null | wc -c; }
+printf "%-28s %10s bytes (x86_64; embedded BPF objects %s bytes gzip'd)\n" "corebox (all tools)" \
+	"$(stat -c %s corebox)" "$(gzsum build/bpf/*.bpf.o.gz)"
+# the same tools cross-built for arm64 (make ARCH=arm64; make deps installs the toolchain)
+if command -v aarch64-linux-musl-gcc >/dev/null 2>&1 && make -s ARCH=arm64 >/dev/null 2>&1; then
+	printf "%-28s %10s bytes (arm64; embedded BPF objects %s bytes gzip'd)\n" "corebox-arm64 (all tools)" \
+		"$(stat -c %s corebox-arm64)" "$(gzsum build/arm64/bpf/*.bpf.o.gz)"
+else
+	echo "corebox-arm64: not built (no aarch64-linux-musl-gcc: make deps installs it)"
+fi
 if [ $have_lt = 1 ]; then
 	tot=0
 	for t in execsnoop opensnoop syscount biolatency; do
@@ -143,3 +152,37 @@ echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untrac
 
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
+
+echo "== memory tools: embedded BPF objects (gzip'd bytes) =="
+for o in memleak oomkill drsnoop compactsnoop vmscan numamove extfrag faults syssnoop; do
+	printf "  %-14s %6s\n" $o "$(stat -c %s build/bpf/$o.bpf.o.gz 2>/dev/null)"
+done
+
+echo "== memory tools: peak RSS, RSS once attached, kernel memory of maps =="
+gcc -O2 -o $B/malloc_loop tests/bench/malloc_loop.c || exit 1
+for t in "drsnoop" "vmscan" "oomkill" "numamove" "compactsnoop" "extfrag" "faults" "mmapsnoop" "memleak 5"; do
+	printf "corebox %-12s" "$t"; mem_of ./corebox $t
+	name=${t%% *}
+	[ $have_lt = 1 ] && [ -x $LT/$name ] && { printf "lt      %-12s" "$name"; mem_of $LT/$name; }
+done
+printf "corebox %-12s" "memleak -p"
+$B/malloc_loop 1 $B/ml.pid > /dev/null &
+mp=$!
+sleep 0.2
+mem_of ./corebox memleak -p "$(cat $B/ml.pid)" 5
+kill $mp 2>/dev/null; wait $mp 2>/dev/null
+
+echo "== memleak overhead: malloc(64)+free pairs, ns per pair untraced / traced by memleak -p (3 probes per pair) =="
+for i in 1 2 3; do
+	base=$($B/malloc_loop 1000000)
+	rm -f $B/ml.pid
+	$B/malloc_loop 1000000 $B/ml.pid > $B/ml.out &
+	mp=$!
+	while [ ! -s $B/ml.pid ]; do sleep 0.05; done
+	./corebox memleak -p "$(cat $B/ml.pid)" 60 > /dev/null 2>&1 &
+	tp=$!
+	sleep 1.5
+	kill -USR1 $mp; wait $mp
+	kill -INT $tp; wait $tp 2>/dev/null
+	echo "$base $(cat $B/ml.out)" | awk '{printf "  untraced %7.1f ns  traced %9.1f ns  (+%.0f ns per pair, %.1fx)\n", $1, $2, $2 - $1, $2 / $1}'
+done

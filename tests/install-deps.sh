@@ -1,7 +1,14 @@
 #!/bin/sh
 # Install what the build and tests need on a fresh Debian machine (as root).
 # Quiet and idempotent: does nothing when everything is present.
+#
+# On an x86_64 host it also installs the arm64 cross build and test pieces
+# (make ARCH=arm64, the arm64 unit tests under qemu-user in make check, the
+# arm64 VM of make vmtest): dpkg's arm64 architecture, gcc-aarch64-linux-gnu,
+# musl-dev:arm64, linux-libc-dev:arm64, qemu-user, qemu-system-arm, without
+# recommends.  COREBOX_NO_ARM64=1 leaves them out.
 need=""
+arm=""
 command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 command -v llvm-strip >/dev/null 2>&1 || need="$need llvm"
@@ -10,6 +17,9 @@ command -v make >/dev/null 2>&1 || need="$need make"
 [ -f /usr/include/linux/bpf.h ] || need="$need linux-libc-dev"
 command -v losetup >/dev/null 2>&1 || need="$need mount"
 command -v python3 >/dev/null 2>&1 || need="$need python3"
+# <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
+[ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
+	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"
@@ -19,14 +29,40 @@ if command -v clang >/dev/null 2>&1; then
 else
 	need="$need libclang-rt-dev"
 fi
-if [ -n "$need" ]; then
+if [ "${COREBOX_NO_ARM64:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ]; then
+	command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 || arm="$arm gcc-aarch64-linux-gnu"
+	[ -f /usr/lib/aarch64-linux-musl/libc.a ] || arm="$arm musl-dev:arm64"
+	[ -d /usr/include/aarch64-linux-gnu/asm ] || [ -d /usr/aarch64-linux-gnu/include/asm ] ||
+		arm="$arm linux-libc-dev:arm64"
+	command -v qemu-aarch64 >/dev/null 2>&1 || command -v qemu-aarch64-static >/dev/null 2>&1 ||
+		arm="$arm qemu-user"
+	command -v qemu-system-aarch64 >/dev/null 2>&1 || arm="$arm qemu-system-arm"
+fi
+if [ -n "$need$arm" ]; then
 	if [ "$(id -u)" != 0 ]; then
-		echo "install-deps: missing:$need (run as root to install them with apt-get)" >&2
+		echo "install-deps: missing:$need$arm (run as root to install them with apt-get)" >&2
 		exit 1
 	fi
-	echo "install-deps: installing$need"
+	echo "install-deps: installing$need$arm"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >/dev/null && apt-get install -y -qq $need >/dev/null || {
-		echo "install-deps: apt-get install$need failed" >&2; exit 1; }
+	case $arm in
+	*:arm64*)
+		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 || {
+			echo "install-deps: dpkg --add-architecture arm64 failed" >&2; exit 1; } ;;
+	esac
+	apt-get update -qq >/dev/null || { echo "install-deps: apt-get update failed" >&2; exit 1; }
+	if [ -n "$need" ]; then
+		apt-get install -y -qq $need >/dev/null || {
+			echo "install-deps: apt-get install$need failed" >&2; exit 1; }
+	fi
+	# linux-libc-dev:arm64 must match linux-libc-dev's version: apt upgrades both
+	if [ -n "$arm" ]; then
+		log=$(mktemp)
+		apt-get install -y -qq --no-install-recommends $arm >"$log" 2>&1 || {
+			tail -n 5 "$log" >&2; rm -f "$log"
+			echo "install-deps: apt-get install$arm failed (the arm64 build and tests need them;" \
+			     "COREBOX_NO_ARM64=1 skips them)" >&2; exit 1; }
+		rm -f "$log"
+	fi
 fi
 exit 0

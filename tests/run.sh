@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole test suite: unit tests (built with ASan+UBSan), end-to-end
-# tests on the live kernel (as root), and a bounded fuzz run.
+# tests on the live kernel (as root), a bounded fuzz run, and the arm64
+# build's unit tests under qemu-user (tests/cross/run.sh).
 # Every check prints "ok - NAME" or "not ok - NAME"; the last line is
 # "N passed, N failed" and the exit code is non-zero on any failure.
 set -u
@@ -28,6 +29,7 @@ count() {  # count ok/not ok lines of one test's output; a crash counts as a fai
 # 1. Unit tests: every tests/unit/test_*.c linked with the library layers.
 sh tests/core/gen.sh build/test/core || { echo "not ok - CO-RE test inputs (tests/core/gen.sh) failed"; fail=$((fail + 1)); }
 sh tests/loader/gen.sh build/test/loader || { echo "not ok - loader test objects (tests/loader/gen.sh) failed"; fail=$((fail + 1)); }
+sh tests/run/gen.sh build/test/run || { echo "not ok - run test objects (tests/run/gen.sh) failed"; fail=$((fail + 1)); }
 sh tests/unit/build.sh $B/unit || { echo "not ok - unit test build failed"; fail=$((fail + 1)); }
 for t in $B/unit/test_*; do
 	[ -x "$t" ] || continue
@@ -52,6 +54,13 @@ done
 if [ -f tests/fuzz/run.sh ]; then
 	sh tests/fuzz/run.sh $B/fuzz > $B/fuzz.out 2>&1
 	count $B/fuzz.out $? fuzz
+fi
+
+# 4. arm64, when the cross toolchain and qemu-user are installed: the cross
+#    build, the kernel-free unit tests and the fuzz corpora under qemu-user.
+if [ -f tests/cross/run.sh ]; then
+	timeout 900 sh tests/cross/run.sh $B/arm64 > $B/arm64.out 2>&1
+	count $B/arm64.out $? arm64
 fi
 
 echo "$pass passed, $fail failed"

@@ -49,7 +49,7 @@ run() {
 	shift
 	"$CB" biolatency "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	if ! wait_for "$W/$name.out" '^Tracing block device I/O' 100; then
+	if ! wait_for "$W/$name.${BANNER_FILE:-out}" '^Tracing block device I/O' 100; then
 		notok "$name: biolatency did not start: $(head -c 600 "$W/$name.err")"
 		kill -KILL "$TPID" 2>/dev/null
 		wait "$TPID" 2>/dev/null
@@ -166,6 +166,53 @@ if "$CB" biolatency -d no-such-disk-xyz 1 1 > /dev/null 2>&1; then
 	notok "-d with an unknown disk accepted"
 else
 	ok "-d with an unknown disk refused"
+fi
+
+# 7. --prom next to the text report: a valid exposition file whose
+# per-disk _count equals the text histogram's sum; -j: the same counts
+check_prom() {
+	run prom -D --prom "$W/bio.prom" || return 1
+	a=$(hist_sum "$W/prom.out" "$NA")
+	if ! python3 tests/e2e/promcheck.py "$W/bio.prom" > "$W/prom.json" 2> "$W/prom.err"; then
+		msg="not valid: $(cat "$W/prom.err")"
+		return 1
+	fi
+	p=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))[sys.argv[2]]))' "$W/prom.json" \
+		"corebox_biolatency_latency_seconds_count{disk=\"$NA\"}" 2>/dev/null)
+	msg="text $a, Prometheus _count $p for $NA (K=$K)"
+	[ "$a" -ge $K ] && [ "$a" -le $((K + SLACK)) ] && [ "$p" = "$a" ]
+}
+if check_prom || { echo "# retrying: $msg"; check_prom; }; then
+	ok "--prom: $msg"
+else
+	notok "--prom: $msg; file: $(head -c 600 "$W/bio.prom")"
+fi
+grep -q '^corebox_biolatency_latency_seconds_bucket{disk="'"$NA"'",le="+Inf"} ' "$W/bio.prom" &&
+	grep -q '^corebox_biolatency_latency_seconds_sum{disk="'"$NA"'"} ' "$W/bio.prom" &&
+	ok "--prom: +Inf bucket and _sum per disk" || notok "--prom: series missing: $(head -c 600 "$W/bio.prom")"
+
+json_count() { # FILE DISK: the count of that disk's histogram in the JSON report(s)
+	python3 -c '
+import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    if l.strip():
+        for h in json.loads(l).get("latency", []):
+            if h.get("disk") == sys.argv[2]:
+                assert h["count"] == sum(b["count"] for b in h["buckets"])
+                n += h["count"]
+print(n)' "$1" "$2"
+}
+check_json() {
+	BANNER_FILE=err run json -j -D || return 1
+	a=$(json_count "$W/json.out" "$NA" 2>"$W/json.py")
+	msg="JSON count for $NA: '$a' (K=$K) $(head -c 200 "$W/json.py")"
+	[ -n "$a" ] && [ "$a" -ge $K ] && [ "$a" -le $((K + SLACK)) ]
+}
+if check_json || { echo "# retrying: $msg"; check_json; }; then
+	ok "-j: $msg"
+else
+	notok "-j: $msg; output: $(head -c 600 "$W/json.out")"
 fi
 
 [ $fails = 0 ]

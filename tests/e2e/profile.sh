@@ -122,6 +122,33 @@ fi
 wait "$S1" 2>/dev/null
 S1=
 
+# ---- run 2b: -j: one JSON report, stacks as frames plus the folded key ---------
+spin cbx_prof_spin 4 "$W/s4.out"; S1=$SP
+P1=$(head -1 "$W/s4.out")
+"$CB" profile --stack-storage-size 16384 -F 99 -j -p "$P1" 2 > "$W/outj" 2> "$W/errj" &
+TPID=$!
+reap "$TPID" 150
+TPID=
+if [ "$rc" = 0 ] && python3 -c '
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+assert len(docs) == 1, len(docs)
+st = docs[0]["stacks"]
+hit = [s for s in st if s["comm"] == "cbx_prof_spin" and s["pid"] == int(sys.argv[2])
+       and s["user"][:2] == ["inner_unique_cbxprof", "outer_unique_cbxprof"]]
+assert hit, st[:3]
+assert hit[0]["folded"].endswith("main;outer_unique_cbxprof;inner_unique_cbxprof") or \
+       ";main;outer_unique_cbxprof;inner_unique_cbxprof;" in hit[0]["folded"], hit[0]["folded"]
+assert sum(s["value"] for s in hit) > 0 and "lost_stacks" in docs[0]
+' "$W/outj" "$P1" 2> "$W/pyj"; then
+	ok "-j: one JSON report; the spinner's user frames leaf first, folded key, value"
+else
+	notok "-j: status $rc: $(tail -1 "$W/pyj"); $(head -c 300 "$W/outj")"
+fi
+grep -q 'Sampling at 99 Hertz' "$W/errj" && ok "-j: the banner went to stderr" || notok "-j: banner: $(head -c 200 "$W/errj")"
+wait "$S1" 2>/dev/null
+S1=
+
 # ---- run 3: SIGINT -----------------------------------------------------------
 : > "$W/out3"
 "$CB" profile > "$W/out3" 2> "$W/err3" &

@@ -213,7 +213,7 @@ if timeout 5 dd if=/dev/zero bs=4096 count=16 status=none | tr '\0' '\n' >&3; th
 	CATPID=
 	grep -v '^$' "$W/dry.raw" > "$W/dry.out"
 	if [ "$rc" = 0 ] && grep -Eq '^on_getppid +tracepoint/syscalls/sys_enter_getppid +[0-9]+ +loaded$' "$W/dry.out" &&
-		grep -Eq '^events +ringbuf +0 +0 +65536$' "$W/dry.out" && grep -Eq '^\.bss +array +4 +8 +1$' "$W/dry.out" &&
+		grep -Eq '^events +ringbuf +0 +0 +65536  records: event$' "$W/dry.out" && grep -Eq '^\.bss +array +4 +8 +1$' "$W/dry.out" &&
 		grep -Eq '^PROGRAM +SECTION +INSNS +STATUS$' "$W/dry.out" && ! grep -q '^Running' "$W/dry.out"; then
 		ok "--dry-run lists programs (with instruction counts) and maps"
 	else

@@ -43,7 +43,8 @@ run() {
 	done
 	"$CB" syscount "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	if ! wait_for "$W/$name.out" '^Tracing syscalls' 100; then
+	# the banner is on stdout, or on stderr under -j
+	if ! wait_for "$W/$name.${READY:-out}" '^Tracing syscalls' 100; then
 		notok "$name: syscount did not start: $(head -c 600 "$W/$name.err")"
 		kill -KILL "$TPID" 2>/dev/null
 		kill -KILL "$HPID" 2>/dev/null
@@ -213,6 +214,37 @@ if "$CB" syscount -e ENOTANERRNO -d 1 > /dev/null 2>&1; then
 	notok "-e with a bad name accepted"
 else
 	ok "-e with a bad name refused"
+fi
+
+# 9. -j: one JSON document per report, with the same count; --prom: a
+# valid Prometheus file whose counter equals the text report's count
+if READY=err run json -j -p @PID@; then
+	check_exit json
+	c=$(python3 -c '
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print(sum(r["calls"] for d in docs for r in d.get("syscalls", []) if r["syscall"] == "access"))' "$W/json.out" 2>"$W/json.py")
+	if in_range "$c" $((N + M)) $((N + M + SLACK)); then
+		ok "-j: JSON documents parse, access calls $c (expected $((N + M)))"
+	else
+		notok "-j: access calls '$c' ($(head -c 300 "$W/json.py")); output: $(head -c 600 "$W/json.out")"
+	fi
+fi
+if run prom -L -p @PID@ --prom "$W/sc.prom"; then
+	check_exit prom
+	c=$(count_of "$W/prom.out" access)
+	if python3 tests/e2e/promcheck.py "$W/sc.prom" > "$W/prom.json" 2> "$W/prom.err"; then
+		p=$(python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["corebox_syscount_calls_total{syscall=\"access\"}"]))' "$W/prom.json" 2>/dev/null)
+		if in_range "$c" $((N + M)) $((N + M + SLACK)) && [ "$p" = "$c" ]; then
+			ok "--prom: valid exposition format, calls_total{syscall=access} $p = the text report's $c"
+		else
+			notok "--prom: file says '$p', text says '$c' (expected $((N + M))): $(head -c 400 "$W/sc.prom")"
+		fi
+		grep -q '^# TYPE corebox_syscount_latency_seconds_total counter$' "$W/sc.prom" &&
+			ok "--prom -L: a latency_seconds_total counter" || notok "--prom -L: no latency counter: $(head -c 400 "$W/sc.prom")"
+	else
+		notok "--prom: not valid: $(cat "$W/prom.err"); file: $(head -c 400 "$W/sc.prom")"
+	fi
 fi
 
 [ $fails = 0 ]

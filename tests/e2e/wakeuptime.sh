@@ -91,6 +91,36 @@ else
 	notok "offwaketime: blocked $us us, expected about 1000000"
 fi
 
+# ---- run 1b: -j, both tools at once ----------------------------------------------
+pair
+"$CB" wakeuptime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/wkj" 2> "$W/wkj.err" &
+T1=$!
+"$CB" offwaketime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/owj" 2> "$W/owj.err" &
+T2=$!
+wait_attached 2 || notok "run 1b: the programs were not loaded within 10 s"
+sleep 0.2
+echo go > "$W/gate"
+wait_pid "$HPID" 50
+wait "$HPID" 2>/dev/null
+HPID=
+finish "$T1" "wakeuptime -j -p PID 4"; T1=
+finish "$T2" "offwaketime -j -p PID 4"; T2=
+if python3 -c '
+import json, sys
+wk = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ow = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+assert len(wk) == 1 and len(ow) == 1
+w = [s for s in wk[0]["stacks"] if s["target"] == "cbxreader" and s["waker"] == "cbxwriter"]
+assert w and all(w[0]["waker_kernel"]) and w[0]["waker_kernel"][0].startswith("try_to_wake_up"), wk[0]["stacks"][:2]
+o = [s for s in ow[0]["stacks"] if s["target"] == "cbxreader" and s["waker"] == "cbxwriter"]
+assert o and o[0]["waker_kernel"] and o[0]["target_kernel"], ow[0]["stacks"][:2]
+assert o[0]["folded"].startswith("cbxreader;") and o[0]["folded"].endswith(";cbxwriter")
+' "$W/wkj" "$W/owj" 2> "$W/py.err"; then
+	ok "-j: wakeuptime and offwaketime reports parse; cbxwriter woke cbxreader, with the waker's frames"
+else
+	notok "-j: $(tail -1 "$W/py.err"); $(head -c 300 "$W/wkj") $(head -c 300 "$W/owj")"
+fi
+
 # ---- run 2: multi-line, --svg, ended by SIGINT ---------------------------------
 pair
 : > "$W/wk2"; : > "$W/ow2"

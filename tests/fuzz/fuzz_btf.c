@@ -1,5 +1,8 @@
 /* libFuzzer harness: btf_new() on arbitrary bytes (borrowed and copied),
- * then every lookup over every type, and the C dumper. */
+ * then every lookup over every type, and the C dumper, whose output must
+ * never carry a byte a name could have smuggled in (only printable ASCII,
+ * newlines and tabs; no preprocessor line but its own), and whose error
+ * messages never a control byte. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +36,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (!btf_type_mut(copy, id))
 				__builtin_trap();
 		btf_free(copy);
-		if (devnull)
-			btf_dump_c(btf, devnull, NULL);
+		{
+			char *out = NULL;
+			size_t n = 0;
+			FILE *f = open_memstream(&out, &n);
+
+			if (f) {
+				int r = btf_dump_c(btf, f, NULL);
+
+				fclose(f);
+				for (size_t i = 0; !r && i < n; i++)
+					if ((out[i] < 0x20 && out[i] != '\n' && out[i] != '\t') || (unsigned char)out[i] >= 0x7f)
+						__builtin_trap();
+				if (!r && out && strstr(out, "#include"))
+					__builtin_trap();
+				for (const char *m = err_msg(); r && *m; m++)
+					if ((unsigned char)*m < 0x20 || *m == 0x7f)
+						__builtin_trap();
+				free(out);
+			}
+		}
+		(void)devnull;
 		btf_free(btf);
 	}
 	free(buf);

@@ -3,14 +3,7 @@
  * .rodata/.data/.bss, .kconfig externs, a typeless __ksym, and program
  * variants switched off before load.  tests/unit/test_loader.c loads it
  * into the running kernel and checks what each program computed. */
-#include "corebox.bpf.h"
-
-#ifndef __kconfig
-#define __kconfig __attribute__((section(".kconfig")))
-#endif
-#ifndef __ksym
-#define __ksym __attribute__((section(".ksyms")))
-#endif
+#include "corebox.bpf.h" /* __kconfig, __ksym */
 
 char LICENSE[] SEC("license") = "GPL";
 

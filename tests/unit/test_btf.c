@@ -5,6 +5,7 @@
  * and the live kernel BTF (parse time, task_struct, a full dump that
  * clang -target bpf must compile with every size and offset checked). */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -745,6 +746,139 @@ static void test_dump(void)
 	free(blob);
 }
 
+/* Names and ids from an untrusted file: a name that is not a C
+ * identifier (a newline and an #include in a struct name) and a type id
+ * past the last type are errors before anything is written, and the
+ * message itself carries no raw control byte. */
+static bool no_controls(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static void dump_expect_error(struct bld *b, const char *what, const char *want)
+{
+	size_t n;
+	uint8_t *blob = b_blob(b, &n);
+	struct btf *btf = btf_new(blob, n, 0, NULL);
+	char *out;
+	int r = 0;
+
+	if (!btf) {
+		T_OK(0, "%s: parses (%s)", what, err_msg());
+		free(blob);
+		return;
+	}
+	out = dump_str(btf, NULL, &r);
+	T_OK(r == -EINVAL && out && !*out && strstr(err_msg(), want) && no_controls(err_msg()),
+	     "%s: dump fails before any output: %s", what, err_msg());
+	free(out);
+	btf_free(btf);
+	free(blob);
+}
+
+static void test_dump_untrusted(void)
+{
+	static const char inject[] = "x\n#include \"/etc/passwd\"\n";
+	struct bld b;
+	uint32_t i32, s;
+	int bad = 0, total = 0;
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	b_type(&b, inject, BTF_KIND_STRUCT, 1, 0, 4);
+	b_member(&b, "a", i32, 0, 0);
+	dump_expect_error(&b, "struct name with a newline and #include", "is not a C identifier");
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	b_type(&b, "s", BTF_KIND_STRUCT, 1, 0, 4);
+	b_member(&b, "a\x1b[2J", i32, 0, 0);
+	dump_expect_error(&b, "member name with a terminal escape", "'a\\x1b[2J' is not a C identifier");
+
+	b_init(&b, 1, 0);
+	b_type(&b, "e", BTF_KIND_ENUM, 1, 0, 4);
+	b_enumval(&b, "A B", 1);
+	dump_expect_error(&b, "enumerator with a space", "enumerator 0 'A B'");
+
+	b_init(&b, 1, 0);
+	b_int(&b, "int", 4, BTF_INT_SIGNED);
+	b_ref(&b, BTF_KIND_TYPEDEF, "__u16", 320);
+	dump_expect_error(&b, "typedef of type id 320 (of 2)", "refers to type [320]");
+
+	b_init(&b, 1, 0);
+	b_ref(&b, BTF_KIND_TYPEDEF, "t", 0);
+	b_ref(&b, BTF_KIND_TYPEDEF, "", 1);
+	dump_expect_error(&b, "typedef without a name", "name '' is not a C identifier");
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	b_array(&b, i32, 99, 4);
+	dump_expect_error(&b, "array index type out of range", "refers to type [99]");
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	s = b_type(&b, "s", BTF_KIND_STRUCT, 1, 0, 4);
+	b_member(&b, "a", 0, 0, 0);
+	(void)s;
+	dump_expect_error(&b, "struct member of type void", "member 0 is void");
+
+	/* every type id of the sample blob pointed past the end, one at a
+	 * time: each dump must fail (none may print it as void) */
+	{
+		struct ids x;
+		size_t n;
+		uint8_t *blob = sample(&n, &x);
+		const struct btf_header *h = (const void *)blob;
+		struct btf *ref = btf_new(blob, n, 0, NULL);
+
+		for (uint32_t id = 1; ref && id < btf_nr_types(ref); id++) {
+			const struct btf_type *t = btf_type_by_id(ref, id);
+			size_t off = (size_t)((const uint8_t *)t - blob);
+			int k = btf_kind(t);
+			size_t field;
+			uint8_t *m;
+			struct btf *btf;
+			char *out;
+			int r;
+
+			if (k == BTF_KIND_PTR || k == BTF_KIND_TYPEDEF || k == BTF_KIND_CONST || k == BTF_KIND_VOLATILE ||
+			    k == BTF_KIND_RESTRICT || k == BTF_KIND_TYPE_TAG || k == BTF_KIND_FUNC || k == BTF_KIND_VAR)
+				field = off + 8;
+			else if (k == BTF_KIND_ARRAY)
+				field = off + 12;
+			else if ((k == BTF_KIND_STRUCT || k == BTF_KIND_UNION) && btf_vlen(t))
+				field = off + 12 + 4;
+			else
+				continue;
+			m = malloc(n);
+			memcpy(m, blob, n);
+			{
+				uint32_t v = btf_nr_types(ref) + 300;
+
+				memcpy(m + field, &v, 4);
+			}
+			total++;
+			btf = btf_new(m, n, 0, NULL);
+			out = btf ? dump_str(btf, NULL, &r) : NULL;
+			if (btf && r == -EINVAL && out && !*out)
+				bad++;
+			else
+				printf("    type [%u] kind %d with an out-of-range id: dump returned %d\n", id, k, btf ? r : 1);
+			free(out);
+			btf_free(btf);
+			free(m);
+		}
+		(void)h;
+		T_OK(total > 10 && bad == total, "out-of-range type ids: %d of %d dumps fail (none prints void)", bad,
+		     total);
+		btf_free(ref);
+		free(blob);
+	}
+}
+
 /* ---- live kernel ---- */
 
 static void test_kernel(void)
@@ -799,6 +933,7 @@ int main(void)
 	test_corrupt();
 	test_ext();
 	test_dump();
+	test_dump_untrusted();
 	test_kernel();
 	T_EXIT();
 }

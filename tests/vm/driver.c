@@ -12,7 +12,7 @@
  *   VMTEST-MECH <test> <program> <mechanism>    (read back from the kernel)
  *   VMTEST-DONE fails=N
  * Every child is bounded (killed after a timeout).  With qemu's
- * isa-debug-exit device the exit status says pass (1) or fail (3).
+ * isa-debug-exit device (x86) the exit status says pass (1) or fail (3).
  *
  * Outside a VM (pid != 1) it runs the same suite on the host, for
  * debugging:  driver --dir DIR   (DIR holds corebox, mechtest, mech.bpf.o). */
@@ -27,7 +27,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__x86_64__)
 #include <sys/io.h>
+#endif
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
@@ -45,6 +47,9 @@
 int fails, last_ok;
 const char *dir = "";    /* "" in the VM: files at /corebox etc. */
 const char *expect = ""; /* "auto": any mechanism is fine (own kernels) */
+/* vmtest.nofentry: the kernel has no trampolines to attach fentry/fexit
+ * with (arm64 before 6.4), kprobes are its best kfunc mechanism */
+static int no_fentry;
 char self[512];
 char *out;               /* the running tool's output */
 size_t out_len, out_cap;
@@ -351,6 +356,72 @@ int tool_stop(struct tool_run *t)
 	return rc;
 }
 
+/* ---- gated children (vm.h) ---- */
+
+/* A child that waits for the gate (a byte on a pipe), runs fn, says done
+ * (a byte on another pipe) and then stays alive until killed (at most a
+ * minute): the tools read its /proc/PID/maps when they print, after the
+ * run.  Returns its pid; *gate and *done are the parent's ends. */
+pid_t gated_child(int *gate, int *done, void (*fn)(void))
+{
+	int g[2], d[2];
+	pid_t child;
+	char c = 1;
+
+	if (pipe2(g, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(d, O_CLOEXEC) < 0) {
+		close(g[0]);
+		close(g[1]);
+		return -1;
+	}
+	child = fork();
+	if (child == 0) {
+		close(g[1]);
+		close(d[0]);
+		if (read(g[0], &c, 1) == 1) {
+			fn();
+			if (write(d[1], &c, 1) != 1)
+				_exit(1);
+			alarm(60); /* no sleeping calls: a check may count them */
+			for (;;)
+				pause();
+		}
+		_exit(0);
+	}
+	close(g[0]);
+	close(d[1]);
+	*gate = g[1];
+	*done = d[0];
+	return child;
+}
+
+void open_gate(int gate)
+{
+	char c = 1;
+
+	if (write(gate, &c, 1) != 1)
+		printf("# gate: %s\n", strerror(errno));
+	close(gate);
+}
+
+/* Wait (up to ms) for the child's done byte: 1 when it came. */
+int wait_done(int done, int ms)
+{
+	struct pollfd p = { .fd = done, .events = POLLIN };
+	char c;
+	int ok = poll(&p, 1, ms) == 1 && read(done, &c, 1) == 1;
+
+	close(done);
+	return ok;
+}
+
+void end_child(pid_t child)
+{
+	kill(child, SIGKILL);
+	wait_bounded(child, 5000);
+}
+
 /* ---- the mechanism test ---- */
 
 static void run_mechtest(const char *pass, const char *disable, const char *kfunc, const char *tp)
@@ -363,6 +434,8 @@ static void run_mechtest(const char *pass, const char *disable, const char *kfun
 	path_of(obj, sizeof(obj), "mech.bpf.o");
 	if (!strcmp(expect, "auto"))
 		kfunc = tp = "auto";
+	else if (no_fentry && !strcmp(kfunc, "fentry"))
+		kfunc = "kprobe";
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
@@ -410,11 +483,15 @@ static void vm_end(void)
 	tcdrain(1); /* the console's UART must have sent it all before the exit device ends qemu */
 	usleep(200000);
 	sync();
+#if defined(__x86_64__)
 	if (ioperm(0xf4, 4, 1) == 0) {
 		unsigned char v = fails ? 1 : 0;
 
 		__asm__ __volatile__("outb %0, %w1" : : "a"(v), "Nd"((unsigned short)0xf4));
 	}
+#endif
+	/* arm64 (no exit device): PSCI power-off ends qemu with status 0;
+	 * run.sh reads the verdict from the VMTEST-DONE line */
 	reboot(RB_POWER_OFF);
 	for (;;)
 		pause();
@@ -445,6 +522,7 @@ int main(int argc, char **argv)
 		close(fd);
 		if (strstr(cmd, "vmtest.expect=auto"))
 			expect = "auto";
+		no_fentry = strstr(cmd, "vmtest.nofentry") != NULL;
 	}
 	{
 		char rel[256] = "";

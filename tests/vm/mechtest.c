@@ -30,9 +30,10 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
+#include "tools/common/arch.h"
 
 enum { S_FENTRY, S_FEXIT, S_KPROBE, S_KRETPROBE, S_TP_BTF, S_RAW_TP, S_TRACEPOINT, S_UPROBE,
-       S_URETPROBE, S_PERF_EVENT, S_NR };
+       S_URETPROBE, S_PERF_EVENT, S_UPROBE_ARGSUM, S_URETPROBE_RETSUM, S_NR };
 
 static const char *pass_name = "default";
 static int fails;
@@ -134,9 +135,15 @@ int main(int argc, char **argv)
 	tgid = obj_global(o, "targ_tgid", sizeof(*tgid));
 	if (tgid)
 		*tgid = (uint32_t)getpid();
+	/* getpgid(own pid) returns own pid once we lead our own group: the
+	 * kprobe checks the argument, the kretprobe the return value */
+	setpgid(0, 0);
+	tgid = obj_global(o, "targ_pgid_arg", sizeof(*tgid));
+	if (tgid)
+		*tgid = (uint32_t)getpid();
 
 	/* kernel-function variant, chosen the way tools choose theirs */
-	if (obj_fentry_ok(o, "__x64_sys_getpgid"))
+	if (obj_fentry_ok(o, ARCH_SYSCALL_PREFIX "getpgid"))
 		kfunc_used = "fentry";
 	else if (probe_kprobe_pmu() || probe_kprobe_legacy())
 		kfunc_used = "kprobe";
@@ -181,7 +188,7 @@ int main(int argc, char **argv)
 	}
 
 	for (int i = 0; i < n; i++) {
-		syscall(SYS_getpgid, 0);
+		syscall(SYS_getpgid, getpid());
 		syscall(SYS_getppid);
 		mech_uprobe_target(i);
 	}
@@ -215,6 +222,11 @@ int main(int argc, char **argv)
 	check("uprobe", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE), n, 0, NULL);
 	check("uretprobe", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe", count_of(o, S_URETPROBE), n, 0,
 	      NULL);
+	/* mech_uprobe_target(0..n-1) returned 1..n */
+	check("uprobe_arg", prog_mechanism(obj_prog(o, "on_uprobe")), "uprobe", count_of(o, S_UPROBE_ARGSUM),
+	      (unsigned long long)n * (n - 1) / 2, 0, NULL);
+	check("uretprobe_ret", prog_mechanism(obj_prog(o, "on_uretprobe")), "uretprobe",
+	      count_of(o, S_URETPROBE_RETSUM), (unsigned long long)n * (n + 1) / 2, 0, NULL);
 	check("perf_event", prog_mechanism(obj_prog(o, "on_perf_event")), "perf_event", count_of(o, S_PERF_EVENT), 1,
 	      1, npfd ? NULL : "no cpu-clock event attached");
 

@@ -1,15 +1,23 @@
 #!/bin/sh
 # make vmtest: boot other kernels under qemu (software emulation) with a
 # bare initramfs -- /init = tests/vm/driver.c, /corebox, /mechtest (the
-# loader's mechanism test), /mech.bpf.o and the kernel's own loop.ko --
-# and print a table kernel x test -> pass/fail and the attach mechanisms.
+# loader's mechanism test), /mech.bpf.o and the kernel's own loop.ko, all
+# built for the kernel's architecture (x86_64, or arm64: ./corebox-arm64
+# from `make ARCH=arm64`, booted with qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on)
+# -- and print a table kernel x test -> pass/fail and the attach mechanisms.
 #
 #   sh tests/vm/run.sh                      every kernel in tests/vm/kernels.txt
-#   sh tests/vm/run.sh --only 6.12          one of them
-#   sh tests/vm/run.sh --kernel IMAGE [--modules DIR] [--name NAME] [--strict]
-#                                           your own kernel image (bzImage, or an
-#                                           ELF vmlinux with a PVH note); DIR is
-#                                           searched for loop.ko[.xz|.zst|.gz]
+#   sh tests/vm/run.sh --only 6.12          one of them (--only arm64: the arm64 one)
+#   sh tests/vm/run.sh --kernel IMAGE [--arch arm64] [--modules DIR] [--name NAME] [--strict]
+#                                           your own kernel image (bzImage, an ELF
+#                                           vmlinux with a PVH note, or an arm64
+#                                           Image[.gz]); DIR is searched for
+#                                           loop.ko[.xz|.zst|.gz]
+#
+# Kernels of another architecture than the host's boot in parallel with the
+# host's own (COREBOX_VM_PARALLEL=0: one after the other): under TCG an
+# arm64 guest is the slowest, and the CI budget is wall time.
+# COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 kernels out.
 #
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
@@ -21,7 +29,12 @@ cd "$(dirname "$0")/../.." || exit 1
 CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
 TMO=${COREBOX_VM_TIMEOUT:-150}
 W=build/vm
-ONLY= KIMG= KMOD= KNAME= STRICT=0
+ONLY= KIMG= KMOD= KNAME= KARCH=x86_64 STRICT=0
+HOST_ARCH=$(uname -m | sed 's/aarch64/arm64/')
+# -cpu max with the cheap implementation-defined pointer-authentication
+# algorithm: Debian's arm64 kernel signs return addresses in every function,
+# and emulating the architected QARMA cipher costs TCG a lot of time
+ARM64_CPU=${COREBOX_VM_ARM64_CPU:-max,pauth-impdef=on}
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -29,14 +42,24 @@ while [ $# -gt 0 ]; do
 	--kernel) KIMG=$2; shift 2 ;;
 	--modules) KMOD=$2; shift 2 ;;
 	--name) KNAME=$2; shift 2 ;;
+	--arch) KARCH=$(echo "$2" | sed 's/aarch64/arm64/; s/amd64/x86_64/'); shift 2 ;;
 	--strict) STRICT=1; shift ;;
-	-h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,/^set -u$/{/^set -u$/d;p}' "$0"; exit 0 ;;
 	*) echo "vmtest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
 done
 
 say() { echo "vmtest: $*" >&2; }
 die() { say "$*"; exit 1; }
+
+# The architectures of the kernels to boot.
+if [ -n "$KIMG" ]; then
+	ARCHES=$KARCH
+else
+	ARCHES=$(awk -v only="$ONLY" -v noarm="${COREBOX_NO_ARM64:-0}" '$1 !~ /^#/ && NF >= 2 && (only == "" || only == $1) {
+		a = NF >= 3 ? $3 : "x86_64"; if (!(a == "arm64" && noarm == 1)) print a }' tests/vm/kernels.txt | sort -u | tr '\n' ' ')
+fi
+has_arch() { case " $ARCHES " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # ---- host tools (Debian packages, no recommends) ----
 APT_UPDATED=0
@@ -46,7 +69,7 @@ apt_update() {
 	apt-get update -qq >/dev/null 2>&1 || say "apt-get update failed"
 }
 need=
-command -v qemu-system-x86_64 >/dev/null 2>&1 || need="$need qemu-system-x86"
+has_arch x86_64 && { command -v qemu-system-x86_64 >/dev/null 2>&1 || need="$need qemu-system-x86"; }
 command -v cpio >/dev/null 2>&1 || need="$need cpio"
 command -v xz >/dev/null 2>&1 || need="$need xz-utils"
 command -v zstd >/dev/null 2>&1 || need="$need zstd"
@@ -59,19 +82,46 @@ if [ -n "$need" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null ||
 		die "apt-get install$need failed"
 fi
+# arm64: the cross toolchain and qemu-system-aarch64 come with the install step
+if has_arch arm64 && { ! command -v qemu-system-aarch64 >/dev/null 2>&1 || ! command -v aarch64-linux-musl-gcc >/dev/null 2>&1; }; then
+	sh tests/install-deps.sh || die "arm64 guests need the cross toolchain and qemu-system-aarch64 (tests/install-deps.sh)"
+fi
 
-# ---- guest binaries ----
+# ---- guest binaries, per architecture: $W/ARCH/{init,mechtest,mech.bpf.o,corebox} ----
+# ./corebox (or ./corebox-arm64) and its library objects come from make.
+build_guest() { # ARCH
+	a=$1 g=$W/$1
+	case $a in
+	x86_64) cc=musl-gcc bpfarch=x86 ;;
+	arm64) cc=aarch64-linux-musl-gcc bpfarch=arm64 ;;
+	*) say "no guest build for architecture $a"; return 1 ;;
+	esac
+	if [ "$a" = "$HOST_ARCH" ]; then
+		b=build bin=corebox
+		make -s corebox >/dev/null || { say "make corebox failed"; return 1; }
+	else
+		b=build/$a bin=corebox-$a
+		make -s ARCH=$a >/dev/null || { say "make ARCH=$a failed"; return 1; }
+	fi
+	mkdir -p $g || return 1
+	cp $bin $g/corebox || return 1
+	clang -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_$bpfarch -Itools/include -isystem $b/kinc -Wall \
+		-c -o $g/mech.bpf.o tests/vm/mech.bpf.c || { say "cannot compile tests/vm/mech.bpf.c for $a"; return 1; }
+	mcflags="-Os -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -I. -Ilib -isystem $b/kinc -static"
+	objs=
+	for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c; do
+		objs="$objs $b/obj/${s%.c}.o" # built by make with the same compiler
+	done
+	$cc $mcflags -o $g/mechtest tests/vm/mechtest.c $objs || { say "cannot build tests/vm/mechtest.c for $a"; return 1; }
+	# frame pointers everywhere: the stack-tool tests walk the driver's own user stacks
+	$cc $mcflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+		-o $g/init tests/vm/driver.c tests/vm/t_*.c || { say "cannot build tests/vm/driver.c for $a"; return 1; }
+}
 mkdir -p $W || exit 1
-make -s corebox >/dev/null || die "make corebox failed"
-clang -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_x86 -Itools/include -Wall -c -o $W/mech.bpf.o tests/vm/mech.bpf.c ||
-	die "cannot compile tests/vm/mech.bpf.c"
-MCFLAGS="-Os -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -I. -Ilib -isystem build/kinc -static"
-objs=
-for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c; do
-	objs="$objs build/obj/${s%.c}.o"   # built by `make corebox` with musl-gcc
+GUEST_OK=
+for a in $ARCHES; do
+	build_guest $a && GUEST_OK="$GUEST_OK $a"
 done
-musl-gcc $MCFLAGS -o $W/mechtest tests/vm/mechtest.c $objs || die "cannot build tests/vm/mechtest.c"
-musl-gcc $MCFLAGS -o $W/init tests/vm/driver.c tests/vm/t_*.c || die "cannot build tests/vm/driver.c"
 
 # ---- kernels ----
 # decompress a bzImage's payload to an ELF vmlinux (booted via PVH: saves
@@ -110,7 +160,7 @@ fetch() {
 		say "$name: cannot resolve $pkg (offline?); using the cached $res"
 	fi
 	[ -n "$res" ] || { say "$name: cannot resolve package $pkg"; return 1; }
-	KDIR=$CACHE/$res
+	KDIR=$CACHE/$(echo "$res" | tr : _) # linux-image-X-arm64:arm64
 	if [ ! -f "$KDIR/.done" ]; then
 		say "$name: fetching $res"
 		rm -rf "$KDIR" "$CACHE/dl" && mkdir -p "$KDIR" "$CACHE/dl" || return 1
@@ -134,49 +184,68 @@ fetch() {
 	echo "$res" > "$CACHE/$name.current"
 }
 
-# boot NAME IMAGE LOOPKO EXPECT -> $W/NAME.log, sets RC and SECS
+# boot NAME ARCH IMAGE LOOPKO EXPECT -> $W/NAME.log, sets RC and SECS
 boot() {
-	name=$1 img=$2 ko=$3 exp=$4
+	name=$1 arch=$2 img=$3 ko=$4 exp=$5
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
-	cp $W/init ./corebox $W/mechtest $W/mech.bpf.o "$root/" || return 1
+	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o "$root/" || return 1
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
-	append="console=ttyS0 quiet panic=-1 oops=panic"
+	append="quiet panic=-1 oops=panic"
 	[ "$exp" = auto ] && append="$append vmtest.expect=auto"
+	# fentry/fexit attach through ftrace direct calls (arm64: 6.4+); a
+	# kernel built without them offers kprobes as the best kfunc mechanism
+	cfg=$(dirname "$img")/config
+	[ -f "$cfg" ] && ! grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$cfg" && append="$append vmtest.nofentry"
 	t0=$(date +%s.%N)
-	timeout -k 5 "$TMO" qemu-system-x86_64 -m 1024 -smp 2 -kernel "$img" -initrd $W/initrd-$name.gz \
-		-append "$append" -display none -serial file:$W/$name.raw -monitor none -nic none -no-reboot \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >$W/$name.qemu 2>&1
+	case $arch in
+	arm64) # no exit device: PSCI power-off ends qemu (status 0), the log has the verdict
+		timeout -k 5 "$TMO" qemu-system-aarch64 -M virt -cpu $ARM64_CPU -m 1024 -smp 2 -kernel "$img" \
+			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
+			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
+	*)
+		timeout -k 5 "$TMO" qemu-system-x86_64 -m 1024 -smp 2 -kernel "$img" -initrd $W/initrd-$name.gz \
+			-append "console=ttyS0 $append" -display none -serial file:$W/$name.raw -monitor none -nic none \
+			-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >$W/$name.qemu 2>&1 ;;
+	esac
 	RC=$?
 	SECS=$(echo "$(date +%s.%N) $t0" | awk '{ printf "%.1f", $1 - $2 }')
 	tr -d '\r' < $W/$name.raw | sed 's/\x1b\[[0-9;?]*[a-zA-Z]//g; s/\x1bc//g' > $W/$name.log
 }
 
 # ---- run ----
-: > $W/results
-names=
-run_one() { # NAME IMAGE LOOPKO EXPECT
-	say "$1: booting $(basename "$2") (timeout ${TMO}s)"
-	boot "$@" || { echo "$1 boot FAIL cannot build the initramfs" >> $W/results; names="$names $1"; return; }
-	names="$names $1"
-	grep -a '^VMTEST' $W/$1.log | sed "s/^/$1 /" >> $W/results
+# run_one NAME ARCH IMAGE LOOPKO EXPECT -> $W/res-NAME (lines of the table's input)
+run_one() {
+	out=$W/res-$1
+	: > $out
+	case " $GUEST_OK " in
+	*" $2 "*) ;;
+	*) echo "$1 VMTEST build FAIL cannot build the $2 guest binaries" >> $out; return ;;
+	esac
+	say "$1: booting $(basename "$3") ($2, timeout ${TMO}s)"
+	boot "$@" || { echo "$1 VMTEST boot FAIL cannot build the initramfs" >> $out; return; }
+	grep -a '^VMTEST' $W/$1.log | sed "s/^/$1 /" >> $out
+	gfails=$(sed -n 's/^VMTEST-DONE fails=\([0-9]*\).*/\1/p' $W/$1.log | tail -n 1)
 	case $RC in
 	1) st="qemu exit 1 (guest: pass)" ;;
 	3) st="qemu exit 3 (guest: failures)" ;;
+	0) st="qemu exit 0 (guest powered off: ${gfails:-?} failures)" ;;
 	124|137) st="TIMEOUT after ${TMO}s" ;;
 	*) st="qemu exit $RC" ;;
 	esac
 	if ! grep -aq '^VMTEST-DONE' $W/$1.log; then
-		echo "$1 VMTEST guest FAIL did not finish ($st); log tail: $(tail -n 15 $W/$1.log | tr '\n' '|' | cut -c1-900)" >> $W/results
-	elif [ "$RC" != 1 ] && [ "$RC" != 3 ]; then
-		echo "$1 VMTEST guest FAIL $st" >> $W/results
+		echo "$1 VMTEST guest FAIL did not finish ($st); log tail: $(tail -n 15 $W/$1.log | tr '\n' '|' | cut -c1-900)" >> $out
+	elif [ "$RC" != 1 ] && [ "$RC" != 3 ] && { [ "$2" = x86_64 ] || [ "$RC" != 0 ]; }; then
+		echo "$1 VMTEST guest FAIL $st" >> $out
 	fi
 	say "$1: $st in ${SECS}s; $(grep -a '^VMTEST-KERNEL' $W/$1.log | cut -d' ' -f2-)"
-	echo "$1 VMTEST-TIME ${SECS}s" >> $W/results
+	echo "$1 VMTEST-TIME ${SECS}s" >> $out
 }
 
 T0=$(date +%s)
+rm -f $W/res-* $W/results
+names= bg=
 if [ -n "$KIMG" ]; then
 	[ -f "$KIMG" ] || die "no kernel image $KIMG"
 	ko=
@@ -192,23 +261,49 @@ if [ -n "$KIMG" ]; then
 	fi
 	exp=auto
 	[ $STRICT = 1 ] && exp=strict
-	run_one "${KNAME:-$(basename "$KIMG")}" "$KIMG" "$ko" $exp
+	names=${KNAME:-$(basename "$KIMG")}
+	run_one "$names" "$KARCH" "$KIMG" "$ko" $exp
 else
-	while read -r name pkg rest; do
+	# fetch every kernel first (apt), then boot: another architecture's
+	# guests in the background, the host's one after the other
+	: > $W/plan
+	while read -r name pkg arch rest; do
 		case $name in ''|'#'*) continue ;; esac
 		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
+		arch=${arch:-x86_64}
+		if [ "$arch" = arm64 ] && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
+			say "$name: skipped (COREBOX_NO_ARM64=1)"
+			continue
+		fi
+		names="$names $name"
 		if ! fetch "$name" "$pkg"; then
-			echo "$name VMTEST fetch FAIL cannot get $pkg" >> $W/results
-			names="$names $name"
+			echo "$name VMTEST fetch FAIL cannot get $pkg" > $W/res-$name
 			continue
 		fi
 		img=$KDIR/vmlinuz
 		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
 		ko=
 		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
-		run_one "$name" "$img" "$ko" strict
+		echo "$name $arch $img $ko" >> $W/plan
 	done < tests/vm/kernels.txt
+	while read -r name arch img ko; do
+		[ "$arch" = "$HOST_ARCH" ] && continue
+		if [ "${COREBOX_VM_PARALLEL:-1}" = 0 ]; then
+			run_one "$name" "$arch" "$img" "$ko" strict
+		else
+			run_one "$name" "$arch" "$img" "$ko" strict &
+			bg="$bg $!"
+		fi
+	done < $W/plan
+	while read -r name arch img ko; do
+		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict
+	done < $W/plan
+	for p in $bg; do wait $p; done
 fi
+: > $W/results
+for n in $names; do
+	cat $W/res-$n >> $W/results 2>/dev/null
+done
 
 # ---- table: test x kernel -> PASS/FAIL + mechanisms ----
 awk -v names="$names" '
@@ -228,7 +323,7 @@ awk -v names="$names" '
 	$2 == "VMTEST-KERNEL" { rel[$1] = $3 }
 	$2 == "VMTEST-TIME" { tm[$1] = $3 }
 	END {
-		w = 24
+		w = 28
 		for (j = 1; j <= nk; j++) cw[j] = 34
 		printf "%-*s", w, "test"
 		for (j = 1; j <= nk; j++) printf " | %-*s", cw[j], K[j] " " (K[j] in rel ? rel[K[j]] : "")

@@ -62,4 +62,14 @@ int pump(int fd, int ms);
 /* The tool's output (last lines) after a failure. */
 void dump_output(const char *test);
 
+/* A child that runs fn once the gate opens, says done, then waits to be
+ * killed (at most a minute): tools read its /proc/PID files when they
+ * print, after the run.  *gate, *done: the parent's pipe ends. */
+pid_t gated_child(int *gate, int *done, void (*fn)(void));
+void open_gate(int gate);
+/* Wait up to ms for the child's done byte: 1 when it came (closes done). */
+int wait_done(int done, int ms);
+/* SIGKILL and reap. */
+void end_child(pid_t child);
+
 #endif

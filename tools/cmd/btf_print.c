@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "btf/btf.h"
+#include "lib/util.h"
 
 #define MAX_DEPTH 16
 
@@ -87,7 +88,7 @@ static void pr_scalar(FILE *f, const struct btf *btf, const struct btf_type *t, 
 			const char *s = btf_str(btf, name_off);
 
 			if (s && *s) {
-				fputs(s, f);
+				fputs_escaped(s, "", f);
 				return;
 			}
 		}
@@ -180,8 +181,10 @@ static void pr_struct(FILE *f, const struct btf *btf, const struct btf_type *t, 
 
 		if (i)
 			fputc(' ', f);
-		if (name && *name)
-			fprintf(f, "%s=", name);
+		if (name && *name) {
+			fputs_escaped(name, "", f);
+			fputc('=', f);
+		}
 		btf_resolve(btf, m->type, &mt);
 		if (mt && (btf_kind(mt) == BTF_KIND_INT || btf_kind(mt) == BTF_KIND_ENUM ||
 			   btf_kind(mt) == BTF_KIND_ENUM64) && (bits || bit % 8)) {
@@ -269,7 +272,8 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 
 			if (i)
 				fputc(' ', f);
-			fprintf(f, "%s=", v ? btf_name(btf, v) : "?");
+			fputs_escaped(v ? btf_name(btf, v) : "?", "", f);
+			fputc('=', f);
 			if (!v || btf_kind(v) != BTF_KIND_VAR || vs->offset > n || vs->size > n - vs->offset)
 				fputc('?', f);
 			else
@@ -305,7 +309,9 @@ void btf_print_datasec(FILE *f, const struct btf *btf, uint32_t id, const void *
 	for (uint32_t i = 0; i < btf_vlen(t); i++, vs++) {
 		const struct btf_type *v = btf_type_by_id(btf, vs->type);
 
-		fprintf(f, "%s%s=", prefix, v ? btf_name(btf, v) : "?");
+		fputs(prefix, f);
+		fputs_escaped(v ? btf_name(btf, v) : "?", "", f);
+		fputc('=', f);
 		if (!v || btf_kind(v) != BTF_KIND_VAR || vs->offset > size || vs->size > size - vs->offset)
 			fputc('?', f);
 		else

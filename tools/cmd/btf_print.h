@@ -8,7 +8,9 @@
  *   pointer   0x... hex          float  %g
  *   other     hex bytes
  *
- * Little-endian bitfield layout (the hosts corebox runs on).  Every read
+ * Names (members, enumerators, variables: from the file) are escaped
+ * (\xNN for control bytes).  Little-endian bitfield layout (the hosts
+ * corebox runs on).  Every read
  * is bounded by the bytes given; damaged or deep BTF prints '?'. */
 #ifndef COREBOX_BTF_PRINT_H
 #define COREBOX_BTF_PRINT_H

@@ -1,69 +1,166 @@
 /* corebox run: load and run any libbpf-style BPF object.
  *
- *   corebox run OBJ.bpf.o [--btf FILE] [-d SECONDS] [--dry-run] [-v]
+ *   corebox run OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAMES]
+ *               [--map NAME=N] [--set NAME=VALUE] [--event-type TYPE] ...
  *
- * Relocates, loads and attaches every program by its section name, prints
- * ring buffer / perf buffer records decoded with the object's BTF, and at
- * exit prints every map's contents (key: value) and the global variables
- * of .bss/.data/.rodata by name.  --dry-run loads and lists programs and
- * maps without attaching anything. */
+ * Picks the programs a libbpf-tools binary would (one variant per hook,
+ * skipping what the kernel cannot attach), sizes and sets what its user
+ * space would (maps declared with 0 entries, .rodata knobs), relocates,
+ * loads and attaches them by section name, prints ring buffer / perf
+ * buffer records decoded by their BTF type, and at exit every map's
+ * contents and the global variables by name (run_setup.c, run_print.c).
+ * --dry-run loads and lists programs and maps without attaching anything. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/cpus.h"
 #include "bpf/sys.h"
 #include "btf/btf.h"
-#include "btf_print.h"
-#include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "run.h"
+#include "tools/common/common.h"
 
-#define NAME "corebox run"
-#define KEY_DRY OPT_LONG_ONLY(1)
+#define MAX_OBJECT (64u << 20) /* the largest libbpf-tools object is 185 KB */
+
+enum {
+	KEY_DRY = OPT_LONG_ONLY(1), KEY_ONLY, KEY_SKIP, KEY_STRICT, KEY_MAP, KEY_MEMLIMIT, KEY_SET, KEY_EVTYPE,
+};
 
 static const struct opt opts[] = {
 	{ 'd', "duration", "SECONDS", "stop after SECONDS (default: until Ctrl-C / SIGTERM)" },
 	{ KEY_DRY, "dry-run", NULL, "load, list programs and maps, attach nothing" },
-	{ 'v', "verbose", NULL, "print the verifier log and load steps" },
+	{ KEY_ONLY, "only", "NAMES", "load only these programs (comma-separated; no variant choice)" },
+	{ KEY_SKIP, "skip", "NAMES", "do not load these programs" },
+	{ KEY_STRICT, "strict", NULL, "fail when a program cannot attach here (default: skip it)" },
+	{ KEY_MAP, "map", "NAME=N", "N entries for map NAME (NAME.value_size=N, NAME.key_size=N)" },
+	{ KEY_MEMLIMIT, "map-mem-limit", "SIZE", "refuse maps needing more kernel memory (default: 1G or half"
+						 " the RAM; 0: none)" },
+	{ KEY_SET, "set", "NAME=VALUE", "set global NAME before load (a const volatile knob: number, bool,"
+					" enum name, string)" },
+	{ KEY_EVTYPE, "event-type", "TYPE", "records are struct TYPE (MAP=TYPE: of one map; default: the type"
+					    " the code sends, else hex)" },
+	{ 'v', "verbose", NULL, "say what was chosen and defaulted; load steps" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = NAME,
-	.usage = "OBJ.bpf.o [-d SECONDS] [--dry-run] [-v] [--btf FILE]",
+	.name = RUN_NAME,
+	.usage = "OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAMES] [--strict] [--map NAME=N]\n"
+		 "       [--set NAME=VALUE] [--event-type [MAP=]TYPE] [--map-mem-limit SIZE] [-v] [--btf FILE]",
 	.summary = "Load a BPF object that follows libbpf's conventions (SEC names, .maps, global\n"
-		   "data, externs, subprograms), attach every program by its section name, print\n"
-		   "ring buffer and perf buffer records decoded with the object's BTF, and at exit\n"
-		   "print every map's contents and the global variables.",
-	.examples = "  corebox run prog.bpf.o              # run until Ctrl-C\n"
-		    "  corebox run prog.bpf.o -d 10        # run for 10 seconds\n"
-		    "  corebox run prog.bpf.o --dry-run    # load and list, attach nothing\n",
+		   "data, externs, subprograms) and run it as its libbpf-tools binary would: of the\n"
+		   "programs hooking one event (tp_btf, raw_tp, tracepoint; fentry, kprobe) only the\n"
+		   "best the kernel takes is attached, and a program whose mechanism this kernel\n"
+		   "lacks is skipped with one line.  Maps declared with 0 entries get 10240 (stack\n"
+		   "maps 127 frames of 8 bytes).  Records of ring and perf buffers are printed by the\n"
+		   "type the code sends (from BTF), else in hex; at exit every map's contents and\n"
+		   "the global variables are printed.  USDT programs load but are not attached yet.",
+	.examples = "  corebox run prog.bpf.o                          # run until Ctrl-C\n"
+		    "  corebox run prog.bpf.o -d 10                    # run for 10 seconds\n"
+		    "  corebox run prog.bpf.o --dry-run                # load and list, attach nothing\n"
+		    "  corebox run runqlat.bpf.o --set targ_tgid=1234 --set targ_ms=true\n"
+		    "  corebox run offcputime.bpf.o --map stackmap=2048 --map stackmap.value_size=400\n"
+		    "  corebox run prog.bpf.o --event-type event --skip handle_exit\n",
 	.opts = opts,
 };
 
-static struct {
-	const char *file;
-	long duration;
-	bool dry;
-} env;
+struct run_env run_env;
+
+static void add_names(char ***v, size_t *n, const char *list)
+{
+	char *copy = xstrdup(list), *s, *save = NULL;
+
+	for (s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = xstrdup(s);
+	}
+	free(copy);
+}
+
+/* NAME=VALUE (eq: VALUE may be absent only when optional_key: TYPE). */
+static int add_kv(struct run_kv **v, size_t *n, const char *arg, bool key_optional)
+{
+	char *copy = xstrdup(arg), *eq = strchr(copy, '=');
+	struct run_kv kv = { copy, NULL };
+
+	if (eq) {
+		*eq = 0;
+		kv.value = eq + 1;
+		if (!*copy) {
+			free(copy);
+			return 1;
+		}
+	} else if (key_optional) {
+		kv.key = NULL;
+		kv.value = copy;
+	} else {
+		free(copy);
+		return 1;
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = kv;
+	return 0;
+}
+
+static uint64_t parse_size(const char *arg)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *arg == '-')
+		opt_usage_error(&help, "invalid --map-mem-limit: '%s' (a size such as 512M or 2G)", run_esc(arg));
+	switch (*end) {
+	case 'k': case 'K': mult = 1ull << 10; end++; break;
+	case 'm': case 'M': mult = 1ull << 20; end++; break;
+	case 'g': case 'G': mult = 1ull << 30; end++; break;
+	case 't': case 'T': mult = 1ull << 40; end++; break;
+	}
+	if (*end == 'i' || *end == 'B')
+		end += *end == 'i' && end[1] == 'B' ? 2 : 1;
+	if (*end || (v && mult > UINT64_MAX / v))
+		opt_usage_error(&help, "invalid --map-mem-limit: '%s' (a size such as 512M or 2G)", run_esc(arg));
+	return (uint64_t)v * mult;
+}
 
 static int parse_arg(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
 	case 0:
-		if (env.file)
+		if (run_env.file)
 			return 1;
-		env.file = arg;
+		run_env.file = arg;
 		return 0;
 	case 'd':
-		env.duration = (long)opt_num(&help, "duration", arg, 1, 100000000);
+		run_env.duration = (long)opt_num(&help, "duration", arg, 1, 100000000);
 		return 0;
 	case KEY_DRY:
-		env.dry = true;
+		run_env.dry = true;
+		return 0;
+	case KEY_ONLY:
+		add_names(&run_env.only, &run_env.nonly, arg);
+		return 0;
+	case KEY_SKIP:
+		add_names(&run_env.skip, &run_env.nskip, arg);
+		return 0;
+	case KEY_STRICT:
+		run_env.strict = true;
+		return 0;
+	case KEY_MAP:
+		return add_kv(&run_env.maps, &run_env.nmaps, arg, false);
+	case KEY_SET:
+		return add_kv(&run_env.sets, &run_env.nsets, arg, false);
+	case KEY_EVTYPE:
+		return add_kv(&run_env.evtypes, &run_env.nevtypes, arg, true);
+	case KEY_MEMLIMIT:
+		run_env.map_mem_limit = parse_size(arg);
+		run_env.map_mem_limit_set = true;
 		return 0;
 	case 'v':
 		tool_common.verbose++;
@@ -72,242 +169,45 @@ static int parse_arg(int key, const char *arg, void *ctx)
 	return 1;
 }
 
-static const char *const map_types[] = {
-	"unspec", "hash", "array", "prog_array", "perf_event_array", "percpu_hash", "percpu_array",
-	"stack_trace", "cgroup_array", "lru_hash", "lru_percpu_hash", "lpm_trie", "array_of_maps",
-	"hash_of_maps", "devmap", "sockmap", "cpumap", "xskmap", "sockhash", "cgroup_storage",
-	"reuseport_sockarray", "percpu_cgroup_storage", "queue", "stack", "sk_storage",
-	"devmap_hash", "struct_ops", "ringbuf", "inode_storage", "task_storage", "bloom_filter",
-	"user_ringbuf", "cgrp_storage", "arena",
-};
-
-static const char *map_type_name(uint32_t t)
+/* 1 GiB, or half the RAM when that is less (an embedded board). */
+static uint64_t default_mem_limit(void)
 {
-	static char buf[16];
+	uint64_t lim = 1ull << 30;
+	char *buf, *p;
 
-	if (t < ARRAY_SIZE(map_types))
-		return map_types[t];
-	snprintf(buf, sizeof(buf), "type %u", t);
-	return buf;
+	if (read_file("/proc/meminfo", 1 << 16, &buf, NULL) == 0) {
+		unsigned long long kb;
+
+		if ((p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%llu", &kb) == 1 && kb * 512 < lim && kb)
+			lim = kb * 512;
+		free(buf);
+	}
+	err_clear();
+	return lim;
 }
 
-static bool is_percpu(uint32_t t)
+static void env_free(void)
 {
-	return t == BPF_MAP_TYPE_PERCPU_HASH || t == BPF_MAP_TYPE_PERCPU_ARRAY ||
-	       t == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+	for (size_t i = 0; i < run_env.nonly; i++)
+		free(run_env.only[i]);
+	for (size_t i = 0; i < run_env.nskip; i++)
+		free(run_env.skip[i]);
+	for (size_t i = 0; i < run_env.nmaps; i++)
+		free(run_env.maps[i].key);
+	for (size_t i = 0; i < run_env.nsets; i++)
+		free(run_env.sets[i].key);
+	for (size_t i = 0; i < run_env.nevtypes; i++)
+		free(run_env.evtypes[i].key ? run_env.evtypes[i].key : run_env.evtypes[i].value);
+	free(run_env.only);
+	free(run_env.skip);
+	free(run_env.maps);
+	free(run_env.sets);
+	free(run_env.evtypes);
 }
 
 static bool is_events(uint32_t t)
 {
 	return t == BPF_MAP_TYPE_RINGBUF || t == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
-}
-
-/* ---- events ------------------------------------------------------------ */
-
-struct evmap {
-	struct map *m;
-	struct events *ev;
-	const struct btf *btf;
-	bool prefix;        /* several events maps: prefix lines with the map name */
-	size_t last_size;   /* record type cache */
-	uint32_t last_id;
-};
-
-static bool preferred(const char *s)
-{
-	size_t n = strlen(s);
-
-	return !strcmp(s, "event") || !strcmp(s, "data_t") ||
-	       (n >= 6 && !strcmp(s + n - 6, "_event")) || (n >= 7 && !strcmp(s + n - 7, "event_t")) ||
-	       (n >= 6 && !strcmp(s + n - 6, "data_t"));
-}
-
-/* The record type: the map's declared value type when it is a struct of
- * the record's size, else the one named struct of that size in the
- * object's BTF (names like event / data_t / *_event win a tie).  Perf
- * records are padded to 8 bytes (with their u32 size), so a perf record
- * may be up to 7 bytes longer than its struct.  No struct of the size:
- * the one struct with an event-like name. */
-static uint32_t record_type(struct evmap *e, size_t size)
-{
-	const struct btf *btf = e->btf;
-	bool perf = map_type(e->m) == BPF_MAP_TYPE_PERF_EVENT_ARRAY;
-	uint32_t id = map_btf_value_type(e->m);
-	const struct btf_type *t;
-
-	if (!btf)
-		return 0;
-	btf_resolve(btf, id, &t);
-	if (id && t && (btf_kind(t) == BTF_KIND_STRUCT || btf_kind(t) == BTF_KIND_UNION) && t->size <= size &&
-	    size - t->size < (perf ? 8 : 1))
-		return id;
-	for (size_t slack = 0; slack < (perf ? 8u : 1u); slack++) {
-		uint32_t any = 0, pref = 0, nany = 0, npref = 0;
-
-		if (slack > size)
-			break;
-		for (uint32_t i = 1; i < btf_nr_types(btf); i++) {
-			t = btf_type_by_id(btf, i);
-			if (!t || btf_kind(t) != BTF_KIND_STRUCT || t->size != size - slack || !*btf_name(btf, t))
-				continue;
-			nany++, any = i;
-			if (preferred(btf_name(btf, t)))
-				npref++, pref = i;
-		}
-		if (npref == 1)
-			return pref;
-		if (nany == 1)
-			return any;
-		if (nany)
-			return 0; /* ambiguous */
-	}
-	/* variable-length records (a trailing string or array sent in part):
-	 * the one struct with an event-like name, printed as far as it goes */
-	uint32_t pref = 0;
-
-	for (uint32_t i = 1; i < btf_nr_types(btf); i++) {
-		t = btf_type_by_id(btf, i);
-		if (t && btf_kind(t) == BTF_KIND_STRUCT && preferred(btf_name(btf, t))) {
-			if (pref)
-				return 0;
-			pref = i;
-		}
-	}
-	return pref;
-}
-
-static int on_event(void *ctx, const void *data, size_t size)
-{
-	struct evmap *e = ctx;
-	uint32_t id;
-
-	if (size != e->last_size || !e->last_size) {
-		e->last_size = size;
-		e->last_id = record_type(e, size);
-	}
-	id = e->last_id;
-	if (e->prefix)
-		printf("%s: ", map_name(e->m));
-	if (id)
-		btf_print(stdout, e->btf, id, data, size, 1);
-	else
-		btf_print_hex(stdout, data, size);
-	putchar('\n');
-	return 0;
-}
-
-/* ---- map dump at exit --------------------------------------------------- */
-
-static bool all_zero(const uint8_t *p, size_t n)
-{
-	while (n--)
-		if (*p++)
-			return false;
-	return true;
-}
-
-/* Per-CPU integer values summed; anything else per CPU (non-zero only). */
-static void print_percpu(const struct btf *btf, uint32_t vid, const uint8_t *v, uint32_t vsize, int ncpu)
-{
-	const struct btf_type *t = NULL;
-	size_t stride = (vsize + 7) & ~7u;
-
-	if (btf && vid)
-		btf_resolve(btf, vid, &t);
-	if (t && btf_kind(t) == BTF_KIND_INT && t->size <= 8 && t->size == vsize && !btf_int_offset(t) &&
-	    btf_int_bits(t) == t->size * 8) {
-		bool sgn = btf_int_encoding(t) & BTF_INT_SIGNED;
-		uint64_t sum = 0;
-
-		for (int c = 0; c < ncpu; c++) {
-			uint64_t x = 0;
-
-			memcpy(&x, v + c * stride, vsize); /* little-endian */
-			if (sgn && vsize < 8 && x >> (vsize * 8 - 1))
-				x |= ~0ull << (vsize * 8);
-			sum += x;
-		}
-		printf(sgn ? "%lld (sum over CPUs)" : "%llu (sum over CPUs)", (long long)sum);
-		return;
-	}
-	bool first = true;
-
-	for (int c = 0; c < ncpu; c++) {
-		if (all_zero(v + c * stride, vsize))
-			continue;
-		printf("%scpu%d=", first ? "" : " ", c);
-		btf_print(stdout, btf, vid, v + c * stride, vsize, 0);
-		first = false;
-	}
-	if (first)
-		printf("0 (all CPUs)");
-}
-
-static void dump_map(struct map *m, const struct btf *btf)
-{
-	uint32_t type = map_type(m), ks = map_key_size(m), vs = map_value_size(m);
-	uint32_t kid = map_btf_key_type(m), vid = map_btf_value_type(m);
-	bool percpu = is_percpu(type), array = type == BPF_MAP_TYPE_ARRAY || type == BPF_MAP_TYPE_PERCPU_ARRAY;
-	int ncpu = percpu ? cpus_possible() : 1;
-	size_t vbuf = percpu ? ((vs + 7) & ~7u) * (size_t)(ncpu > 0 ? ncpu : 1) : vs;
-	uint8_t *key, *next, *val;
-	size_t shown = 0, zeros = 0;
-	int fd = map_fd(m), err;
-
-	if (fd < 0)
-		return;
-	if (map_is_global_data(m)) {
-		uint32_t zero = 0;
-
-		val = xcalloc(1, vs ? vs : 1);
-		printf("%s:\n", map_name(m));
-		if (bpf_map_lookup(fd, &zero, val) < 0)
-			printf("  (cannot read: %s)\n", err_msg());
-		else
-			btf_print_datasec(stdout, btf, vid, val, vs, "  ");
-		free(val);
-		return;
-	}
-	switch (type) {
-	case BPF_MAP_TYPE_HASH: case BPF_MAP_TYPE_ARRAY: case BPF_MAP_TYPE_PERCPU_HASH:
-	case BPF_MAP_TYPE_PERCPU_ARRAY: case BPF_MAP_TYPE_LRU_HASH: case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-	case BPF_MAP_TYPE_LPM_TRIE:
-		break;
-	default:
-		if (!is_events(type))
-			printf("map %s (%s): contents not shown\n", map_name(m), map_type_name(type));
-		return;
-	}
-	if (ncpu <= 0 || !ks)
-		return;
-	printf("map %s (%s):\n", map_name(m), map_type_name(type));
-	key = xcalloc(2, ks);
-	next = key + ks;
-	val = xcalloc(1, vbuf);
-	for (err = bpf_map_next_key(fd, NULL, next); !err; err = bpf_map_next_key(fd, key, next)) {
-		memcpy(key, next, ks);
-		if (bpf_map_lookup(fd, key, val) < 0)
-			continue; /* deleted meanwhile */
-		if (array && all_zero(val, vbuf)) {
-			zeros++;
-			continue;
-		}
-		printf("  ");
-		btf_print(stdout, btf, kid, key, ks, 0);
-		printf(": ");
-		if (percpu)
-			print_percpu(btf, vid, val, vs, ncpu);
-		else
-			btf_print(stdout, btf, vid, val, vs, 0);
-		putchar('\n');
-		shown++;
-	}
-	if (zeros)
-		printf("  (%zu all-zero entries not shown)\n", zeros);
-	else if (!shown)
-		printf("  (empty)\n");
-	free(key);
-	free(val);
 }
 
 /* ---- main --------------------------------------------------------------- */
@@ -323,18 +223,25 @@ static uint32_t prog_insns(const struct prog *p)
 	return info.xlated_prog_len / 8;
 }
 
-static void list(struct obj *o)
+static int width(int w, const char *s)
+{
+	int n = (int)strlen(run_esc(s));
+
+	return n > w ? n : w;
+}
+
+static void list(struct obj *o, const struct run_prog *rp)
 {
 	struct prog *p;
 	struct map *m;
 	int w = 12, ws = 8;
 
 	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
-		w = (int)strlen(prog_name(p)) > w ? (int)strlen(prog_name(p)) : w;
-		ws = (int)strlen(prog_section(p)) > ws ? (int)strlen(prog_section(p)) : ws;
+		w = width(w, prog_name(p));
+		ws = width(ws, prog_section(p));
 	}
 	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
-		w = (int)strlen(map_name(m)) > w ? (int)strlen(map_name(m)) : w;
+		w = width(w, map_name(m));
 	printf("%-*s %-*s %6s  %s\n", w, "PROGRAM", ws, "SECTION", "INSNS", "STATUS");
 	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
 		uint32_t n = prog_insns(p);
@@ -342,93 +249,122 @@ static void list(struct obj *o)
 
 		if (n)
 			snprintf(ns, sizeof(ns), "%u", n);
-		printf("%-*s %-*s %6s  %s\n", w, prog_name(p), ws, prog_section(p), ns,
-		       prog_fd(p) >= 0 ? "loaded" : "not loaded");
+		printf("%-*s %-*s %6s  %s\n", w, run_esc(prog_name(p)), ws, run_esc(prog_section(p)), ns,
+		       prog_fd(p) >= 0 ? "loaded" : rp[i].why[0] ? rp[i].why : "not loaded");
 	}
 	printf("\n%-*s %-16s %5s %6s %11s\n", w, "MAP", "TYPE", "KEY", "VALUE", "MAX_ENTRIES");
-	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
-		printf("%-*s %-16s %5u %6u %11u%s\n", w, map_name(m), map_type_name(map_type(m)), map_key_size(m),
-		       map_value_size(m), map_max_entries(m), map_fd(m) >= 0 ? "" : "  (not created)");
+	for (size_t i = 0; (m = obj_map_at(o, i)); i++) {
+		printf("%-*s %-16s %5u %6u %11u%s", w, run_esc(map_name(m)), run_map_type_name(map_type(m)),
+		       map_key_size(m), map_value_size(m), map_max_entries(m), map_fd(m) >= 0 ? "" : "  (not created)");
+		if (is_events(map_type(m))) {
+			const uint32_t *ids;
+			size_t n = map_record_types(m, &ids);
+
+			printf("  records:");
+			for (size_t k = 0; k < n; k++)
+				printf(" %s%s", k ? ", " : "", run_esc(btf_name(obj_btf(o), btf_type_by_id(obj_btf(o), ids[k]))));
+			printf("%s", n ? "" : " untyped (hex)");
+		}
+		putchar('\n');
+	}
 }
 
-static int fail(struct obj *o, char *buf, const char *what)
+static int fail(const char *what)
 {
 	fflush(stdout);
-	fprintf(stderr, NAME ": %s%s\n", what, err_msg());
-	obj_close(o);
-	free(buf);
+	fprintf(stderr, RUN_NAME ": %s%s\n", what, err_msg());
 	return 1;
 }
 
-int run_main(int argc, char **argv)
+static int nothing_attachable(size_t skipped)
 {
-	struct obj_opts oo;
-	struct evmap *evs = NULL;
-	size_t nev = 0, size, nprogs = 0;
-	const struct btf *btf;
-	struct obj *o = NULL;
-	char *buf = NULL, name[64];
-	const char *base;
+	fflush(stdout);
+	fprintf(stderr, RUN_NAME ": no program of the object can be attached on this kernel (%zu skipped)\n", skipped);
+	return 1;
+}
+
+/* An attach failure that says the kernel lacks the hook (a tracepoint or
+ * function that is not there, a mechanism it does not support): skipped
+ * like a missing mechanism.  Anything else (no file descriptors left,
+ * permissions) is an error. */
+static bool missing_hook(int err)
+{
+	return err == -ENOENT || err == -ENOTSUP || err == -EOPNOTSUPP || err == -524 /* ENOTSUPP */ ||
+	       err == -ENODEV || err == -ESRCH;
+}
+
+/* Attach every loaded program; one line each.  Returns 0 or the exit
+ * status after a message. */
+static int attach(struct obj *o, struct run_prog *rp, size_t *attached)
+{
+	size_t skipped = 0;
 	struct prog *p;
+
+	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
+		const char *mech;
+		int err;
+
+		if (prog_fd(p) < 0) {
+			if (rp[i].why[0] && (tool_common.verbose || strncmp(rp[i].why, "not loaded: ", 12) ||
+					     strstr(rp[i].why, "variant")))
+				printf("%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), rp[i].why);
+			skipped += !strncmp(rp[i].why, "skipped", 7);
+			continue;
+		}
+		err = prog_attach(p);
+		if (err < 0 && (run_env.strict || !missing_hook(err)))
+			return fail("");
+		if (err < 0) {
+			printf("%s (%s): skipped: %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), err_msg());
+			err_clear();
+			skipped++;
+			continue;
+		}
+		mech = prog_mechanism(p);
+		if (mech && *mech) {
+			printf("%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), mech);
+			(*attached)++;
+		} else {
+			printf("%s (%s): loaded, not attached%s\n", run_esc(prog_name(p)), run_esc(prog_section(p)),
+			       prog_kind(p) == ATTACH_USDT ? " (USDT probes are not attached yet)" : "");
+		}
+	}
+	return !*attached && skipped ? nothing_attachable(skipped) : 0;
+}
+
+static int run(struct obj *o, struct run_prog *rp)
+{
+	struct run_events **evs = NULL;
+	struct events **ev = NULL;
+	struct map **evm = NULL;
+	size_t nev = 0, nprogs = 0, nmaps = 0;
 	struct map *m;
 	uint64_t end;
-	int rc = 0;
+	int rc;
 
-	opt_parse(argc, argv, &help, parse_arg, NULL);
-	if (!env.file)
-		opt_usage_error(&help, "missing object file (corebox run OBJ.bpf.o)");
-	if (read_file(env.file, 256u << 20, &buf, &size) < 0)
-		return fail(NULL, NULL, "");
-	base = strrchr(env.file, '/');
-	snprintf(name, sizeof(name), "%s", base ? base + 1 : env.file);
-	name[strcspn(name, ".")] = 0; /* "prog.bpf.o" -> "prog" (kernel names of data maps) */
-	o = obj_open(name[0] ? name : "obj", buf, size);
-	if (!o)
-		return fail(NULL, buf, "");
-	oo.btf_path = tool_common.btf_path;
-	oo.verbose = tool_common.verbose;
-	if (obj_load(o, &oo) < 0)
-		return fail(o, buf, "");
-	btf = obj_btf(o);
-	if (env.dry) {
-		list(o);
-		fflush(stdout); /* reported while still loaded */
-		obj_close(o);
-		free(buf);
-		return 0;
-	}
 	tool_signals();
-	if (obj_attach(o) < 0)
-		return fail(o, buf, "");
-	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
-		const char *mech = prog_mechanism(p);
-
-		if (prog_fd(p) < 0)
-			continue;
-		printf("%s (%s): %s\n", prog_name(p), prog_section(p),
-		       mech && *mech ? mech : "loaded, not attached");
-		nprogs += mech && *mech;
-	}
-	for (size_t i = 0; (m = obj_map_at(o, i)); i++) {
-		if (!is_events(map_type(m)) || map_fd(m) < 0)
-			continue;
-		evs = xrealloc(evs, (nev + 1) * sizeof(*evs));
-		memset(&evs[nev], 0, sizeof(*evs));
-		evs[nev].m = m;
-		evs[nev].btf = btf;
-		if (!(evs[nev].ev = events_open(m, on_event, &evs[nev]))) {
-			rc = fail(NULL, NULL, "");
+	if ((rc = attach(o, rp, &nprogs)))
+		return rc;
+	while (obj_map_at(o, nmaps))
+		nmaps++;
+	evs = xcalloc(nmaps, sizeof(*evs));
+	ev = xcalloc(nmaps, sizeof(*ev));
+	evm = xcalloc(nmaps, sizeof(*evm));
+	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
+		if (is_events(map_type(m)) && map_fd(m) >= 0)
+			evm[nev++] = m;
+	for (size_t i = 0; i < nev; i++) {
+		evs[i] = run_events_new(o, evm[i], nev > 1);
+		if (!(ev[i] = events_open(evm[i], run_on_event, evs[i]))) {
+			rc = fail("");
 			goto out;
 		}
-		nev++;
 	}
-	for (size_t i = 0; i < nev; i++)
-		evs[i].prefix = nev > 1;
-	printf("Running %s: %zu program%s attached, %zu event map%s. Hit Ctrl-C to end.\n", env.file, nprogs,
-	       nprogs == 1 ? "" : "s", nev, nev == 1 ? "" : "s");
+	printf("Running %s: %zu program%s attached, %zu event map%s. Hit Ctrl-C to end.\n", run_esc(run_env.file),
+	       nprogs, nprogs == 1 ? "" : "s", nev, nev == 1 ? "" : "s");
 	fflush(stdout);
 
-	end = env.duration ? now_ns() + (uint64_t)env.duration * 1000000000ull : 0;
+	end = run_env.duration ? now_ns() + (uint64_t)run_env.duration * 1000000000ull : 0;
 	while (!tool_exiting) {
 		uint64_t now = now_ns();
 		int tmo = 200;
@@ -442,10 +378,10 @@ int run_main(int argc, char **argv)
 			continue;
 		}
 		for (size_t i = 0; i < nev && !tool_exiting; i++) {
-			int r = events_poll(evs[i].ev, nev == 1 ? tmo : tmo / (int)nev + 1);
+			int r = events_poll(ev[i], nev == 1 ? tmo : tmo / (int)nev + 1);
 
 			if (r < 0 && r != -EINTR) {
-				rc = fail(NULL, NULL, "reading events: ");
+				rc = fail("reading events: ");
 				goto out;
 			}
 			if (r > 0)
@@ -453,22 +389,86 @@ int run_main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < nev; i++) /* what arrived before the stop */
-		events_poll(evs[i].ev, 0);
+		events_poll(ev[i], 0);
 	fflush(stdout);
 	for (size_t i = 0; i < nev; i++) {
-		uint64_t lost = events_lost(evs[i].ev);
+		uint64_t lost = events_lost(ev[i]);
 
 		if (lost)
-			printf("Lost %llu events on map %s.\n", (unsigned long long)lost, map_name(evs[i].m));
+			printf("Lost %llu events on map %s.\n", (unsigned long long)lost, run_esc(map_name(evm[i])));
 	}
 	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
-		dump_map(m, btf);
+		run_dump_map(m, obj_btf(o));
 out:
 	fflush(stdout);
-	for (size_t i = 0; i < nev; i++)
-		events_close(evs[i].ev);
+	for (size_t i = 0; i < nev; i++) {
+		events_close(ev[i]);
+		run_events_free(evs[i]);
+	}
 	free(evs);
+	free(ev);
+	free(evm);
+	return rc;
+}
+
+int run_main(int argc, char **argv)
+{
+	struct obj_opts oo;
+	struct run_prog *rp = NULL;
+	struct obj *o = NULL;
+	char *buf = NULL, name[64];
+	const char *base;
+	size_t size, n = 0;
+	int rc;
+
+	opt_parse(argc, argv, &help, parse_arg, NULL);
+	if (!run_env.file)
+		opt_usage_error(&help, "missing object file (corebox run OBJ.bpf.o)");
+	if (!run_env.map_mem_limit_set)
+		run_env.map_mem_limit = default_mem_limit();
+	if (read_file(run_env.file, MAX_OBJECT, &buf, &size) < 0) {
+		rc = fail("");
+		goto out;
+	}
+	base = strrchr(run_env.file, '/');
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : run_env.file);
+	name[strcspn(name, ".")] = 0; /* "prog.bpf.o" -> "prog" (kernel names of data maps) */
+	o = obj_open(name[0] ? name : "obj", buf, size);
+	if (!o) {
+		rc = fail("");
+		goto out;
+	}
+	while (obj_prog_at(o, n))
+		n++;
+	rp = xcalloc(n, sizeof(*rp));
+	if ((rc = run_select_programs(o, rp)) || (rc = run_size_maps(o)) || (rc = run_set_globals(o)) ||
+	    (rc = run_check_event_types(o)))
+		goto out;
+	memset(&oo, 0, sizeof(oo));
+	oo.btf_path = tool_common.btf_path;
+	oo.verbose = tool_common.verbose;
+	if (obj_load(o, &oo) < 0) {
+		rc = fail("");
+		goto out;
+	}
+	if (run_env.dry) {
+		size_t loaded = 0, skipped = 0;
+		struct prog *p;
+
+		list(o, rp);
+		fflush(stdout); /* reported while still loaded */
+		for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
+			loaded += prog_fd(p) >= 0;
+			skipped += !strncmp(rp[i].why, "skipped", 7);
+		}
+		rc = !loaded && skipped ? nothing_attachable(skipped) : 0;
+		goto out;
+	}
+	rc = run(o, rp);
+out:
 	obj_close(o);
+	free(rp);
 	free(buf);
+	env_free();
 	return rc;
 }

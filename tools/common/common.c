@@ -42,7 +42,7 @@ void tool_signals(void)
 }
 
 /* Messages quote names from files and the kernel: never let their bytes
- * reach the terminal raw (lib/strbuf.h str_safe). */
+ * reach the terminal raw (lib/strbuf.h strbuf_add_safe). */
 void tool_err(const char *name, const char *fmt, ...)
 {
 	struct strbuf b = { 0 };
@@ -79,14 +79,27 @@ static void stdout_failed(int err)
 			strerror(stdout_err));
 }
 
-int tool_flush(void)
+/* A write inside printf() may have failed already (stdio keeps only the
+ * error flag): errno still holds why, as nothing failed since. */
+static int flush_errno(void)
 {
-	if (stdout_err)
-		return -1;
+	int before = errno;
+
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
-	stdout_failed(errno);
+	return errno ? errno : before;
+}
+
+int tool_flush(void)
+{
+	int err;
+
+	if (stdout_err)
+		return -1;
+	if (!(err = flush_errno()))
+		return 0;
+	stdout_failed(err);
 	return -1;
 }
 
@@ -126,9 +139,10 @@ bool tool_stdout_gone(void)
 int tool_finish(int rc)
 {
 	if (!stdout_err) {
-		errno = 0;
-		if (fflush(stdout) || ferror(stdout))
-			stdout_failed(errno);
+		int err = flush_errno();
+
+		if (err)
+			stdout_failed(err);
 	}
 	if (stdout_err == EPIPE) {
 		/* everything is detached by now: die of SIGPIPE as a tool
@@ -140,6 +154,48 @@ int tool_finish(int rc)
 	return stdout_err ? 1 : rc;
 }
 
+/* The syscall a program's section names, or NULL: tracepoint/syscalls/
+ * sys_{enter,exit}_X (also tp/), ksyscall/X, kretsyscall/X, and
+ * kprobe/kretprobe/fentry/fexit on a syscall wrapper (__x64_sys_X,
+ * __arm64_sys_X). */
+static const char *section_syscall(const char *sec)
+{
+	static const char *const tps[] = { "tracepoint/syscalls/sys_enter_", "tracepoint/syscalls/sys_exit_",
+					   "tp/syscalls/sys_enter_", "tp/syscalls/sys_exit_",
+					   "ksyscall/", "kretsyscall/" };
+	static const char *const fns[] = { "kprobe/", "kretprobe/", "fentry/", "fexit/" };
+	static const char *const wrappers[] = { "__x64_sys_", "__arm64_sys_" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(tps); i++)
+		if (!strncmp(sec, tps[i], strlen(tps[i])))
+			return sec + strlen(tps[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++) {
+		if (strncmp(sec, fns[i], strlen(fns[i])))
+			continue;
+		sec += strlen(fns[i]);
+		for (size_t k = 0; k < ARRAY_SIZE(wrappers); k++)
+			if (!strncmp(sec, wrappers[k], strlen(wrappers[k])))
+				return sec + strlen(wrappers[k]);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Programs on syscalls this architecture does not have (arm64 has no
+ * open, stat, fork, ...: the generic table) are not loaded, so one BPF
+ * source serves every architecture. */
+static void drop_absent_syscalls(struct obj *o)
+{
+	struct prog *p;
+
+	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
+		const char *sec = prog_section(p), *sc = sec ? section_syscall(sec) : NULL;
+
+		if (sc && *sc && syscall_nr(sc) < 0)
+			prog_set_autoload(p, false);
+	}
+}
+
 struct obj *tool_open(const char *name, const void *data, size_t size)
 {
 	struct obj *o = obj_open(name, data, size);
@@ -148,6 +204,7 @@ struct obj *tool_open(const char *name, const void *data, size_t size)
 		tool_err(name, "cannot open embedded BPF object: %s", err_msg());
 		exit(1);
 	}
+	drop_absent_syscalls(o);
 	return o;
 }
 
@@ -378,17 +435,18 @@ int tool_cgroup_open(const char *name, const char *path)
 	struct statfs sf;
 	char mnt[256];
 
-	if (fd < 0) {
+	if (fd < 0 && errno != ENOTDIR) {
 		tool_err(name, "cannot open cgroup %s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstatfs(fd, &sf) < 0 || (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) {
+	if (fd < 0 || fstatfs(fd, &sf) < 0 || (unsigned long)sf.f_type != CGROUP2_SUPER_MAGIC) {
 		if (cgroup2_mount(mnt, sizeof(mnt)))
 			tool_err(name, "%s is not a cgroup v2 directory (cgroup v2 is mounted at %s)", path, mnt);
 		else
 			tool_err(name, "%s is not a cgroup v2 directory (no cgroup2 file system is mounted: "
 				 "mount -t cgroup2 none DIR)", path);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	return fd;

@@ -22,7 +22,11 @@
 extern volatile sig_atomic_t tool_exiting;
 void tool_signals(void);
 
-/* Open the embedded object; on error print "NAME: msg" and exit 1. */
+/* Open the embedded object; on error print "NAME: msg" and exit 1.
+ * Programs on a syscall this architecture lacks (section tracepoint/
+ * syscalls/sys_enter_open, ksyscall/open, kprobe/__x64_sys_open, ... on
+ * arm64, whose generic table has no open/stat/fork/...) get their autoload
+ * turned off: write them for every architecture, they load where they can. */
 struct obj *tool_open(const char *name, const void *data, size_t size);
 /* Load and attach; on error print the message, close the object, return 1
  * (the tool's exit code).  0 on success. */

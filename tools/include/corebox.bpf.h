@@ -1,6 +1,8 @@
 /* corebox BPF-side base header: kernel types, section and map-definition
- * macros, helper prototypes, CO-RE read macros and the tracing-context
- * argument macro.  Written for corebox's own loader (libbpf's headers are
+ * macros, helper prototypes, CO-RE read macros, the tracing-context
+ * argument macro (BPF_PROG) and, from arch.bpf.h, everything that depends
+ * on the target architecture (syscall numbers, pt_regs access, BPF_KPROBE,
+ * BPF_KSYSCALL, syscall wrapper names): see the list at its top.  Written for corebox's own loader (libbpf's headers are
  * not used).  Each tool defines its own LICENSE.
  *
  * Helpers are called through constant function pointers whose value is the
@@ -324,5 +326,15 @@ static struct pt_regs *(*bpf_task_pt_regs)(struct task_struct *task) = (void *)B
 
 /* raw_tp/tp_btf/fentry programs return int; tracepoint programs take the
  * tracepoint's trace_event_raw_* record as ctx. */
+
+/* extern int LINUX_KERNEL_VERSION __kconfig;  extern void sym __ksym; */
+#ifndef __kconfig
+#define __kconfig __attribute__((section(".kconfig")))
+#endif
+#ifndef __ksym
+#define __ksym __attribute__((section(".ksyms")))
+#endif
+
+#include "arch.bpf.h"
 
 #endif

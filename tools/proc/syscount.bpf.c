@@ -48,15 +48,6 @@ struct {
 	__type(value, struct sc_pval);
 } procs SEC(".maps");
 
-static __always_inline long syscall_nr(struct pt_regs *regs)
-{
-#if defined(__TARGET_ARCH_arm64)
-	return BPF_CORE_READ(regs, syscallno);
-#else
-	return BPF_CORE_READ(regs, orig_ax);
-#endif
-}
-
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 {
@@ -72,14 +63,6 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
 	return 0;
 }
-
-#if defined(__TARGET_ARCH_arm64)
-#define NR_EXECVE 221
-#define NR_EXECVEAT 281
-#else
-#define NR_EXECVE 59
-#define NR_EXECVEAT 322
-#endif
 
 /* The process name: the thread group leader's comm. */
 static __always_inline void leader_comm(char *buf)
@@ -101,7 +84,7 @@ static __always_inline int count_process(__u32 pid, __u64 delta, long nr)
 		v = bpf_map_lookup_elem(&procs, &pid);
 		if (!v)
 			return 0;
-	} else if (nr == NR_EXECVE || nr == NR_EXECVEAT) {
+	} else if (nr == __NR_execve || nr == __NR_execveat) {
 		/* the name changes at exec: the entry may predate it */
 		leader_comm(v->comm);
 	}
@@ -131,15 +114,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret, const int
 	}
 	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
 		return 0;
-	if (direct) {
-#if defined(__TARGET_ARCH_arm64)
-		nr = regs->syscallno;
-#else
-		nr = regs->orig_ax;
-#endif
-	} else {
-		nr = syscall_nr(regs);
-	}
+	nr = direct ? CB_SYSCALL_NR_BTF(regs) : CB_SYSCALL_NR(regs);
 	if (nr < 0) /* -1: no syscall (e.g. skipped by seccomp/ptrace) */
 		return 0;
 	if (measure_latency) {

@@ -1,0 +1,159 @@
+#!/bin/sh
+# memleak end to end: a helper leaks exactly K allocations of LEAK bytes
+# from cbx_leak_marker() and frees all N allocations of FREED bytes made
+# by cbx_freed_marker().  memleak -p must report "K*LEAK bytes in K
+# allocations from stack" with cbx_leak_marker among the frames, and
+# nothing from cbx_freed_marker; -c must start the helper itself and do
+# the same; -a lists the K addresses; --combined-only agrees; JSON
+# parses and carries the same numbers; kernel mode (and the seed's
+# "memleak.py -o 10 60 1") reports; SIGINT exits 0; nothing stays loaded.
+# Run as root from the repository root: sh tests/e2e/memleak.sh
+set -u
+CB=${COREBOX:-./corebox}
+W=$(mktemp -d /tmp/cb-memleak.XXXXXX)
+K=37
+LEAK=4321
+N=200
+FREED=1234
+T=memleak
+fails=0
+HPID= TPID=
+. tests/e2e/lib.sh
+. tests/e2e/helpers/mem.sh
+
+cleanup() {
+	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+need_corebox
+mem_build cbx_leak
+$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
+bpf_snapshot before
+
+hstart() { # start the helper, waiting for SIGUSR1
+	: > "$W/helper.out"
+	"$W/cbx_leak" $K $LEAK $N $FREED > "$W/helper.out" 2>&1 &
+	HPID=$!
+	wait_for "$W/helper.out" '^ready' 50 || { notok "helper did not start"; return 1; }
+}
+hstop() { kill -KILL "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=; }
+
+# check LABEL: the leak (and only it) in the last report of $W/LABEL.out
+check() {
+	want="$((K * LEAK)) bytes in $K allocations from stack"
+	last=$(awk '/^\[[0-9]+:[0-9]+:[0-9]+\] Top [0-9]+ stacks with outstanding allocations:$/ { buf = "" } { buf = buf $0 "\n" } END { printf "%s", buf }' "$W/$1.out")
+	if printf '%s' "$last" | grep -qx "$want" &&
+		printf '%s' "$last" | grep -A3 -x "$want" | grep -Eq '^	[0-9]+ \[<[0-9a-f]{16}>\] cbx_leak_marker\+0x[0-9a-f]+ \[.*cbx_leak\]$'; then
+		ok "$1: '$want' from cbx_leak_marker"
+	else
+		notok "$1: no '$want' from cbx_leak_marker in the last report: $(printf '%s' "$last" | head -c 700)"
+	fi
+	if grep -q cbx_freed_marker "$W/$1.out" || grep -q "^$((N * FREED)) bytes" "$W/$1.out"; then
+		notok "$1: the freed allocations are reported"
+	else
+		ok "$1: nothing from cbx_freed_marker (all $N freed)"
+	fi
+}
+
+# 1. -p PID, a report every second
+if hstart; then
+	if tstart pid 'Attaching to pid' memleak -p "$HPID" -o 0 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50 || notok "pid: helper did not finish"
+		n=$(grep -c 'Top .* stacks' "$W/pid.out")
+		wait_for_reports() { i=0; while [ $i -lt 50 ]; do [ "$(grep -c 'Top .* stacks' "$W/pid.out")" -ge $((n + 2)) ] && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+		wait_for_reports
+		tstop pid 50
+		check pid
+		if grep -q "^Attaching to pid $HPID, Ctrl+C to quit.\$" "$W/pid.out"; then ok "pid: banner"; else notok "pid: banner: $(head -2 "$W/pid.out")"; fi
+	fi
+	hstop
+fi
+
+# 2. -a: every leaked address listed under the stack
+if hstart; then
+	if tstart alloc 'Attaching to pid' memleak -a -p "$HPID" -o 0 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50
+		sleep 2.2
+		tstop alloc 50
+		c=$(awk '/^\[/ { n = 0 } /^	addr = 0x[0-9a-f]+ size = '$LEAK'$/ { n++ } END { print n + 0 }' "$W/alloc.out")
+		if [ "$c" = $K ]; then ok "-a: $K 'addr = ... size = $LEAK' lines"; else notok "-a: $c address lines for $LEAK bytes (want $K)"; fi
+	fi
+	hstop
+fi
+
+# 3. --combined-only: the same totals from the per-stack sums
+if hstart; then
+	if tstart combined 'Attaching to pid' memleak --combined-only -p "$HPID" 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50
+		sleep 2.2
+		tstop combined 50
+		check combined
+	fi
+	hstop
+fi
+
+# 4. -c COMMAND: memleak starts the helper (which then leaks at once)
+if tstart command 'Attaching to pid' memleak -c "$W/cbx_leak $K $LEAK $N $FREED now" -o 0 1 4; then
+	cpid=$(sed -n 's/^Attaching to pid \([0-9]*\),.*/\1/p' "$W/command.out")
+	twait command 150
+	check command
+	if [ -n "$cpid" ] && ! kill -0 "$cpid" 2>/dev/null; then ok "-c: the command (pid $cpid) was stopped and reaped"
+	else notok "-c: command pid '$cpid' still there"; kill -KILL "$cpid" 2>/dev/null; fi
+fi
+
+# 5. JSON: one report per interval with the stack's bytes, count, frames
+if hstart; then
+	if tstart json "" memleak -j -p "$HPID" -o 0 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50
+		sleep 2.2
+		tstop json 50
+		json_ok json
+		if python3 -c 'import json,sys
+K, L = int(sys.argv[2]), int(sys.argv[3])
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+hit = [s for d in docs for s in d.get("stacks", []) if s["bytes"] == K * L and s["allocations"] == K
+       and any("cbx_leak_marker" in f for f in s["frames"])]
+sys.exit(0 if hit else 1)' "$W/json.out" $K $LEAK; then
+			ok "-j: a stack with bytes $((K * LEAK)), allocations $K, frame cbx_leak_marker"
+		else
+			notok "-j: no such stack: $(tail -c 600 "$W/json.out")"
+		fi
+	fi
+	hstop
+fi
+
+# 6. kernel allocators, and the seed's command line through a bcc-style name
+ln -sf "$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")" "$W/memleak.py"
+CBSAVE=$CB
+CB=$W/memleak.py
+if tstart seed 'Attaching to kernel allocators, Ctrl+C to quit.' -o 10 60 1; then
+	sleep 1
+	tstop seed 50
+	if grep -Eq '^\[[0-9]+:[0-9]+:[0-9]+\] Top [0-9]+ stacks with outstanding allocations:$' "$W/seed.out" &&
+		grep -Eq '^[0-9]+ bytes in [0-9]+ allocations from stack$' "$W/seed.out" &&
+		grep -Eq '^	0 \[<ffff[0-9a-f]{12}>\] [a-zA-Z_]' "$W/seed.out"; then
+		ok "memleak.py -o 10 60 1 (kernel, Ctrl-C after 1 s): a report with kernel stacks"
+	else
+		notok "memleak.py -o 10 60 1: $(head -c 500 "$W/seed.out")"
+	fi
+fi
+CB=$CBSAVE
+
+# 7. bad input
+usage_exit2 "-p with -c" memleak -p 1 -c true
+usage_exit2 "-z > -Z" memleak -z 10 -Z 5
+usage_exit2 "bad --sort" memleak --sort name
+"$CB" memleak -O /nonexistent/libfoo.so -p $$ 1 1 > "$W/bad.out" 2>&1
+rc=$?
+if [ $rc = 1 ] && [ "$(wc -l < "$W/bad.out")" -le 2 ]; then ok "missing -O object: one line, status 1"
+else notok "missing -O object: status $rc: $(head -c 300 "$W/bad.out")"; fi
+
+snoop_left
+[ "$fails" = 0 ]

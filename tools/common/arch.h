@@ -1,0 +1,77 @@
+/* What the user side knows about the CPU architecture (x86_64, arm64).
+ * The BPF side's counterpart is tools/include/arch.bpf.h.
+ *
+ *   ARCH_NAME, ARCH_SYSCALL_PREFIX   of the architecture corebox was built
+ *                     for: "__x64_sys_" / "__arm64_sys_" + name is a
+ *                     syscall's wrapper (fentry/kprobe target).
+ *   arch_reg_offset() a register's byte offset in the kprobe/uprobe ctx
+ *                     (struct pt_regs) from its name: x86_64 "rdi", "edi",
+ *                     "di", "dil", "r8d", "rip", ...; arm64 "x0".."x30",
+ *                     "w0".."w30", "sp", "pc", "lr", "fp".
+ *   arch_arg_reg_offset(), arch_ret_reg_offset()  where a function's n-th
+ *                     argument and its return value are in struct pt_regs
+ *                     (generated programs: tools/trace/codegen.c).
+ *   arch_usdt_arg_parse(), arch_usdt_args_parse()  USDT arguments
+ *                     ("-4@-20(%rbp)", "8@[x1, 16]"): what the BPF side
+ *                     must read, as pt_regs offsets, a displacement and a
+ *                     size (tools/trace/resolve.c decodes probes with it).
+ * Both architectures' tables are always compiled in (the unit tests check
+ * both on any host); ARCH_HOST is the one this binary runs on. */
+#ifndef COREBOX_TOOLS_ARCH_H
+#define COREBOX_TOOLS_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum arch { ARCH_X86_64, ARCH_ARM64 };
+
+#if defined(__x86_64__)
+#define ARCH_HOST ARCH_X86_64
+#define ARCH_NAME "x86_64"
+#define ARCH_SYSCALL_PREFIX "__x64_sys_"
+#elif defined(__aarch64__)
+#define ARCH_HOST ARCH_ARM64
+#define ARCH_NAME "arm64"
+#define ARCH_SYSCALL_PREFIX "__arm64_sys_"
+#else
+#error "corebox: unsupported architecture (x86_64 and arm64 are; see tools/common/arch.h)"
+#endif
+
+/* Offset of register NAME in struct pt_regs of arch a, or -1 (and
+ * *size = 0) when there is no such register.  *size (may be NULL): the
+ * named register's width in bytes (4 for "edi" and "w3"). */
+int arch_reg_offset(enum arch a, const char *name, unsigned *size);
+
+/* pt_regs offset of function argument n (1-based) passed in a register
+ * (x86_64: 1..6, arm64: 1..8), or -1; and of the return value. */
+int arch_arg_reg_offset(enum arch a, unsigned n);
+int arch_ret_reg_offset(enum arch a);
+
+enum arch_usdt_kind {
+	ARCH_USDT_CONST,     /* the value is val_off */
+	ARCH_USDT_REG,       /* the register at reg_off */
+	ARCH_USDT_REG_DEREF, /* memory at (register at reg_off) + val_off */
+	ARCH_USDT_SIB,       /* memory at reg + (idx_reg << scale_shift) + val_off (x86 only) */
+};
+
+struct arch_usdt_arg {
+	enum arch_usdt_kind kind;
+	int64_t val_off;
+	int reg_off;      /* pt_regs offset; -1 for CONST */
+	int idx_reg_off;  /* SIB index register; -1 otherwise */
+	unsigned scale_shift;
+	unsigned size;    /* 1, 2, 4 or 8 bytes */
+	bool is_signed;
+};
+
+/* Parse the USDT argument at *s (leading blanks skipped) in arch a's
+ * operand syntax; *s is advanced past it.  0, or -EINVAL with err_msg()
+ * saying what is wrong (RIP-relative operands are not supported: the
+ * symbol's run-time address is not known to the probe). */
+int arch_usdt_arg_parse(enum arch a, const char **s, struct arch_usdt_arg *arg);
+
+/* Parse a whole argument string ("-4@%edi 8@-16(%rbp)") into args[max]:
+ * the number of arguments, or -EINVAL (err_msg()) / -E2BIG. */
+int arch_usdt_args_parse(enum arch a, const char *s, struct arch_usdt_arg *args, int max);
+
+#endif

@@ -1,0 +1,44 @@
+/* What the memory tools' user sides share: starting an event tool (events
+ * map set up, load, attach, consumer open) and running it, and small
+ * readers of /proc files. */
+#ifndef COREBOX_MEM_MEMTOOL_H
+#define COREBOX_MEM_MEMTOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tools/common/common.h"
+
+/* obj_setup_events("events"), tool_load_attach, events_open: the event
+ * stream, or NULL after a message (the object is closed then). */
+struct events *mem_attach_events(struct obj *o, const char *name, event_cb cb, void *ctx);
+/* tool_event_loop for duration_s seconds (0: until a signal), then close
+ * the stream and the object: the tool's exit status. */
+int mem_run_events(struct obj *o, struct events *ev, const char *name, long duration_s);
+
+/* The option callback of tools whose only option is -v (opt_parse). */
+int mem_parse_verbose(int key, const char *arg, void *ctx);
+
+/* A counter of /proc/vmstat ("nr_free_pages"), or -1. */
+long long mem_vmstat(const char *key);
+/* Number of online NUMA nodes (/sys/devices/system/node/online), 1 when
+ * the file is missing (a kernel without NUMA). */
+int mem_numa_nodes(void);
+/* The zones of /proc/zoneinfo, in the kernel's order: per node, idx is
+ * the zone's index in its node (enum zone_type), start_pfn its first page
+ * frame (populated zones only).  Returns how many (at most max), or -1. */
+struct mem_zone {
+	int node, idx;
+	char name[16];             /* "DMA", "DMA32", "Normal", "Movable"... */
+	unsigned long long start_pfn;
+	bool populated;
+};
+int mem_zones(struct mem_zone *z, int max);
+/* "ZONE_NORMAL" (bcc's compactsnoop names) for node/idx, else the index. */
+const char *mem_zone_name(const struct mem_zone *z, int n, int node, int idx, char *buf, size_t size);
+
+/* NUL-terminated copy of a 16-byte comm into buf[17]; returns buf. */
+const char *mem_comm(char buf[17], const char *comm);
+
+#endif

@@ -1,0 +1,23 @@
+/* Generated programs into one loader object, loaded and attached. */
+#ifndef COREBOX_TRACE_BUILD_H
+#define COREBOX_TRACE_BUILD_H
+
+#include "probe.h"
+
+struct obj;
+
+/* "tracepoint/CAT/EV", "kprobe/F", "uprobe/PATH:0xOFF" ... */
+void loc_section(const struct loc *l, char *buf, size_t size);
+/* Finish g's code and add it as a program for l (label: the probe text
+ * for error messages; pid: uprobe process filter).  Program index or
+ * -errno (message set). */
+int build_add(struct obj *o, const struct loc *l, struct gen *g, const char *label, int pid);
+/* Load everything, attach each program; probes that fail to attach are
+ * skipped with a warning unless all fail.  Prints its own errors.
+ * *attached = programs attached. */
+int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached);
+/* A compile error in probe s: with a caret when the position is known
+ * (returns 2, a usage error), else one line (returns 1). */
+int build_probe_error(const char *tool, const struct spec *s, struct gen *g);
+
+#endif

@@ -1,0 +1,140 @@
+/* From a parsed probe (spec.h) to concrete attach points ("locations")
+ * with the mechanism this kernel allows, and from those to BPF programs
+ * (codegen.c).  Shared by trace, funccount, stackcount, argdist and
+ * funclatency. */
+#ifndef COREBOX_TRACE_PROBE_H
+#define COREBOX_TRACE_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/insn.h"
+#include "expr.h"
+#include "spec.h"
+
+struct btf;
+struct obj;
+
+enum mech { M_TP, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE };
+
+/* A tracepoint format file's field. */
+struct tp_field {
+	char *name;
+	char *type;          /* as written: "const char *", "char[16]" */
+	uint32_t off, size;
+	bool sign, data_loc;
+};
+struct tp_format {
+	struct tp_field *f;
+	int n;
+	int first_arg;       /* syscalls: index of the first syscall argument field */
+};
+/* TRACEFS/events/CAT/EV/format; 0 or -errno with a message. */
+int tp_format_read(const char *cat, const char *ev, struct tp_format *out);
+int tp_format_parse(const char *text, struct tp_format *out);
+void tp_format_free(struct tp_format *f);
+const struct tp_field *tp_field(const struct tp_format *f, const char *name);
+
+/* A USDT argument: [-]SIZE@OPERAND decoded. */
+struct usdt_arg {
+	uint8_t size;
+	bool sign;
+	enum { UA_CONST, UA_REG, UA_MEM } kind;
+	int16_t reg;         /* pt_regs byte offset of the base register (-1 none) */
+	int16_t idx;         /* pt_regs offset of the index register (-1 none) */
+	uint8_t scale;
+	int64_t val;         /* constant, or displacement */
+};
+/* One argument string ("-4@-12(%rbp)", "8@%rax", "4@$5", "8@[x1, 8]"). */
+int usdt_arg_parse(const char *s, struct usdt_arg *a);
+
+struct loc {
+	enum mech mech;
+	char *name;          /* shown: function, "cat:event" (funccount), event, USDT probe */
+	char *target;        /* kernel function, "CAT/EVENT", or the binary's path */
+	uint64_t off;        /* kprobe offset; uprobe/USDT file offset */
+	uint64_t ref_ctr;    /* USDT semaphore file offset */
+	bool user;           /* user-space probe (uprobe, USDT) */
+	bool usdt;           /* argN are the USDT probe's arguments */
+	bool syscall_tp;     /* sys_NAME on syscalls:sys_{enter,exit}_NAME */
+	bool is_return;
+	struct tp_format fmt;      /* M_TP */
+	uint32_t proto;            /* kernel BTF FUNC_PROTO of the function (fentry/kprobe typing), 0 */
+	int nparams;               /* its parameter count */
+	struct usdt_arg *uargs;    /* USDT */
+	int nuargs;
+};
+
+struct resolve_opts {
+	const char *tool;
+	int pid;             /* -p: library lookup in /proc/PID/maps, exe of :FUNC */
+	bool regex;          /* -r: POSIX extended regex instead of globs */
+	bool want_return;    /* also return probes (r: in trace; funclatency) */
+	bool pattern;        /* funccount style: patterns allowed, tracepoint names "cat:event" */
+	int verbose;
+	int limit;           /* max locations (bcc: 1000) */
+};
+
+/* The kernel's BTF, opened once on first use (NULL when it has none). */
+const struct btf *probe_kernel_btf(void);
+void probe_kernel_btf_release(void);
+
+/* Locations for one probe (is_return: r probes).  0, or -errno with a
+ * one-line message naming the probe and the reason. */
+int probe_resolve(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs, int *n);
+void locs_free(struct loc *l, int n);
+/* bcc's library lookup: path, ld.so.cache "lib<NAME>.so", /proc/PID/maps,
+ * PATH.  Malloc'd path or NULL with a message. */
+char *probe_find_library(const char *lib, int pid);
+
+/* ---- code generation (codegen.c) ---- */
+
+enum { EV_HDR = 56 }; /* trace record header, see codegen.c */
+
+struct cg_opts {
+	int pid, tid;         /* -p (tgid), -L/-t (tid); 0: none */
+	int self;             /* drop events of this tgid (trace without -S) */
+	long uid;             /* -1: none */
+	int cpu;              /* -c: -1 none */
+	int strsize;          /* string capture size */
+};
+
+struct gen;
+/* Generators for one location: expressions are compiled against it. */
+struct gen *gen_new(const struct loc *loc, const struct spec *s, const struct cg_opts *o);
+void gen_free(struct gen *g);
+struct emit *gen_emit(struct gen *g);
+/* Where compilation failed in the probe text (-1 unknown). */
+int gen_errpos(const struct gen *g);
+
+/* Prologue: ctx in R6, pid_tgid in R8, the filters of cg_opts (jump to
+ * out on mismatch).  Returns the "out" label (r0 = 0; exit by gen_end). */
+int gen_begin(struct gen *g);
+void gen_end(struct gen *g, int out);
+/* Compile expression text (at pos in the probe text) as a condition:
+ * jump to label when it is false. */
+int gen_filter(struct gen *g, const char *text, int pos, int label);
+/* Compile an expression; the value (integer or pointer) in R0, its type
+ * in *t.  Strings: see gen_string. */
+int gen_value(struct gen *g, const char *text, int pos, struct ctype *t);
+/* Compile a string expression into memory at (reg + off), size bytes,
+ * NUL-terminated (empty when the pointer is NULL). */
+int gen_string(struct gen *g, const char *text, int pos, int reg, int16_t off, int size);
+/* An already parsed tree. */
+int gen_value_node(struct gen *g, struct node *n, struct ctype *t);
+int gen_string_node(struct gen *g, struct node *n, int reg, int16_t off, int size);
+/* Stack space (8-aligned, below what the generator uses): returns the
+ * frame offset (negative). */
+int gen_stack(struct gen *g, int size);
+/* Declare values of an entry probe (argdist $entry(x), $latency): map
+ * holding them by tid, and what each slot is. */
+void gen_set_entry(struct gen *g, int map, char **names, int n);
+/* R0 = log2 slot of R1 as bcc's bpf_log2l (0 for 0, floor(log2)+1). */
+void gen_log2l(struct gen *g);
+/* R0 = map value pointer of key at fp+keyoff; jump to out when missing. */
+void gen_lookup(struct gen *g, int map, int keyoff, int out);
+/* counts[key at fp+keyoff] += 1 in a hash map (insert when absent). */
+void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff);
+
+#endif

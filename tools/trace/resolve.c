@@ -1,0 +1,912 @@
+/* Probe -> locations: kernel functions (BTF + kallsyms), tracepoints
+ * (tracefs), user functions (ELF symbols of a library found like bcc
+ * does), USDT probes (.note.stapsdt), and the mechanism this kernel
+ * allows for each (see probe.h). */
+#include "probe.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bpf/perf.h"
+#include "bpf/probe.h"
+#include "bpf/tracefs.h"
+#include "btf/btf.h"
+#include "elf/elf.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "loader/kbtf.h"
+#include "tools/common/arch.h"
+#include "tools/common/opt.h"
+
+/* ---- kernel BTF ---- */
+
+static struct kbtf kb;
+static int kb_state; /* 0 unopened, 1 open, -1 none */
+
+const struct btf *probe_kernel_btf(void)
+{
+	if (!kb_state) {
+		kb_state = kbtf_open(&kb, tool_common.btf_path) == 0 ? 1 : -1;
+		if (kb_state < 0)
+			err_clear();
+	}
+	return kb_state > 0 ? kb.btf : NULL;
+}
+
+void probe_kernel_btf_release(void)
+{
+	if (kb_state > 0)
+		kbtf_close(&kb);
+	kb_state = 0;
+}
+
+/* ---- tracepoint formats ---- */
+
+void tp_format_free(struct tp_format *f)
+{
+	for (int i = 0; i < f->n; i++) {
+		free(f->f[i].name);
+		free(f->f[i].type);
+	}
+	free(f->f);
+	memset(f, 0, sizeof(*f));
+}
+
+/* "\tfield:const char * filename;\toffset:16;\tsize:8;\tsigned:0;" */
+int tp_format_parse(const char *text, struct tp_format *out)
+{
+	const char *line = text;
+
+	memset(out, 0, sizeof(*out));
+	while (line && *line) {
+		const char *nl = strchr(line, '\n'), *f = strstr(line, "field:");
+		const char *semi, *o, *sz, *sg;
+		size_t n;
+
+		if (f && (!nl || f < nl) && (semi = strchr(f, ';')) && (!nl || semi < nl) &&
+		    (o = strstr(semi, "offset:")) && (sz = strstr(semi, "size:")) && (!nl || sz < nl)) {
+			struct tp_field *tf;
+			char decl[256], *name, *br;
+
+			n = (size_t)(semi - (f + 6));
+			if (n >= sizeof(decl))
+				n = sizeof(decl) - 1;
+			memcpy(decl, f + 6, n);
+			decl[n] = 0;
+			while (n && decl[n - 1] == ' ')
+				decl[--n] = 0;
+			br = n && decl[n - 1] == ']' ? strrchr(decl, '[') : NULL;
+			/* the name: last word (before any [N]) */
+			name = br ? br : decl + n;
+			while (name > decl && name[-1] == ' ')
+				name--;
+			{
+				char *e = name;
+
+				while (name > decl && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+					name--;
+				out->f = xrealloc(out->f, (size_t)(out->n + 1) * sizeof(*out->f));
+				tf = &out->f[out->n++];
+				memset(tf, 0, sizeof(*tf));
+				tf->name = xmalloc((size_t)(e - name) + 1);
+				memcpy(tf->name, name, (size_t)(e - name));
+				tf->name[e - name] = 0;
+				/* type = decl without the name (arrays keep [N]) */
+				tf->type = xmalloc(strlen(decl) + 1);
+				memcpy(tf->type, decl, (size_t)(name - decl));
+				strcpy(tf->type + (name - decl), e);
+			}
+			tf->data_loc = strstr(tf->type, "__data_loc") != NULL;
+			tf->off = (uint32_t)strtoul(o + 7, NULL, 10);
+			tf->size = (uint32_t)strtoul(sz + 5, NULL, 10);
+			sg = strstr(sz, "signed:");
+			tf->sign = sg && (!nl || sg < nl) && sg[7] == '1';
+			if (!strcmp(tf->name, "__syscall_nr"))
+				out->first_arg = out->n;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!out->n)
+		return err_set(EINVAL, "tracepoint format has no fields");
+	return 0;
+}
+
+int tp_format_read(const char *cat, const char *ev, struct tp_format *out)
+{
+	char rel[300], path[512], *buf;
+	size_t len;
+	int err;
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", cat, ev);
+	if (!tracefs_path(path, sizeof(path), rel))
+		return -ENOENT;
+	if ((err = read_file(path, 1 << 20, &buf, &len)) < 0)
+		return err_prefix(err, "tracepoint %s:%s", cat, ev);
+	err = tp_format_parse(buf, out);
+	free(buf);
+	if (err < 0)
+		return err_prefix(err, "%s", path);
+	return 0;
+}
+
+const struct tp_field *tp_field(const struct tp_format *f, const char *name)
+{
+	for (int i = 0; i < f->n; i++)
+		if (!strcmp(f->f[i].name, name))
+			return &f->f[i];
+	return NULL;
+}
+
+/* ---- matching ---- */
+
+struct matcher {
+	bool regex;
+	regex_t re;
+	const char *glob;
+};
+
+static int matcher_init(struct matcher *m, const char *pat, bool regex)
+{
+	memset(m, 0, sizeof(*m));
+	m->regex = regex;
+	m->glob = pat;
+	if (regex && regcomp(&m->re, pat, REG_EXTENDED | REG_NOSUB) != 0)
+		return err_set(EINVAL, "bad regular expression '%s'", pat);
+	return 0;
+}
+
+static bool matcher_ok(const struct matcher *m, const char *s)
+{
+	return m->regex ? regexec(&m->re, s, 0, NULL, 0) == 0 : glob_match(m->glob, s);
+}
+
+static void matcher_fini(struct matcher *m)
+{
+	if (m->regex)
+		regfree(&m->re);
+}
+
+static bool has_wild(const char *s) { return strpbrk(s, "*?[") != NULL; }
+
+static struct loc *add_loc(struct loc **locs, int *n)
+{
+	struct loc *l;
+
+	*locs = xrealloc(*locs, (size_t)(*n + 1) * sizeof(**locs));
+	l = &(*locs)[(*n)++];
+	memset(l, 0, sizeof(*l));
+	return l;
+}
+
+void locs_free(struct loc *l, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(l[i].name);
+		free(l[i].target);
+		tp_format_free(&l[i].fmt);
+		free(l[i].uargs);
+	}
+	free(l);
+}
+
+/* ---- tracepoints ---- */
+
+static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
+{
+	char path[512], name[600];
+	struct matcher mc, me;
+	DIR *d, *d2;
+	struct dirent *c, *e;
+	int err;
+
+	if (!has_wild(s->lib) && !has_wild(s->func) && !o->regex) {
+		struct loc *l;
+
+		if (!perf_tp_exists(s->lib, s->func))
+			return err_set(ENOENT, "tracepoint %s:%s does not exist on this kernel", s->lib, s->func);
+		l = add_loc(locs, n);
+		l->mech = M_TP;
+		snprintf(name, sizeof(name), "%s/%s", s->lib, s->func);
+		l->target = xstrdup(name);
+		snprintf(name, sizeof(name), "%s:%s", s->lib, s->func);
+		l->name = xstrdup(o->pattern ? name : s->func);
+		return tp_format_read(s->lib, s->func, &l->fmt);
+	}
+	if (!tracefs_path(path, sizeof(path), "events"))
+		return -ENOENT;
+	if ((err = matcher_init(&mc, s->lib, o->regex)) < 0)
+		return err;
+	if ((err = matcher_init(&me, s->func, o->regex)) < 0) {
+		matcher_fini(&mc);
+		return err;
+	}
+	d = opendir(path);
+	if (!d) {
+		matcher_fini(&mc);
+		matcher_fini(&me);
+		return err_sys(errno, "cannot list %s", path);
+	}
+	while ((c = readdir(d))) {
+		char sub[1024];
+
+		if (c->d_name[0] == '.' || !matcher_ok(&mc, c->d_name))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", path, c->d_name);
+		if (!(d2 = opendir(sub)))
+			continue;
+		while ((e = readdir(d2))) {
+			struct loc *l;
+
+			if (e->d_name[0] == '.' || e->d_type == DT_REG || !matcher_ok(&me, e->d_name))
+				continue;
+			if (!perf_tp_exists(c->d_name, e->d_name))
+				continue;
+			if (o->limit && *n >= o->limit) {
+				closedir(d2);
+				closedir(d);
+				matcher_fini(&mc);
+				matcher_fini(&me);
+				return err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit,
+					       s->text);
+			}
+			l = add_loc(locs, n);
+			l->mech = M_TP;
+			snprintf(name, sizeof(name), "%s/%s", c->d_name, e->d_name);
+			l->target = xstrdup(name);
+			snprintf(name, sizeof(name), "%s:%s", c->d_name, e->d_name);
+			l->name = xstrdup(o->pattern ? name : e->d_name);
+			if (tp_format_read(c->d_name, e->d_name, &l->fmt) < 0)
+				err_clear(); /* counting needs no fields */
+		}
+		closedir(d2);
+	}
+	closedir(d);
+	matcher_fini(&mc);
+	matcher_fini(&me);
+	if (!*n)
+		return err_set(ENOENT, "no tracepoint matches %s:%s", s->lib, s->func);
+	return 0;
+}
+
+/* ---- kernel functions ---- */
+
+/* Function -> the tracepoint to use instead when it cannot be probed. */
+static const struct { const char *func, *tp; } nearest_tp[] = {
+	{ "__alloc_pages", "kmem:mm_page_alloc" }, { "alloc_pages", "kmem:mm_page_alloc" },
+	{ "__kmalloc", "kmem:kmalloc" }, { "kmalloc", "kmem:kmalloc" }, { "kmem_cache_alloc", "kmem:kmem_cache_alloc" },
+	{ "kfree", "kmem:kfree" }, { "kmem_cache_free", "kmem:kmem_cache_free" },
+	{ "do_sys_open", "syscalls:sys_enter_openat" }, { "do_sys_openat2", "syscalls:sys_enter_openat" },
+	{ "vfs_read", "syscalls:sys_enter_read" }, { "vfs_write", "syscalls:sys_enter_write" },
+	{ "vfs_open", "syscalls:sys_enter_openat" }, { "do_unlinkat", "syscalls:sys_enter_unlinkat" },
+	{ "submit_bio", "block:block_bio_queue" }, { "blk_account_io_start", "block:block_io_start" },
+	{ "blk_mq_start_request", "block:block_rq_issue" }, { "schedule", "sched:sched_switch" },
+	{ "finish_task_switch", "sched:sched_switch" }, { "try_to_wake_up", "sched:sched_wakeup" },
+	{ "wake_up_new_task", "sched:sched_wakeup_new" }, { "do_exit", "sched:sched_process_exit" },
+	{ "handle_mm_fault", "exceptions:page_fault_user" }, { "do_page_fault", "exceptions:page_fault_user" },
+	{ "hugepage_madvise", "syscalls:sys_enter_madvise" }, { "do_madvise", "syscalls:sys_enter_madvise" },
+	{ "tcp_sendmsg", "syscalls:sys_enter_sendto" }, { "tcp_v4_connect", "syscalls:sys_enter_connect" },
+	{ "oom_kill_process", "oom:mark_victim" }, { "try_to_free_pages", "vmscan:mm_vmscan_direct_reclaim_begin" },
+	{ "shrink_node", "vmscan:mm_vmscan_lru_shrink_inactive" }, { "do_mmap", "syscalls:sys_enter_mmap" },
+	{ "kernel_clone", "sched:sched_process_fork" }, { "_do_fork", "sched:sched_process_fork" },
+	{ "do_fork", "sched:sched_process_fork" }, { "do_execveat_common", "sched:sched_process_exec" },
+	{ "filemap_add_folio", "filemap:mm_filemap_add_to_page_cache" }, { "ip_output", "net:net_dev_queue" },
+	{ "dev_queue_xmit", "net:net_dev_queue" }, { ARCH_SYSCALL_PREFIX, "syscalls:sys_enter_" },
+};
+
+/* The tracepoint closest to function func ("" when none comes to mind). */
+static void nearest_tracepoint(const char *func, char *out, size_t size)
+{
+	char path[512], rel[300];
+	size_t best = 0;
+
+	out[0] = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(nearest_tp); i++) {
+		size_t n = strlen(nearest_tp[i].func);
+
+		if (!strncmp(func, nearest_tp[i].func, n) && n > best) {
+			const char *colon = strchr(nearest_tp[i].tp, ':');
+
+			if (!strcmp(nearest_tp[i].func, ARCH_SYSCALL_PREFIX)) {
+				snprintf(out, size, "syscalls:sys_enter_%s", func + n);
+				if (perf_tp_exists("syscalls", out + 9))
+					best = n;
+				else
+					out[0] = 0;
+				continue;
+			}
+			snprintf(rel, sizeof(rel), "%.*s", (int)(colon - nearest_tp[i].tp), nearest_tp[i].tp);
+			if (perf_tp_exists(rel, colon + 1)) {
+				snprintf(out, size, "%s", nearest_tp[i].tp);
+				best = n;
+			}
+		}
+	}
+	if (out[0])
+		return;
+	/* a tracepoint of the same name in any category (tcp_retransmit_skb) */
+	if (tracefs_path(path, sizeof(path), "events")) {
+		DIR *d = opendir(path);
+		struct dirent *c;
+
+		while (d && (c = readdir(d))) {
+			if (c->d_name[0] == '.')
+				continue;
+			if (perf_tp_exists(c->d_name, func)) {
+				snprintf(out, size, "%.60s:%.130s", c->d_name, func);
+				break;
+			}
+		}
+		if (d)
+			closedir(d);
+	}
+}
+
+/* Streamed /proc/kallsyms: text symbols bcc would offer as kprobe targets. */
+static int kallsyms_funcs(const struct matcher *m, const char *exact, char ***names, int *n)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512];
+
+	if (!f)
+		return err_sys(errno, "cannot open /proc/kallsyms");
+	while (fgets(line, sizeof(line), f)) {
+		char type, name[256];
+		unsigned long long addr;
+
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			continue;
+		if (exact ? strcmp(name, exact) : !matcher_ok(m, name))
+			continue;
+		if (strstr(name, ".cold") || !strncmp(name, "__SCT__", 7) || !strncmp(name, "_kbl_addr_", 10) ||
+		    !strncmp(name, "__perf", 6) || !strncmp(name, "perf_", 5) || !strncmp(name, "__pfx_", 6) ||
+		    !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "__bpf_trace_", 12))
+			continue;
+		{
+			bool dup = false;
+
+			for (int i = *n - 1; i >= 0 && i >= *n - 4; i--)
+				if (!strcmp((*names)[i], name))
+					dup = true;
+			if (dup)
+				continue;
+		}
+		*names = xrealloc(*names, (size_t)(*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = xstrdup(name);
+		if (exact)
+			break;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* Is the kprobe blacklist or the ftrace filter list against name? */
+static bool kprobe_refused(const char *name)
+{
+	static char *black;
+	static int loaded;
+	char needle[300];
+
+	if (!loaded) {
+		size_t len;
+
+		loaded = 1;
+		if (read_file("/sys/kernel/debug/kprobes/blacklist", 1 << 22, &black, &len) < 0) {
+			black = NULL;
+			err_clear();
+		}
+	}
+	snprintf(needle, sizeof(needle), "\t%s\n", name);
+	return black && strstr(black, needle);
+}
+
+static int func_proto(const struct btf *btf, const char *name, uint32_t *fid, int *nparams)
+{
+	int32_t id = btf ? btf_find(btf, name, BTF_KIND_FUNC) : -ENOENT;
+	const struct btf_type *t, *p;
+
+	if (id < 0)
+		return -ENOENT;
+	t = btf_type_by_id(btf, (uint32_t)id);
+	p = t ? btf_type_by_id(btf, t->type) : NULL;
+	if (!p || btf_kind(p) != BTF_KIND_FUNC_PROTO)
+		return -ENOENT;
+	*fid = t->type;
+	*nparams = (int)btf_vlen(p);
+	return (int)id;
+}
+
+static int fentry_state; /* 0 unknown, 1 works, -1 refused */
+
+static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
+			 int *n)
+{
+	const struct btf *btf;
+	char **names = NULL, near[200];
+	int nn = 0, err;
+	bool kprobes = probe_kprobe_pmu() || probe_kprobe_legacy();
+	struct matcher m;
+
+	/* bcc's syscall shortcut: sys_NAME -> the syscall tracepoints */
+	if (!has_wild(s->func) && !o->regex &&
+	    (!strncmp(s->func, "sys_", 4) || !strncmp(s->func, "__x64_sys_", 10) || !strncmp(s->func, "__arm64_sys_", 12))) {
+		const char *call = strstr(s->func, "sys_") + 4;
+		char ev[300];
+
+		snprintf(ev, sizeof(ev), "sys_%s_%s", is_return ? "exit" : "enter", call);
+		if (perf_tp_exists("syscalls", ev)) {
+			struct loc *l = add_loc(locs, n);
+			char t[400];
+
+			l->mech = M_TP;
+			l->syscall_tp = true;
+			l->is_return = is_return;
+			snprintf(t, sizeof(t), "syscalls/%s", ev);
+			l->target = xstrdup(t);
+			l->name = xstrdup(s->func);
+			return tp_format_read("syscalls", ev, &l->fmt);
+		}
+	}
+	if ((err = matcher_init(&m, s->func, o->regex)) < 0)
+		return err;
+	err = kallsyms_funcs(&m, has_wild(s->func) || o->regex ? NULL : s->func, &names, &nn);
+	matcher_fini(&m);
+	if (err < 0)
+		return err;
+	if (!nn) {
+		nearest_tracepoint(s->func, near, sizeof(near));
+		err = err_set(ENOENT, "no kernel function matches '%s'%s%s", s->func,
+			      near[0] ? "; the nearest tracepoint is " : "", near);
+		goto out;
+	}
+	btf = probe_kernel_btf();
+	for (int i = 0; i < nn; i++) {
+		uint32_t proto = 0;
+		int np = 0, fid = func_proto(btf, names[i], &proto, &np);
+		bool fentry = false;
+		struct loc *l;
+
+		if (fid > 0 && !strchr(names[i], '.')) {
+			if (!fentry_state)
+				fentry_state = probe_fentry((uint32_t)fid) ? 1 : -1;
+			fentry = fentry_state > 0;
+		}
+		if (!fentry && (!kprobes || kprobe_refused(names[i])))
+			continue;
+		if (o->limit && *n >= o->limit) {
+			err = err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit, s->func);
+			goto out;
+		}
+		l = add_loc(locs, n);
+		l->mech = fentry ? (is_return ? M_FEXIT : M_FENTRY) : (is_return ? M_KRETPROBE : M_KPROBE);
+		l->is_return = is_return;
+		l->name = xstrdup(names[i]);
+		l->target = xstrdup(names[i]);
+		l->off = s->offset;
+		l->proto = proto;
+		l->nparams = np;
+		if (fentry && s->offset)
+			l->mech = M_KPROBE; /* fentry has no offsets */
+	}
+	if (!*n) {
+		nearest_tracepoint(s->func, near, sizeof(near));
+		err = err_set(ENOTSUP, "cannot trace kernel function%s '%s': this kernel has no kprobes%s%s%s",
+			      nn > 1 ? "s" : "", s->func,
+			      fentry_state < 0 ? " and refuses fentry" : btf ? "" : " and no BTF for fentry",
+			      near[0] ? "; the nearest tracepoint is " : "", near);
+	}
+out:
+	for (int i = 0; i < nn; i++)
+		free(names[i]);
+	free(names);
+	return err;
+}
+
+/* ---- libraries and user functions ---- */
+
+static bool is_elf_file(const char *path)
+{
+	unsigned char h[5];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, h, 5) == 5 && !memcmp(h, "\177ELF", 4) && h[4] == ELFCLASS64;
+	close(fd);
+	return ok;
+}
+
+/* glibc's /etc/ld.so.cache ("glibc-ld.so.cache1.1"): first entry named
+ * lib<NAME>.so... that is a 64-bit ELF. */
+static char *ldcache_find(const char *lib)
+{
+	char *buf, want[300], *found = NULL;
+	size_t len, wl;
+	const char *magic = "glibc-ld.so.cache1.1";
+	uint32_t nlibs;
+
+	if (read_file("/etc/ld.so.cache", 64u << 20, &buf, &len) < 0) {
+		err_clear();
+		return NULL;
+	}
+	wl = (size_t)snprintf(want, sizeof(want), "lib%s.so", lib);
+	{
+		/* the new format may follow an old-format table */
+		char *p = memmem(buf, len, magic, strlen(magic));
+		size_t base;
+
+		if (!p || (size_t)(p - buf) + 48 > len)
+			goto out;
+		base = (size_t)(p - buf);
+		memcpy(&nlibs, buf + base + 20, 4);
+		for (uint32_t i = 0; i < nlibs; i++) {
+			size_t e = base + 48 + (size_t)i * 24;
+			uint32_t k, v;
+
+			if (e + 24 > len)
+				break;
+			memcpy(&k, buf + e + 4, 4);
+			memcpy(&v, buf + e + 8, 4);
+			if (k >= len || v >= len || !memchr(buf + k, 0, len - k) || !memchr(buf + v, 0, len - v))
+				continue;
+			if (strncmp(buf + k, want, wl) || (buf[k + wl] && buf[k + wl] != '.'))
+				continue;
+			if (is_elf_file(buf + v)) {
+				found = xstrdup(buf + v);
+				break;
+			}
+		}
+	}
+out:
+	free(buf);
+	return found;
+}
+
+static char *maps_find(const char *lib, int pid)
+{
+	char path[64], line[4096], want[300], *found = NULL;
+	FILE *f;
+	size_t wl;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	if (!(f = fopen(path, "re")))
+		return NULL;
+	wl = (size_t)snprintf(want, sizeof(want), "lib%s", lib);
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/'), *b;
+
+		if (!p)
+			continue;
+		p[strcspn(p, "\n")] = 0;
+		b = strrchr(p, '/') + 1;
+		if ((!strncmp(b, want, wl) && (b[wl] == '.' || b[wl] == '-')) || !strcmp(b, lib))
+			found = xstrdup(p);
+	}
+	fclose(f);
+	return found;
+}
+
+char *probe_find_library(const char *lib, int pid)
+{
+	char *r;
+
+	if (strchr(lib, '/')) {
+		if (access(lib, R_OK) != 0) {
+			err_sys(errno, "cannot read %s", lib);
+			return NULL;
+		}
+		r = realpath(lib, NULL);
+		return r ? r : xstrdup(lib);
+	}
+	if (pid > 0 && (r = maps_find(lib, pid)))
+		return r;
+	if ((r = ldcache_find(lib)))
+		return r;
+	{
+		const char *path = getenv("PATH");
+		char buf[4096];
+
+		if (!path)
+			path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+		while (*path) {
+			size_t n = strcspn(path, ":");
+
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, lib);
+			if (n && access(buf, X_OK) == 0 && is_elf_file(buf))
+				return xstrdup(buf);
+			path += n + (path[n] == ':');
+		}
+	}
+	err_set(ENOENT, "unable to find library %s", lib);
+	return NULL;
+}
+
+/* File offset of virtual address v through the PT_LOAD holding it. */
+static int vaddr_to_off(const struct elf_view *ev, uint64_t v, uint64_t *off)
+{
+	for (size_t i = 0; i < ev->phnum; i++) {
+		const Elf64_Phdr *ph = &ev->phdrs[i];
+
+		if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_memsz) {
+			*off = v - ph->p_vaddr + ph->p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
+			 int *n)
+{
+	char *path;
+	const void *data;
+	size_t size;
+	struct elf_view ev;
+	struct matcher m;
+	int err;
+
+	if (!*s->lib && o->pid > 0) {
+		char exe[64];
+
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", o->pid);
+		path = realpath(exe, NULL);
+	} else {
+		path = probe_find_library(s->lib, o->pid);
+	}
+	if (!path)
+		return -ENOENT;
+	if ((err = elf_map_file(path, &data, &size)) < 0) {
+		free(path);
+		return err;
+	}
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+		elf_unmap_file(data, size);
+		err_prefix(err, "%s", path);
+		free(path);
+		return err;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 1; i < ev.shnum; i++) {
+			const Elf64_Shdr *sh = elf_shdr(&ev, i);
+			struct elf_symtab st;
+
+			if (sh->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || elf_symtab(&ev, sh, &st) < 0)
+				continue;
+			for (size_t k = 1; k < st.count; k++) {
+				const Elf64_Sym *sym = elf_sym(&st, k);
+				const char *name = elf_sym_name(&st, sym);
+				uint64_t off;
+				bool dup = false;
+				struct loc *l;
+
+				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
+				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !matcher_ok(&m, name))
+					continue;
+				if (vaddr_to_off(&ev, sym->st_value, &off) < 0)
+					continue;
+				for (int j = 0; j < *n; j++)
+					if ((*locs)[j].off == off + s->offset || !strcmp((*locs)[j].name, name))
+						dup = true;
+				if (dup)
+					continue;
+				if (o->limit && *n >= o->limit) {
+					err = err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit,
+						      s->func);
+					goto out;
+				}
+				l = add_loc(locs, n);
+				l->mech = is_return ? M_URETPROBE : M_UPROBE;
+				l->is_return = is_return;
+				l->user = true;
+				l->name = xstrdup(name);
+				l->target = xstrdup(path);
+				l->off = off + s->offset;
+			}
+		}
+		if (*n)
+			break; /* .symtab had it: .dynsym adds nothing new */
+	}
+	if (!*n)
+		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
+out:
+	matcher_fini(&m);
+	elf_unmap_file(data, size);
+	free(path);
+	return err;
+}
+
+/* ---- USDT ---- */
+
+/* Operands are decoded by tools/common/arch.c, in the syntax of the
+ * architecture corebox runs on (x86 "-4@-12(%rbp)", arm64 "-4@[x29, -12]"). */
+static void usdt_from_arch(const struct arch_usdt_arg *x, struct usdt_arg *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = (uint8_t)x->size;
+	a->sign = x->is_signed;
+	a->reg = (int16_t)x->reg_off;
+	a->idx = (int16_t)x->idx_reg_off;
+	a->val = x->val_off;
+	a->kind = x->kind == ARCH_USDT_CONST ? UA_CONST : x->kind == ARCH_USDT_REG ? UA_REG : UA_MEM;
+	if (x->kind == ARCH_USDT_SIB)
+		a->scale = (uint8_t)(1u << x->scale_shift);
+}
+
+int usdt_arg_parse(const char *s, struct usdt_arg *a)
+{
+	struct arch_usdt_arg x;
+	const char *p = s;
+	int err = arch_usdt_arg_parse(ARCH_HOST, &p, &x);
+
+	if (err)
+		return err;
+	if (*p)
+		return err_set(EINVAL, "USDT argument '%s': one argument expected", s);
+	usdt_from_arch(&x, a);
+	return 0;
+}
+
+/* The probe's argument string into l->uargs; an operand corebox cannot
+ * read becomes size 0 (reading that argument fails at compile time).
+ * Arguments are separated by blanks, but arm64's "[x1, 8]" holds one. */
+static void usdt_args(struct loc *l, const char *args)
+{
+	const char *p = args;
+
+	for (;;) {
+		struct arch_usdt_arg x;
+		struct usdt_arg *a;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p)
+			return;
+		l->uargs = xrealloc(l->uargs, (size_t)(l->nuargs + 1) * sizeof(*l->uargs));
+		a = &l->uargs[l->nuargs++];
+		if (arch_usdt_arg_parse(ARCH_HOST, &p, &x) == 0) {
+			usdt_from_arch(&x, a);
+			continue;
+		}
+		memset(a, 0, sizeof(*a));
+		a->kind = UA_CONST;
+		a->reg = a->idx = -1;
+		err_clear();
+		for (int depth = 0; *p && (depth || (*p != ' ' && *p != '\t')); p++)
+			depth += (*p == '[') - (*p == ']');
+	}
+}
+
+static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
+{
+	char *path = probe_find_library(s->lib, o->pid);
+	const void *data;
+	size_t size;
+	struct elf_view ev;
+	const Elf64_Shdr *notes, *base_sh;
+	struct matcher m;
+	int err;
+
+	if (!path)
+		return -ENOENT;
+	if ((err = elf_map_file(path, &data, &size)) < 0) {
+		free(path);
+		return err;
+	}
+	if ((err = elf_open(&ev, data, size)) < 0 || (err = matcher_init(&m, s->func, o->regex)) < 0) {
+		elf_unmap_file(data, size);
+		free(path);
+		return err;
+	}
+	notes = elf_find_sec(&ev, ".note.stapsdt");
+	base_sh = elf_find_sec(&ev, ".stapsdt.base");
+	if (!notes) {
+		err = err_set(ENOENT, "%s has no USDT probes (no .note.stapsdt)", path);
+		goto out;
+	}
+	{
+		const uint8_t *p, *end;
+		const void *nd;
+		size_t nsz;
+
+		if ((err = elf_sec_data(&ev, notes, &nd, &nsz)) < 0 || !nd)
+			goto out;
+		p = nd;
+		end = p + nsz;
+		while (p + 12 <= end) {
+			uint32_t namesz, descsz, type;
+			const uint8_t *name, *desc;
+			uint64_t pc, base, sema;
+			const char *prov, *pname, *args, *dend;
+
+			memcpy(&namesz, p, 4);
+			memcpy(&descsz, p + 4, 4);
+			memcpy(&type, p + 8, 4);
+			name = p + 12;
+			desc = name + ((namesz + 3) & ~3u);
+			if (namesz > (size_t)(end - name) || descsz > (size_t)(end - desc) ||
+			    (size_t)(end - desc) < ((descsz + 3) & ~3u) - (descsz & 3 ? 0 : 0))
+				break;
+			p = desc + ((descsz + 3) & ~3u);
+			if (type != 3 || namesz != 8 || memcmp(name, "stapsdt", 8) || descsz < 24 + 3)
+				continue;
+			memcpy(&pc, desc, 8);
+			memcpy(&base, desc + 8, 8);
+			memcpy(&sema, desc + 16, 8);
+			dend = (const char *)desc + descsz;
+			prov = (const char *)desc + 24;
+			if (!memchr(prov, 0, (size_t)(dend - prov)))
+				continue;
+			pname = prov + strlen(prov) + 1;
+			if (pname >= dend || !memchr(pname, 0, (size_t)(dend - pname)))
+				continue;
+			args = pname + strlen(pname) + 1;
+			if (args >= dend || !memchr(args, 0, (size_t)(dend - args)))
+				args = "";
+			if (!matcher_ok(&m, pname) || (s->provider && strcmp(s->provider, prov)))
+				continue;
+			if (base_sh && base)
+				pc += base_sh->sh_addr - base;
+			{
+				struct loc *l;
+				uint64_t off, soff = 0;
+
+				if (vaddr_to_off(&ev, pc, &off) < 0)
+					continue;
+				if (sema && vaddr_to_off(&ev, sema, &soff) < 0)
+					soff = 0;
+				if (o->limit && *n >= o->limit) {
+					err = err_set(E2BIG, "maximum of %d probes allowed", o->limit);
+					goto out;
+				}
+				l = add_loc(locs, n);
+				l->mech = M_UPROBE;
+				l->user = true;
+				l->usdt = true;
+				l->name = xstrdup(pname);
+				l->target = xstrdup(path);
+				l->off = off;
+				l->ref_ctr = soff;
+				usdt_args(l, args);
+			}
+		}
+	}
+	if (!*n)
+		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", path, s->func);
+out:
+	matcher_fini(&m);
+	elf_unmap_file(data, size);
+	free(path);
+	return err;
+}
+
+int probe_resolve(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs, int *n)
+{
+	int err;
+
+	*locs = NULL;
+	*n = 0;
+	if (s->type == 't')
+		err = resolve_tp(s, o, locs, n);
+	else if (s->type == 'u')
+		err = resolve_usdt(s, o, locs, n);
+	else if (!*s->lib)
+		err = resolve_kfunc(s, o, is_return, locs, n);
+	else
+		err = resolve_ufunc(s, o, is_return, locs, n);
+	if (err < 0) {
+		locs_free(*locs, *n);
+		*locs = NULL;
+		*n = 0;
+	}
+	return err;
+}

@@ -1,0 +1,625 @@
+/* trace: print a message per event of any kernel function, tracepoint,
+ * user function or USDT probe, with a filter, formatted arguments and
+ * stacks (bcc's trace grammar, flags and columns).  The BPF programs are
+ * generated from the probe text: one per location, all writing records
+ * {header, values} into one ring buffer (or perf buffer). */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf/probe.h"
+#include "bpf/sys.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tools/common/common.h"
+#include "tools/stack/stacks.h"
+#include "tools/trace/build.h"
+
+#define KEY_UID OPT_LONG_ONLY(1)
+#define MAX_PROBES 64
+#define MAX_VALUES 16
+
+enum {
+	OFF_TS = 0, OFF_TGID = 8, OFF_PID = 12, OFF_UID = 16, OFF_CPU = 20, OFF_KSTACK = 24, OFF_USTACK = 28,
+	OFF_PROBE = 32, OFF_LOC = 36, OFF_COMM = 40,
+};
+
+struct value {
+	char conv[4];        /* "d", "llu", "s", "K", ... */
+	int size;            /* bytes captured */
+	bool sign, hex;
+	int off;             /* in the record */
+};
+
+struct probe {
+	struct spec s;
+	struct loc *locs;
+	int nlocs;
+	struct value v[MAX_VALUES];
+	int nv;
+	int size;            /* record size */
+};
+
+static struct {
+	int pid, tid, max_events, strsize, pages;
+	long uid;
+	bool verbose, include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
+	const char *name, *msg_filter;
+	struct probe *probes;
+	int nprobes;
+	/* run time */
+	int events;
+	uint64_t start_mono;
+	double start_real;
+	struct stacks stk;
+	bool stk_ok;
+	struct agg { char *text; long count; } *agg;
+	size_t nagg;
+	bool done;
+} env = { .uid = -1, .strsize = 80, .pages = 64 };
+static struct probe probe_table[MAX_PROBES]; /* bss: not in the binary */
+
+static const struct opt opts[] = {
+	{ 'b', "buffer-pages", "N", "number of pages to use for perf_events ring buffer (default: 64)" },
+	{ 'p', "pid", "PID", "id of the process to trace (optional)" },
+	{ 'L', "tid", "TID", "id of the thread to trace (optional)" },
+	{ KEY_UID, "uid", "UID", "id of the user to trace (optional)" },
+	{ 'v', "verbose", NULL, "print the generated programs' sizes and the loader's steps" },
+	{ 'Z', "string-size", "N", "maximum size to read from strings (default 80)" },
+	{ 'S', "include-self", NULL, "do not filter trace's own pid from the trace" },
+	{ 'M', "max-events", "N", "number of events to print before quitting" },
+	{ 't', "timestamp", NULL, "print timestamp column (offset from trace start)" },
+	{ 'u', "unix-timestamp", NULL, "print UNIX timestamp instead of offset from trace start, requires -t" },
+	{ 'T', "time", NULL, "print time column" },
+	{ 'C', "print_cpu", NULL, "print CPU id" },
+	{ 'n', "name", "NAME", "only print process names containing this name" },
+	{ 'f', "msg-filter", "STR", "only print the msg of event containing this string" },
+	{ 'K', "kernel-stack", NULL, "output kernel stack trace" },
+	{ 'U', "user-stack", NULL, "output user stack trace" },
+	{ 'a', "address", NULL, "print virtual address in stacks" },
+	{ 'I', "include", "HEADER", "accepted for bcc compatibility (types come from kernel BTF)" },
+	{ 'A', "aggregate", NULL, "aggregate amount of each trace (needs -M)" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "trace",
+	.usage = "[-h] [-b BUFFER_PAGES] [-p PID] [-L TID] [--uid UID] [-v] [-Z STRING_SIZE] [-S]\n"
+		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-n NAME] [-f MSG_FILTER] [-K] [-U] [-a]\n"
+		 "             [-I header] [-A] probe [probe ...]",
+	.summary = "Attach to functions and print trace messages.",
+	.examples =
+		"  trace do_sys_open                  # trace do_sys_open (kernel function entry)\n"
+		"  trace 'sys_execve \"%s\", arg1'      # exec'd file names (syscall tracepoint here)\n"
+		"  trace 'sys_read (arg3 > 20000) \"read %d bytes\", arg3'\n"
+		"  trace 'r::sys_futex \"%d\", retval'  # futex return values\n"
+		"  trace 't:syscalls:sys_enter_execve \"-> %s\", args->filename'\n"
+		"  trace 't:block:block_rq_complete \"sectors=%d\", args->nr_sector'\n"
+		"  trace 'c:malloc \"size = %d\", arg1'  # malloc sizes\n"
+		"  trace 'r:c:malloc (retval) \"allocated = %x\", retval'\n"
+		"  trace 'p:c:write (arg1 == 1) \"writing %d bytes to STDOUT\", arg3'\n"
+		"  trace 'u:pthread:pthread_create (arg4 != 0)'\n"
+		"  trace 'p::do_sys_openat2(int dfd, const char *filename) \"%s\", filename'\n"
+		"  trace -U 'p:c:inet_pton'          # with user stacks\n",
+	.opts = opts,
+};
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'b': env.pages = (int)opt_num(&help, "buffer pages", arg, 1, 1 << 16); break;
+	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'L': env.tid = opt_pid(&help, "TID", arg); break;
+	case KEY_UID: env.uid = (long)opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
+	case 'v': env.verbose = true; tool_common.verbose = 1; break;
+	case 'Z': env.strsize = (int)opt_num(&help, "string size", arg, 1, 4096); break;
+	case 'S': env.include_self = true; break;
+	case 'M': env.max_events = (int)opt_num(&help, "max events", arg, 1, INT_MAX); break;
+	case 't': env.timestamp = true; break;
+	case 'u': env.unix_ts = true; break;
+	case 'T': env.time = true; break;
+	case 'C': env.print_cpu = true; break;
+	case 'n': env.name = arg; break;
+	case 'f': env.msg_filter = arg; break;
+	case 'K': env.kstack = true; break;
+	case 'U': env.ustack = true; break;
+	case 'a': env.address = true; break;
+	case 'I': break;
+	case 'A': env.aggregate = true; break;
+	case 0:
+		if (env.nprobes >= MAX_PROBES)
+			opt_usage_error(&help, "at most %d probes", MAX_PROBES);
+		{
+			int errpos = 0;
+			struct probe *p = &env.probes[env.nprobes];
+
+			if (spec_parse_trace(arg, &p->s, &errpos) < 0) {
+				spec_report("trace", arg, errpos, err_msg());
+				exit(2);
+			}
+			env.nprobes++;
+		}
+		break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* The format's conversions, as bcc recognises them (not after '%'). */
+static int parse_format(struct probe *p)
+{
+	const char *f = p->s.format;
+	int off = EV_HDR;
+
+	if (!f)
+		return 0;
+	for (size_t i = 0; f[i]; i++) {
+		static const char *const convs[] = { "llu", "lld", "llx", "lu", "ld", "lx", "hu", "hd",
+						     "s", "u", "d", "x", "c", "K", "U" };
+		struct value *v;
+		size_t k;
+
+		if (f[i] != '%' || (i > 0 && f[i - 1] == '%'))
+			continue;
+		if (f[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(convs); k++)
+			if (!strncmp(f + i + 1, convs[k], strlen(convs[k])))
+				break;
+		if (k == ARRAY_SIZE(convs))
+			continue;
+		if (p->nv >= MAX_VALUES) {
+			spec_report("trace", p->s.text, p->s.fmt_pos + (int)i, "too many conversions");
+			return -1;
+		}
+		v = &p->v[p->nv++];
+		snprintf(v->conv, sizeof(v->conv), "%s", convs[k]);
+		switch (convs[k][0]) {
+		case 's': v->size = env.strsize; break;
+		case 'c': v->size = 1; v->sign = true; break;
+		case 'h': v->size = 2; break;
+		case 'l': case 'K': case 'U': v->size = 8; break;
+		default: v->size = 4; break;
+		}
+		if (v->conv[0] != 's' && v->conv[0] != 'K' && v->conv[0] != 'U' && v->conv[0] != 'c')
+			v->sign = strchr(v->conv, 'd') != NULL;
+		v->hex = strchr(v->conv, 'x') != NULL;
+		off = (off + (v->size >= 8 ? 8 : v->size) - 1) / (v->size >= 8 ? 8 : v->size) * (v->size >= 8 ? 8 : v->size);
+		if (v->conv[0] == 's')
+			off = (off + 7) & ~7;
+		v->off = off;
+		off += v->size;
+		i += strlen(convs[k]);
+	}
+	p->size = (off + 7) & ~7;
+	if (p->nv != p->s.nargs) {
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "the format has %d conversion%s but %d argument%s follow%s", p->nv,
+			 p->nv == 1 ? "" : "s", p->s.nargs, p->s.nargs == 1 ? "" : "s", p->s.nargs == 1 ? "s" : "");
+		spec_report("trace", p->s.text, p->s.nargs > p->nv ? p->s.args[p->nv].pos : p->s.fmt_pos, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the BPF side ---- */
+
+static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struct loc *l, int maps[4], bool ring,
+		     int drop_off)
+{
+	struct cg_opts co = { .pid = env.pid, .tid = env.tid, .uid = env.uid, .cpu = -1, .strsize = env.strsize };
+	struct gen *g;
+	struct emit *e;
+	int out, key, rc = 0;
+	struct ctype t;
+
+	if (!env.include_self)
+		co.self = (int)getpid();
+	g = gen_new(l, &p->s, &co);
+	e = gen_emit(g);
+	out = gen_begin(g);
+	if (p->s.pred.text && gen_filter(g, p->s.pred.text, p->s.pred.pos, out) < 0)
+		goto bad;
+	key = gen_stack(g, 8);
+	emit_st(e, 4, R10, (int16_t)key, 0);
+	gen_lookup(g, maps[1], key, out);
+	emit_mov(e, R7, R0);
+	emit_call(e, BPF_FUNC_ktime_get_ns);
+	emit_stx(e, 8, R7, OFF_TS, R0);
+	emit_mov(e, R1, R8);
+	emit_alui(e, BPF_RSH, R1, 32);
+	emit_stx(e, 4, R7, OFF_TGID, R1);
+	emit_stx(e, 4, R7, OFF_PID, R8);
+	emit_call(e, BPF_FUNC_get_current_uid_gid);
+	emit_stx(e, 4, R7, OFF_UID, R0);
+	emit_call(e, BPF_FUNC_get_smp_processor_id);
+	emit_stx(e, 4, R7, OFF_CPU, R0);
+	emit_st(e, 4, R7, OFF_PROBE, pi);
+	emit_st(e, 4, R7, OFF_LOC, li);
+	emit_mov(e, R1, R7);
+	emit_alui(e, BPF_ADD, R1, OFF_COMM);
+	emit_movi(e, R2, 16);
+	emit_call(e, BPF_FUNC_get_current_comm);
+	for (int i = 0; i < p->nv; i++) {
+		const struct value *v = &p->v[i];
+
+		if (v->conv[0] == 's') {
+			if (gen_string(g, p->s.args[i].text, p->s.args[i].pos, R7, (int16_t)v->off, v->size) < 0)
+				goto bad;
+			continue;
+		}
+		if (gen_value(g, p->s.args[i].text, p->s.args[i].pos, &t) < 0)
+			goto bad;
+		emit_stx(e, v->size, R7, (int16_t)v->off, R0);
+	}
+	emit_st(e, 4, R7, OFF_KSTACK, -1);
+	emit_st(e, 4, R7, OFF_USTACK, -1);
+	if (env.kstack || env.ustack) {
+		for (int u = 0; u < 2; u++) {
+			if (!(u ? env.ustack : env.kstack))
+				continue;
+			emit_mov(e, R1, R6);
+			emit_ldmap(e, R2, maps[2]);
+			emit_movi(e, R3, u ? BPF_F_USER_STACK : 0);
+			emit_call(e, BPF_FUNC_get_stackid);
+			emit_stx(e, 4, R7, u ? OFF_USTACK : OFF_KSTACK, R0);
+		}
+	}
+	if (ring) {
+		emit_ldmap(e, R1, maps[0]);
+		emit_mov(e, R2, R7);
+		emit_movi(e, R3, p->size);
+		emit_movi(e, R4, 0);
+		emit_call(e, BPF_FUNC_ringbuf_output);
+	} else {
+		emit_mov(e, R1, R6);
+		emit_ldmap(e, R2, maps[0]);
+		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
+		emit_mov(e, R4, R7);
+		emit_movi(e, R5, p->size);
+		emit_call(e, BPF_FUNC_perf_event_output);
+	}
+	if (ring) {
+		emit_jmpi(e, BPF_JEQ, R0, 0, out);
+		emit_ldmap_value(e, R1, maps[3], drop_off);
+		emit_movi(e, R2, 1);
+		emit_xadd(e, 8, R1, 0, R2);
+	}
+	gen_end(g, out);
+	if (build_add(o, l, g, p->s.text, env.pid) < 0)
+		goto bad;
+	if (env.verbose)
+		fprintf(stderr, "trace: %s at %s: %zu instructions\n", p->s.text, l->name, e->cnt);
+	gen_free(g);
+	return 0;
+bad:
+	rc = build_probe_error("trace", &p->s, g);
+	gen_free(g);
+	return rc;
+}
+
+/* ---- the user side ---- */
+
+static void put_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(f, "\\x%02x", c);
+		else
+			fputc(c, f);
+	}
+}
+
+static void sym_k(uint64_t addr, char *buf, size_t size)
+{
+	if (!env.stk_ok) {
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+		return;
+	}
+	ksyms_format(env.stk.ksyms, addr, 1, buf, size);
+}
+
+static void sym_u(int pid, uint64_t addr, char *buf, size_t size)
+{
+	struct usym u;
+
+	if (!env.stk_ok || usyms_lookup(env.stk.usyms, pid, addr, &u) < 0 || !u.name) {
+		if (env.stk_ok && u.module)
+			snprintf(buf, size, "[unknown] [%s]", strrchr(u.module, '/') ? strrchr(u.module, '/') + 1 : u.module);
+		else
+			snprintf(buf, size, "[unknown]");
+		return;
+	}
+	snprintf(buf, size, "%s+0x%llx [%s]", u.name, (unsigned long long)u.offset,
+		 u.module ? (strrchr(u.module, '/') ? strrchr(u.module, '/') + 1 : u.module) : "unknown");
+}
+
+/* bcc formats with Python's %: every integer conversion prints the value
+ * of the captured C type in decimal (%x variants in hex). */
+static void format_msg(const struct probe *p, const uint8_t *rec, int tgid, char **out, size_t *len)
+{
+	FILE *f = open_memstream(out, len);
+	const char *fmt = p->s.format;
+	int vi = 0;
+
+	if (!fmt) {
+		fclose(f);
+		return;
+	}
+	for (size_t i = 0; fmt[i]; i++) {
+		const struct value *v;
+		char buf[512];
+		int64_t sv = 0;
+		uint64_t uv = 0;
+
+		if (fmt[i] != '%' || vi >= p->nv || (i > 0 && fmt[i - 1] == '%')) {
+			if (fmt[i] == '%' && fmt[i + 1] == '%') {
+				fputc('%', f);
+				i++;
+				continue;
+			}
+			fputc(fmt[i], f);
+			continue;
+		}
+		if (strncmp(fmt + i + 1, p->v[vi].conv, strlen(p->v[vi].conv))) {
+			fputc(fmt[i], f);
+			continue;
+		}
+		v = &p->v[vi++];
+		i += strlen(v->conv);
+		switch (v->size) {
+		case 1: sv = (int8_t)rec[v->off]; uv = rec[v->off]; break;
+		case 2: { int16_t x; memcpy(&x, rec + v->off, 2); sv = x; uv = (uint16_t)x; break; }
+		case 4: { int32_t x; memcpy(&x, rec + v->off, 4); sv = x; uv = (uint32_t)x; break; }
+		default: memcpy(&uv, rec + v->off, 8); sv = (int64_t)uv; break;
+		}
+		switch (v->conv[0]) {
+		case 's': put_text(f, (const char *)rec + v->off, (size_t)v->size); break;
+		case 'c': fputc((int)(unsigned char)uv, f); break;
+		case 'K': sym_k(uv, buf, sizeof(buf)); fputs(buf, f); break;
+		case 'U': sym_u(tgid, uv, buf, sizeof(buf)); fputs(buf, f); break;
+		default:
+			if (v->hex)
+				fprintf(f, "%llx", (unsigned long long)uv);
+			else if (v->sign)
+				fprintf(f, "%lld", (long long)sv);
+			else
+				fprintf(f, "%llu", (unsigned long long)uv);
+		}
+	}
+	fclose(f);
+}
+
+static void print_stack(FILE *f, int32_t id, int pid)
+{
+	const uint64_t *ips;
+	char buf[512];
+	int n;
+
+	if (id < 0) {
+		fprintf(f, "        %d\n", id);
+		return;
+	}
+	if (!env.stk_ok)
+		return;
+	n = stacks_read(&env.stk, id, pid < 0, &ips);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "        ");
+		if (env.address)
+			fprintf(f, "%16llx ", (unsigned long long)ips[i]);
+		if (pid < 0)
+			sym_k(ips[i], buf, sizeof(buf));
+		else
+			sym_u(pid, ips[i], buf, sizeof(buf));
+		fprintf(f, "%s\n", buf);
+	}
+}
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	const uint8_t *rec = data;
+	const struct probe *p;
+	uint32_t pi, li, tgid, pid, cpu;
+	int32_t kid, uid;
+	uint64_t ts;
+	char comm[17], *msg = NULL, *line = NULL;
+	size_t mlen = 0, llen = 0;
+	FILE *f;
+
+	(void)ctx;
+	if (env.done || size < EV_HDR)
+		return 0;
+	memcpy(&pi, rec + OFF_PROBE, 4);
+	if (pi >= (uint32_t)env.nprobes || size < (size_t)env.probes[pi].size)
+		return 0;
+	p = &env.probes[pi];
+	memcpy(&li, rec + OFF_LOC, 4);
+	if (li >= (uint32_t)p->nlocs)
+		return 0;
+	memcpy(&ts, rec + OFF_TS, 8);
+	memcpy(&tgid, rec + OFF_TGID, 4);
+	memcpy(&pid, rec + OFF_PID, 4);
+	memcpy(&cpu, rec + OFF_CPU, 4);
+	memcpy(&kid, rec + OFF_KSTACK, 4);
+	memcpy(&uid, rec + OFF_USTACK, 4);
+	memcpy(comm, rec + OFF_COMM, 16);
+	comm[16] = 0;
+	if (env.name && !strstr(comm, env.name))
+		return 0;
+	format_msg(p, rec, (int)tgid, &msg, &mlen);
+	if (env.msg_filter && (!msg || !strstr(msg, env.msg_filter))) {
+		free(msg);
+		return 0;
+	}
+	f = open_memstream(&line, &llen);
+	if (env.timestamp || env.time) {
+		char t[40];
+
+		if (env.time && !env.timestamp)
+			tool_hms(t, sizeof(t));
+		else if (env.unix_ts)
+			snprintf(t, sizeof(t), "%.6f", (double)(ts - env.start_mono) / 1e9 + env.start_real);
+		else
+			snprintf(t, sizeof(t), "%.6f", (double)(int64_t)(ts - env.start_mono) / 1e9);
+		fprintf(f, env.unix_ts ? "%-17.17s " : "%-8.8s ", t);
+	}
+	if (env.print_cpu)
+		fprintf(f, "%-3u ", cpu);
+	fprintf(f, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
+	fputs(msg ? msg : "", f);
+	fputc('\n', f);
+	if (env.kstack)
+		print_stack(f, kid, -1);
+	if (env.ustack)
+		print_stack(f, uid, (int)tgid);
+	fclose(f);
+	free(msg);
+	if (env.aggregate) {
+		size_t i;
+
+		for (i = 0; i < env.nagg; i++)
+			if (!strcmp(env.agg[i].text, line))
+				break;
+		if (i == env.nagg) {
+			env.agg = xrealloc(env.agg, (env.nagg + 1) * sizeof(*env.agg));
+			env.agg[env.nagg].text = line;
+			env.agg[env.nagg++].count = 1;
+			line = NULL;
+		} else {
+			env.agg[i].count++;
+		}
+	} else {
+		fputs(line, stdout);
+		if (env.kstack || env.ustack)
+			putchar('\n');
+	}
+	free(line);
+	env.events++;
+	if (env.max_events && env.events >= env.max_events)
+		env.done = true;
+	return 0;
+}
+
+static int cmp_agg(const void *a, const void *b)
+{
+	const struct agg *x = a, *y = b;
+
+	return x->count > y->count ? -1 : x->count < y->count;
+}
+
+int trace_main(int argc, char **argv)
+{
+	env.probes = probe_table;
+	struct resolve_opts ro = { .tool = "trace", .limit = 1000 };
+	struct obj *o;
+	struct events *ev = NULL;
+	int maps[4], rc = 0, max = 0, attached = 0;
+	uint32_t drop_off = 0;
+	bool ring = probe_ringbuf();
+	bool trivial = true;
+	struct timespec ts;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	if (!env.nprobes)
+		opt_usage_error(&help, "the following arguments are required: probe");
+	if (env.pid && env.tid)
+		opt_usage_error(&help, "only one of -p and -L may be specified");
+	if (env.aggregate && !env.max_events)
+		opt_usage_error(&help, "-M/--max-events should be specified with -A/--aggregate");
+	tool_signals();
+	ro.pid = env.pid;
+	ro.verbose = env.verbose;
+	for (int i = 0; i < env.nprobes; i++) {
+		struct probe *p = &env.probes[i];
+
+		if (parse_format(p) < 0)
+			return 2;
+		if (p->size > max)
+			max = p->size;
+		if (p->s.format)
+			trivial = false;
+		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
+			tool_err("trace", "probe '%s': %s", p->s.text, err_msg());
+			return 1;
+		}
+	}
+	if (max < EV_HDR)
+		max = EV_HDR;
+	o = obj_new("trace");
+	maps[0] = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, (uint32_t)env.pages * 4096, 0)
+		       : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
+	maps[1] = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (uint32_t)max, 1, 0);
+	maps[2] = (env.kstack || env.ustack) ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0) : -1;
+	maps[3] = obj_new_global(o, "cb_events_dropped", 8, &drop_off);
+	for (int i = 0; i < env.nprobes && !rc; i++)
+		for (int k = 0; k < env.probes[i].nlocs && !rc; k++)
+			rc = gen_probe(o, i, k, &env.probes[i], &env.probes[i].locs[k], maps, ring, (int)drop_off);
+	probe_kernel_btf_release();
+	if (!rc && build_load_attach(o, "trace", env.nprobes == 1 ? env.probes[0].s.text : "the probes", &attached) < 0)
+		rc = 1;
+	if (rc)
+		goto out;
+	if (env.kstack || env.ustack) {
+		env.stk_ok = stacks_init(&env.stk, map_fd(obj_map_at(o, (size_t)maps[2])), 127,
+					 (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER)) == 0;
+		if (!env.stk_ok)
+			tool_err("trace", "stacks will show raw addresses: %s", err_msg());
+	}
+	ev = events_open(obj_map_at(o, (size_t)maps[0]), on_event, NULL);
+	if (!ev) {
+		tool_err("trace", "%s", err_msg());
+		rc = 1;
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	env.start_mono = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	env.start_real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (env.timestamp || env.time)
+		printf(env.unix_ts ? "%-17s " : "%-8s ", "TIME");
+	if (env.print_cpu)
+		printf("%-3s ", "CPU");
+	printf("%-7s %-7s %-15s %-16s %s\n", "PID", "TID", "COMM", "FUNC", trivial ? "" : "-");
+	fflush(stdout);
+	while (!tool_exiting && !env.done) {
+		int n = events_poll(ev, 100);
+
+		if (n < 0 && n != -EINTR) {
+			tool_err("trace", "reading events: %s", err_msg());
+			rc = 1;
+			break;
+		}
+		if (n > 0 && fflush(stdout) == EOF)
+			break; /* closed pipe */
+	}
+	if (env.aggregate) {
+		qsort(env.agg, env.nagg, sizeof(*env.agg), cmp_agg);
+		for (size_t i = 0; i < env.nagg; i++)
+			printf("%s-->COUNT %ld\n\n", env.agg[i].text, env.agg[i].count);
+	}
+	fflush(stdout);
+	tool_report_lost("trace", events_lost(ev));
+out:
+	events_close(ev);
+	if (env.stk_ok)
+		stacks_fini(&env.stk);
+	obj_close(o);
+	for (int i = 0; i < env.nprobes; i++) {
+		locs_free(env.probes[i].locs, env.probes[i].nlocs);
+		spec_free(&env.probes[i].s);
+	}
+	for (size_t i = 0; i < env.nagg; i++)
+		free(env.agg[i].text);
+	free(env.agg);
+	return rc;
+}
