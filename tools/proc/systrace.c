@@ -430,7 +430,7 @@ static int print_summary(struct obj *o)
 				r0 = &rows[i];
 
 		/* perf counts entry and exit events: two per call */
-		out_text(" %s (%u), %llu events, %.1f%%\n", str_safe(r0->s.comm, comm, sizeof(comm)), thr[t].tid,
+		out_text(" %s (%u), %llu events, %.1f%%\n", str_escape(comm, sizeof(comm), r0->s.comm, ""), thr[t].tid,
 			 (unsigned long long)(2 * thr[t].calls),
 			 total_calls ? 100.0 * (double)thr[t].calls / (double)total_calls : 0.0);
 		out_text("\n   syscall            calls  errors  total       min       avg       max       stddev\n"
@@ -529,7 +529,7 @@ static int dump_flight(struct obj *o)
 		memcpy(&head, ring, 8);
 		first = head > (uint64_t)env.flight ? head - (uint64_t)env.flight : 0;
 		cgroup_path(key, cg, sizeof(cg));
-		out_text("\ncgroup %s: last %llu of %llu system calls\n", str_safe(cg, safe, sizeof(safe)),
+		out_text("\ncgroup %s: last %llu of %llu system calls\n", str_escape(safe, sizeof(safe), cg, ""),
 			 (unsigned long long)(head - first), (unsigned long long)head);
 		for (uint64_t pos = first; pos < head; pos++) {
 			struct st_rec r;

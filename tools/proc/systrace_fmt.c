@@ -564,7 +564,7 @@ void st_fmt_line(struct strbuf *b, double ts_ms, double dur_ms, const char *comm
 	char safe[64];
 	size_t start, printed, pad;
 
-	strbuf_addf(b, "%10.3f (%6.3f ms): %.14s/%u ", ts_ms, dur_ms, str_safe(comm, safe, sizeof(safe)), c->tid);
+	strbuf_addf(b, "%10.3f (%6.3f ms): %.14s/%u ", ts_ms, dur_ms, str_escape(safe, sizeof(safe), comm, ""), c->tid);
 	start = b->len;
 	st_fmt_entry(b, c);
 	/* perf: the entry string and its ')' padded to 70 columns, at least one space */
