@@ -128,10 +128,6 @@ int BPF_PROG(tcpretrans_tlp_fentry, struct sock___cb *sk)
 SEC("kprobe/tcp_send_loss_probe")
 int tcpretrans_tlp_kprobe(struct pt_regs *regs)
 {
-#if defined(__TARGET_ARCH_arm64)
-	const struct sock___cb *sk = (const struct sock___cb *)((const __u64 *)regs)[0];
-#else
-	const struct sock___cb *sk = (const struct sock___cb *)regs->di;
-#endif
+	const struct sock___cb *sk = (const struct sock___cb *)PT_REGS_PARM1(regs);
 	return tlp(regs, sk);
 }

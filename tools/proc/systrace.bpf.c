@@ -95,32 +95,29 @@ struct {
 
 CB_HEAP(heap, struct st_event);
 
-#if defined(__TARGET_ARCH_arm64)
-#define NR_EXECVE 221
-#define NR_EXECVEAT 281
-#else
-#define NR_EXECVE 59
-#define NR_EXECVEAT 322
-#endif
+#define NR_EXECVE __NR_execve
+#define NR_EXECVEAT __NR_execveat
 
-/* The six argument registers, with one probe read (valid as tp_btf and
- * as raw_tp).  x86_64: di si dx r10 r8 r9; r10..di are contiguous in
- * pt_regs (r10 r9 r8 ax cx dx si di).  arm64: regs[0..5]. */
+/* The six argument registers with one probe read (valid as tp_btf and as
+ * raw_tp; at sys_enter they still hold what the caller passed).  x86_64:
+ * di si dx r10 r8 r9, and r10 r9 r8 ax cx dx si di are contiguous in
+ * pt_regs; arm64: x0..x5, contiguous. */
 static __always_inline void read_args(struct pt_regs *regs, __u64 *args)
 {
+	struct cb_pt_regs *r = (struct cb_pt_regs *)regs;
 #if defined(__TARGET_ARCH_arm64)
-	bpf_probe_read_kernel(args, 6 * sizeof(__u64), regs);
+	bpf_core_read(args, 6 * sizeof(__u64), &r->regs[0]);
 #else
-	__u64 r[8];
+	__u64 v[8];
 
-	if (bpf_core_read(r, sizeof(r), &regs->r10) < 0)
+	if (bpf_core_read(v, sizeof(v), &r->r10) < 0)
 		return;
-	args[0] = r[7];
-	args[1] = r[6];
-	args[2] = r[5];
-	args[3] = r[0];
-	args[4] = r[2];
-	args[5] = r[1];
+	args[0] = v[7];
+	args[1] = v[6];
+	args[2] = v[5];
+	args[3] = v[0];
+	args[4] = v[2];
+	args[5] = v[1];
 #endif
 }
 

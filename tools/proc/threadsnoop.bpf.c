@@ -27,15 +27,9 @@ struct {
 	__type(value, __u64);
 } starts SEC(".maps");
 
-#if defined(__TARGET_ARCH_arm64)
-#define PARM3(r) (((const __u64 *)(r))[2]) /* x2 */
-#else
-#define PARM3(r) ((r)->dx)
-#endif
-
 static __always_inline int note_start(struct pt_regs *regs)
 {
-	__u64 id = bpf_get_current_pid_tgid(), start = PARM3(regs);
+	__u64 id = bpf_get_current_pid_tgid(), start = PT_REGS_PARM3(regs);
 	__u32 tid = (__u32)id;
 
 	if (target_pid && (__u32)(id >> 32) != target_pid)
