@@ -100,14 +100,20 @@ fail:
 
 int ringbuf_consume(struct ringbuf *rb)
 {
-	unsigned long cons, prod;
+	unsigned long cons, prod, start;
 	int cnt = 0;
 	bool more;
 
 	cons = __atomic_load_n(rb->consumer_pos, __ATOMIC_ACQUIRE);
+	start = cons;
 	do {
 		more = false;
 		prod = __atomic_load_n(rb->producer_pos, __ATOMIC_ACQUIRE);
+		/* at most one buffer's worth per call: a producer as fast as
+		 * the consumer would otherwise keep the caller here for good
+		 * (deaf to signals) */
+		if (prod - start > rb->mask + 1)
+			prod = start + rb->mask + 1;
 		while (cons < prod) {
 			const uint32_t *hdr = (const uint32_t *)(rb->data + (cons & rb->mask));
 			uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);

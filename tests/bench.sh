@@ -69,7 +69,7 @@ mem_of() {
 	printf "  peak RSS %6s KiB  RSS attached %6s KiB  maps %8s KiB\n" "$hwm" "$rss" "$((ml / 1024))"
 }
 echo "== memory: peak RSS (VmHWM), RSS once attached, kernel memory of maps =="
-for t in execsnoop opensnoop syscount profile; do
+for t in execsnoop opensnoop syscount profile exitsnoop tcplife tcpconnect tcpstates; do
 	printf "corebox %-10s" $t; mem_of ./corebox $t
 	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done
@@ -161,6 +161,60 @@ for t in biosnoop biopattern bitesize "fsslower -t ext4" cachestat readahead; do
 	fi
 done
 printf "fsslower -t ext4 (syscall path) getppid overhead: "; ratio_of ./corebox fsslower -t ext4
+# systrace: per-call cost of tracing every syscall of a getppid loop with
+# a per-syscall summary: corebox systrace -s (in-kernel aggregation),
+# perf trace -s (Debian's perf: every enter/exit event to user space),
+# strace -c (ptrace), and corebox syscount (in-kernel count, system-wide).
+# The slow tracers get fewer calls (ratios are per call); the loop writes
+# its own elapsed time to a file, the tracers' output goes elsewhere.
+echo "== systrace -s overhead: getppid loop, per call traced / untraced (median of 3) =="
+per_call() { # N CMD... -> seconds per call (the loop writes its time to $B/loop.t)
+	n=$1
+	shift
+	rm -f $B/loop.t
+	"$@" sh -c "$B/getppid_loop $n > $B/loop.t" > /dev/null 2>&1
+	[ -s $B/loop.t ] && awk -v n="$n" '{ printf "%.9f", $1 / n }' $B/loop.t
+}
+ratio3() { # N CMD...: median of 3 (traced/untraced), with the untraced run next to each
+	n=$1
+	shift
+	rs=""
+	for i in 1 2 3; do
+		b=$(per_call 2000000)
+		t=$(per_call "$n" "$@")
+		[ -n "$t" ] && [ -n "$b" ] && rs="$rs $(echo "$t $b" | awk '{ printf "%.1f", $1 / $2 }')"
+	done
+	echo "$rs" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { if (NR) printf "%sx", a[int((NR + 1) / 2)]; else printf "n/a" }'
+	echo " (runs:$rs)"
+}
+printf "%-34s %s\n" "untraced getppid():" "$(per_call 2000000 | awk '{ printf "%.0f ns per call", $1 * 1e9 }')"
+printf "%-34s " "corebox systrace -s -- CMD:"; ratio3 2000000 ./corebox systrace -s --
+if command -v perf >/dev/null 2>&1; then printf "%-34s " "perf trace -s -- CMD:"; ratio3 20000 perf trace -s --
+else echo "perf trace -s: perf not installed (apt-get install linux-perf)"; fi
+if command -v strace >/dev/null 2>&1; then printf "%-34s " "strace -c -f -- CMD:"; ratio3 20000 strace -c -f --
+else echo "strace -c: not installed (apt-get install strace)"; fi
+printf "%-34s " "corebox syscount (system-wide):"
+rs=""
+for i in 1 2 3; do
+	b=$(per_call 2000000)
+	./corebox syscount > /dev/null 2>&1 &
+	p=$!
+	sleep 1.5
+	t=$(per_call 2000000)
+	kill -INT $p; wait $p 2>/dev/null
+	rs="$rs $(echo "$t $b" | awk '{ printf "%.1f", $1 / $2 }')"
+done
+echo "$rs" | tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { printf "%sx", a[int((NR + 1) / 2)] }'; echo " (runs:$rs)"
+# the seed's traceloop figure (1.36x on dd): dd's time with the flight recorder on
+dd_s() { # CMD... -> seconds for dd to copy 400000 512-byte blocks
+	"$@" dd if=/dev/zero of=/dev/null bs=512 count=400000 2>&1 >/dev/null | awk '/copied/ { for (i = 1; i <= NF; i++) if ($i ~ /^s,?$/) print $(i - 1) }'
+}
+printf "%-34s " "dd bs=512, systrace --flight 100:"
+base=$(dd_s env) traced=$(dd_s ./corebox systrace --flight 100 --)
+echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untraced)\n", $1 / $2, $1, $2; else print "n/a" }'
+printf "%-34s " "dd bs=512, systrace -s:"
+base=$(dd_s env) traced=$(dd_s ./corebox systrace -s --)
+echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untraced)\n", $1 / $2, $1, $2; else print "n/a" }'
 
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000

@@ -22,6 +22,9 @@ command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2
 # <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
 [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
 	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"
+# the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
+command -v ip >/dev/null 2>&1 || need="$need iproute2"
+command -v nft >/dev/null 2>&1 || need="$need nftables"
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"

@@ -117,13 +117,16 @@ run_tool() {
 		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
 	fi
 }
-# the tools that generate their programs need a probe to trace
+# the tools that generate their programs need a probe to trace; tools whose
+# default is a firehose (every system call of the machine) run in a summary
+# mode here: lost events would be noise on stderr
 probe_args() {
 	case $1 in
 	trace | funccount | stackcount) echo 't:syscalls:sys_enter_getppid' ;;
 	funclatency) echo 'c:getppid' ;;
 	argdist) echo '-C p:c:getppid()' ;;
 	fsslower) echo '-t ext4' ;;
+	systrace) echo -s ;;
 	esac
 }
 for t in $("$CB" --list); do

@@ -140,6 +140,34 @@ snoop_start() {
 	return 0
 }
 
+# json_start ARGS...: run tool $T with -j in the background (TPID), output
+# in $W/out; JSON has no header line, so wait (10 s) until the process holds
+# a BPF link of its own; its program and link ids are added to $W/ours.
+json_start() {
+	rm -f "$W/out"
+	: > "$W/out"
+	env ${CBX_ENV:-} "$CB" "$T" -j "$@" > "$W/out" 2> "$W/err" &
+	TPID=$!
+	i=0
+	while [ "$i" -lt 100 ]; do
+		if grep -qs '^link_id:' /proc/"$TPID"/fdinfo/*; then
+			sleep 0.1 # every link of the tool, not just the first
+			for f in /proc/"$TPID"/fdinfo/*; do
+				sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
+			done | sort -u >> "$W/ours"
+			return 0
+		fi
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	notok "-j: no BPF link within 10 s ($T $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
+	kill -KILL "$TPID" 2>/dev/null
+	wait "$TPID" 2>/dev/null
+	TPID=
+	return 1
+}
+
 # snoop_stop LABEL: SIGINT, expect exit status 0 within 2 s.
 snoop_stop() {
 	kill -INT "$TPID" 2>/dev/null
@@ -178,6 +206,15 @@ snoop_left() {
 	if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"
 	else notok "no BPF program ids found in /proc/PID/fdinfo of the running tool"; fi
 	left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
+	# the kernel may free them a little later: links on syscall tracepoints
+	# (faultable since 6.13) wait for an RCU tasks trace grace period
+	i=0
+	while [ -n "$left" ] && [ "$i" -lt 50 ]; do
+		sleep 0.1
+		"$W/bpf_count" > "$W/after" || break
+		left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
+		i=$((i + 1))
+	done
 	if [ -z "$left" ]; then ok "no $T BPF program or link left loaded after exit"
 	else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
 }

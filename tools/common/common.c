@@ -255,6 +255,12 @@ void tool_sleep_ms(long ms)
 
 int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 {
+	return tool_event_loop_tick(name, ev, duration_ns, NULL, NULL);
+}
+
+int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
+			 int (*tick)(void *arg), void *arg)
+{
 	uint64_t start = now_ns(), next_note = start + 1000000000ull, noted = 0, lost;
 	int ret = 0;
 
@@ -277,6 +283,10 @@ int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 		}
 		if ((n > 0 && tool_flush() < 0) || tool_stdout_gone())
 			break;
+		if (tick && tick(arg)) {
+			events_poll(ev, 0); /* what is already in the buffer */
+			break;
+		}
 		now = now_ns();
 		if (now >= next_note) { /* new losses, at most once a second */
 			lost = events_lost(ev);
@@ -291,6 +301,51 @@ int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 	tool_flush();
 	tool_report_lost(name, events_lost(ev));
 	return ret;
+}
+
+int tool_run_events(struct obj *o, const struct tool_events *te)
+{
+	struct events *ev;
+	int err = 0, cgfd = -1, r;
+
+	if (obj_setup_events(o, "events") < 0) {
+		tool_err(te->name, "%s", err_msg());
+		obj_close(o);
+		return 1;
+	}
+	if (te->cgroup && (cgfd = tool_cgroup_open(te->name, te->cgroup)) < 0) {
+		obj_close(o);
+		return 1;
+	}
+	if (tool_load_attach(o, te->name)) { /* closed o */
+		if (cgfd >= 0)
+			close(cgfd);
+		return 1;
+	}
+	if (cgfd >= 0 && tool_cgroup_filter(o, te->name, te->cgroup, cgfd) < 0) {
+		err = 1;
+		goto out;
+	}
+	if (te->after_load && (r = te->after_load(o)) != 0) {
+		err = r < 0;
+		goto out;
+	}
+	ev = events_open(obj_map(o, "events"), te->on_event, NULL);
+	if (!ev) {
+		tool_err(te->name, "%s", err_msg());
+		err = 1;
+		goto out;
+	}
+	if (te->header)
+		out_header(te->header);
+	tool_flush();
+	err = tool_event_loop(te->name, ev, 0);
+	events_close(ev);
+out:
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return err;
 }
 
 char *tool_hms(char *buf, size_t size)

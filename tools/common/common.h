@@ -57,6 +57,27 @@ int tool_finish(int rc);
  * losses are noted on stderr at most once a second, the total at the end.
  * 0, or 1 after a message. */
 int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns);
+/* The same, calling tick(arg) after each poll: non-zero stops the loop
+ * (after handling what the buffer already holds), e.g. when the traced
+ * process is gone. */
+int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
+			 int (*tick)(void *arg), void *arg);
+
+/* What an event tool's main() does once its .rodata knobs are set:
+ * the events map (ring buffer, else perf buffer), -c CGROUP when cgroup
+ * is set, load and attach, then after_load(o) if given (fill filter maps;
+ * it returns 0 to go on, 1 when it did all there was to do (a summary
+ * mode), -1 after a message), the table header (if header), and the
+ * event loop until a signal or a closed output.  Closes o.  Returns the
+ * tool's exit status. */
+struct tool_events {
+	const char *name;
+	const char *cgroup;
+	int (*after_load)(struct obj *o);
+	event_cb on_event;
+	const struct out_table *header;
+};
+int tool_run_events(struct obj *o, const struct tool_events *te);
 
 /* "HH:MM:SS" local time into buf (at least 9 bytes). */
 char *tool_hms(char *buf, size_t size);

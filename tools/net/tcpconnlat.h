@@ -1,0 +1,18 @@
+/* tcpconnlat: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_TCPCONNLAT_H
+#define COREBOX_TCPCONNLAT_H
+
+struct tcpconnlat_event {
+	__u8 saddr[16];
+	__u8 daddr[16];
+	char comm[16];
+	__u64 delta_ns;  /* SYN_SENT -> ESTABLISHED */
+	__u64 ts_ns;
+	__u32 tgid;
+	__u16 lport;
+	__u16 dport;     /* host order */
+	__u16 family;
+	__u16 pad[3];
+};
+
+#endif

@@ -1,0 +1,131 @@
+/* tcpstates: TCP state changes with the time spent in each state
+ * (libbpf-tools flags and columns). */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "inet.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tcpstates.h"
+
+BPF_OBJ_DECLARE(tcpstates);
+
+static struct {
+	int family, wide, time;
+	int nsports, ndports;
+	uint16_t sports[INET_PORTS_MAX], dports[INET_PORTS_MAX];
+} env;
+
+static const struct opt opts[] = {
+	{ 'T', "timestamp", NULL, "Include timestamp on output" },
+	{ '4', "ipv4", NULL, "Trace IPv4 family only" },
+	{ '6', "ipv6", NULL, "Trace IPv6 family only" },
+	{ 'w', "wide", NULL, "Wide column output (fits IPv6 addresses)" },
+	{ 'L', "localport", "LPORT", "Comma-separated list of local ports to trace." },
+	{ 'D', "remoteport", "DPORT", "Comma-separated list of remote ports to trace." },
+	{ 'v', "verbose", NULL, "Verbose debug output" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "tcpstates",
+	.usage = "[-4] [-6] [-T] [-L lport] [-D dport]",
+	.summary = "Trace TCP session state changes and durations.",
+	.examples = "    tcpstates                  # trace all TCP state changes\n"
+		    "    tcpstates -T               # include timestamps\n"
+		    "    tcpstates -L 80            # only trace local port 80\n"
+		    "    tcpstates -D 80            # only trace remote port 80\n",
+	.opts = opts,
+};
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'T': env.time = 1; break;
+	case '4': env.family = 2; break;
+	case '6': env.family = 10; break;
+	case 'w': env.wide = 1; break;
+	case 'L': env.nsports = inet_ports_parse(&help, "LPORT", arg, env.sports, INET_PORTS_MAX); break;
+	case 'D': env.ndports = inet_ports_parse(&help, "DPORT", arg, env.dports, INET_PORTS_MAX); break;
+	case 'v': tool_common.verbose = 1; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* libbpf-tools' two layouts: narrow (COMM cut to 10, no IP column) and
+ * -w (COMM 16, IP column, addresses 39 wide). */
+enum { C_TIME, C_SK, C_PID, C_COMM, C_IP, C_LADDR, C_LPORT, C_RADDR, C_RPORT, C_OLD, C_NEW, C_MS };
+static struct out_col cols[] = {
+	[C_TIME] = { NULL, "TIME(s)", "%8s ", OUT_STR, OUT_TEXT_ONLY, .hfmt = "%-8s " },
+	[C_SK] = { "skaddr", "SKADDR", "%-16llx ", OUT_HEX, .hfmt = "%-16s " },
+	[C_PID] = { "pid", "PID", "%-7d ", OUT_INT },
+	[C_COMM] = { "comm", "COMM", "%-10.10s ", OUT_STR, .hfmt = "%-10s " },
+	[C_IP] = { "ip", "IP", "%-2d ", OUT_INT },
+	[C_LADDR] = { "laddr", "LADDR", "%-15s ", OUT_STR },
+	[C_LPORT] = { "lport", "LPORT", "%-5d ", OUT_INT },
+	[C_RADDR] = { "raddr", "RADDR", "%-15s ", OUT_STR },
+	[C_RPORT] = { "rport", "RPORT", "%-5d ", OUT_INT },
+	[C_OLD] = { "oldstate", "OLDSTATE", "%-11s -> ", OUT_STR, .hfmt = "%-11s -> " },
+	[C_NEW] = { "newstate", "NEWSTATE", "%-11s ", OUT_STR },
+	[C_MS] = { "ms", "MS", "%.3f\n", OUT_FLOAT, .hfmt = "%s\n" },
+};
+static struct out_table table = OUT_TABLE(NULL, cols);
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	struct tcpstates_event e;
+	union out_val v[ARRAY_SIZE(cols)];
+	char comm[sizeof(e.comm) + 1], hms[16], sa[64], da[64];
+
+	(void)ctx;
+	if (size < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	memcpy(comm, e.comm, sizeof(e.comm));
+	comm[sizeof(e.comm)] = 0;
+	v[C_TIME].s = env.time ? tool_hms(hms, sizeof(hms)) : NULL;
+	v[C_SK].u = e.skaddr;
+	v[C_PID].i = e.pid;
+	v[C_COMM].s = comm;
+	v[C_IP].i = e.family == 10 ? 6 : 4;
+	v[C_LADDR].s = inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
+	v[C_LPORT].i = e.sport;
+	v[C_RADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
+	v[C_RPORT].i = e.dport;
+	v[C_OLD].s = tcp_state_name(e.oldstate);
+	v[C_NEW].s = tcp_state_name(e.newstate);
+	v[C_MS].f = (double)(e.delta_ns / 1000) / 1000;
+	out_row(&table, v);
+	return 0;
+}
+
+static int fill_ports(struct obj *o)
+{
+	return inet_ports_fill(o, "tcpstates", "sports", env.sports, env.nsports) < 0 ||
+	       inet_ports_fill(o, "tcpstates", "dports", env.dports, env.ndports) < 0 ? -1 : 0;
+}
+
+int tcpstates_main(int argc, char **argv)
+{
+	struct tool_events te = { "tcpstates", NULL, fill_ports, on_event, &table };
+	struct obj *o;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	tool_signals();
+	if (env.wide) {
+		cols[C_COMM].fmt = "%-16s ";
+		cols[C_COMM].hfmt = "%-16s ";
+		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
+	}
+	o = BPF_OBJ_OPEN(tcpstates);
+	OBJ_SET(o, target_family, (uint16_t)env.family);
+	OBJ_SET(o, filter_sport, (uint8_t)(env.nsports > 0));
+	OBJ_SET(o, filter_dport, (uint8_t)(env.ndports > 0));
+	out_show(&table, C_TIME, env.time);
+	out_show(&table, C_IP, env.wide);
+	return tool_run_events(o, &te);
+}

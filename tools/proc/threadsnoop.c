@@ -1,0 +1,171 @@
+/* threadsnoop: list new threads with the function they start in (bcc's
+ * columns: TIME(ms) PID COMM FUNC).  Besides bcc's uprobe on
+ * pthread_create, the kernel's sched_process_fork tracepoint catches
+ * threads made without the probed libc (other runtimes, static binaries,
+ * other mount namespaces): FUNC is "[unknown]" for those. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/types.h>
+
+#include "elf/elf.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tools/common/common.h"
+#include "tools/stack/usyms.h"
+#include "threadsnoop.h"
+
+BPF_OBJ_DECLARE(threadsnoop);
+
+static struct {
+	int pid;
+} env;
+
+static const struct opt opts[] = {
+	{ 'p', "pid", "PID", "only threads created by this process" },
+	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.name = "threadsnoop",
+	.usage = "[-h] [-p PID]",
+	.summary = "List new thread creation.",
+	.examples = "    threadsnoop        # list new thread creation\n"
+		    "    threadsnoop -p 181 # only threads of PID 181\n",
+	.opts = opts,
+};
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'v': tool_common.verbose = 1; break;
+	default: return 1;
+	}
+	return 0;
+}
+
+#if defined(__aarch64__)
+#define TRIPLET "aarch64-linux-gnu"
+#define MUSL_LD "/lib/ld-musl-aarch64.so.1"
+#else
+#define TRIPLET "x86_64-linux-gnu"
+#define MUSL_LD "/lib/ld-musl-x86_64.so.1"
+#endif
+
+/* Does the ELF file at path define pthread_create? */
+static int has_pthread_create(const char *path)
+{
+	struct elf_view ev;
+	const void *data;
+	size_t size;
+	uint64_t off;
+	int ok;
+
+	if (access(path, R_OK) || elf_map_file(path, &data, &size) < 0)
+		return 0;
+	ok = elf_open(&ev, data, size) == 0 && elf_func_file_offset(&ev, "pthread_create", &off) == 0;
+	elf_unmap_file(data, size);
+	err_clear();
+	return ok;
+}
+
+/* glibc: libc.so.6 (2.34+) or libpthread.so.0 (older), in the usual
+ * library directories.  Fills path; 0 when none has the symbol. */
+static int find_glibc(char *path, size_t size)
+{
+	static const char *const dirs[] = { "/lib/" TRIPLET, "/usr/lib/" TRIPLET, "/lib64", "/usr/lib64",
+					    "/lib", "/usr/lib" };
+	static const char *const libs[] = { "libc.so.6", "libpthread.so.0" };
+
+	for (size_t l = 0; l < ARRAY_SIZE(libs); l++)
+		for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+			snprintf(path, size, "%s/%s", dirs[d], libs[l]);
+			if (has_pthread_create(path))
+				return 1;
+		}
+	return 0;
+}
+
+/* bcc's columns; JSON adds the new thread's id and the raw address. */
+enum { C_TIME, C_PID, C_COMM, C_FUNC, C_TID, C_START };
+static const struct out_col cols[] = {
+	[C_TIME] = { "time_ms", "TIME(ms)", "%-10lld ", OUT_INT },
+	[C_PID] = { "pid", "PID", "%-7d ", OUT_INT },
+	[C_COMM] = { "comm", "COMM", "%-16s ", OUT_STR },
+	[C_FUNC] = { "func", "FUNC", "%s\n", OUT_STR },
+	[C_TID] = { "tid", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_START] = { "start", NULL, NULL, OUT_HEX, OUT_JSON_ONLY },
+};
+static struct out_table table = OUT_TABLE(NULL, cols);
+
+static struct usyms *usyms;
+static uint64_t first_ts;
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	struct threadsnoop_event e;
+	union out_val v[ARRAY_SIZE(cols)];
+	char comm[sizeof(e.comm) + 1], func[256];
+	struct usym sym;
+
+	(void)ctx;
+	if (size < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	memcpy(comm, e.comm, sizeof(e.comm));
+	comm[sizeof(e.comm)] = 0;
+	if (!first_ts)
+		first_ts = e.ts_ns;
+	if (!e.start)
+		snprintf(func, sizeof(func), "[unknown]");
+	else if (usyms_lookup(usyms, (int)e.pid, e.start, &sym) == 0 && sym.name)
+		snprintf(func, sizeof(func), "%s", sym.name);
+	else
+		snprintf(func, sizeof(func), "0x%llx", (unsigned long long)e.start);
+	v[C_TIME].i = e.ts_ns >= first_ts ? (long long)((e.ts_ns - first_ts) / 1000000) : 0;
+	v[C_PID].i = e.pid;
+	v[C_COMM].s = comm;
+	v[C_FUNC].s = func;
+	v[C_TID].i = e.tid;
+	v[C_START].u = e.start;
+	out_row(&table, v);
+	return 0;
+}
+
+int threadsnoop_main(int argc, char **argv)
+{
+	struct tool_events te = { "threadsnoop", NULL, NULL, on_event, &table };
+	char glibc[256], target[300];
+	struct obj *o;
+	int nlib = 0, err;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	tool_signals();
+	o = BPF_OBJ_OPEN(threadsnoop);
+	OBJ_SET(o, target_pid, (uint32_t)env.pid);
+	if (find_glibc(glibc, sizeof(glibc))) {
+		snprintf(target, sizeof(target), "%s:pthread_create", glibc);
+		prog_set_attach_target(obj_prog(o, "threadsnoop_glibc"), target);
+		nlib++;
+	} else {
+		prog_set_autoload(obj_prog(o, "threadsnoop_glibc"), false);
+	}
+	if (has_pthread_create(MUSL_LD)) {
+		prog_set_attach_target(obj_prog(o, "threadsnoop_musl"), MUSL_LD ":pthread_create");
+		nlib++;
+	} else {
+		prog_set_autoload(obj_prog(o, "threadsnoop_musl"), false);
+	}
+	if (!nlib)
+		fprintf(stderr, "threadsnoop: no C library with pthread_create found (looked for glibc's "
+			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n");
+	usyms = usyms_new(0);
+	err = tool_run_events(o, &te);
+	usyms_free(usyms);
+	return err;
+}

@@ -1,0 +1,13 @@
+/* threadsnoop: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_THREADSNOOP_H
+#define COREBOX_THREADSNOOP_H
+
+struct threadsnoop_event {
+	__u64 ts_ns;     /* bpf_ktime_get_ns() at the fork */
+	__u64 start;     /* start routine given to pthread_create, 0 if unknown */
+	__u32 pid;       /* tgid of the creating process */
+	__u32 tid;       /* the new thread */
+	char comm[16];   /* the creating thread's name */
+};
+
+#endif
