@@ -9,7 +9,7 @@
  * open with sendto(), in-kernel sockets) are not seen. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
-#include "inet.bpf.h"
+#include "inet_flow.bpf.h"
 #include "tcpconnect.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -45,14 +45,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pending);
 } sockets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, INET_MAX_FLOWS);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, struct inet_flow);
-	__type(value, __u64);
-} counts SEC(".maps");
 
 SEC("tracepoint/sock/inet_sock_set_state")
 int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
@@ -94,7 +86,6 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct tcpconnect_event e;
-	struct inet_flow key;
 	struct pending *pp;
 	struct sk_ends ends;
 	__u16 sport;
@@ -110,13 +101,7 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	if (!port_allowed(filter_dport, &dports, ends.dport))
 		return 0;
 	if (do_count) {
-		__builtin_memset(&key, 0, sizeof(key));
-		__builtin_memcpy(key.saddr, ends.saddr, 16);
-		__builtin_memcpy(key.daddr, ends.daddr, 16);
-		key.sport = source_port ? ends.sport : 0;
-		key.dport = ends.dport;
-		key.family = ends.family;
-		map_count_add(&counts, &key);
+		inet_flow_count(&ends, source_port ? ends.sport : 0);
 		return 0;
 	}
 	__builtin_memcpy(e.saddr, ends.saddr, 16);
