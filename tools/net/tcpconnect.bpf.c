@@ -8,6 +8,7 @@
  * port).  Connects that do not go through connect(2) (io_uring, TCP fast
  * open with sendto(), in-kernel sockets) are not seen. */
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
 #include "inet_flow.bpf.h"
 #include "tcpconnect.h"
@@ -22,13 +23,6 @@ const volatile __u8 do_count = 0;
 const volatile __u8 source_port = 0;
 
 PORT_FILTER_MAP(dports);
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* A connect in progress: the socket and its ends as SYN_SENT saw them
  * (a refused connect() clears the destination before it returns). */
@@ -69,7 +63,7 @@ int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 		return 0;
 	if (filter_uid != (__u32)-1 && (__u32)bpf_get_current_uid_gid() != filter_uid)
 		return 0;
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	p.sk = (__u64)ctx->skaddr;
 	p.ends.family = ctx->family;
