@@ -31,6 +31,15 @@ char *inet_addr_str(int family, const void *addr, char *buf, size_t size)
 	return buf;
 }
 
+double inet_since_first_s(uint64_t ts_ns)
+{
+	static uint64_t first_ns;
+
+	if (!first_ns)
+		first_ns = ts_ns;
+	return (double)((ts_ns - first_ns) / 1000) / 1e6;
+}
+
 int inet_ports_parse(const struct tool_help *h, const char *what, const char *list, uint16_t *ports,
 		     int max)
 {

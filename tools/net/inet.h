@@ -24,6 +24,10 @@ static inline int inet_ip_version(int family)
 	return family == 10 ? 6 : 4;
 }
 
+/* -t: seconds since the first event, in whole microseconds
+ * (libbpf-tools' tcpconnect and tcpconnlat). */
+double inet_since_first_s(uint64_t ts_ns);
+
 /* "80,443" -> ports[] (host order); exits 2 with a usage error on a bad
  * list (what: "LOCALPORT").  Returns the count. */
 int inet_ports_parse(const struct tool_help *h, const char *what, const char *list, uint16_t *ports,

@@ -92,8 +92,6 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
-static uint64_t first_ns;
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcpconnect_event e;
@@ -103,9 +101,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	(void)ctx;
 	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	if (!first_ns)
-		first_ns = e.ts_ns;
-	v[C_TS].f = (double)((e.ts_ns - first_ns) / 1000) / 1e6;
+	v[C_TS].f = inet_since_first_s(e.ts_ns);
 	v[C_UID].i = e.uid;
 	v[C_PID].i = e.pid;
 	v[C_COMM].s = ev_comm(comm, e.comm);

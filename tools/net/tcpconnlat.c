@@ -81,8 +81,6 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
-static uint64_t first_ns;
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcpconnlat_event e;
@@ -92,9 +90,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	(void)ctx;
 	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	if (!first_ns)
-		first_ns = e.ts_ns;
-	v[C_TS].f = (double)((e.ts_ns - first_ns) / 1000) / 1e6;
+	v[C_TS].f = inet_since_first_s(e.ts_ns);
 	v[C_PID].i = e.tgid;
 	v[C_COMM].s = ev_comm(comm, e.comm);
 	v[C_IP].i = inet_ip_version(e.family);
