@@ -255,3 +255,23 @@ svg_valid() {
 	fi
 	return 0
 }
+
+# mem/net helpers
+
+# bg_traps: for scripts whose tool ($TPID) and helper ($HPID) run in the
+# background: at exit kill both and remove $W (kept with KEEP=1);
+# INT/TERM exit 1 (through the EXIT trap).
+bg_cleanup() {
+	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}
+bg_traps() {
+	trap bg_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+
+# bpf_count_build: tests/e2e/helpers/bpf_count.c -> $W/bpf_count (what
+# bpf_snapshot runs); stop (status 1) after a "not ok" when it does not build
+bpf_count_build() {
+	$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
+}
