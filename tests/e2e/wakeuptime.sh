@@ -47,22 +47,33 @@ pair() {
 	WPID=${2:-0}
 }
 
+# release: open the gate (the pair starts), wait for the reader to end
+release() {
+	echo go > "$W/gate"
+	wait_pid "$HPID" 50
+	wait "$HPID" 2>/dev/null
+	HPID=
+}
+
+# both RUN FLAG WK OW: wakeuptime and offwaketime at once, with FLAG, for
+# 4 s on a new pair (output in $W/WK and $W/OW), released once both loaded
+both() {
+	pair
+	"$CB" wakeuptime --stack-storage-size 16384 $2 -p "$HPID" 4 > "$W/$3" 2> "$W/$3.err" &
+	T1=$!
+	"$CB" offwaketime --stack-storage-size 16384 $2 -p "$HPID" 4 > "$W/$4" 2> "$W/$4.err" &
+	T2=$!
+	wait_attached 2 || notok "$1: the programs were not loaded within 10 s"
+	sleep 0.2
+	release
+	finish "$T1" "wakeuptime $2 -p PID 4"; T1=
+	finish "$T2" "offwaketime $2 -p PID 4"; T2=
+}
+
 bpf_snapshot before
 
 # ---- run 1: folded, both tools at once ----------------------------------------
-pair
-"$CB" wakeuptime --stack-storage-size 16384 -f -p "$HPID" 4 > "$W/wk1" 2> "$W/wk1.err" &
-T1=$!
-"$CB" offwaketime --stack-storage-size 16384 -f -p "$HPID" 4 > "$W/ow1" 2> "$W/ow1.err" &
-T2=$!
-wait_attached 2 || notok "run 1: the programs were not loaded within 10 s"
-sleep 0.2
-echo go > "$W/gate"
-wait_pid "$HPID" 50
-wait "$HPID" 2>/dev/null
-HPID=
-finish "$T1" "wakeuptime -f -p PID 4"; T1=
-finish "$T2" "offwaketime -f -p PID 4"; T2=
+both "run 1" -f wk1 ow1
 
 if grep -Eq '^cbxwriter;.*pipe_write;.*;cbxreader [0-9]+$' "$W/wk1"; then
 	ok "wakeuptime: the reader's waker is cbxwriter, from its pipe write"
@@ -92,19 +103,7 @@ else
 fi
 
 # ---- run 1b: -j, both tools at once ----------------------------------------------
-pair
-"$CB" wakeuptime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/wkj" 2> "$W/wkj.err" &
-T1=$!
-"$CB" offwaketime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/owj" 2> "$W/owj.err" &
-T2=$!
-wait_attached 2 || notok "run 1b: the programs were not loaded within 10 s"
-sleep 0.2
-echo go > "$W/gate"
-wait_pid "$HPID" 50
-wait "$HPID" 2>/dev/null
-HPID=
-finish "$T1" "wakeuptime -j -p PID 4"; T1=
-finish "$T2" "offwaketime -j -p PID 4"; T2=
+both "run 1b" -j wkj owj
 if python3 -c '
 import json, sys
 wk = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -130,10 +129,7 @@ T1=$!
 T2=$!
 if wait_for "$W/wk2" 'Hit Ctrl-C' 100 && wait_for "$W/ow2" 'Hit Ctrl-C' 100; then
 	R=$HPID
-	echo go > "$W/gate"
-	wait_pid "$HPID" 50
-	wait "$HPID" 2>/dev/null
-	HPID=
+	release
 	kill -INT "$T1" "$T2"
 	for t in "$T1" "$T2"; do
 		after_sigint "$t"
