@@ -70,6 +70,17 @@ both() {
 	finish "$T2" "offwaketime $2 -p PID 4"; T2=
 }
 
+# blocked_about TOOL FILE REGEX: the microseconds of FILE's folded lines
+# that match REGEX add up to about the pair's 10 x 100 ms
+blocked_about() {
+	us=$(awk -v re="$3" '$0 ~ re { s += $NF } END { print s + 0 }' "$2")
+	if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
+		ok "$1: blocked $us us, about 10 x 100 ms"
+	else
+		notok "$1: blocked $us us, expected about 1000000"
+	fi
+}
+
 bpf_snapshot before
 
 # ---- run 1: folded, both tools at once ----------------------------------------
@@ -80,12 +91,7 @@ if grep -Eq '^cbxwriter;.*pipe_write;.*;cbxreader [0-9]+$' "$W/wk1"; then
 else
 	notok "wakeuptime: no cbxwriter;...pipe_write...;cbxreader line: $(head -3 "$W/wk1" | tr '\n' '|') $(head -c 200 "$W/wk1.err")"
 fi
-us=$(awk '/^cbxwriter;.*;cbxreader [0-9]+$/ { s += $NF } END { print s + 0 }' "$W/wk1")
-if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
-	ok "wakeuptime: blocked $us us, about 10 x 100 ms"
-else
-	notok "wakeuptime: blocked $us us, expected about 1000000"
-fi
+blocked_about wakeuptime "$W/wk1" '^cbxwriter;.*;cbxreader [0-9]+$'
 others=$(grep -v ';cbxreader [0-9]*$' "$W/wk1" | head -3)
 if [ -z "$others" ]; then ok "wakeuptime -p: only the reader as target"
 else notok "wakeuptime -p: other targets: $(echo "$others" | tr '\n' '|')"; fi
@@ -95,12 +101,7 @@ if grep -Eq '^cbxreader;.*pipe_read;.*;--;.*pipe_write;.*;cbxwriter [0-9]+$' "$W
 else
 	notok "offwaketime: no merged reader/writer record: $(head -3 "$W/ow1" | tr '\n' '|') $(head -c 200 "$W/ow1.err")"
 fi
-us=$(awk '/^cbxreader;.*;--;.*;cbxwriter [0-9]+$/ { s += $NF } END { print s + 0 }' "$W/ow1")
-if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
-	ok "offwaketime: blocked $us us, about 10 x 100 ms"
-else
-	notok "offwaketime: blocked $us us, expected about 1000000"
-fi
+blocked_about offwaketime "$W/ow1" '^cbxreader;.*;--;.*;cbxwriter [0-9]+$'
 
 # ---- run 1b: -j, both tools at once ----------------------------------------------
 both "run 1b" -j wkj owj
