@@ -47,7 +47,7 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
-static struct pattern_tool pt = { .help = &help, .duration_key = 'd', .cpu = -1 };
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
 static bool debug;
 
 static int parse(int key, const char *arg, void *ctx)
@@ -134,6 +134,7 @@ int funccount_main(int argc, char **argv)
 	int n = 0, counts, rc = 0, attached = 0;
 	const char *lim = getenv("BCC_PROBE_LIMIT");
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'd', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
 	pattern_tool_check(&pt);
 	if (lim)

@@ -53,7 +53,7 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
-static struct pattern_tool pt = { .help = &help, .duration_key = 'd', .cpu = -1 };
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
 static struct {
 	bool usec, msec, perfunc;
 } env;
@@ -338,6 +338,7 @@ int funclatency_main(int argc, char **argv)
 	bool per_tgid;
 	const char *pattern, *second;
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'd', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
 	pattern_tool_check(&pt);
 	if (env.usec && env.msec)

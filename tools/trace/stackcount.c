@@ -65,7 +65,7 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
-static struct pattern_tool pt = { .help = &help, .duration_key = 'D', .cpu = -1 };
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
 static struct {
 	bool offset, perpid, konly, uonly, verbose, delim, folded, debug;
 	const char *svg;
@@ -275,6 +275,7 @@ int stackcount_main(int argc, char **argv)
 	int n = 0, counts, stackmap, rc = 0, attached = 0;
 	bool kstack, ustack;
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'D', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
 	pattern_tool_check(&pt);
 	if (env.konly && env.uonly)
