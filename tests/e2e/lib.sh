@@ -275,3 +275,40 @@ bg_traps() {
 bpf_count_build() {
 	$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
 }
+
+# ---- dyntrace/stack helpers ----------------------------------------------------
+# (the workload helper's start, stop and "work, then SIGINT the tool" steps
+# that tests/e2e/dyntrace.sh and dyntrace_tp.sh repeat for every tool run)
+
+# helper_start OUT CMD...: run a workload helper in the background (HPID),
+# its output in OUT; 0 once it prints "ready" (bounded: 5 s)
+helper_start() {
+	hs_out=$1
+	shift
+	: > "$hs_out"
+	"$@" > "$hs_out" 2>&1 &
+	HPID=$!
+	wait_for "$hs_out" '^ready' 50
+}
+
+# helper_stop: end the helper helper_start started
+helper_stop() {
+	kill -TERM "$HPID" 2>/dev/null
+	wait "$HPID" 2>/dev/null
+	HPID=
+}
+
+# helper_finish NAME TENTHS: let the helper work (SIGUSR1, then its "done"
+# line in $W/NAME.helper, bounded), SIGINT the tool (TPID) and reap it:
+# its exit status in $W/NAME.rc ("timeout" when it still runs TENTHS after
+# SIGINT); then stop the helper
+helper_finish() {
+	kill -USR1 "$HPID"
+	wait_for "$W/$1.helper" '^done' 100 || notok "$1: helper did not finish"
+	sleep 0.3
+	kill -INT "$TPID"
+	reap "$TPID" "$2"
+	echo "$rc" > "$W/$1.rc"
+	TPID=
+	helper_stop
+}
