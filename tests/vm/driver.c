@@ -530,11 +530,16 @@ static void vm_end(void)
 		pause();
 }
 
+/* --only A,B or vmtest.only=A,B on the kernel command line (run.sh
+ * --tests): just those checks (both modes), no mechanism runs; for
+ * working on one check without the whole guest's minutes */
+static char only[256];
+
 int main(int argc, char **argv)
 {
 	int vm = getpid() == 1;
 	ssize_t n;
-	char cmd[1024] = "";
+	char cmd[1024] = "", *p;
 	int fd;
 
 	if (argc >= 3 && !strcmp(argv[1], "--marker"))
@@ -544,6 +549,8 @@ int main(int argc, char **argv)
 			dir = argv[++i];
 		else if (!strcmp(argv[i], "--expect") && i + 1 < argc)
 			expect = argv[++i];
+		else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+			snprintf(only, sizeof(only), ",%s,", argv[++i]);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (vm)
 		vm_setup();
@@ -556,6 +563,8 @@ int main(int argc, char **argv)
 		if (strstr(cmd, "vmtest.expect=auto"))
 			expect = "auto";
 		no_fentry = strstr(cmd, "vmtest.nofentry") != NULL;
+		if ((p = strstr(cmd, "vmtest.only=")))
+			snprintf(only, sizeof(only), ",%.*s,", (int)strcspn(p + 12, " \n"), p + 12);
 	}
 	{
 		char rel[256] = "";
@@ -574,9 +583,11 @@ int main(int argc, char **argv)
 	loop_dev = setup_loop();
 
 	/* every loader mechanism: best path, then the fallbacks */
-	run_mechtest("best", "", "fentry", "tp_btf");
-	run_mechtest("nofentry", "fentry,tp_btf", "kprobe", "raw_tp");
-	run_mechtest("legacy", "fentry,kprobe_pmu,perf_link,uprobe_multi", "kprobe_legacy", "tp_btf");
+	if (!*only) {
+		run_mechtest("best", "", "fentry", "tp_btf");
+		run_mechtest("nofentry", "fentry,tp_btf", "kprobe", "raw_tp");
+		run_mechtest("legacy", "fentry,kprobe_pmu,perf_link,uprobe_multi", "kprobe_legacy", "tp_btf");
+	}
 
 	/* the tools (every VM_TEST in tests/vm/t_*.c): as they choose, then
 	 * with every fallback forced */
@@ -588,7 +599,10 @@ int main(int argc, char **argv)
 		for (const struct vm_test *t = __start_vmtests; t < __stop_vmtests; t++) {
 			char name[64];
 
-			if (m && t->once)
+			char key[72];
+
+			snprintf(key, sizeof(key), ",%s,", t->name);
+			if ((m && t->once) || (*only && !strstr(only, key)))
 				continue;
 			snprintf(name, sizeof(name), "%s%s", t->name, modes[m].suffix);
 			t->fn(name, modes[m].disable);

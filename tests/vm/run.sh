@@ -10,6 +10,8 @@
 #
 #   sh tests/vm/run.sh                      every kernel in tests/vm/kernels.txt
 #   sh tests/vm/run.sh --only 6.12          one of them (--only arm64: the arm64 one)
+#   sh tests/vm/run.sh --tests A,B          only the checks named A and B (with their
+#                                           .fallback runs; no mechanism runs)
 #   sh tests/vm/run.sh --kernel IMAGE [--arch arm64] [--modules DIR] [--name NAME] [--strict]
 #                                           your own kernel image (bzImage, an ELF
 #                                           vmlinux with a PVH note, or an arm64
@@ -31,7 +33,7 @@ cd "$(dirname "$0")/../.." || exit 1
 CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
 TMO=${COREBOX_VM_TIMEOUT:-240}
 W=build/vm
-ONLY= KIMG= KMOD= KNAME= KARCH=x86_64 STRICT=0
+ONLY= TESTS= KIMG= KMOD= KNAME= KARCH=x86_64 STRICT=0
 HOST_ARCH=$(uname -m | sed 's/aarch64/arm64/')
 # -cpu max with the cheap implementation-defined pointer-authentication
 # algorithm: Debian's arm64 kernel signs return addresses in every function,
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--name) KNAME=$2; shift 2 ;;
 	--arch) KARCH=$(echo "$2" | sed 's/aarch64/arm64/; s/amd64/x86_64/'); shift 2 ;;
 	--strict) STRICT=1; shift ;;
+	--tests) TESTS=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -u$/{/^set -u$/d;p}' "$0"; exit 0 ;;
 	*) echo "vmtest: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -236,6 +239,7 @@ boot() {
 	done
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
 	append="quiet panic=-1 oops=panic"
+	[ -n "$TESTS" ] && append="$append vmtest.only=$TESTS"
 	[ "$exp" = auto ] && append="$append vmtest.expect=auto"
 	# fentry/fexit attach through ftrace direct calls (arm64: 6.4+); a
 	# kernel built without them offers kprobes as the best kfunc mechanism
