@@ -604,8 +604,11 @@ int main(int argc, char **argv)
 			snprintf(key, sizeof(key), ",%s,", t->name);
 			if ((m && t->once) || (*only && !strstr(only, key)))
 				continue;
+			uint64_t t0 = now_ms();
+
 			snprintf(name, sizeof(name), "%s%s", t->name, modes[m].suffix);
 			t->fn(name, modes[m].disable);
+			printf("VMTIME %s %.1f s\n", name, (now_ms() - t0) / 1000.0); /* where the guest's minutes go */
 		}
 
 	if (vm)

@@ -26,12 +26,14 @@
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
 # Debian's package registry is used).  qemu runs under `timeout`
-# (COREBOX_VM_TIMEOUT seconds, default 240): a hung guest is a failure.
+# (COREBOX_VM_TIMEOUT seconds, default 480: a guest runs its ~380 checks in
+# 220-235 s under TCG on a 2-core host; twice that leaves room for a slow
+# CI machine): a hung guest is a failure.
 # Exit status 0 only when every check on every kernel passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
-TMO=${COREBOX_VM_TIMEOUT:-240}
+TMO=${COREBOX_VM_TIMEOUT:-480}
 W=build/vm
 ONLY= TESTS= KIMG= KMOD= KNAME= KARCH=x86_64 STRICT=0
 HOST_ARCH=$(uname -m | sed 's/aarch64/arm64/')
