@@ -26,7 +26,7 @@
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
 # Debian's package registry is used).  qemu runs under `timeout`
-# (COREBOX_VM_TIMEOUT seconds, default 480: a guest runs its ~380 checks in
+# (COREBOX_VM_TIMEOUT seconds, default 480: a guest runs its ~130 checks in
 # 220-235 s under TCG on a 2-core host; twice that leaves room for a slow
 # CI machine): a hung guest is a failure.
 # Exit status 0 only when every check on every kernel passed.
