@@ -32,6 +32,7 @@ struct btf {
 	 * carrying it, so those lookups need no full index (start-up time). */
 	struct btf_prepared *prep;
 	uint32_t nr_prep;
+	uint32_t nr_scans;     /* unprepared lookups answered by a scan so far */
 };
 
 struct btf_prepared {
