@@ -9,6 +9,7 @@
 #include "bpf/cpus.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "irqs.h"
 
 BPF_OBJ_DECLARE(irqs);
@@ -114,4 +115,40 @@ out:
 	free(keys);
 	free(vals);
 	return nrows;
+}
+
+struct run {
+	struct obj *o;
+	const struct irqs_report *rep;
+};
+
+static int report(void *ctx)
+{
+	const struct run *run = ctx;
+	struct irqs_row *rows;
+	long n = irqs_read(run->o, run->rep->tool, run->rep->per_cpu, &rows);
+
+	if (n < 0)
+		return -1;
+	if (run->rep->table)
+		out_header(run->rep->table);
+	for (long i = 0; i < n; i++)
+		run->rep->row(&rows[i]);
+	free(rows);
+	return 0;
+}
+
+int irqs_run(struct obj *o, int cgfd, const struct interval *iv, const struct irqs_report *rep)
+{
+	struct run run = { o, rep };
+	int ret;
+
+	tool_signals();
+	out_info("Tracing %s irq event time... Hit Ctrl-C to end.\n", rep->soft ? "soft" : "hard");
+	tool_flush();
+	ret = interval_loop(iv, report, &run);
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return ret;
 }
