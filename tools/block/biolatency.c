@@ -67,11 +67,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'Q': env.queued = true; break;
 	case 'D': env.per_disk = true; break;
 	case 'F': env.per_flag = true; break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
 	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
@@ -178,18 +174,12 @@ int biolatency_main(int argc, char **argv)
 	struct obj_opts oo;
 	const struct btf *kbtf;
 	struct obj *o;
-	unsigned dev = 0;
 	int cgfd = -1, ret = 0;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("biolatency", env.disk, &dev) < 0)
+	o = BLK_OPEN(biolatency, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(biolatency);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (env.per_disk)
 		OBJ_SET(o, per_disk, (uint8_t)1);
 	if (env.per_flag)

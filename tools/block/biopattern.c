@@ -46,11 +46,7 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
@@ -139,18 +135,12 @@ static int report(void *ctx)
 int biopattern_main(int argc, char **argv)
 {
 	struct obj *o;
-	unsigned dev = 0;
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("biopattern", env.disk, &dev) < 0)
+	o = BLK_OPEN(biopattern, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(biopattern);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (tool_load_attach(o, "biopattern"))
 		return 1;
 

@@ -52,11 +52,7 @@ static int parse(int key, const char *arg, void *ctx)
 			opt_usage_error(&help, "invalid COMM '%s': 1 to %d characters", arg, BITESIZE_COMM_LEN - 1);
 		env.comm = arg;
 		break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
@@ -121,18 +117,12 @@ int bitesize_main(int argc, char **argv)
 {
 	struct obj_opts oo = { 0 };
 	struct obj *o;
-	unsigned dev = 0;
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("bitesize", env.disk, &dev) < 0)
+	o = BLK_OPEN(bitesize, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(bitesize);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (env.comm) {
 		char *c = obj_global(o, "targ_comm", BITESIZE_COMM_LEN);
 
