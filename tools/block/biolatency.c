@@ -174,7 +174,7 @@ int biolatency_main(int argc, char **argv)
 	struct obj_opts oo;
 	const struct btf *kbtf;
 	struct obj *o;
-	int cgfd = -1, ret = 0;
+	int cgfd, ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	o = BLK_OPEN(biolatency, env.disk);
@@ -201,19 +201,8 @@ int biolatency_main(int argc, char **argv)
 	if (env.per_flag)
 		blk_flags_init(kbtf);
 
-	if (env.cgroup && (cgfd = tool_cgroup_open("biolatency", env.cgroup)) < 0) {
-		obj_close(o);
+	if (tool_load_attach_cgroup(o, "biolatency", env.cgroup, &cgfd) < 0)
 		return 1;
-	}
-	if (tool_load_attach(o, "biolatency")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "biolatency", env.cgroup, cgfd) < 0) {
-		ret = 1;
-		goto out;
-	}
 
 	bkeys = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*bkeys));
 	bvals = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*bvals));
@@ -226,7 +215,6 @@ int biolatency_main(int argc, char **argv)
 	free(bkeys);
 	free(bvals);
 	free(entries);
-out:
 	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);
