@@ -217,7 +217,7 @@ base=$(dd_s env) traced=$(dd_s ./corebox systrace -s --)
 echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untraced)\n", $1 / $2, $1, $2; else print "n/a" }'
 
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
-gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
+gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Ibuild -ffunction-sections -fdata-sections -Wl,--gc-sections -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
 
 echo "== memory tools: embedded BPF objects (gzip'd bytes) =="
 for o in memleak oomkill drsnoop compactsnoop vmscan numamove extfrag faults syssnoop; do

@@ -30,10 +30,7 @@ H=$W/cbx_dyn
 run() {
 	name=$1 hdr=$2
 	shift 2
-	: > "$W/$name.helper"
-	"$H" $N $M > "$W/$name.helper" 2>&1 &
-	HPID=$!
-	wait_for "$W/$name.helper" '^ready' 50 || { notok "$name: helper did not start"; return 1; }
+	helper_start "$W/$name.helper" "$H" $N $M || { notok "$name: helper did not start"; return 1; }
 	for a in "$@"; do
 		shift
 		[ "$a" = @PID@ ] && a=$HPID
@@ -48,14 +45,7 @@ run() {
 		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
 		return 1
 	fi
-	kill -USR1 "$HPID"
-	wait_for "$W/$name.helper" '^done' 100 || notok "$name: helper did not finish"
-	sleep 0.3
-	kill -INT "$TPID"
-	if wait_exit "$TPID" 50; then wait "$TPID"; echo $? > "$W/$name.rc"; else
-		echo timeout > "$W/$name.rc"; kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; fi
-	TPID=
-	kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
+	helper_finish "$name" 50
 	return 0
 }
 
@@ -101,19 +91,16 @@ if run tr_r 'PID' trace -p @PID@ "r:$H:cbx_dyn_outer (retval == 20) \"ret %d\", 
 fi
 
 # argdist: the histogram holds exactly the malloc sizes passed (5 x 12345)
-"$H" $N $M > "$W/ad.helper" 2>&1 &
-HPID=$!
-if wait_for "$W/ad.helper" '^ready' 50; then
+if helper_start "$W/ad.helper" "$H" $N $M; then
 	"$CB" argdist -p $HPID -i 2 -n 1 -C 'p:c:malloc(size_t size):size_t:size:size==12345' > "$W/ad.out" 2> "$W/ad.err" &
 	TPID=$!
 	sleep 1
 	kill -USR1 $HPID
-	wait_exit "$TPID" 100 || kill -KILL "$TPID"
-	wait "$TPID" 2>/dev/null; TPID=
+	reap "$TPID" 100; TPID=
 	if grep -q '^	5  *size = 12345$' "$W/ad.out"; then ok "argdist -C: 5 mallocs of 12345 bytes"
 	else notok "argdist: $(tr '\n' '|' < "$W/ad.out") $(head -c 300 "$W/ad.err")"; fi
 fi
-kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
+helper_stop
 
 # funclatency: 3 calls of a 20 ms sleeper land in 16384..32767 us
 if run fl 'Tracing' funclatency -u -p @PID@ "$H:cbx_dyn_sleep"; then
@@ -124,22 +111,15 @@ if run fl 'Tracing' funclatency -u -p @PID@ "$H:cbx_dyn_sleep"; then
 fi
 
 # stackcount: folded user stacks main;outer;inner with N
-"$H" $N $M > "$W/sc.helper" 2>&1 &
-HPID=$!
-if wait_for "$W/sc.helper" '^ready' 50; then
+if helper_start "$W/sc.helper" "$H" $N $M; then
 	"$CB" stackcount -f -U -p $HPID "$H:cbx_dyn_inner" > "$W/sc.out" 2> "$W/sc.err" &
 	TPID=$!
 	sleep 1.5
-	kill -USR1 $HPID
-	wait_for "$W/sc.helper" '^done' 100
-	sleep 0.3
-	kill -INT $TPID
-	wait_exit "$TPID" 50 || kill -KILL "$TPID"
-	wait "$TPID" 2>/dev/null; TPID=
+	helper_finish sc 50
 	if grep -q ";main;cbx_dyn_outer;cbx_dyn_inner $N\$" "$W/sc.out"; then ok "stackcount -f: main;cbx_dyn_outer;cbx_dyn_inner $N"
 	else notok "stackcount: $(tr '\n' '|' < "$W/sc.out") $(head -c 300 "$W/sc.err")"; fi
 fi
-kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
+helper_stop
 
 # live kernel: syscall shortcuts and tracepoints with workloads we cause
 tk() { # NAME HEADER ARGS...: run a kernel-probe tool, then the workload $WORK
@@ -155,8 +135,7 @@ tk() { # NAME HEADER ARGS...: run a kernel-probe tool, then the workload $WORK
 	sh -c "$WORK"
 	sleep 0.3
 	kill -INT $TPID
-	wait_exit "$TPID" 50 || kill -KILL "$TPID"
-	wait "$TPID" 2>/dev/null; TPID=
+	reap "$TPID" 50; TPID=
 }
 cp /bin/true "$W/cbx-uniq-exec"
 WORK="$W/cbx-uniq-exec; $W/cbx-uniq-exec"
@@ -218,23 +197,20 @@ if run fl_j 'Tracing' funclatency -j --prom "$W/fl.prom" -u -p @PID@ "$H:cbx_dyn
 	s=$(python3 tests/e2e/promcheck.py "$W/fl.prom" | python3 -c 'import json, sys; print(0.06 <= json.load(sys.stdin)["corebox_funclatency_latency_seconds_sum{}"] < 0.15)')
 	[ "$c" = 3 ] && [ "$s" = True ] && ok "funclatency --prom: valid, count 3, _sum in seconds" || notok "funclatency --prom: count '$c' sum ok '$s'"
 fi
-"$H" $N $M > "$W/ad2.helper" 2>&1 &
-HPID=$!
-if wait_for "$W/ad2.helper" '^ready' 50; then
+if helper_start "$W/ad2.helper" "$H" $N $M; then
 	"$CB" argdist -j --prom "$W/ad.prom" -p $HPID -i 2 -n 1 -C 'p:c:malloc(size_t size):size_t:size:size==12345' \
 		-H 'p:c:malloc(size_t size):size_t:size:size==12345#sizes' > "$W/ad2.out" 2> "$W/ad2.err" &
 	TPID=$!
 	sleep 1
 	kill -USR1 $HPID
-	wait_exit "$TPID" 100 || kill -KILL "$TPID"
-	wait "$TPID" 2>/dev/null; TPID=
+	reap "$TPID" 100; TPID=
 	c=$(jq_check "$W/ad2.out" '[(r["event"], r["count"]) for d in docs for r in d["counts"]] + [(h["count"], h["sum"]) for d in docs for h in d["values"]]')
 	[ "$c" = "[('size = 12345', 5), (5, 61725)]" ] && ok "argdist -j: 5 x 12345 counted, histogram sum 61725" || notok "argdist -j: $c $(head -c 200 "$W/ad2.err")"
 	c=$(prom_of "$W/ad.prom" 'corebox_argdist_values_sum{probe="sizes"}')
 	e=$(prom_of "$W/ad.prom" 'corebox_argdist_count_total{event="size = 12345",probe="p:c:malloc(size_t size):size_t:size:size==12345"}')
 	[ "$c" = 61725 ] && [ "$e" = 5 ] && ok "argdist --prom: valid, _sum 61725, count 5" || notok "argdist --prom: sum '$c' count '$e'"
 fi
-kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
+helper_stop
 
 # probe errors: one line, the text, a caret; exit 2
 "$CB" trace 'sys_read (arg3 > ) "x"' > /dev/null 2> "$W/perr"; rc=$?

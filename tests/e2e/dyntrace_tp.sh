@@ -33,10 +33,7 @@ build_helper bpf_count
 run() {
 	name=$1 hdr=$2
 	shift 2
-	: > "$W/$name.helper"
-	"$W/sysloop" $NF $NO > "$W/$name.helper" 2>&1 &
-	HPID=$!
-	wait_for "$W/$name.helper" '^ready' 50 || { notok "$name: helper did not start"; return 1; }
+	helper_start "$W/$name.helper" "$W/sysloop" $NF $NO || { notok "$name: helper did not start"; return 1; }
 	for a in "$@"; do
 		shift
 		[ "$a" = @PID@ ] && a=$HPID
@@ -52,14 +49,7 @@ run() {
 	for f in /proc/"$TPID"/fdinfo/*; do
 		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
 	done | sort -u >> "$W/ours"
-	kill -USR1 "$HPID"
-	wait_for "$W/$name.helper" '^done' 100 || notok "$name: helper did not finish"
-	sleep 0.3
-	kill -INT "$TPID"
-	if wait_pid "$TPID" 100; then wait "$TPID"; echo $? > "$W/$name.rc"; else
-		echo timeout > "$W/$name.rc"; kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; fi
-	TPID=
-	kill -TERM "$HPID" 2>/dev/null; wait "$HPID" 2>/dev/null; HPID=
+	helper_finish "$name" 100
 	return 0
 }
 

@@ -256,6 +256,63 @@ svg_valid() {
 	return 0
 }
 
+# mem/net helpers
+
+# bg_traps: for scripts whose tool ($TPID) and helper ($HPID) run in the
+# background: at exit kill both and remove $W (kept with KEEP=1);
+# INT/TERM exit 1 (through the EXIT trap).
+bg_cleanup() {
+	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}
+bg_traps() {
+	trap bg_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+
+# bpf_count_build: tests/e2e/helpers/bpf_count.c -> $W/bpf_count (what
+# bpf_snapshot runs); stop (status 1) after a "not ok" when it does not build
+bpf_count_build() {
+	$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
+}
+
+# ---- dyntrace/stack helpers ----------------------------------------------------
+# (the workload helper's start, stop and "work, then SIGINT the tool" steps
+# that tests/e2e/dyntrace.sh and dyntrace_tp.sh repeat for every tool run)
+
+# helper_start OUT CMD...: run a workload helper in the background (HPID),
+# its output in OUT; 0 once it prints "ready" (bounded: 5 s)
+helper_start() {
+	hs_out=$1
+	shift
+	: > "$hs_out"
+	"$@" > "$hs_out" 2>&1 &
+	HPID=$!
+	wait_for "$hs_out" '^ready' 50
+}
+
+# helper_stop: end the helper helper_start started
+helper_stop() {
+	kill -TERM "$HPID" 2>/dev/null
+	wait "$HPID" 2>/dev/null
+	HPID=
+}
+
+# helper_finish NAME TENTHS: let the helper work (SIGUSR1, then its "done"
+# line in $W/NAME.helper, bounded), SIGINT the tool (TPID) and reap it:
+# its exit status in $W/NAME.rc ("timeout" when it still runs TENTHS after
+# SIGINT); then stop the helper
+helper_finish() {
+	kill -USR1 "$HPID"
+	wait_for "$W/$1.helper" '^done' 100 || notok "$1: helper did not finish"
+	sleep 0.3
+	kill -INT "$TPID"
+	reap "$TPID" "$2"
+	echo "$rc" > "$W/$1.rc"
+	TPID=
+	helper_stop
+}
+
 # block/fs helpers
 # The block and file system tools' tests work on loop devices they make
 # in $W; these set them up and take them down the same way everywhere.

@@ -31,7 +31,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 need_corebox
-$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
+bpf_count_build
 bpf_snapshot before
 ZONES=$(grep -c '^Node' /proc/buddyinfo)
 

@@ -23,16 +23,11 @@ HPID= TPID=
 . tests/e2e/lib.sh
 . tests/e2e/helpers/mem.sh
 
-cleanup() {
-	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+bg_traps
 
 need_corebox
 mem_build cbx_touch
-$CC -O2 -o "$W/bpf_count" tests/e2e/helpers/bpf_count.c || { notok "cannot build bpf_count"; exit 1; }
+bpf_count_build
 bpf_snapshot before
 FILE=cbxfault_$$
 dd if=/dev/urandom of="$W/$FILE" bs=4096 count=64 status=none

@@ -47,34 +47,51 @@ pair() {
 	WPID=${2:-0}
 }
 
+# release: open the gate (the pair starts), wait for the reader to end
+release() {
+	echo go > "$W/gate"
+	wait_pid "$HPID" 50
+	wait "$HPID" 2>/dev/null
+	HPID=
+}
+
+# both RUN FLAG WK OW: wakeuptime and offwaketime at once, with FLAG, for
+# 4 s on a new pair (output in $W/WK and $W/OW), released once both loaded
+both() {
+	pair
+	"$CB" wakeuptime --stack-storage-size 16384 $2 -p "$HPID" 4 > "$W/$3" 2> "$W/$3.err" &
+	T1=$!
+	"$CB" offwaketime --stack-storage-size 16384 $2 -p "$HPID" 4 > "$W/$4" 2> "$W/$4.err" &
+	T2=$!
+	wait_attached 2 || notok "$1: the programs were not loaded within 10 s"
+	sleep 0.2
+	release
+	finish "$T1" "wakeuptime $2 -p PID 4"; T1=
+	finish "$T2" "offwaketime $2 -p PID 4"; T2=
+}
+
+# blocked_about TOOL FILE REGEX: the microseconds of FILE's folded lines
+# that match REGEX add up to about the pair's 10 x 100 ms
+blocked_about() {
+	us=$(awk -v re="$3" '$0 ~ re { s += $NF } END { print s + 0 }' "$2")
+	if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
+		ok "$1: blocked $us us, about 10 x 100 ms"
+	else
+		notok "$1: blocked $us us, expected about 1000000"
+	fi
+}
+
 bpf_snapshot before
 
 # ---- run 1: folded, both tools at once ----------------------------------------
-pair
-"$CB" wakeuptime --stack-storage-size 16384 -f -p "$HPID" 4 > "$W/wk1" 2> "$W/wk1.err" &
-T1=$!
-"$CB" offwaketime --stack-storage-size 16384 -f -p "$HPID" 4 > "$W/ow1" 2> "$W/ow1.err" &
-T2=$!
-wait_attached 2 || notok "run 1: the programs were not loaded within 10 s"
-sleep 0.2
-echo go > "$W/gate"
-wait_pid "$HPID" 50
-wait "$HPID" 2>/dev/null
-HPID=
-finish "$T1" "wakeuptime -f -p PID 4"; T1=
-finish "$T2" "offwaketime -f -p PID 4"; T2=
+both "run 1" -f wk1 ow1
 
 if grep -Eq '^cbxwriter;.*pipe_write;.*;cbxreader [0-9]+$' "$W/wk1"; then
 	ok "wakeuptime: the reader's waker is cbxwriter, from its pipe write"
 else
 	notok "wakeuptime: no cbxwriter;...pipe_write...;cbxreader line: $(head -3 "$W/wk1" | tr '\n' '|') $(head -c 200 "$W/wk1.err")"
 fi
-us=$(awk '/^cbxwriter;.*;cbxreader [0-9]+$/ { s += $NF } END { print s + 0 }' "$W/wk1")
-if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
-	ok "wakeuptime: blocked $us us, about 10 x 100 ms"
-else
-	notok "wakeuptime: blocked $us us, expected about 1000000"
-fi
+blocked_about wakeuptime "$W/wk1" '^cbxwriter;.*;cbxreader [0-9]+$'
 others=$(grep -v ';cbxreader [0-9]*$' "$W/wk1" | head -3)
 if [ -z "$others" ]; then ok "wakeuptime -p: only the reader as target"
 else notok "wakeuptime -p: other targets: $(echo "$others" | tr '\n' '|')"; fi
@@ -84,27 +101,10 @@ if grep -Eq '^cbxreader;.*pipe_read;.*;--;.*pipe_write;.*;cbxwriter [0-9]+$' "$W
 else
 	notok "offwaketime: no merged reader/writer record: $(head -3 "$W/ow1" | tr '\n' '|') $(head -c 200 "$W/ow1.err")"
 fi
-us=$(awk '/^cbxreader;.*;--;.*;cbxwriter [0-9]+$/ { s += $NF } END { print s + 0 }' "$W/ow1")
-if [ "$us" -ge 800000 ] && [ "$us" -le 1300000 ]; then
-	ok "offwaketime: blocked $us us, about 10 x 100 ms"
-else
-	notok "offwaketime: blocked $us us, expected about 1000000"
-fi
+blocked_about offwaketime "$W/ow1" '^cbxreader;.*;--;.*;cbxwriter [0-9]+$'
 
 # ---- run 1b: -j, both tools at once ----------------------------------------------
-pair
-"$CB" wakeuptime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/wkj" 2> "$W/wkj.err" &
-T1=$!
-"$CB" offwaketime --stack-storage-size 16384 -j -p "$HPID" 4 > "$W/owj" 2> "$W/owj.err" &
-T2=$!
-wait_attached 2 || notok "run 1b: the programs were not loaded within 10 s"
-sleep 0.2
-echo go > "$W/gate"
-wait_pid "$HPID" 50
-wait "$HPID" 2>/dev/null
-HPID=
-finish "$T1" "wakeuptime -j -p PID 4"; T1=
-finish "$T2" "offwaketime -j -p PID 4"; T2=
+both "run 1b" -j wkj owj
 if python3 -c '
 import json, sys
 wk = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -130,10 +130,7 @@ T1=$!
 T2=$!
 if wait_for "$W/wk2" 'Hit Ctrl-C' 100 && wait_for "$W/ow2" 'Hit Ctrl-C' 100; then
 	R=$HPID
-	echo go > "$W/gate"
-	wait_pid "$HPID" 50
-	wait "$HPID" 2>/dev/null
-	HPID=
+	release
 	kill -INT "$T1" "$T2"
 	for t in "$T1" "$T2"; do
 		after_sigint "$t"

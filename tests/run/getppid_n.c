@@ -15,33 +15,15 @@
 #include <time.h>
 #include <unistd.h>
 
-static volatile sig_atomic_t go;
-
-static void on_usr1(int sig)
-{
-	(void)sig;
-	go = 1;
-}
+#include "../e2e/helpers/ready_go.h"
 
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 10;
 	int nap = argc > 2 && !strcmp(argv[2], "nap");
 	struct timespec ms = { 0, 1000000 };
-	struct sigaction sa;
-	sigset_t block, old;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_usr1;
-	sigaction(SIGUSR1, &sa, NULL);
-	sigemptyset(&block);
-	sigaddset(&block, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	alarm(60);
-	printf("ready %d\n", (int)getpid());
-	fflush(stdout);
-	while (!go)
-		sigsuspend(&old);
+	ready_go();
 	for (long i = 0; i < n; i++) {
 		if (nap)
 			nanosleep(&ms, NULL);

@@ -12,6 +12,7 @@
 #include "blk.bpf.h"
 #include "biolatency.h"
 
+const volatile __u8 filter_cg = 0;
 const volatile __u8 per_disk = 0;
 const volatile __u8 per_flag = 0;
 const volatile __u8 queued = 0;
@@ -37,7 +38,7 @@ static __always_inline int trace_start(struct request___blk *rq, int insert)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts;
 
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	/* -Q: with an I/O scheduler the insert time stands */
 	if (!insert && queued) {
@@ -64,7 +65,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	__u64 delta;
 	__u64 slot;
 
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp)

@@ -12,6 +12,7 @@
 #include "blk.bpf.h"
 #include "biosnoop.h"
 
+const volatile __u8 filter_cg = 0;
 const volatile __u8 queued = 0;
 const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
@@ -49,7 +50,7 @@ static __always_inline int trace_pid(struct request___blk *rq)
 	__u64 key = (__u64)(unsigned long)rq;
 	struct piddata d = {};
 
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	d.pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(d.comm, sizeof(d.comm));
@@ -80,7 +81,7 @@ static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
 	struct stage *sp, s = {};
 
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	sp = bpf_map_lookup_elem(&start, &key);
 	if (!sp) {

@@ -283,10 +283,8 @@ int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_
 		}
 		if ((n > 0 && tool_flush() < 0) || tool_stdout_gone())
 			break;
-		if (tick && tick(arg)) {
-			events_poll(ev, 0); /* what is already in the buffer */
-			break;
-		}
+		if (tick && tick(arg))
+			break; /* what is already in the buffer is read below */
 		now = now_ns();
 		if (now >= next_note) { /* new losses, at most once a second */
 			lost = events_lost(ev);
@@ -298,6 +296,10 @@ int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_
 			next_note = now + 1000000000ull;
 		}
 	}
+	/* Ctrl-C, the duration or the tick ended the loop: what the kernel
+	 * already wrote happened before, so it is shown (one bounded poll) */
+	if (!ret && !tool_stdout_gone())
+		events_poll(ev, 0);
 	tool_flush();
 	tool_report_lost(name, events_lost(ev));
 	return ret;

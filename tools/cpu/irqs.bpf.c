@@ -9,6 +9,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+const volatile __u8 filter_cg = 0;
 const volatile __u8 targ_dist = 0;
 const volatile __u8 targ_ns = 0;
 const volatile __s32 targ_cpu = -1;
@@ -35,7 +36,7 @@ static __always_inline int wanted(void)
 {
 	if (targ_cpu >= 0 && (__u32)targ_cpu != bpf_get_smp_processor_id())
 		return 0;
-	return cgroup_allowed();
+	return cgroup_allowed(filter_cg);
 }
 
 static __always_inline int on_entry(__u32 slot)

@@ -1,13 +1,11 @@
-/* The -c CGROUP filter of the tools' kernel sides: the one-slot
- * "cgroup_map" the user side fills (tool_cgroup_filter() looks it up by
- * that name) and the test of the current task.  One copy, so that every
- * tool filters alike. */
+/* -c CGROUP / --cgroup PATH, kernel side: the one-slot "cgroup_map" the
+ * user side fills with tool_cgroup_filter() (tools/common/common.h), and
+ * the test "is the current task in that cgroup".  Every tool with a
+ * cgroup filter declared the same map; it is declared here once. */
 #ifndef COREBOX_CGROUP_BPF_H
 #define COREBOX_CGROUP_BPF_H
 
 #include "corebox.bpf.h"
-
-const volatile __u8 filter_cg = 0; /* set with -c */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
@@ -16,8 +14,9 @@ struct {
 	__type(value, __u32);
 } cgroup_map SEC(".maps");
 
-/* 1 when no -c was given or the current task is in the cgroup. */
-static __always_inline int cgroup_allowed(void)
+/* With the filter on (filter_cg), only tasks under the cgroup pass; an
+ * error of the helper counts as "not under". */
+static __always_inline int cgroup_allowed(__u8 filter_cg)
 {
 	return !filter_cg || bpf_current_task_under_cgroup(&cgroup_map, 0) > 0;
 }

@@ -1,6 +1,6 @@
 /* What the TCP tools' kernel sides share (tcplife, tcpstates, tcpconnect,
  * tcpconnlat, tcpretrans): address families, TCP states, a port filter
- * map, and a socket's addresses and ports read with CO-RE. */
+ * map, a per-socket map, and a socket's addresses and ports read with CO-RE. */
 #ifndef COREBOX_INET_BPF_H
 #define COREBOX_INET_BPF_H
 
@@ -34,6 +34,17 @@ enum {
 		__uint(max_entries, 1024);                                     \
 		__type(key, __u16);                                            \
 		__type(value, __u8);                                           \
+	} name SEC(".maps")
+
+/* Per-socket state (key: the struct sock * as __u64) whose entries come
+ * and go with the connections: no memory up front. */
+#define SOCK_HASH_MAP(name, max, value_type)                                   \
+	struct {                                                               \
+		__uint(type, BPF_MAP_TYPE_HASH);                               \
+		__uint(max_entries, max);                                      \
+		__uint(map_flags, BPF_F_NO_PREALLOC);                          \
+		__type(key, __u64);                                            \
+		__type(value, value_type);                                     \
 	} name SEC(".maps")
 
 static __always_inline int port_allowed(__u8 filter_on, void *map, __u16 port)

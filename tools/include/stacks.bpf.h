@@ -86,6 +86,20 @@ static __always_inline __s32 user_stack_id(void *ctx, void *stackmap, __u8 omit,
 	return (__s32)bpf_get_stackid(ctx, stackmap, BPF_F_USER_STACK);
 }
 
+/* -m/-M (offcputime, offwaketime): the microseconds from ts to now, or
+ * -1 when the clock went backwards or they fall outside [min_us, max_us]. */
+static __always_inline __s64 blocked_us(__u64 now, __u64 ts, __u64 min_us, __u64 max_us)
+{
+	__s64 delta = (__s64)(now - ts);
+
+	if (delta < 0)
+		return -1;
+	delta /= 1000;
+	if ((__u64)delta < min_us || (__u64)delta > max_us)
+		return -1;
+	return delta;
+}
+
 /* counts[key] += delta, creating the entry at 0 first. */
 static __always_inline void counts_add(void *counts, const void *key, __u64 delta)
 {

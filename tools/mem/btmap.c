@@ -21,7 +21,7 @@ void btmap_attaching(int probes)
 static void json_entry(struct stacks *s, enum btmap_key kind, const struct memcount_key *k, uint64_t n,
 		       struct strbuf *b)
 {
-	char comm[17], name[MEMCOUNT_NAME_LEN + 1];
+	char comm[EV_COMM_LEN + 1], name[MEMCOUNT_NAME_LEN + 1];
 
 	strbuf_reset(b);
 	strbuf_addc(b, '{');
@@ -32,7 +32,7 @@ static void json_entry(struct stacks *s, enum btmap_key kind, const struct memco
 		json_str(b, name);
 	} else {
 		strbuf_addf(b, "\"pid\":%u,\"comm\":", k->pid);
-		json_str(b, mem_comm(comm, k->comm));
+		json_str(b, ev_comm(comm, k->comm));
 		if (kind == BTMAP_USTACK_COMM) {
 			strbuf_add(b, ",\"user\":");
 			stacks_json_frames(s, b, k->stackid, (int)k->pid);
@@ -72,9 +72,9 @@ int btmap_print(struct obj *o, const char *tool, enum btmap_key kind, bool folde
 	for (size_t i = 0; i < d.n; i++) {
 		const struct memcount_key *k = map_dump_key(&d, i);
 		uint64_t n = *(const uint64_t *)map_dump_value(&d, i);
-		char comm[17], name[MEMCOUNT_NAME_LEN + 1], safe[4 * MEMCOUNT_NAME_LEN + 8];
+		char comm[EV_COMM_LEN + 1], name[MEMCOUNT_NAME_LEN + 1], safe[4 * MEMCOUNT_NAME_LEN + 8];
 
-		mem_comm(comm, k->comm);
+		ev_comm(comm, k->comm);
 		if (out_json()) {
 			json_entry(&s, kind, k, n, &b);
 			out_json_value("counts", &b);

@@ -106,7 +106,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	const struct compactsnoop_event *e = data;
 	union out_val v[ARRAY_SIZE(cols)] = { { 0 } };
-	char comm[17], zone[32], st[16];
+	char comm[EV_COMM_LEN + 1], zone[32], st[16];
 	int nid = e->nid, idx = e->idx;
 
 	(void)ctx;
@@ -121,7 +121,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 				idx = env.zones[i].idx;
 			}
 	v[C_TS].f = (double)(e->ts_ns - env.first_ns) / 1e9;
-	v[C_COMM].s = mem_comm(comm, e->comm);
+	v[C_COMM].s = ev_comm(comm, e->comm);
 	v[C_PID].i = e->pid;
 	v[C_TID].i = e->tid;
 	v[C_NODE].i = nid;

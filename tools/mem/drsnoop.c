@@ -86,13 +86,13 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	const struct drsnoop_event *e = data;
 	union out_val v[ARRAY_SIZE(cols)] = { { 0 } };
-	char comm[17], hms[16];
+	char comm[EV_COMM_LEN + 1], hms[16];
 	unsigned long long free_pages;
 
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
-	mem_comm(comm, e->comm);
+	ev_comm(comm, e->comm);
 	if (env.name && !strstr(comm, env.name))
 		return 0;
 	if (!env.first_ns)

@@ -10,22 +10,11 @@
  *  hfaults: hugetlb_fault() by fentry or kprobe (no tracepoint exists);
  *  swapin:  swap_read_folio() / swap_readpage() likewise (the user side
  *           retargets the kf_* programs). */
-#include "mem.bpf.h"
-#include "stacks.bpf.h"
-#include "memcount.h"
+#include "memcount.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 targ_tgid = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MEMCOUNT_MAX_ENTRIES);
-	__type(key, struct memcount_key);
-	__type(value, __u64);
-} counts SEC(".maps");
-
-STACK_MAP(stackmap);
 
 /* Local CO-RE flavors: from a fault to its file (mem.bpf.h: to its name). */
 struct vm_area_struct___m {
@@ -56,13 +45,9 @@ struct dentry___alias {
 /* The key with this process's ids (and name when given); 0 when filtered. */
 static __always_inline int fill_key(struct memcount_key *k)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-
-	if (targ_tgid && (__u32)(id >> 32) != targ_tgid)
+	if (!mem_task_allowed(targ_tgid, 0))
 		return 0;
-	k->pid = (__u32)(id >> 32);
-	k->stackid = -1;
-	bpf_get_current_comm(k->comm, sizeof(k->comm));
+	memcount_key_task(k);
 	return 1;
 }
 

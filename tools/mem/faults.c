@@ -387,7 +387,7 @@ int swapin_main(int argc, char **argv)
 	out_info("Counting swap ins. Ctrl-C to end.\n");
 	tool_flush();
 	for (long i = 0; i < sw.count; i++) {
-		char hms[16], comm[17];
+		char hms[16], comm[EV_COMM_LEN + 1];
 		long n;
 
 		tool_sleep_ms(sw.interval * 1000);
@@ -407,7 +407,7 @@ int swapin_main(int argc, char **argv)
 		for (long j = 0; j < n; j++) {
 			union out_val v[ARRAY_SIZE(swcols)];
 
-			v[S_COMM].s = mem_comm(comm, rows[j].k.comm);
+			v[S_COMM].s = ev_comm(comm, rows[j].k.comm);
 			v[S_PID].i = rows[j].k.pid;
 			v[S_COUNT].u = rows[j].n;
 			out_row(&swtable, v);

@@ -85,13 +85,6 @@ int mem_numa_nodes(void)
 	return n ? n : 1;
 }
 
-const char *mem_comm(char buf[17], const char *comm)
-{
-	memcpy(buf, comm, 16);
-	buf[16] = 0;
-	return buf;
-}
-
 int mem_zones(struct mem_zone *z, int max)
 {
 	FILE *f = fopen("/proc/zoneinfo", "re");

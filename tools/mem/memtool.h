@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "tools/common/common.h"
+#include "tools/common/evcopy.h" /* ev_comm */
 
 /* obj_setup_events("events"), tool_load_attach, events_open: the event
  * stream, or NULL after a message (the object is closed then). */
@@ -38,7 +39,5 @@ int mem_zones(struct mem_zone *z, int max);
 /* "ZONE_NORMAL" (bcc's compactsnoop names) for node/idx, else the index. */
 const char *mem_zone_name(const struct mem_zone *z, int n, int node, int idx, char *buf, size_t size);
 
-/* NUL-terminated copy of a 16-byte comm into buf[17]; returns buf. */
-const char *mem_comm(char buf[17], const char *comm);
 
 #endif

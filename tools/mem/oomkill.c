@@ -53,7 +53,7 @@ static void victim_comm(unsigned pid, char *buf, size_t size)
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	const struct oomkill_event *e = data;
-	char fcomm[17], tcomm[17], hms[16], loadavg[256] = "", safe[4][64];
+	char fcomm[EV_COMM_LEN + 1], tcomm[EV_COMM_LEN + 1], hms[16], loadavg[256] = "", safe[4][64];
 	struct strbuf j = { 0 };
 	unsigned long long pages;
 	bool have_load;
@@ -61,9 +61,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*e))
 		return 0;
-	mem_comm(fcomm, e->fcomm);
+	ev_comm(fcomm, e->fcomm);
 	if (e->has_tcomm)
-		mem_comm(tcomm, e->tcomm);
+		ev_comm(tcomm, e->tcomm);
 	else
 		victim_comm(e->tpid, tcomm, sizeof(tcomm));
 	have_load = read_line("/proc/loadavg", loadavg, sizeof(loadavg)) >= 0;

@@ -8,25 +8,14 @@
  *  brkstack:  brk() calls counted by user stack and comm;
  *  shmsnoop:  arguments at entry (by thread), the event at exit with the
  *             result (bcc used kprobes on the syscall functions). */
-#include "mem.bpf.h"
+#include "memcount.bpf.h"
 #include "events.bpf.h"
-#include "stacks.bpf.h"
-#include "memcount.h"
 #include "syssnoop.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 targ_tgid = 0;
 const volatile __u32 targ_tid = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, MEMCOUNT_MAX_ENTRIES);
-	__type(key, struct memcount_key);
-	__type(value, __u64);
-} counts SEC(".maps");
-
-STACK_MAP(stackmap);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -91,9 +80,8 @@ int brk_enter(struct trace_event_raw_sys_enter *ctx)
 
 	if (!mem_task_allowed(targ_tgid, targ_tid))
 		return 0;
-	k.pid = (__u32)(bpf_get_current_pid_tgid() >> 32);
+	memcount_key_task(&k);
 	k.stackid = (int)bpf_get_stackid(ctx, &stackmap, BPF_F_USER_STACK);
-	bpf_get_current_comm(k.comm, sizeof(k.comm));
 	counts_add(&counts, &k, 1);
 	return 0;
 }

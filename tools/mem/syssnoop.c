@@ -91,7 +91,7 @@ static struct out_table mtable = OUT_TABLE(NULL, mcols);
 static int on_mmap(const struct mmap_event *e)
 {
 	union out_val v[ARRAY_SIZE(mcols)];
-	char hms[16], comm[17], path[SYSSNOOP_PATH_LEN + 1], prot[4], map[5];
+	char hms[16], comm[EV_COMM_LEN + 1], path[SYSSNOOP_PATH_LEN + 1], prot[4], map[5];
 
 	prot[0] = e->prot & 1 ? 'R' : '-';  /* PROT_READ */
 	prot[1] = e->prot & 2 ? 'W' : '-';  /* PROT_WRITE */
@@ -106,7 +106,7 @@ static int on_mmap(const struct mmap_event *e)
 	path[SYSSNOOP_PATH_LEN] = 0;
 	v[M_TIME].s = tool_hms(hms, sizeof(hms));
 	v[M_PID].i = e->pid;
-	v[M_COMM].s = mem_comm(comm, e->comm);
+	v[M_COMM].s = ev_comm(comm, e->comm);
 	v[M_PROT].s = prot;
 	v[M_MAP].s = map;
 	v[M_OFF].u = e->off / 1024;
@@ -225,9 +225,9 @@ static int on_shm(const struct shm_event *e)
 	static const char *const sysname[] = { "SHMGET", "SHMAT", "SHMDT", "SHMCTL" };
 	union out_val v[ARRAY_SIZE(hcols)];
 	struct strbuf a = { 0 };
-	char comm[17], cmd[32];
+	char comm[EV_COMM_LEN + 1], cmd[32];
 
-	mem_comm(comm, e->comm);
+	ev_comm(comm, e->comm);
 	if (env.name && !strstr(comm, env.name))
 		return 0;
 	if (!env.first_ns)

@@ -31,6 +31,15 @@ char *inet_addr_str(int family, const void *addr, char *buf, size_t size)
 	return buf;
 }
 
+double inet_since_first_s(uint64_t ts_ns)
+{
+	static uint64_t first_ns;
+
+	if (!first_ns)
+		first_ns = ts_ns;
+	return (double)((ts_ns - first_ns) / 1000) / 1e6;
+}
+
 int inet_ports_parse(const struct tool_help *h, const char *what, const char *list, uint16_t *ports,
 		     int max)
 {
@@ -71,6 +80,19 @@ int inet_ports_fill(struct obj *o, const char *tool, const char *map, const uint
 	return 0;
 }
 
+void inet_state_filter_set(struct obj *o, const struct inet_state_filter *f)
+{
+	OBJ_SET(o, target_family, (uint16_t)f->family);
+	OBJ_SET(o, filter_sport, (uint8_t)(f->nsports > 0));
+	OBJ_SET(o, filter_dport, (uint8_t)(f->ndports > 0));
+}
+
+int inet_state_filter_fill(struct obj *o, const char *tool, const struct inet_state_filter *f)
+{
+	return inet_ports_fill(o, tool, "sports", f->sports, f->nsports) < 0 ||
+	       inet_ports_fill(o, tool, "dports", f->dports, f->ndports) < 0 ? -1 : 0;
+}
+
 static int flows_desc;
 
 static int cmp_flow(const void *a, const void *b)
@@ -107,4 +129,24 @@ long inet_flows_read(struct obj *o, const char *tool, int desc, struct inet_flow
 	free(keys);
 	free(vals);
 	return n < 0 ? -1 : n;
+}
+
+int inet_flows_report(struct obj *o, const char *tool, int desc, void (*header)(void),
+		      void (*row)(const struct inet_flow_count *r))
+{
+	struct inet_flow_count *rows;
+	long n;
+
+	tool_flush();
+	while (!tool_exiting)
+		tool_sleep_ms(3600 * 1000);
+	n = inet_flows_read(o, tool, desc, &rows);
+	if (n < 0)
+		return -1;
+	out_doc_begin();
+	header();
+	for (long i = 0; i < n; i++)
+		row(&rows[i]);
+	free(rows);
+	return out_doc_end() < 0 ? -1 : 1;
 }

@@ -8,8 +8,9 @@
  * port).  Connects that do not go through connect(2) (io_uring, TCP fast
  * open with sendto(), in-kernel sockets) are not seen. */
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
-#include "inet.bpf.h"
+#include "inet_flow.bpf.h"
 #include "tcpconnect.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -22,13 +23,6 @@ const volatile __u8 do_count = 0;
 const volatile __u8 source_port = 0;
 
 PORT_FILTER_MAP(dports);
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* A connect in progress: the socket and its ends as SYN_SENT saw them
  * (a refused connect() clears the destination before it returns). */
@@ -45,14 +39,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct pending);
 } sockets SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, INET_MAX_FLOWS);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, struct inet_flow);
-	__type(value, __u64);
-} counts SEC(".maps");
 
 SEC("tracepoint/sock/inet_sock_set_state")
 int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
@@ -77,7 +63,7 @@ int tcpconnect_state(struct trace_event_raw_inet_sock_set_state *ctx)
 		return 0;
 	if (filter_uid != (__u32)-1 && (__u32)bpf_get_current_uid_gid() != filter_uid)
 		return 0;
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	p.sk = (__u64)ctx->skaddr;
 	p.ends.family = ctx->family;
@@ -94,7 +80,6 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct tcpconnect_event e;
-	struct inet_flow key;
 	struct pending *pp;
 	struct sk_ends ends;
 	__u16 sport;
@@ -110,13 +95,7 @@ int tcpconnect_exit(struct trace_event_raw_sys_exit *ctx)
 	if (!port_allowed(filter_dport, &dports, ends.dport))
 		return 0;
 	if (do_count) {
-		__builtin_memset(&key, 0, sizeof(key));
-		__builtin_memcpy(key.saddr, ends.saddr, 16);
-		__builtin_memcpy(key.daddr, ends.daddr, 16);
-		key.sport = source_port ? ends.sport : 0;
-		key.dport = ends.dport;
-		key.family = ends.family;
-		map_count_add(&counts, &key);
+		inet_flow_count(&ends, source_port ? ends.sport : 0);
 		return 0;
 	}
 	__builtin_memcpy(e.saddr, ends.saddr, 16);

@@ -92,27 +92,20 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
-static uint64_t first_ns;
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcpconnect_event e;
 	union out_val v[ARRAY_SIZE(cols)];
-	char comm[sizeof(e.comm) + 1], sa[64], da[64];
+	char comm[EV_COMM_LEN + 1], sa[64], da[64];
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
-	if (!first_ns)
-		first_ns = e.ts_ns;
-	v[C_TS].f = (double)((e.ts_ns - first_ns) / 1000) / 1e6;
+	v[C_TS].f = inet_since_first_s(e.ts_ns);
 	v[C_UID].i = e.uid;
 	v[C_PID].i = e.pid;
-	v[C_COMM].s = comm;
-	v[C_IP].i = e.family == 10 ? 6 : 4;
+	v[C_COMM].s = ev_comm(comm, e.comm);
+	v[C_IP].i = inet_ip_version(e.family);
 	v[C_SADDR].s = inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
 	v[C_DADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
 	v[C_SPORT].i = e.sport;
@@ -135,29 +128,23 @@ static const struct out_col fcols[] = {
 };
 static struct out_table ftable = OUT_TABLE("flows", fcols);
 
-static int print_counts(struct obj *o)
+static void flows_header(void)
 {
-	struct inet_flow_count *rows;
-	long n = inet_flows_read(o, "tcpconnect", 1, &rows);
-
-	if (n < 0)
-		return 1;
-	out_doc_begin();
 	out_text("\n");
 	out_header(&ftable);
-	for (long i = 0; i < n; i++) {
-		union out_val v[ARRAY_SIZE(fcols)];
-		char sa[64], da[64];
+}
 
-		v[F_LADDR].s = inet_addr_str(rows[i].k.family, rows[i].k.saddr, sa, sizeof(sa));
-		v[F_RADDR].s = inet_addr_str(rows[i].k.family, rows[i].k.daddr, da, sizeof(da));
-		v[F_LPORT].i = rows[i].k.sport;
-		v[F_RPORT].i = rows[i].k.dport;
-		v[F_COUNT].u = rows[i].n;
-		out_row(&ftable, v);
-	}
-	free(rows);
-	return out_doc_end() < 0;
+static void flow_row(const struct inet_flow_count *r)
+{
+	union out_val v[ARRAY_SIZE(fcols)];
+	char sa[64], da[64];
+
+	v[F_LADDR].s = inet_addr_str(r->k.family, r->k.saddr, sa, sizeof(sa));
+	v[F_RADDR].s = inet_addr_str(r->k.family, r->k.daddr, da, sizeof(da));
+	v[F_LPORT].i = r->k.sport;
+	v[F_RPORT].i = r->k.dport;
+	v[F_COUNT].u = r->n;
+	out_row(&ftable, v);
 }
 
 /* After load: the port filter; -c: count until Ctrl-C, print, done. */
@@ -169,10 +156,7 @@ static int after_load(struct obj *o)
 		return 0;
 	out_show(&ftable, F_LPORT, env.source_port);
 	out_info("Tracing connect ... Hit Ctrl-C to end\n");
-	tool_flush();
-	while (!tool_exiting)
-		tool_sleep_ms(3600 * 1000);
-	return print_counts(o) ? -1 : 1;
+	return inet_flows_report(o, "tcpconnect", 1, flows_header, flow_row);
 }
 
 int tcpconnect_main(int argc, char **argv)

@@ -18,13 +18,8 @@ struct piddata {
 	__u32 tgid;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, __u64);
-	__type(value, struct piddata);
-} start SEC(".maps");
+/* socket -> its connect(), from SYN_SENT on */
+SOCK_HASH_MAP(start, 4096, struct piddata);
 
 SEC("tracepoint/sock/inet_sock_set_state")
 int tcpconnlat_state(struct trace_event_raw_inet_sock_set_state *ctx)

@@ -81,26 +81,19 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
-static uint64_t first_ns;
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcpconnlat_event e;
 	union out_val v[ARRAY_SIZE(cols)];
-	char comm[sizeof(e.comm) + 1], sa[64], da[64];
+	char comm[EV_COMM_LEN + 1], sa[64], da[64];
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
-	if (!first_ns)
-		first_ns = e.ts_ns;
-	v[C_TS].f = (double)((e.ts_ns - first_ns) / 1000) / 1e6;
+	v[C_TS].f = inet_since_first_s(e.ts_ns);
 	v[C_PID].i = e.tgid;
-	v[C_COMM].s = comm;
-	v[C_IP].i = e.family == 10 ? 6 : 4;
+	v[C_COMM].s = ev_comm(comm, e.comm);
+	v[C_IP].i = inet_ip_version(e.family);
 	v[C_SADDR].s = inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
 	v[C_LPORT].i = e.lport;
 	v[C_DADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));

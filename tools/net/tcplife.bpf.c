@@ -8,34 +8,15 @@
  * often runs in softirq, where "current" is an unrelated task. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
-#include "inet.bpf.h"
+#include "state_filter.bpf.h"
 #include "tcplife.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 target_pid = 0;
-const volatile __u16 target_family = 0;
-const volatile __u8 filter_sport = 0;
-const volatile __u8 filter_dport = 0;
 
-PORT_FILTER_MAP(sports);
-PORT_FILTER_MAP(dports);
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, __u64);   /* struct sock * */
-	__type(value, __u64); /* birth, ns */
-} birth SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, __u64);
-	__type(value, struct tcplife_ident);
-} idents SEC(".maps");
+SOCK_HASH_MAP(birth, 10240, __u64); /* birth, ns */
+SOCK_HASH_MAP(idents, 10240, struct tcplife_ident);
 
 /* the two members read (a CO-RE flavor: not tcp_sock's whole type graph) */
 struct tcp_sock___tl {
@@ -54,12 +35,7 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	struct tcp_sock___tl *tp;
 	__u32 pid;
 
-	if (ctx->protocol != IPPROTO_TCP)
-		return 0;
-	if (target_family && family != target_family)
-		return 0;
-	if (!port_allowed(filter_sport, &sports, ctx->sport) ||
-	    !port_allowed(filter_dport, &dports, ctx->dport))
+	if (!tcp_state_wanted(ctx))
 		return 0;
 
 	if (newstate < CB_TCP_FIN_WAIT1) {

@@ -13,9 +13,8 @@
 BPF_OBJ_DECLARE(tcplife);
 
 static struct {
-	int pid, family, wide, time, timestamp;
-	int nsports, ndports;
-	uint16_t sports[INET_PORTS_MAX], dports[INET_PORTS_MAX];
+	int pid, wide, time, timestamp;
+	struct inet_state_filter f;
 } env;
 
 static const struct opt opts[] = {
@@ -46,13 +45,13 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case '4': env.family = 2; break;
-	case '6': env.family = 10; break;
+	case '4': env.f.family = 2; break;
+	case '6': env.f.family = 10; break;
 	case 'w': env.wide = 1; break;
 	case 'T': env.time = 1; break;
 	case 't': env.timestamp = 1; break;
-	case 'L': env.nsports = inet_ports_parse(&help, "LOCALPORT", arg, env.sports, INET_PORTS_MAX); break;
-	case 'D': env.ndports = inet_ports_parse(&help, "REMOTEPORT", arg, env.dports, INET_PORTS_MAX); break;
+	case 'L': env.f.nsports = inet_ports_parse(&help, "LOCALPORT", arg, env.f.sports, INET_PORTS_MAX); break;
+	case 'D': env.f.ndports = inet_ports_parse(&help, "REMOTEPORT", arg, env.f.dports, INET_PORTS_MAX); break;
 	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
@@ -87,20 +86,17 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcplife_event e;
 	union out_val v[ARRAY_SIZE(cols)];
-	char comm[sizeof(e.comm) + 1], hms[16], sa[64], da[64];
+	char comm[EV_COMM_LEN + 1], hms[16], sa[64], da[64];
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
 	if (!first_ns)
 		first_ns = e.ts_ns;
 	v[C_TIME].s = env.time ? tool_hms(hms, sizeof(hms)) : NULL;
 	v[C_TS].f = (double)(e.ts_ns - first_ns) / 1e9;
 	v[C_PID].i = e.pid;
-	v[C_COMM].s = comm;
+	v[C_COMM].s = ev_comm(comm, e.comm);
 	v[C_LADDR].s = inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
 	v[C_LPORT].i = e.sport;
 	v[C_RADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
@@ -110,15 +106,14 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_MS].f = (double)e.span_ns / 1e6;
 	v[C_TXB].u = e.tx_b;
 	v[C_RXB].u = e.rx_b;
-	v[C_FAM].i = e.family == 10 ? 6 : 4;
+	v[C_FAM].i = inet_ip_version(e.family);
 	out_row(&table, v);
 	return 0;
 }
 
 static int fill_ports(struct obj *o)
 {
-	return inet_ports_fill(o, "tcplife", "sports", env.sports, env.nsports) < 0 ||
-	       inet_ports_fill(o, "tcplife", "dports", env.dports, env.ndports) < 0 ? -1 : 0;
+	return inet_state_filter_fill(o, "tcplife", &env.f);
 }
 
 int tcplife_main(int argc, char **argv)
@@ -132,9 +127,7 @@ int tcplife_main(int argc, char **argv)
 		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
 	o = BPF_OBJ_OPEN(tcplife);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
-	OBJ_SET(o, target_family, (uint16_t)env.family);
-	OBJ_SET(o, filter_sport, (uint8_t)(env.nsports > 0));
-	OBJ_SET(o, filter_dport, (uint8_t)(env.ndports > 0));
+	inet_state_filter_set(o, &env.f);
 	out_show(&table, C_TIME, env.time);
 	out_show(&table, C_TS, env.timestamp);
 	return tool_run_events(o, &te);

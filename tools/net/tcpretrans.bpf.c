@@ -7,7 +7,7 @@
  * it was on every kernel: segments actually sent again. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
-#include "inet.bpf.h"
+#include "inet_flow.bpf.h"
 #include "tcpretrans.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -15,29 +15,14 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u16 target_family = 0;
 const volatile __u8 do_count = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, INET_MAX_FLOWS);
-	__uint(map_flags, BPF_F_NO_PREALLOC); /* entries come and go: no memory up front */
-	__type(key, struct inet_flow);
-	__type(value, __u64);
-} counts SEC(".maps");
-
 static __always_inline int emit(void *ctx, const struct sk_ends *ends, __u8 state, __u32 seq, __u8 type)
 {
 	struct tcpretrans_event e;
-	struct inet_flow key;
 
 	if (target_family && ends->family != target_family)
 		return 0;
 	if (do_count) {
-		__builtin_memset(&key, 0, sizeof(key));
-		__builtin_memcpy(key.saddr, ends->saddr, 16);
-		__builtin_memcpy(key.daddr, ends->daddr, 16);
-		key.sport = ends->sport;
-		key.dport = ends->dport;
-		key.family = ends->family;
-		map_count_add(&counts, &key);
+		inet_flow_count(ends, ends->sport);
 		return 0;
 	}
 	__builtin_memcpy(e.saddr, ends->saddr, 16);

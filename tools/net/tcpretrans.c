@@ -91,16 +91,15 @@ static int on_event(void *ctx, const void *data, size_t size)
 	char hms[16], sa[64], da[64], le[80], re[80];
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
 	inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
 	inet_addr_str(e.family, e.daddr, da, sizeof(da));
 	snprintf(le, sizeof(le), "%s:%d", sa, e.lport);
 	snprintf(re, sizeof(re), "%s:%d", da, e.dport);
 	v[C_TIME].s = tool_hms(hms, sizeof(hms));
 	v[C_PID].i = e.pid;
-	v[C_IP].i = e.family == 10 ? 6 : 4;
+	v[C_IP].i = inet_ip_version(e.family);
 	v[C_LEND].s = le;
 	v[C_TYPE].s = e.type == TCPRETRANS_TLP ? "L" : "R";
 	v[C_REND].s = re;
@@ -129,34 +128,28 @@ static const struct out_col fcols[] = {
 };
 static struct out_table ftable = OUT_TABLE("flows", fcols);
 
-static int print_counts(struct obj *o)
+static void flows_header(void)
 {
-	struct inet_flow_count *rows;
-	long n = inet_flows_read(o, "tcpretrans", 0, &rows);
-
-	if (n < 0)
-		return 1;
-	out_doc_begin();
 	out_text("\n%-25s %-25s %-10s\n", "LADDR:LPORT", "RADDR:RPORT", "RETRANSMITS");
-	for (long i = 0; i < n; i++) {
-		union out_val v[ARRAY_SIZE(fcols)];
-		char sa[64], da[64], le[80], re[80], flow[200];
+}
 
-		inet_addr_str(rows[i].k.family, rows[i].k.saddr, sa, sizeof(sa));
-		inet_addr_str(rows[i].k.family, rows[i].k.daddr, da, sizeof(da));
-		snprintf(le, sizeof(le), "[%s]#%d", sa, rows[i].k.sport);
-		snprintf(re, sizeof(re), "[%s]#%d", da, rows[i].k.dport);
-		snprintf(flow, sizeof(flow), "%-20s <-> %-20s", le, re);
-		v[F_FLOW].s = flow;
-		v[F_LADDR].s = sa;
-		v[F_LPORT].i = rows[i].k.sport;
-		v[F_RADDR].s = da;
-		v[F_RPORT].i = rows[i].k.dport;
-		v[F_COUNT].u = rows[i].n;
-		out_row(&ftable, v);
-	}
-	free(rows);
-	return out_doc_end() < 0;
+static void flow_row(const struct inet_flow_count *r)
+{
+	union out_val v[ARRAY_SIZE(fcols)];
+	char sa[64], da[64], le[80], re[80], flow[200];
+
+	inet_addr_str(r->k.family, r->k.saddr, sa, sizeof(sa));
+	inet_addr_str(r->k.family, r->k.daddr, da, sizeof(da));
+	snprintf(le, sizeof(le), "[%s]#%d", sa, r->k.sport);
+	snprintf(re, sizeof(re), "[%s]#%d", da, r->k.dport);
+	snprintf(flow, sizeof(flow), "%-20s <-> %-20s", le, re);
+	v[F_FLOW].s = flow;
+	v[F_LADDR].s = sa;
+	v[F_LPORT].i = r->k.sport;
+	v[F_RADDR].s = da;
+	v[F_RPORT].i = r->k.dport;
+	v[F_COUNT].u = r->n;
+	out_row(&ftable, v);
 }
 
 /* After load: the banner; -c: count until Ctrl-C, print, done. */
@@ -165,10 +158,7 @@ static int after_load(struct obj *o)
 	out_info("Tracing retransmits ... Hit Ctrl-C to end\n");
 	if (!env.count)
 		return 0;
-	tool_flush();
-	while (!tool_exiting)
-		tool_sleep_ms(3600 * 1000);
-	return print_counts(o) ? -1 : 1;
+	return inet_flows_report(o, "tcpretrans", 0, flows_header, flow_row);
 }
 
 int tcpretrans_main(int argc, char **argv)

@@ -13,9 +13,8 @@
 BPF_OBJ_DECLARE(tcpstates);
 
 static struct {
-	int family, wide, time;
-	int nsports, ndports;
-	uint16_t sports[INET_PORTS_MAX], dports[INET_PORTS_MAX];
+	int wide, time;
+	struct inet_state_filter f;
 } env;
 
 static const struct opt opts[] = {
@@ -45,11 +44,11 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.time = 1; break;
-	case '4': env.family = 2; break;
-	case '6': env.family = 10; break;
+	case '4': env.f.family = 2; break;
+	case '6': env.f.family = 10; break;
 	case 'w': env.wide = 1; break;
-	case 'L': env.nsports = inet_ports_parse(&help, "LPORT", arg, env.sports, INET_PORTS_MAX); break;
-	case 'D': env.ndports = inet_ports_parse(&help, "DPORT", arg, env.dports, INET_PORTS_MAX); break;
+	case 'L': env.f.nsports = inet_ports_parse(&help, "LPORT", arg, env.f.sports, INET_PORTS_MAX); break;
+	case 'D': env.f.ndports = inet_ports_parse(&help, "DPORT", arg, env.f.dports, INET_PORTS_MAX); break;
 	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
@@ -79,19 +78,16 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct tcpstates_event e;
 	union out_val v[ARRAY_SIZE(cols)];
-	char comm[sizeof(e.comm) + 1], hms[16], sa[64], da[64];
+	char comm[EV_COMM_LEN + 1], hms[16], sa[64], da[64];
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
 	v[C_TIME].s = env.time ? tool_hms(hms, sizeof(hms)) : NULL;
 	v[C_SK].u = e.skaddr;
 	v[C_PID].i = e.pid;
-	v[C_COMM].s = comm;
-	v[C_IP].i = e.family == 10 ? 6 : 4;
+	v[C_COMM].s = ev_comm(comm, e.comm);
+	v[C_IP].i = inet_ip_version(e.family);
 	v[C_LADDR].s = inet_addr_str(e.family, e.saddr, sa, sizeof(sa));
 	v[C_LPORT].i = e.sport;
 	v[C_RADDR].s = inet_addr_str(e.family, e.daddr, da, sizeof(da));
@@ -105,8 +101,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 static int fill_ports(struct obj *o)
 {
-	return inet_ports_fill(o, "tcpstates", "sports", env.sports, env.nsports) < 0 ||
-	       inet_ports_fill(o, "tcpstates", "dports", env.dports, env.ndports) < 0 ? -1 : 0;
+	return inet_state_filter_fill(o, "tcpstates", &env.f);
 }
 
 int tcpstates_main(int argc, char **argv)
@@ -122,9 +117,7 @@ int tcpstates_main(int argc, char **argv)
 		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
 	}
 	o = BPF_OBJ_OPEN(tcpstates);
-	OBJ_SET(o, target_family, (uint16_t)env.family);
-	OBJ_SET(o, filter_sport, (uint8_t)(env.nsports > 0));
-	OBJ_SET(o, filter_dport, (uint8_t)(env.ndports > 0));
+	inet_state_filter_set(o, &env.f);
 	out_show(&table, C_TIME, env.time);
 	out_show(&table, C_IP, env.wide);
 	return tool_run_events(o, &te);

@@ -2,6 +2,7 @@
  * memory is gone after a successful exec), complete the record with the
  * result and the new comm at exit, and emit it. */
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
 #include "execsnoop.h"
 
@@ -25,13 +26,6 @@ struct {
 	__type(key, u32);
 	__type(value, struct execsnoop_event);
 } execs SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, u32);
-	__type(value, u32);
-} cgroup_map SEC(".maps");
 
 SEC("tracepoint/syscalls/sys_enter_execve")
 int execsnoop_enter(struct trace_event_raw_sys_enter *ctx)

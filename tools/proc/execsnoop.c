@@ -10,6 +10,7 @@
 
 #include "bpf/sys.h"
 #include "tools/common/common.h"
+#include "tools/common/evcopy.h"
 #include "execsnoop.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -175,7 +176,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	const struct execsnoop_event *e = data;
 	size_t hdr = offsetof(struct execsnoop_event, args);
 	unsigned int asize;
-	char comm[sizeof(e->comm) + 1], hms[16];
+	char comm[EV_COMM_LEN + 1], hms[16];
 	union out_val v[ARRAY_SIZE(cols)];
 
 	(void)ctx;
@@ -184,8 +185,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	asize = e->args_size;
 	if (asize > size - hdr)
 		asize = (unsigned int)(size - hdr);
-	memcpy(comm, e->comm, sizeof(e->comm));
-	comm[sizeof(e->comm)] = 0;
+	ev_comm(comm, e->comm);
 
 	if (env.name && !strstr(comm, env.name))
 		return 0;

@@ -1,6 +1,7 @@
 /* exitsnoop, kernel side: one record per process exit (or thread exit
  * with --threaded), with the task's age and its exit code or signal. */
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
 #include "exitsnoop.h"
 
@@ -10,13 +11,6 @@ const volatile __u32 target_pid = 0;   /* tgid, 0: all */
 const volatile __u8 failed_only = 0;   /* -x */
 const volatile __u8 by_process = 1;    /* not -T: thread group leaders only */
 const volatile __u8 filter_cg = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* the members read (a CO-RE flavor: not task_struct's whole type graph) */
 struct task_struct___es {
@@ -37,7 +31,7 @@ int BPF_PROG(exitsnoop_exit)
 	struct task_struct___es *task;
 	int code;
 
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	if (target_pid && pid != target_pid)
 		return 0;

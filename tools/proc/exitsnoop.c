@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 #include "tools/common/common.h"
+#include "tools/common/evcopy.h"
 #include "exitsnoop.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -86,16 +87,13 @@ static struct out_table table = OUT_TABLE(NULL, cols);
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct exitsnoop_event e;
-	char comm[sizeof(e.comm) + 1], hms[16], exit[96];
+	char comm[EV_COMM_LEN + 1], hms[16], exit[96];
 	union out_val v[ARRAY_SIZE(cols)];
 	int sig, core;
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e)); /* perf buffer records are not aligned */
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
 	sig = e.sig & 0x7f;
 	core = (e.sig & 0x80) != 0;
 	if (!e.sig) {
@@ -111,7 +109,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 			snprintf(exit + strlen(exit), sizeof(exit) - strlen(exit), ", core dumped");
 	}
 	v[C_TIME].s = env.timestamp ? tool_hms(hms, sizeof(hms)) : NULL;
-	v[C_COMM].s = comm;
+	v[C_COMM].s = ev_comm(comm, e.comm);
 	v[C_PID].i = e.pid;
 	v[C_PPID].i = e.ppid;
 	v[C_TID].i = e.tid;

@@ -10,6 +10,7 @@
  * loaded only for -L (the tool turns its autoload off otherwise). */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "syscount.h"
 
 const volatile __u32 filter_pid = 0;       /* tgid, 0: all */
@@ -18,13 +19,6 @@ const volatile __s32 filter_errno = 0;     /* -e: only ret == -errno */
 const volatile __u8 filter_cg = 0;         /* -c: cgroup_map[0] */
 const volatile __u8 by_process = 0;        /* -P */
 const volatile __u8 measure_latency = 0;   /* -L */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* -L: sys_enter time per thread */
 struct {
@@ -57,7 +51,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 
 	if (filter_pid && (__u32)(pid_tgid >> 32) != filter_pid)
 		return 0;
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&start, &tid, &ts, BPF_ANY);
@@ -112,7 +106,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret, const int
 		if (filter_pid && (__u32)(pid_tgid >> 32) != filter_pid)
 			return 0;
 	}
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	nr = direct ? CB_SYSCALL_NR_BTF(regs) : CB_SYSCALL_NR(regs);
 	if (nr < 0) /* -1: no syscall (e.g. skipped by seccomp/ptrace) */

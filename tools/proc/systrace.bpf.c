@@ -9,6 +9,7 @@
  *            cgroup that user space reads on SIGUSR1 or at exit.
  * raw_syscalls tracepoints as tp_btf, raw_tp where the kernel cannot. */
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
 #include "systrace.h"
 
@@ -31,13 +32,6 @@ const volatile __u32 flight_n = 1;
 
 __u64 stats_dropped = 0;  /* -s: the stats map was full */
 __u64 rings_dropped = 0;  /* --flight: the rings map was full */
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* per syscall: string arguments to copy (bits 0..5), ST_TRACED (-e);
  * filled by user space before load, read-only after */
@@ -133,7 +127,7 @@ static __always_inline int wanted(__u64 id)
 		return 0;
 	if (follow && !bpf_map_lookup_elem(&pids, &tgid))
 		return 0;
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	return 1;
 }

@@ -26,6 +26,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/evcopy.h"
 #include "tools/stack/usyms.h"
 #include "systrace.h"
 #include "systrace_fmt.h"
@@ -281,7 +282,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct st_event e;
 	struct st_call c;
-	char comm[17], strs[ST_NSTR][ST_STR_MAX + 1];
+	char comm[EV_COMM_LEN + 1], strs[ST_NSTR][ST_STR_MAX + 1];
 	size_t hdr = offsetof(struct st_event, str);
 
 	(void)ctx;
@@ -302,8 +303,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strs[k][ST_STR_MAX] = 0;
 		c.str[e.str_arg[k]] = strs[k];
 	}
-	memcpy(comm, e.comm, 16);
-	comm[16] = 0;
+	ev_comm(comm, e.comm);
 	if (!base_ns)
 		base_ns = e.ts;
 	show_call(&etable, &c, e.ts, e.dur, comm, NULL, env.stack ? (const uint64_t *)e.stack : NULL,
@@ -534,7 +534,7 @@ static int dump_flight(struct obj *o)
 		for (uint64_t pos = first; pos < head; pos++) {
 			struct st_rec r;
 			struct st_call c;
-			char comm[17], str[ST_FLIGHT_STR + 1];
+			char comm[EV_COMM_LEN + 1], str[ST_FLIGHT_STR + 1];
 			memcpy(&r, ring + 8 + (pos % (uint64_t)env.flight) * sizeof(r), sizeof(r));
 			if (r.seq != (uint32_t)(pos + 1))
 				continue; /* being written, or overwritten meanwhile */
@@ -555,9 +555,7 @@ static int dump_flight(struct obj *o)
 						break;
 					}
 			}
-			memcpy(comm, r.comm, 16);
-			comm[16] = 0;
-			show_call(&ftable, &c, r.ts, r.dur, comm, cg, NULL, 0);
+			show_call(&ftable, &c, r.ts, r.dur, ev_comm(comm, r.comm), cg, NULL, 0);
 		}
 	}
 	free(ring);

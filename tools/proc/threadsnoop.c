@@ -14,6 +14,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/evcopy.h"
 #include "tools/stack/usyms.h"
 #include "threadsnoop.h"
 
@@ -110,15 +111,12 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct threadsnoop_event e;
 	union out_val v[ARRAY_SIZE(cols)];
-	char comm[sizeof(e.comm) + 1], func[256];
+	char comm[EV_COMM_LEN + 1], func[256];
 	struct usym sym;
 
 	(void)ctx;
-	if (size < sizeof(e))
+	if (!ev_copy(&e, sizeof(e), data, size))
 		return 0;
-	memcpy(&e, data, sizeof(e));
-	memcpy(comm, e.comm, sizeof(e.comm));
-	comm[sizeof(e.comm)] = 0;
 	if (!first_ts)
 		first_ts = e.ts_ns;
 	if (!e.start)
@@ -129,7 +127,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		snprintf(func, sizeof(func), "0x%llx", (unsigned long long)e.start);
 	v[C_TIME].i = e.ts_ns >= first_ts ? (long long)((e.ts_ns - first_ts) / 1000000) : 0;
 	v[C_PID].i = e.pid;
-	v[C_COMM].s = comm;
+	v[C_COMM].s = ev_comm(comm, e.comm);
 	v[C_FUNC].s = func;
 	v[C_TID].i = e.tid;
 	v[C_START].u = e.start;

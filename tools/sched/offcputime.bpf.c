@@ -89,11 +89,8 @@ static __always_inline int handle_switch(void *ctx, struct task_struct *prev, st
 	sp = bpf_map_lookup_elem(&start, &pid);
 	if (!sp)
 		return 0;
-	delta = (__s64)(now - sp->ts);
+	delta = blocked_us(now, sp->ts, min_block_us, max_block_us);
 	if (delta < 0)
-		goto cleanup;
-	delta /= 1000;
-	if ((__u64)delta < min_block_us || (__u64)delta > max_block_us)
 		goto cleanup;
 	valp = bpf_map_lookup_elem(&info, &sp->key);
 	if (valp)

@@ -18,29 +18,18 @@
 #include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "tools/stack/stacktool.h"
+#include "tools/sched/offtime.h"
 #include "offcputime.h"
 
 BPF_OBJ_DECLARE(offcputime);
 
-#define KEY_STATE STACKTOOL_KEY_NEXT
-
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "trace these PIDs only, comma-separated list" },
 	{ 't', "tid", "TID", "trace these TIDs only, comma-separated list" },
-	{ 'u', "user-threads-only", NULL, "user threads only (no kernel threads)" },
-	{ 'k', "kernel-threads-only", NULL, "kernel threads only (no user threads)" },
-	{ 'U', "user-stacks-only", NULL, "show stacks from user space only (no kernel space stacks)" },
-	{ 'K', "kernel-stacks-only", NULL, "show stacks from kernel space only (no user space stacks)" },
-	{ 'd', "delimited", NULL, "insert delimiter between kernel/user stacks" },
+	OFFTIME_OPTS_KINDS,
 	{ 'f', "folded", NULL, "output folded format, one line per stack (for flame graphs)" },
 	{ STACKTOOL_KEY_SVG, "svg", "FILE", "also write an interactive off-CPU flame graph SVG to FILE" },
-	{ STACKTOOL_KEY_DEPTH, "perf-max-stack-depth", "N", "the limit for both kernel and user stack traces (default 127)" },
-	{ STACKTOOL_KEY_STORAGE, "stack-storage-size", "N", "the number of unique stack traces that can be stored and displayed (default 1024)" },
-	{ 'm', "min-block-time", "US", "the amount of time in microseconds over which we store traces (default 1)" },
-	{ 'M', "max-block-time", "US", "the amount of time in microseconds under which we store traces (default U64_MAX)" },
-	{ KEY_STATE, "state", "STATE", "filter on this thread state bitmask (eg, 2 == TASK_UNINTERRUPTIBLE) see include/linux/sched.h" },
-	{ 'v', "verbose", NULL, "show raw addresses" },
+	OFFTIME_OPTS_LIMITS,
 	{ 0 },
 };
 
@@ -64,16 +53,11 @@ static const struct tool_help help = {
 };
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, OFFCPU_MAX_FILTER) };
-static long long state = -1;
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
-	if (key == KEY_STATE) {
-		state = opt_num(&help, "state", arg, 0, INT_MAX);
-		return 0;
-	}
-	return stacktool_parse(&env, key, arg);
+	return offtime_parse(&env, key, arg);
 }
 
 static void make_rec(const void *key, const void *val, char *comm, struct stack_rec *rec)
@@ -135,23 +119,12 @@ int offcputime_main(int argc, char **argv)
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	stacktool_check_threads(&env);
-	stacktool_check_stacks(&env);
-	stacktool_check_block(&env);
+	offtime_check(&env);
 
 	o = BPF_OBJ_OPEN(offcputime);
-	stacktool_set_knobs(o, &env);
-	OBJ_SET(o, state, (int64_t)state);
-	OBJ_SET(o, min_block_us, (uint64_t)env.min_us);
-	OBJ_SET(o, max_block_us, (uint64_t)env.max_us);
-	if (tool_load_attach(o, "offcputime"))
+	OBJ_SET(o, state, (int64_t)offtime_state);
+	if (offtime_start(o, &env, "offcputime"))
 		return 1;
-	if (stacktool_fill_filters(o, &env, "tgids", "pids") < 0) {
-		obj_close(o);
-		return 1;
-	}
-
-	tool_signals();
 	if (!env.folded) {
 		out_info("Tracing off-CPU time (us) of ");
 		if (env.pid_str)

@@ -106,11 +106,8 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	sp = bpf_map_lookup_elem(&start, &pid);
 	if (!sp)
 		return 0;
-	delta = (__s64)(now - sp->ts);
+	delta = blocked_us(now, sp->ts, min_block_us, max_block_us);
 	if (delta < 0)
-		goto cleanup;
-	delta /= 1000;
-	if ((__u64)delta < min_block_us || (__u64)delta > max_block_us)
 		goto cleanup;
 
 	__builtin_memcpy(key.target, sp->comm, sizeof(key.target));

@@ -18,29 +18,18 @@
 #include "tools/common/common.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "tools/stack/stacktool.h"
+#include "tools/sched/offtime.h"
 #include "offwaketime.h"
 
 BPF_OBJ_DECLARE(offwaketime);
 
-#define KEY_STATE STACKTOOL_KEY_NEXT
-
 static const struct opt opts[] = {
 	{ 'p', "pid", "PIDS", "trace these PIDS only, comma-separated list" },
 	{ 't', "tid", "TIDS", "trace these TIDS only, comma-separated list" },
-	{ 'u', "user-threads-only", NULL, "user threads only (no kernel threads)" },
-	{ 'k', "kernel-threads-only", NULL, "kernel threads only (no user threads)" },
-	{ 'U', "user-stacks-only", NULL, "show stacks from user space only (no kernel space stacks)" },
-	{ 'K', "kernel-stacks-only", NULL, "show stacks from kernel space only (no user space stacks)" },
-	{ 'd', "delimited", NULL, "insert delimiter between kernel/user stacks" },
+	OFFTIME_OPTS_KINDS,
 	{ 'f', "folded", NULL, "output folded format" },
 	{ STACKTOOL_KEY_SVG, "svg", "FILE", "also write an interactive off-wake flame graph SVG to FILE" },
-	{ STACKTOOL_KEY_DEPTH, "perf-max-stack-depth", "N", "the limit for both kernel and user stack traces (default 127)" },
-	{ STACKTOOL_KEY_STORAGE, "stack-storage-size", "N", "the number of unique stack traces that can be stored and displayed (default 1024)" },
-	{ 'm', "min-block-time", "US", "the amount of time in microseconds over which we store traces (default 1)" },
-	{ 'M', "max-block-time", "US", "the amount of time in microseconds under which we store traces (default U64_MAX)" },
-	{ KEY_STATE, "state", "STATE", "filter on this thread state bitmask (eg, 2 == TASK_UNINTERRUPTIBLE) see include/linux/sched.h" },
-	{ 'v', "verbose", NULL, "show raw addresses" },
+	OFFTIME_OPTS_LIMITS,
 	{ 0 },
 };
 
@@ -65,18 +54,11 @@ static const struct tool_help help = {
 };
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, OFFWAKE_MAX_FILTER) };
-static bool state_set;
-static unsigned long long state;
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
-	if (key == KEY_STATE) {
-		state = (unsigned long long)opt_num(&help, "state", arg, 0, INT_MAX);
-		state_set = true;
-		return 0;
-	}
-	return stacktool_parse(&env, key, arg);
+	return offtime_parse(&env, key, arg);
 }
 
 static int32_t sid(int32_t id, bool omit)
@@ -176,26 +158,15 @@ int offwaketime_main(int argc, char **argv)
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	stacktool_check_threads(&env);
-	stacktool_check_stacks(&env);
-	stacktool_check_block(&env);
+	offtime_check(&env);
 
 	o = BPF_OBJ_OPEN(offwaketime);
-	stacktool_set_knobs(o, &env);
-	if (state_set) {
+	if (offtime_state >= 0) {
 		OBJ_SET(o, filter_state, (uint8_t)1);
-		OBJ_SET(o, state, (uint64_t)state);
+		OBJ_SET(o, state, (uint64_t)offtime_state);
 	}
-	OBJ_SET(o, min_block_us, (uint64_t)env.min_us);
-	OBJ_SET(o, max_block_us, (uint64_t)env.max_us);
-	if (tool_load_attach(o, "offwaketime"))
+	if (offtime_start(o, &env, "offwaketime"))
 		return 1;
-	if (stacktool_fill_filters(o, &env, "tgids", "pids") < 0) {
-		obj_close(o);
-		return 1;
-	}
-
-	tool_signals();
 	if (!env.folded)
 		out_info("Tracing blocked time (us) by %s off-CPU and waker stack", stacktool_stack_kind(&env));
 	stacktool_wait(&env);

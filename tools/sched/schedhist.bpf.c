@@ -20,6 +20,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u8 mode = SCHEDHIST_RUNQLAT;
 const volatile __u8 key_mode = SCHEDHIST_ALL;
+const volatile __u8 filter_cg = 0;
 const volatile __u8 targ_ms = 0;
 const volatile __u8 include_idle = 0;
 const volatile __u32 targ_tgid = 0; /* 0: every process */
@@ -113,7 +114,7 @@ out:
 
 static __always_inline int on_wakeup(struct task_struct___c *p)
 {
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	store_start(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid), bpf_ktime_get_ns());
 	return 0;
@@ -138,7 +139,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct___c *prev, struct ta
 	__u32 next_pid = BPF_CORE_READ(next, pid), next_tgid = BPF_CORE_READ(next, tgid);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!cgroup_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	if (mode == SCHEDHIST_RUNQLAT) {
 		if (task_state_c(prev) == CB_TASK_RUNNING) /* preempted: queued again */

@@ -454,10 +454,7 @@ int argdist_main(int argc, char **argv)
 				rc = gen_probe(o, p, &p->locs[l], &co, emap);
 		}
 	}
-	probe_kernel_btf_release();
-	if (!rc && build_load_attach(o, "argdist", env.np == 1 ? env.p[0].s.text : "the probes", &attached) < 0)
-		rc = 1;
-	if (rc)
+	if ((rc = build_finish(o, rc, "argdist", env.np == 1 ? env.p[0].s.text : "the probes", &attached)))
 		goto out;
 	for (;;) {
 		char ts[16];

@@ -300,6 +300,14 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 	return 0;
 }
 
+int build_finish(struct obj *o, int rc, const char *tool, const char *what, int *attached)
+{
+	probe_kernel_btf_release();
+	if (!rc && build_load_attach(o, tool, what, attached) < 0)
+		rc = 1;
+	return rc;
+}
+
 int build_probe_error(const char *tool, const struct spec *s, struct gen *g)
 {
 	int pos = gen_errpos(g);

@@ -14,13 +14,7 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/trace/build.h"
-
-static struct {
-	int pid, cpu;
-	long interval, duration;
-	bool timestamp, regex, debug;
-	const char *pattern;
-} env = { .cpu = -1 };
+#include "tools/trace/pattern_tool.h"
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "trace this PID only" },
@@ -53,24 +47,16 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
+static bool debug;
+
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'i': env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX); break;
-	case 'd': env.duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
-	case 'T': env.timestamp = true; break;
-	case 'r': env.regex = true; break;
-	case 'D': env.debug = true; break;
-	case 'c': env.cpu = (int)opt_num(&help, "CPU", arg, 0, 4095); break;
+	case 'D': debug = true; break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.pattern)
-			opt_usage_error(&help, "unrecognized argument: %s", arg);
-		env.pattern = arg;
-		break;
-	default: return 1;
+	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;
 }
@@ -97,16 +83,21 @@ static const struct out_col cols[] = {
 };
 static const struct out_table table = OUT_TABLE("functions", cols);
 
-static int report(int fd, struct loc *locs, int n)
+struct report_ctx {
+	int fd;
+	const struct loc *locs;
+	int n;
+};
+
+static int report(void *ctx)
 {
+	const struct report_ctx *c = ctx;
+	int fd = c->fd, n = c->n;
+	const struct loc *locs = c->locs;
 	struct row *rows = xcalloc((size_t)n, sizeof(*rows));
 	int nr = 0, rc;
-	char ts[16];
 
-	out_doc_begin();
-	out_text("\n");
-	if (env.timestamp)
-		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+	pattern_tool_report_begin(&pt, true);
 	out_header(&table);
 	for (int i = 0; i < n; i++) {
 		uint32_t k = (uint32_t)i;
@@ -136,37 +127,28 @@ int funccount_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "funccount", .pattern = true, .limit = 1000 };
 	struct cg_opts co = { .uid = -1, .cpu = -1 };
+	struct report_ctx rep;
 	struct spec s;
 	struct loc *locs = NULL;
 	struct obj *o;
-	int n = 0, errpos = 0, counts, rc = 0, attached = 0;
-	long elapsed = 0;
+	int n = 0, counts, rc = 0, attached = 0;
 	const char *lim = getenv("BCC_PROBE_LIMIT");
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'd', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!env.pattern)
-		opt_usage_error(&help, "the following arguments are required: pattern");
-	if (env.duration && !env.interval)
-		env.interval = env.duration;
-	if (!env.interval)
-		env.interval = 99999999;
+	pattern_tool_check(&pt);
 	if (lim)
 		ro.limit = atoi(lim) > 0 ? atoi(lim) : ro.limit;
-	if (spec_parse_pattern(env.pattern, &s, &errpos) < 0) {
-		spec_report("funccount", env.pattern, errpos, err_msg());
-		return 2;
-	}
-	tool_signals();
-	ro.pid = env.pid;
-	ro.regex = env.regex;
+	if ((rc = pattern_tool_spec(&pt, &s, &ro)))
+		return rc;
 	ro.verbose = tool_common.verbose;
 	if (probe_resolve(&s, &ro, false, &locs, &n) < 0) {
 		tool_err("funccount", "%s", err_msg());
 		spec_free(&s);
 		return 1;
 	}
-	co.pid = env.pid;
-	co.cpu = env.cpu;
+	co.pid = pt.pid;
+	co.cpu = pt.cpu;
 	o = obj_new("funccount");
 	counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)n, 0);
 	for (int i = 0; i < n && !rc; i++) {
@@ -178,35 +160,12 @@ int funccount_main(int argc, char **argv)
 		gen_lookup(g, counts, key, out);
 		emit_movi(e, R1, 1);
 		emit_xadd(e, 8, R0, 0, R1);
-		gen_end(g, out);
-		if (build_add(o, &locs[i], g, env.pattern, env.pid) < 0)
-			rc = build_probe_error("funccount", &s, g);
-		else if (env.debug)
-			fprintf(stderr, "%s: %zu instructions\n", locs[i].name, e->cnt);
-		gen_free(g);
+		rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, debug);
 	}
-	probe_kernel_btf_release();
-	if (!rc && build_load_attach(o, "funccount", env.pattern, &attached) < 0)
-		rc = 1;
-	if (rc)
+	if ((rc = build_finish(o, rc, "funccount", pt.pattern, &attached)))
 		goto out;
-	out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
-	tool_flush();
-	for (;;) {
-		bool last;
-
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		elapsed += env.interval;
-		last = tool_exiting || (env.duration && elapsed >= env.duration);
-		if (report(map_fd(obj_map_at(o, (size_t)counts)), locs, n) < 0)
-			rc = 1;
-		if (last) {
-			out_text("Detaching...\n");
-			break;
-		}
-	}
+	rep = (struct report_ctx){ map_fd(obj_map_at(o, (size_t)counts)), locs, n };
+	rc = pattern_tool_loop(&pt, attached, 0, report, &rep);
 out:
 	obj_close(o);
 	locs_free(locs, n);

@@ -16,19 +16,13 @@
 #include "tools/stack/mapdump.h"
 #include "tools/trace/build.h"
 #include "tools/trace/hist.h"
+#include "tools/trace/pattern_tool.h"
 
 #define DEPTH 16
 
 struct dkey {
 	uint32_t loc, tgid, slot, pad;
 };
-
-static struct {
-	int pid;
-	long interval, duration;
-	bool timestamp, usec, msec, perfunc, regex, verbose;
-	const char *pattern;
-} env;
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "trace this PID only" },
@@ -59,25 +53,20 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
+static struct {
+	bool usec, msec, perfunc;
+} env;
+
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'i': env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX); break;
-	case 'd': env.duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
-	case 'T': env.timestamp = true; break;
 	case 'u': env.usec = true; break;
 	case 'm': env.msec = true; break;
 	case 'F': env.perfunc = true; break;
-	case 'r': env.regex = true; break;
-	case 'v': env.verbose = true; tool_common.verbose = 1; break;
-	case 0:
-		if (env.pattern)
-			opt_usage_error(&help, "unrecognized argument: %s", arg);
-		env.pattern = arg;
-		break;
-	default: return 1;
+	case 'v': tool_common.verbose = 1; break;
+	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;
 }
@@ -120,7 +109,7 @@ static int gen_entry(struct obj *o, struct spec *s, struct loc *l, const struct 
 {
 	struct gen *g = gen_new(l, s, co);
 	struct emit *e = gen_emit(g);
-	int out = gen_begin(g), key = gen_stack(g, 8), zero = gen_stack(g, 8 + DEPTH * 8), skip = emit_label(e), rc;
+	int out = gen_begin(g), key = gen_stack(g, 8), zero = gen_stack(g, 8 + DEPTH * 8), skip = emit_label(e);
 
 	thread_stack(g, stk, key, zero, out, true);
 	emit_call(e, BPF_FUNC_ktime_get_ns);
@@ -134,10 +123,7 @@ static int gen_entry(struct obj *o, struct spec *s, struct loc *l, const struct 
 	emit_place(e, skip);
 	emit_alui(e, BPF_ADD, R1, 1);
 	emit_stx(e, 4, R9, 0, R1);
-	gen_end(g, out);
-	rc = build_add(o, l, g, s->text, env.pid) < 0 ? build_probe_error("funclatency", s, g) : 0;
-	gen_free(g);
-	return rc;
+	return pattern_tool_prog(&pt, o, l, s, g, out, false);
 }
 
 static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, const struct cg_opts *co, int stk,
@@ -146,7 +132,7 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	struct gen *g = gen_new(l, s, co);
 	struct emit *e = gen_emit(g);
 	int out = gen_begin(g), key = gen_stack(g, 8), dk = gen_stack(g, sizeof(struct dkey)), val = gen_stack(g, 16);
-	int delta = gen_stack(g, 8), keep = emit_label(e), insert = emit_label(e), added = emit_label(e), rc;
+	int delta = gen_stack(g, 8), keep = emit_label(e), insert = emit_label(e), added = emit_label(e);
 
 	thread_stack(g, stk, key, 0, out, false);
 	emit_ldx(e, 4, R1, R9, 0);
@@ -209,10 +195,7 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	gen_log2l(g);
 	emit_stx(e, 4, R10, (int16_t)(dk + 8), R0);
 	gen_hash_inc(g, dist, dk, val);
-	gen_end(g, out);
-	rc = build_add(o, l, g, s->text, env.pid) < 0 ? build_probe_error("funclatency", s, g) : 0;
-	gen_free(g);
-	return rc;
+	return pattern_tool_prog(&pt, o, l, s, g, out, false);
 }
 
 static int cmp_dkey(const void *a, const void *b)
@@ -242,8 +225,22 @@ static int drain(int fd, size_t nval, struct map_dump *d)
  * their exact sums ("latency": [{"function", "pid", "unit", "count",
  * "sum", "buckets"}]) and avg/total/count; Prometheus:
  * corebox_funclatency_latency_seconds{function=...}. */
-static int report(struct obj *o, int dist, int tot, struct loc *entries, bool sections, const char *unit)
+struct report_ctx {
+	struct obj *o;
+	int dist, tot;
+	const struct loc *entries;
+	bool sections;
+	const char *unit;
+};
+
+static int report(void *ctx)
 {
+	const struct report_ctx *c = ctx;
+	struct obj *o = c->o;
+	int dist = c->dist, tot = c->tot;
+	const struct loc *entries = c->entries;
+	bool sections = c->sections;
+	const char *unit = c->unit;
 	static const struct out_hist hist_ns = { "latency", "function latency", "nsecs", .bcc = true };
 	static const struct out_hist hist_us = { "latency", "function latency", "usecs", .bcc = true };
 	static const struct out_hist hist_ms = { "latency", "function latency", "msecs", .bcc = true };
@@ -252,13 +249,10 @@ static int report(struct obj *o, int dist, int tot, struct loc *entries, bool se
 	struct map_dump d, t;
 	uint64_t hist[BCC_SLOTS], all_ns = 0, all_n = 0;
 	struct dkey *keys;
-	char ts[16], head[300], pid[16];
+	char head[300], pid[16];
 	int rc;
 
-	out_doc_begin();
-	out_text("\n");
-	if (env.timestamp)
-		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+	pattern_tool_report_begin(&pt, true);
 	if (drain(map_fd(obj_map_at(o, (size_t)dist)), 1, &d) < 0) {
 		out_doc_end();
 		return -1;
@@ -336,36 +330,27 @@ int funclatency_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "funclatency", .limit = 1000 };
 	struct cg_opts co = { .uid = -1, .cpu = -1 };
+	struct report_ctx rep;
 	struct spec s;
 	struct loc *ent = NULL, *ret = NULL;
 	struct obj *o;
-	int ne = 0, nr = 0, errpos = 0, stk, dist, tot, rc = 0, attached = 0;
-	long elapsed = 0;
-	bool per_tgid, sections;
-	const char *label;
+	int ne = 0, nr = 0, stk, dist, tot, rc = 0, attached = 0;
+	bool per_tgid;
+	const char *pattern, *second;
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'd', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!env.pattern)
-		opt_usage_error(&help, "the following arguments are required: pattern");
+	pattern_tool_check(&pt);
 	if (env.usec && env.msec)
 		opt_usage_error(&help, "-u and -m are mutually exclusive");
-	label = env.msec ? "msecs" : env.usec ? "usecs" : "nsecs";
-	if (env.duration && !env.interval)
-		env.interval = env.duration;
-	if (!env.interval)
-		env.interval = 99999999;
-	if (strchr(env.pattern, ':') && strchr(strchr(env.pattern, ':') + 1, ':')) {
-		spec_report("funclatency", env.pattern, (int)(strchr(strchr(env.pattern, ':') + 1, ':') - env.pattern),
+	pattern = pt.pattern;
+	if (strchr(pattern, ':') && (second = strchr(strchr(pattern, ':') + 1, ':'))) {
+		spec_report("funclatency", pattern, (int)(second - pattern),
 			    "unrecognized pattern format (use FUNC or LIB:FUNC)");
 		return 2;
 	}
-	if (spec_parse_pattern(env.pattern, &s, &errpos) < 0) {
-		spec_report("funclatency", env.pattern, errpos, err_msg());
-		return 2;
-	}
-	tool_signals();
-	ro.pid = env.pid;
-	ro.regex = env.regex;
+	if ((rc = pattern_tool_spec(&pt, &s, &ro)))
+		return rc;
 	if (probe_resolve(&s, &ro, false, &ent, &ne) < 0 || probe_resolve(&s, &ro, true, &ret, &nr) < 0) {
 		tool_err("funclatency", "%s", err_msg());
 		locs_free(ent, ne);
@@ -373,14 +358,13 @@ int funclatency_main(int argc, char **argv)
 		return 1;
 	}
 	if (ne != nr || ent[0].mech == M_TP) {
-		tool_err("funclatency", "%s: %s", env.pattern,
+		tool_err("funclatency", "%s: %s", pattern,
 			 ent[0].mech == M_TP ? "a tracepoint has no return to time (use a function)" : "entry and return probes differ");
 		rc = 1;
 		goto out0;
 	}
-	per_tgid = *s.lib && !env.pid;
-	sections = env.perfunc || per_tgid;
-	co.pid = env.pid;
+	per_tgid = *s.lib && !pt.pid;
+	co.pid = pt.pid;
 	o = obj_new("funclatency");
 	stk = obj_new_map(o, "starts", BPF_MAP_TYPE_HASH, 4, 8 + DEPTH * 8, 10240, 0);
 	dist = obj_new_map(o, "dist", BPF_MAP_TYPE_HASH, sizeof(struct dkey), 8, 10240, 0);
@@ -390,28 +374,11 @@ int funclatency_main(int argc, char **argv)
 		if (!rc)
 			rc = gen_return(o, &s, &ret[i], i, &co, stk, dist, tot, per_tgid);
 	}
-	probe_kernel_btf_release();
-	if (!rc && build_load_attach(o, "funclatency", env.pattern, &attached) < 0)
-		rc = 1;
-	if (rc)
+	if ((rc = build_finish(o, rc, "funclatency", pattern, &attached)))
 		goto out;
-	out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached / 2, env.pattern);
-	tool_flush();
-	for (;;) {
-		bool last;
-
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		elapsed += env.interval;
-		last = tool_exiting || (env.duration && elapsed >= env.duration);
-		if (report(o, dist, tot, ent, sections, label) < 0)
-			rc = 1;
-		if (last) {
-			out_text("Detaching...\n");
-			break;
-		}
-	}
+	rep = (struct report_ctx){ o, dist, tot, ent, env.perfunc || per_tgid,
+				   env.msec ? "msecs" : env.usec ? "usecs" : "nsecs" };
+	rc = pattern_tool_loop(&pt, attached / 2, 0, report, &rep);
 out:
 	obj_close(o);
 out0:

@@ -712,14 +712,54 @@ static int vaddr_to_off(const struct elf_view *ev, uint64_t v, uint64_t *off)
 	return -ENOENT;
 }
 
-static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
-			 int *n)
-{
+/* A user binary mapped for its symbols or notes, with the probe's name
+ * pattern compiled: what user functions and USDT probes both start from. */
+struct ubin {
 	char *path;
 	const void *data;
 	size_t size;
 	struct elf_view ev;
 	struct matcher m;
+};
+
+/* Map path (owned from here on: freed by ubin_close, or now on failure)
+ * and compile s->func.  0 or -errno (named_err: the message names the
+ * path when the file is no ELF or the pattern is bad). */
+static int ubin_open(struct ubin *b, char *path, const struct spec *s, const struct resolve_opts *o, bool named_err)
+{
+	int err;
+
+	b->path = path;
+	if (!path)
+		return -ENOENT;
+	if ((err = elf_map_file(path, &b->data, &b->size)) < 0) {
+		free(path);
+		return err;
+	}
+	if ((err = elf_open(&b->ev, b->data, b->size)) < 0 || (err = match_compile(&b->m, s->func, o->regex)) < 0) {
+		elf_unmap_file(b->data, b->size);
+		if (named_err)
+			err_prefix(err, "%s", path);
+		free(path);
+		return err;
+	}
+	return 0;
+}
+
+/* Unmap, free; returns err. */
+static int ubin_close(struct ubin *b, int err)
+{
+	match_free(&b->m);
+	elf_unmap_file(b->data, b->size);
+	free(b->path);
+	return err;
+}
+
+static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
+			 int *n)
+{
+	char *path;
+	struct ubin b;
 	int err;
 
 	if (!*s->lib && o->pid > 0) {
@@ -730,24 +770,14 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	} else {
 		path = probe_find_library(s->lib, o->pid);
 	}
-	if (!path)
-		return -ENOENT;
-	if ((err = elf_map_file(path, &data, &size)) < 0) {
-		free(path);
+	if ((err = ubin_open(&b, path, s, o, true)) < 0)
 		return err;
-	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
-		elf_unmap_file(data, size);
-		err_prefix(err, "%s", path);
-		free(path);
-		return err;
-	}
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 1; i < ev.shnum; i++) {
-			const Elf64_Shdr *sh = elf_shdr(&ev, i);
+		for (size_t i = 1; i < b.ev.shnum; i++) {
+			const Elf64_Shdr *sh = elf_shdr(&b.ev, i);
 			struct elf_symtab st;
 
-			if (sh->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || elf_symtab(&ev, sh, &st) < 0)
+			if (sh->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || elf_symtab(&b.ev, sh, &st) < 0)
 				continue;
 			for (size_t k = 1; k < st.count; k++) {
 				const Elf64_Sym *sym = elf_sym(&st, k);
@@ -757,9 +787,9 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 				struct loc *l;
 
 				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
-				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&m, name))
+				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&b.m, name))
 					continue;
-				if (vaddr_to_off(&ev, sym->st_value, &off) < 0)
+				if (vaddr_to_off(&b.ev, sym->st_value, &off) < 0)
 					continue;
 				for (int j = 0; j < *n; j++)
 					if ((*locs)[j].off == off + s->offset || !strcmp((*locs)[j].name, name))
@@ -786,10 +816,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	if (!*n)
 		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 out:
-	match_free(&m);
-	elf_unmap_file(data, size);
-	free(path);
-	return err;
+	return ubin_close(&b, err);
 }
 
 /* ---- USDT ---- */
@@ -856,26 +883,14 @@ static void usdt_args(struct loc *l, const char *args)
 static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char *path = probe_find_library(s->lib, o->pid);
-	const void *data;
-	size_t size;
-	struct elf_view ev;
 	const Elf64_Shdr *notes, *base_sh;
-	struct matcher m;
+	struct ubin b;
 	int err;
 
-	if (!path)
-		return -ENOENT;
-	if ((err = elf_map_file(path, &data, &size)) < 0) {
-		free(path);
+	if ((err = ubin_open(&b, path, s, o, false)) < 0)
 		return err;
-	}
-	if ((err = elf_open(&ev, data, size)) < 0 || (err = match_compile(&m, s->func, o->regex)) < 0) {
-		elf_unmap_file(data, size);
-		free(path);
-		return err;
-	}
-	notes = elf_find_sec(&ev, ".note.stapsdt");
-	base_sh = elf_find_sec(&ev, ".stapsdt.base");
+	notes = elf_find_sec(&b.ev, ".note.stapsdt");
+	base_sh = elf_find_sec(&b.ev, ".stapsdt.base");
 	if (!notes) {
 		err = err_set(ENOENT, "%s has no USDT probes (no .note.stapsdt)", path);
 		goto out;
@@ -885,7 +900,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 		const void *nd;
 		size_t nsz;
 
-		if ((err = elf_sec_data(&ev, notes, &nd, &nsz)) < 0 || !nd)
+		if ((err = elf_sec_data(&b.ev, notes, &nd, &nsz)) < 0 || !nd)
 			goto out;
 		p = nd;
 		end = p + nsz;
@@ -919,7 +934,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 			args = pname + strlen(pname) + 1;
 			if (args >= dend || !memchr(args, 0, (size_t)(dend - args)))
 				args = "";
-			if (!match(&m, pname) || (s->provider && strcmp(s->provider, prov)))
+			if (!match(&b.m, pname) || (s->provider && strcmp(s->provider, prov)))
 				continue;
 			if (base_sh && base)
 				pc += base_sh->sh_addr - base;
@@ -927,9 +942,9 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 				struct loc *l;
 				uint64_t off, soff = 0;
 
-				if (vaddr_to_off(&ev, pc, &off) < 0)
+				if (vaddr_to_off(&b.ev, pc, &off) < 0)
 					continue;
-				if (sema && vaddr_to_off(&ev, sema, &soff) < 0)
+				if (sema && vaddr_to_off(&b.ev, sema, &soff) < 0)
 					soff = 0;
 				if (o->limit && *n >= o->limit) {
 					err = err_set(E2BIG, "maximum of %d probes allowed", o->limit);
@@ -950,10 +965,7 @@ static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, stru
 	if (!*n)
 		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", path, s->func);
 out:
-	match_free(&m);
-	elf_unmap_file(data, size);
-	free(path);
-	return err;
+	return ubin_close(&b, err);
 }
 
 int probe_resolve(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs, int *n)

@@ -16,6 +16,7 @@
 #include "tools/stack/mapdump.h"
 #include "tools/stack/stacks.h"
 #include "tools/trace/build.h"
+#include "tools/trace/pattern_tool.h"
 
 #define KEY_DEBUG OPT_LONG_ONLY(1)
 #define KEY_SVG OPT_LONG_ONLY(2)
@@ -25,13 +26,6 @@ struct key {
 	int32_t kid, uid;
 	char comm[16];
 };
-
-static struct {
-	int pid, cpu;
-	long interval, duration;
-	bool timestamp, regex, offset, perpid, konly, uonly, verbose, delim, folded, debug;
-	const char *pattern, *svg;
-} env = { .cpu = -1 };
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "trace this PID only" },
@@ -71,16 +65,16 @@ static const struct tool_help help = {
 	.flags = OPT_PROM,
 };
 
+static struct pattern_tool pt; /* set in main: bss, not in the binary */
+static struct {
+	bool offset, perpid, konly, uonly, verbose, delim, folded, debug;
+	const char *svg;
+} env;
+
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'c': env.cpu = (int)opt_num(&help, "CPU", arg, 0, 4095); break;
-	case 'i': env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX); break;
-	case 'D': env.duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
-	case 'T': env.timestamp = true; break;
-	case 'r': env.regex = true; break;
 	case 's': env.offset = true; break;
 	case 'P': env.perpid = true; break;
 	case 'K': env.konly = true; break;
@@ -90,12 +84,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'f': env.folded = true; break;
 	case KEY_SVG: env.svg = arg; break;
 	case KEY_DEBUG: env.debug = true; break;
-	case 0:
-		if (env.pattern)
-			opt_usage_error(&help, "unrecognized argument: %s", arg);
-		env.pattern = arg;
-		break;
-	default: return 1;
+	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;
 }
@@ -178,19 +167,26 @@ static void json_stack(struct stacks *s, const struct key *k, int pid, const cha
 	s->lost = lost;
 }
 
-static int report(struct stacks *s, int fd, struct fold_agg *agg, bool kstack, bool ustack)
+struct report_ctx {
+	struct stacks *s;
+	int fd;
+	struct fold_agg *agg;
+	bool kstack, ustack;
+};
+
+static int report(void *ctx)
 {
+	const struct report_ctx *c = ctx;
+	struct stacks *s = c->s;
+	int fd = c->fd;
+	struct fold_agg *agg = c->agg;
+	bool kstack = c->kstack, ustack = c->ustack;
 	struct map_dump d;
 	struct strbuf line = { 0 };
 	bool delim = env.delim && !env.konly && !env.uonly;
-	char ts[16];
 	int err;
 
-	out_doc_begin();
-	if (!env.folded)
-		out_text("\n");
-	if (env.timestamp)
-		out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+	pattern_tool_report_begin(&pt, !env.folded);
 	if ((err = map_dump(fd, sizeof(struct key), 16, &d)) < 0) {
 		tool_err("stackcount", "cannot read the counts: %s", err_msg());
 		out_doc_end();
@@ -255,7 +251,7 @@ static int report(struct stacks *s, int fd, struct fold_agg *agg, bool kstack, b
 			print_frames(s, k->uid, pid, false);
 			s->lost = lost;
 		}
-		if (!env.pid && k->tgid != 0xffffffff)
+		if (!pt.pid && k->tgid != 0xffffffff)
 			printf("    %s [%d]\n", comm, (int)k->tgid);
 		printf("    %llu\n\n", (unsigned long long)v);
 	}
@@ -275,37 +271,28 @@ int stackcount_main(int argc, char **argv)
 	struct obj *o;
 	struct stacks stk;
 	struct fold_agg *agg = NULL;
-	int n = 0, errpos = 0, counts, stackmap, rc = 0, attached = 0;
-	long elapsed = 0;
+	struct report_ctx rep;
+	int n = 0, counts, stackmap, rc = 0, attached = 0;
 	bool kstack, ustack;
 
+	pt = (struct pattern_tool){ .help = &help, .duration_key = 'D', .cpu = -1 };
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!env.pattern)
-		opt_usage_error(&help, "the following arguments are required: pattern");
+	pattern_tool_check(&pt);
 	if (env.konly && env.uonly)
 		opt_usage_error(&help, "-K and -U are mutually exclusive. If you want both stacks, that is the default.");
 	kstack = !env.uonly;
 	ustack = !env.konly;
-	if (env.pid)
+	if (pt.pid)
 		env.perpid = true;
-	if (env.duration && !env.interval)
-		env.interval = env.duration;
-	if (!env.interval)
-		env.interval = 99999999;
-	if (spec_parse_pattern(env.pattern, &s, &errpos) < 0) {
-		spec_report("stackcount", env.pattern, errpos, err_msg());
-		return 2;
-	}
-	tool_signals();
-	ro.pid = env.pid;
-	ro.regex = env.regex;
+	if ((rc = pattern_tool_spec(&pt, &s, &ro)))
+		return rc;
 	if (probe_resolve(&s, &ro, false, &locs, &n) < 0) {
 		tool_err("stackcount", "%s", err_msg());
 		spec_free(&s);
 		return 1;
 	}
-	co.pid = env.pid;
-	co.cpu = env.cpu;
+	co.pid = pt.pid;
+	co.cpu = pt.cpu;
 	o = obj_new("stackcount");
 	counts = obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, sizeof(struct key), 16, 10240, 0);
 	stackmap = obj_new_map(o, "stack_traces", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0);
@@ -368,17 +355,9 @@ int stackcount_main(int argc, char **argv)
 			emit_call(e, BPF_FUNC_map_update_elem);
 			emit_place(e, done);
 		}
-		gen_end(g, out);
-		if (build_add(o, &locs[i], g, env.pattern, env.pid) < 0)
-			rc = build_probe_error("stackcount", &s, g);
-		else if (env.debug)
-			fprintf(stderr, "%s: %zu instructions\n", locs[i].name, e->cnt);
-		gen_free(g);
+		rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, env.debug);
 	}
-	probe_kernel_btf_release();
-	if (!rc && build_load_attach(o, "stackcount", env.pattern, &attached) < 0)
-		rc = 1;
-	if (rc)
+	if ((rc = build_finish(o, rc, "stackcount", pt.pattern, &attached)))
 		goto out;
 	if (stacks_init(&stk, map_fd(obj_map_at(o, (size_t)stackmap)), 127,
 			(kstack ? 0 : STACKS_NO_KERNEL) | (env.offset ? STACKS_OFFSET : 0) |
@@ -389,30 +368,11 @@ int stackcount_main(int argc, char **argv)
 	}
 	if (env.svg)
 		agg = fold_agg_new();
-	if (!env.folded)
-		out_info("Tracing %d functions for \"%s\"... Hit Ctrl-C to end.\n", attached, env.pattern);
-	tool_flush();
-	for (;;) {
-		bool last;
-
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		elapsed += env.interval;
-		last = tool_exiting || (env.duration && elapsed >= env.duration);
-		if (report(&stk, map_fd(obj_map_at(o, (size_t)counts)), agg, kstack, ustack) < 0) {
-			rc = 1;
-			break;
-		}
-		if (last) {
-			if (!env.folded)
-				out_text("Detaching...\n");
-			break;
-		}
-	}
+	rep = (struct report_ctx){ &stk, map_fd(obj_map_at(o, (size_t)counts)), agg, kstack, ustack };
+	rc = pattern_tool_loop(&pt, attached, (env.folded ? PATTERN_QUIET : 0) | PATTERN_STOP_ON_ERROR, report, &rep);
 	stacks_report_missed(&stk, stderr);
 	if (agg) {
-		struct flamegraph_opts fo = { .title = "stackcount", .subtitle = env.pattern, .unit = "events" };
+		struct flamegraph_opts fo = { .title = "stackcount", .subtitle = pt.pattern, .unit = "events" };
 
 		if (flamegraph_write(env.svg, agg, &fo) < 0) {
 			tool_err("stackcount", "%s", err_msg());

@@ -666,9 +666,7 @@ int trace_main(int argc, char **argv)
 	for (int i = 0; i < env.nprobes && !rc; i++)
 		for (int k = 0; k < env.probes[i].nlocs && !rc; k++)
 			rc = gen_probe(o, i, k, &env.probes[i], &env.probes[i].locs[k], maps, ring, (int)drop_off);
-	probe_kernel_btf_release();
-	if (!rc && build_load_attach(o, "trace", env.nprobes == 1 ? env.probes[0].s.text : "the probes", &attached) < 0)
-		rc = 1;
+	rc = build_finish(o, rc, "trace", env.nprobes == 1 ? env.probes[0].s.text : "the probes", &attached);
 	if (!rc && cgfd >= 0 && tool_cgroup_filter(o, "trace", env.cgroup, cgfd) < 0)
 		rc = 1;
 	if (rc)
