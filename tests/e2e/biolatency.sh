@@ -15,33 +15,13 @@ fails=0
 LA= LB= TPID=
 . tests/e2e/lib.sh
 
-cleanup() {
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
-	[ -n "$LB" ] && losetup -d "$LB" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT INT TERM
+trap blkfs_cleanup EXIT INT TERM
 
 build_helper dio_read
 
-attach() { # FILE -> prints the loop device
-	losetup --find --show --direct-io=on "$1" 2>/dev/null || losetup --find --show "$1"
-}
-for f in a b; do
-	dd if=/dev/zero of="$W/disk.$f" bs=1M count=64 status=none || { notok "cannot create $W/disk.$f"; exit 1; }
-done
-LA=$(attach "$W/disk.a")
-LB=$(attach "$W/disk.b")
-if [ -z "$LA" ] || [ -z "$LB" ]; then
-	notok "losetup failed (no loop device support?)"
-	exit 1
-fi
+loop_disks 64 LA LB
 NA=$(basename "$LA")
 NB=$(basename "$LB")
-# let udev's probing of the new devices finish before tracing
-command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
-sleep 0.5
 
 # run NAME BIOLATENCY-ARGS...: trace while the helper reads both devices
 run() {

@@ -18,12 +18,7 @@ fails=0
 LA= TPID=
 . tests/e2e/lib.sh
 
-cleanup() {
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
+trap blkfs_cleanup EXIT
 trap 'exit 1' INT TERM
 
 need_corebox
@@ -31,13 +26,9 @@ build_helper bpf_count
 build_helper blkio
 bpf_snapshot before
 
-dd if=/dev/zero of="$W/disk" bs=1M count=16 status=none || { notok "cannot create $W/disk"; exit 1; }
-LA=$(losetup --find --show --direct-io=on "$W/disk" 2>/dev/null || losetup --find --show "$W/disk")
-[ -n "$LA" ] || { notok "losetup failed (no loop device support?)"; exit 1; }
+loop_disks 16 LA
 NA=$(basename "$LA")
 MMA=$(cat /sys/block/$NA/dev)
-command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
-sleep 0.3
 
 # run NAME PHASES ARGS...: trace while the helper runs the phases
 # ("seq", "rand" or "seq rand"), one report at SIGINT; output $W/NAME.out

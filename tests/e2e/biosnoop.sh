@@ -19,11 +19,7 @@ LA= LB= TPID= HPID= CG=
 
 cleanup() {
 	[ -n "$CG" ] && rmdir "$CG" 2>/dev/null
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
-	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
-	[ -n "$LB" ] && losetup -d "$LB" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
+	blkfs_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -33,21 +29,10 @@ build_helper bpf_count
 build_helper blkio
 bpf_snapshot before
 
-attach() { losetup --find --show --direct-io=on "$1" 2>/dev/null || losetup --find --show "$1"; }
-for f in a b; do
-	dd if=/dev/zero of="$W/disk.$f" bs=1M count=16 status=none || { notok "cannot create $W/disk.$f"; exit 1; }
-done
-LA=$(attach "$W/disk.a")
-LB=$(attach "$W/disk.b")
-if [ -z "$LA" ] || [ -z "$LB" ]; then
-	notok "losetup failed (no loop device support?)"
-	exit 1
-fi
+loop_disks 16 LA LB
 NA=$(basename "$LA")
 NB=$(basename "$LB")
 MMA=$(cat /sys/block/$NA/dev)
-command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
-sleep 0.3
 
 # reads DEV NAME: the helper's K reads (random pattern, offsets from 4096)
 reads() {

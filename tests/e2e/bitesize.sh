@@ -17,12 +17,7 @@ fails=0
 LA= TPID=
 . tests/e2e/lib.sh
 
-cleanup() {
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
+trap blkfs_cleanup EXIT
 trap 'exit 1' INT TERM
 
 need_corebox
@@ -32,12 +27,8 @@ cp "$W/blkio" "$W/cbxbite"
 cp "$W/blkio" "$W/cbxother"
 bpf_snapshot before
 
-dd if=/dev/zero of="$W/disk" bs=1M count=16 status=none || { notok "cannot create $W/disk"; exit 1; }
-LA=$(losetup --find --show --direct-io=on "$W/disk" 2>/dev/null || losetup --find --show "$W/disk")
-[ -n "$LA" ] || { notok "losetup failed (no loop device support?)"; exit 1; }
+loop_disks 16 LA
 NA=$(basename "$LA")
-command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
-sleep 0.3
 
 workload() {
 	"$W/cbxbite" "$LA" rand $K1 4096 0 > /dev/null || notok "cbxbite 4k failed"

@@ -20,25 +20,14 @@ fails=0
 LE= TPID= MNT=
 . tests/e2e/lib.sh
 
-cleanup() {
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
-	[ -n "$LE" ] && losetup -d "$LE" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
-}
-trap cleanup EXIT
+trap blkfs_cleanup EXIT
 trap 'exit 1' INT TERM
 
 need_corebox
 build_helper bpf_count
 build_helper pcache
 bpf_snapshot before
-command -v mkfs.ext4 >/dev/null 2>&1 || { notok "mkfs.ext4 missing (e2fsprogs; make deps)"; exit 1; }
-truncate -s 160M "$W/ext4.img" && mkfs.ext4 -q -F -b 4096 "$W/ext4.img" || { notok "mkfs.ext4 failed"; exit 1; }
-LE=$(losetup --find --show "$W/ext4.img") || { notok "losetup failed"; exit 1; }
-mkdir -p "$W/mnt"
-mount -t ext4 "$LE" "$W/mnt" || { notok "cannot mount the ext4 image"; exit 1; }
-MNT=$W/mnt
+ext4_mount 160M
 "$W/pcache" create "$MNT/data" $N > /dev/null || { notok "cannot create the data file"; exit 1; }
 
 # run NAME WORK ARGS...: cachestat 1 while WORK runs; $W/NAME.out/.err

@@ -21,12 +21,8 @@ LE= TPID= HPID= MNT= SHM=
 . tests/e2e/lib.sh
 
 cleanup() {
-	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
-	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
-	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
 	[ -n "$SHM" ] && umount "$SHM" 2>/dev/null
-	[ -n "$LE" ] && losetup -d "$LE" 2>/dev/null
-	[ -n "${KEEP:-}" ] || rm -rf "$W"
+	blkfs_cleanup
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -35,14 +31,8 @@ need_corebox
 build_helper bpf_count
 build_helper fsops -O2 -pthread
 bpf_snapshot before
-command -v mkfs.ext4 >/dev/null 2>&1 || { notok "mkfs.ext4 missing (e2fsprogs; make deps)"; exit 1; }
-
-truncate -s 32M "$W/ext4.img" && mkfs.ext4 -q -F -b 4096 "$W/ext4.img" ||
-	{ notok "mkfs.ext4 failed"; exit 1; }
-LE=$(losetup --find --show "$W/ext4.img") || { notok "losetup failed"; exit 1; }
-mkdir -p "$W/mnt" "$W/shm"
-mount -t ext4 "$LE" "$W/mnt" || { notok "cannot mount the ext4 image"; exit 1; }
-MNT=$W/mnt
+ext4_mount 32M
+mkdir -p "$W/shm"
 mount -t tmpfs -o size=4m cbx-tmpfs "$W/shm" && SHM=$W/shm
 
 # run NAME FILE TOOL ARGS...: the tool traces the helper (-p) while it

@@ -312,3 +312,50 @@ helper_finish() {
 	TPID=
 	helper_stop
 }
+
+# block/fs helpers
+# The block and file system tools' tests work on loop devices they make
+# in $W; these set them up and take them down the same way everywhere.
+
+# loop_disks MB NAME...: for each NAME a file $W/disk.NAME of MB MiB of
+# zeros on a loop device (direct I/O where the kernel allows), stored in
+# the variable NAME (e.g. LA) as soon as it exists, so a cleanup that
+# calls blkfs_cleanup detaches it; then lets udev's probing settle.
+# Exits after a notok when a step fails.
+loop_disks() {
+	mb=$1
+	shift
+	for v in "$@"; do
+		dd if=/dev/zero of="$W/disk.$v" bs=1M count="$mb" status=none || { notok "cannot create $W/disk.$v"; exit 1; }
+		dev=$(losetup --find --show --direct-io=on "$W/disk.$v" 2>/dev/null || losetup --find --show "$W/disk.$v")
+		[ -n "$dev" ] || { notok "losetup failed (no loop device support?)"; exit 1; }
+		eval "$v=\$dev"
+	done
+	command -v udevadm >/dev/null 2>&1 && timeout 10 udevadm settle 2>/dev/null
+	sleep 0.5
+}
+
+# ext4_mount SIZE: an ext4 file system (4 KiB blocks) of SIZE (truncate's
+# syntax) in $W/ext4.img on a loop device (LE), mounted on MNT=$W/mnt.
+# Exits after a notok when a step fails.
+ext4_mount() {
+	command -v mkfs.ext4 >/dev/null 2>&1 || { notok "mkfs.ext4 missing (e2fsprogs; make deps)"; exit 1; }
+	truncate -s "$1" "$W/ext4.img" && mkfs.ext4 -q -F -b 4096 "$W/ext4.img" || { notok "mkfs.ext4 failed"; exit 1; }
+	LE=$(losetup --find --show "$W/ext4.img") || { notok "losetup failed"; exit 1; }
+	mkdir -p "$W/mnt"
+	mount -t ext4 "$LE" "$W/mnt" || { notok "cannot mount the ext4 image"; exit 1; }
+	MNT=$W/mnt
+}
+
+# blkfs_cleanup: for the EXIT trap: kill the tool (TPID) and helper
+# (HPID), unmount MNT, detach the loop devices LA, LB and LE, remove $W
+# unless KEEP is set.  Unset or empty variables are skipped.
+blkfs_cleanup() {
+	[ -n "${TPID:-}" ] && kill -KILL "$TPID" 2>/dev/null
+	[ -n "${HPID:-}" ] && kill -KILL "$HPID" 2>/dev/null
+	[ -n "${MNT:-}" ] && umount "$MNT" 2>/dev/null
+	for dev in "${LA:-}" "${LB:-}" "${LE:-}"; do
+		[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	done
+	[ -n "${KEEP:-}" ] || rm -rf "$W"
+}

@@ -7,6 +7,7 @@
  * reads, so the same code is valid as tp_btf and as raw_tp. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "bits.bpf.h"
 #include "blk.bpf.h"
 #include "biolatency.h"
@@ -18,13 +19,6 @@ const volatile __u8 queued = 0;
 const volatile __u8 ms = 0;
 const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -40,14 +34,14 @@ struct {
 	__type(value, struct biolat_hist);
 } hists SEC(".maps");
 
-static __always_inline int trace_start(struct request___blk *rq, int issue)
+static __always_inline int trace_start(struct request___blk *rq, int insert)
 {
 	__u64 key = (__u64)(unsigned long)rq, ts;
 
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	/* -Q: with an I/O scheduler the insert time stands */
-	if (issue && queued) {
+	if (!insert && queued) {
 		struct request_queue___blk *q = BPF_CORE_READ(rq, q);
 
 		if (BPF_CORE_READ(q, elevator))
@@ -60,17 +54,7 @@ static __always_inline int trace_start(struct request___blk *rq, int issue)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_insert")
-int block_rq_insert(unsigned long long *ctx)
-{
-	return trace_start(BLK_RQ_ARG(ctx), 0);
-}
-
-SEC("tp_btf/block_rq_issue")
-int block_rq_issue(unsigned long long *ctx)
-{
-	return trace_start(BLK_RQ_ARG(ctx), 1);
-}
+BLK_RQ_START_PROGS(trace_start)
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
@@ -81,7 +65,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	__u64 delta;
 	__u64 slot;
 
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	tsp = bpf_map_lookup_elem(&start, &key);
 	if (!tsp)

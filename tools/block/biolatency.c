@@ -2,7 +2,6 @@
  * (libbpf-tools compatible flags and output). */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "bpf/sys.h"
 #include "btf/btf.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "blk.h"
@@ -52,37 +52,25 @@ static const struct tool_help help = {
 };
 
 static struct env {
-	bool timestamp, ms, queued, per_disk, per_flag;
+	bool ms, queued, per_disk, per_flag;
 	const char *disk, *cgroup;
-	long interval, times;
+	struct interval iv;
 	int npos;
-} env = { .interval = 99999999, .times = 99999999 };
+} env = { .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, .keep_going = true } };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'T': env.timestamp = true; break;
+	case 'T': env.iv.timestamp = true; break;
 	case 'm': env.ms = true; break;
 	case 'Q': env.queued = true; break;
 	case 'D': env.per_disk = true; break;
 	case 'F': env.per_flag = true; break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
-		else if (env.npos == 1)
-			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;
 	}
@@ -162,24 +150,36 @@ static void print_hists(size_t n)
 	strbuf_free(&flags);
 }
 
+struct report {
+	int fd;
+	bool batch;
+};
+
+static int report(void *ctx)
+{
+	struct report *r = ctx;
+	size_t n = 0;
+	int err = read_hists(r->fd, &r->batch, &n);
+
+	if (err < 0) {
+		tool_err("biolatency", "cannot read the histograms: %s", strerror(-err));
+		return -1;
+	}
+	print_hists(n);
+	return 0;
+}
+
 int biolatency_main(int argc, char **argv)
 {
 	struct obj_opts oo;
 	const struct btf *kbtf;
 	struct obj *o;
-	bool batch = true;
-	unsigned dev = 0;
-	int cgfd = -1, ret = 0, r;
+	int cgfd, ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("biolatency", env.disk, &dev) < 0)
+	o = BLK_OPEN(biolatency, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(biolatency);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (env.per_disk)
 		OBJ_SET(o, per_disk, (uint8_t)1);
 	if (env.per_flag)
@@ -201,19 +201,8 @@ int biolatency_main(int argc, char **argv)
 	if (env.per_flag)
 		blk_flags_init(kbtf);
 
-	if (env.cgroup && (cgfd = tool_cgroup_open("biolatency", env.cgroup)) < 0) {
-		obj_close(o);
+	if (tool_load_attach_cgroup(o, "biolatency", env.cgroup, &cgfd) < 0)
 		return 1;
-	}
-	if (tool_load_attach(o, "biolatency")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "biolatency", env.cgroup, cgfd) < 0) {
-		ret = 1;
-		goto out;
-	}
 
 	bkeys = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*bkeys));
 	bvals = xcalloc(BIOLAT_MAX_ENTRIES, sizeof(*bvals));
@@ -222,36 +211,10 @@ int biolatency_main(int argc, char **argv)
 	tool_signals();
 	out_info("Tracing block device I/O... Hit Ctrl-C to end.\n");
 	tool_flush();
-	for (;;) {
-		size_t n = 0;
-
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		out_doc_begin();
-		out_text("\n");
-		if (env.timestamp) {
-			char ts[16];
-
-			out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
-		}
-		r = read_hists(map_fd(obj_map(o, "hists")), &batch, &n);
-		if (r < 0) {
-			tool_err("biolatency", "cannot read the histograms: %s", strerror(-r));
-			ret = 1;
-			break;
-		}
-		print_hists(n);
-		if (out_doc_end() < 0)
-			ret = 1;
-		tool_flush();
-		if (tool_exiting || --env.times == 0)
-			break;
-	}
+	ret = interval_loop(&env.iv, report, &(struct report){ map_fd(obj_map(o, "hists")), true });
 	free(bkeys);
 	free(bvals);
 	free(entries);
-out:
 	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);

@@ -1,13 +1,13 @@
 /* biopattern: per disk, the share of random and sequential block I/O
  * in each interval (libbpf-tools compatible flags and output; -d also
  * takes MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
 
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "lib/util.h"
 #include "blk.h"
 #include "biopattern.h"
@@ -36,32 +36,19 @@ static const struct tool_help help = {
 };
 
 static struct {
-	bool timestamp;
 	const char *disk;
-	long interval, times;
+	struct interval iv;
 	int npos;
-} env = { .interval = 99999999, .times = 99999999 };
+} env = { .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, .rows = true, .keep_going = true } };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'T': env.timestamp = true; break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'T': env.iv.timestamp = true; break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
-		else if (env.npos == 1)
-			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;
 	}
@@ -97,18 +84,27 @@ static int cmp_entry(const void *a, const void *b)
 	return x->dev < y->dev ? -1 : x->dev > y->dev;
 }
 
+struct report {
+	int fd;
+	bool batch;
+};
+
 /* Read and clear the counters: one row per disk that had I/O. */
-static int report(int fd, bool *batch)
+static int report(void *ctx)
 {
 	static __u32 keys[BIOPATTERN_MAX_DISKS];
 	static struct biopattern_counter vals[BIOPATTERN_MAX_DISKS];
 	static struct entry e[BIOPATTERN_MAX_DISKS];
-	long n = tool_map_drain(fd, sizeof(keys[0]), sizeof(vals[0]), keys, vals, BIOPATTERN_MAX_DISKS, batch);
+	struct report *r = ctx;
+	long n = tool_map_drain(r->fd, sizeof(keys[0]), sizeof(vals[0]), keys, vals, BIOPATTERN_MAX_DISKS,
+				&r->batch);
 	char hms[16];
 	long i;
 
-	if (n < 0)
-		return (int)n;
+	if (n < 0) {
+		tool_err("biopattern", "cannot read the counters: %s", strerror((int)-n));
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		e[i].dev = keys[i];
 		e[i].c = vals[i];
@@ -122,7 +118,7 @@ static int report(int fd, bool *batch)
 		if (!total)
 			continue;
 		name = blk_disk_name(e[i].dev);
-		v[C_TIME].s = env.timestamp ? tool_hms(hms, sizeof(hms)) : NULL;
+		v[C_TIME].s = env.iv.timestamp ? tool_hms(hms, sizeof(hms)) : NULL;
 		v[C_DISK].s = name ? name : "Unknown";
 		v[C_RND].i = (long long)(e[i].c.random * 100ull / total);
 		v[C_SEQ].i = (long long)(e[i].c.sequential * 100ull / total);
@@ -138,45 +134,22 @@ static int report(int fd, bool *batch)
 
 int biopattern_main(int argc, char **argv)
 {
-	bool batch = true;
 	struct obj *o;
-	unsigned dev = 0;
-	int ret = 0, r;
+	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("biopattern", env.disk, &dev) < 0)
+	o = BLK_OPEN(biopattern, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(biopattern);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (tool_load_attach(o, "biopattern"))
 		return 1;
 
 	tool_signals();
 	out_info("Tracing block device I/O requested seeks... Hit Ctrl-C to end.\n");
-	out_show(&table, C_TIME, env.timestamp);
+	out_show(&table, C_TIME, env.iv.timestamp);
 	out_header(&table);
 	tool_flush();
-	for (;;) {
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		out_doc_begin();
-		r = report(map_fd(obj_map(o, "counters")), &batch);
-		if (r < 0) {
-			tool_err("biopattern", "cannot read the counters: %s", strerror(-r));
-			ret = 1;
-			break;
-		}
-		if (out_doc_end() < 0)
-			ret = 1;
-		tool_flush();
-		if (tool_exiting || --env.times == 0)
-			break;
-	}
+	ret = interval_loop(&env.iv, report, &(struct report){ map_fd(obj_map(o, "counters")), true });
 	obj_close(o);
 	blk_parts_free();
 	return ret;

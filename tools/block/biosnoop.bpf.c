@@ -7,6 +7,7 @@
  * request; block_rq_complete sends the event. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
+#include "cgroup.bpf.h"
 #include "events.bpf.h"
 #include "blk.bpf.h"
 #include "biosnoop.h"
@@ -17,13 +18,6 @@ const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
 const volatile __u64 min_ns = 0;
 const volatile __u8 pid_at_issue = 0;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 struct piddata {
 	char comm[BIOSNOOP_COMM_LEN];
@@ -56,7 +50,7 @@ static __always_inline int trace_pid(struct request___blk *rq)
 	__u64 key = (__u64)(unsigned long)rq;
 	struct piddata d = {};
 
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	d.pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(d.comm, sizeof(d.comm));
@@ -87,7 +81,7 @@ static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
 	struct stage *sp, s = {};
 
-	if (filter_cg && bpf_current_task_under_cgroup(&cgroup_map, 0) <= 0)
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	sp = bpf_map_lookup_elem(&start, &key);
 	if (!sp) {
@@ -107,17 +101,7 @@ static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_insert")
-int block_rq_insert(unsigned long long *ctx)
-{
-	return trace_rq_start(BLK_RQ_ARG(ctx), 1);
-}
-
-SEC("tp_btf/block_rq_issue")
-int block_rq_issue(unsigned long long *ctx)
-{
-	return trace_rq_start(BLK_RQ_ARG(ctx), 0);
-}
+BLK_RQ_START_PROGS(trace_rq_start)
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)

@@ -58,11 +58,7 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'Q': env.queued = true; break;
 	case 't': env.timestamp = true; break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'c': env.cgroup = arg; break;
 	case 'm': env.min_ms = opt_num(&help, "latency (in ms)", arg, 0, LLONG_MAX / 1000000); break;
 	case 'v': tool_common.verbose = 1; break;
@@ -173,18 +169,12 @@ int biosnoop_main(int argc, char **argv)
 	const char *attribution;
 	struct events *ev;
 	struct obj *o;
-	unsigned dev = 0;
 	int cgfd = -1, err;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("biosnoop", env.disk, &dev) < 0)
+	o = BLK_OPEN(biosnoop, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(biosnoop);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	OBJ_SET(o, queued, (uint8_t)env.queued);
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
 	OBJ_SET(o, min_ns, (uint64_t)env.min_ms * 1000000);

@@ -1,12 +1,12 @@
 /* bitesize: block I/O size histograms per process name (libbpf-tools
  * compatible flags and output). */
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
 
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "blk.h"
@@ -37,37 +37,24 @@ static const struct tool_help help = {
 };
 
 static struct {
-	bool timestamp;
 	const char *comm, *disk;
-	long interval, times;
+	struct interval iv;
 	int npos;
-} env = { .interval = 99999999, .times = 99999999 };
+} env = { .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, .keep_going = true } };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'T': env.timestamp = true; break;
+	case 'T': env.iv.timestamp = true; break;
 	case 'c':
 		if (!*arg || strlen(arg) >= BITESIZE_COMM_LEN)
 			opt_usage_error(&help, "invalid COMM '%s': 1 to %d characters", arg, BITESIZE_COMM_LEN - 1);
 		env.comm = arg;
 		break;
-	case 'd':
-		if (strlen(arg) >= 32)
-			opt_usage_error(&help, "invalid disk name: too long");
-		env.disk = arg;
-		break;
+	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
-		else if (env.npos == 1)
-			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;
 	}
@@ -91,15 +78,23 @@ static struct entry *entries;
 
 static const struct out_hist hist_kb = { "size", "block I/O size", "Kbytes" };
 
+struct report {
+	int fd;
+	bool batch;
+};
+
 /* Read and clear the histograms, print them by process name. */
-static int report(int fd, bool *batch)
+static int report(void *ctx)
 {
-	long n = tool_map_drain(fd, sizeof(*keys), sizeof(*vals), keys, vals, BITESIZE_MAX_ENTRIES, batch);
+	struct report *r = ctx;
+	long n = tool_map_drain(r->fd, sizeof(*keys), sizeof(*vals), keys, vals, BITESIZE_MAX_ENTRIES, &r->batch);
 	struct strbuf head = { 0 };
 	long i;
 
-	if (n < 0)
-		return (int)n;
+	if (n < 0) {
+		tool_err("bitesize", "cannot read the histograms: %s", strerror((int)-n));
+		return -1;
+	}
 	for (i = 0; i < n; i++) {
 		entries[i].key = keys[i];
 		entries[i].key.comm[BITESIZE_COMM_LEN - 1] = 0;
@@ -121,20 +116,13 @@ static int report(int fd, bool *batch)
 int bitesize_main(int argc, char **argv)
 {
 	struct obj_opts oo = { 0 };
-	bool batch = true;
 	struct obj *o;
-	unsigned dev = 0;
-	int ret = 0, r;
+	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	blk_parts_load();
-	if (env.disk && blk_disk_arg("bitesize", env.disk, &dev) < 0)
+	o = BLK_OPEN(bitesize, env.disk);
+	if (!o)
 		return 1;
-	o = BPF_OBJ_OPEN(bitesize);
-	if (env.disk) {
-		OBJ_SET(o, filter_dev, (uint8_t)1);
-		OBJ_SET(o, targ_dev, (uint32_t)dev);
-	}
 	if (env.comm) {
 		char *c = obj_global(o, "targ_comm", BITESIZE_COMM_LEN);
 
@@ -154,29 +142,7 @@ int bitesize_main(int argc, char **argv)
 	tool_signals();
 	out_info("Tracing block device I/O... Hit Ctrl-C to end.\n");
 	tool_flush();
-	for (;;) {
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		out_doc_begin();
-		out_text("\n");
-		if (env.timestamp) {
-			char ts[16];
-
-			out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
-		}
-		r = report(map_fd(obj_map(o, "hists")), &batch);
-		if (r < 0) {
-			tool_err("bitesize", "cannot read the histograms: %s", strerror(-r));
-			ret = 1;
-			break;
-		}
-		if (out_doc_end() < 0)
-			ret = 1;
-		tool_flush();
-		if (tool_exiting || --env.times == 0)
-			break;
-	}
+	ret = interval_loop(&env.iv, report, &(struct report){ map_fd(obj_map(o, "hists")), true });
 	free(keys);
 	free(vals);
 	free(entries);

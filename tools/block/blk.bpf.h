@@ -35,6 +35,22 @@ struct request___blk {
 /* The request of a block_rq_insert/issue program's u64 context. */
 #define BLK_RQ_ARG(ctx) ((struct request___blk *)(rq_arg1 ? (ctx)[1] : (ctx)[0]))
 
+/* The block_rq_insert and block_rq_issue programs of a tool that stamps
+ * the start of a request (biolatency, biosnoop): both call
+ * start(rq, insert), insert 1 from block_rq_insert, 0 from block_rq_issue.
+ * One definition, so the tools see the same request argument. */
+#define BLK_RQ_START_PROGS(start)                                     \
+	SEC("tp_btf/block_rq_insert")                                 \
+	int block_rq_insert(unsigned long long *ctx)                  \
+	{                                                             \
+		return start(BLK_RQ_ARG(ctx), 1);                     \
+	}                                                             \
+	SEC("tp_btf/block_rq_issue")                                  \
+	int block_rq_issue(unsigned long long *ctx)                   \
+	{                                                             \
+		return start(BLK_RQ_ARG(ctx), 0);                     \
+	}
+
 /* major << 20 | first_minor of the request's disk, 0 if none. */
 static __always_inline __u32 rq_dev(struct request___blk *rq)
 {

@@ -278,3 +278,28 @@ void blk_rwbs(unsigned flags, char *buf)
 		buf[i++] = 'M';
 	buf[i] = 0;
 }
+
+/* ---- the -d DISK filter -------------------------------------------------- */
+
+void blk_disk_opt(const struct tool_help *h, const char **disk, const char *arg)
+{
+	if (strlen(arg) >= 32)
+		opt_usage_error(h, "invalid disk name: too long");
+	*disk = arg;
+}
+
+struct obj *blk_open(const char *tool, const char *disk, const char *obj, size_t len)
+{
+	unsigned dev = 0;
+	struct obj *o;
+
+	blk_parts_load();
+	if (disk && blk_disk_arg(tool, disk, &dev) < 0)
+		return NULL;
+	o = tool_open(tool, obj, len);
+	if (disk) {
+		OBJ_SET(o, filter_dev, (uint8_t)1);
+		OBJ_SET(o, targ_dev, (uint32_t)dev);
+	}
+	return o;
+}

@@ -6,8 +6,12 @@
 
 #include <stdbool.h>
 
+#include <stddef.h>
+
 struct btf;
+struct obj;
 struct strbuf;
+struct tool_help;
 
 /* The kernel's dev_t: major << 20 | minor (what the BPF side computes
  * from a gendisk and what block tracepoints record). */
@@ -22,6 +26,15 @@ const char *blk_disk_name(unsigned dev);
 /* A -d argument: a disk name from /proc/partitions ("sda", "nvme0n1") or
  * MAJ:MIN ("259:0").  0 and *dev, or -1 after "TOOL: ..." on stderr. */
 int blk_disk_arg(const char *tool, const char *arg, unsigned *dev);
+
+/* The -d DISK option of the four tools, for their option callbacks: a
+ * usage error when too long, else *disk = arg. */
+void blk_disk_opt(const struct tool_help *h, const char **disk, const char *arg);
+/* Read /proc/partitions, resolve disk (NULL: every disk), open the tool's
+ * embedded object and set its filter_dev/targ_dev globals.  NULL after a
+ * message when the disk is unknown. */
+struct obj *blk_open(const char *tool, const char *disk, const char *obj, size_t len);
+#define BLK_OPEN(name, disk) blk_open(#name, (disk), name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
 /* 1 when btf_trace_block_rq_issue is void (*)(void *, q, rq): kernels
  * before 5.11, where block_rq_insert/issue take the queue first. */

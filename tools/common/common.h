@@ -98,6 +98,10 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 int tool_cgroup_open(const char *name, const char *path);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
+/* tool_load_attach() with the cgroup filter of path (NULL: none): 0 and
+ * *cgfd (-1 without path; close it after obj_close), or -1 after a
+ * message with o closed. */
+int tool_load_attach_cgroup(struct obj *o, const char *name, const char *path, int *cgfd);
 
 /* Lost-event note at exit, when any were lost: "Lost N events." to stderr. */
 void tool_report_lost(const char *name, uint64_t lost);

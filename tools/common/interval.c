@@ -14,18 +14,23 @@ int interval_loop(const struct interval *iv, int (*report)(void *ctx), void *ctx
 		if (tool_stdout_gone())
 			break;
 		out_doc_begin();
-		out_text("\n");
-		if (iv->timestamp) {
-			char ts[16];
+		if (!iv->rows) {
+			out_text("\n");
+			if (iv->timestamp) {
+				char ts[16];
 
-			out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+				out_text("%-8s\n", tool_hms(ts, sizeof(ts)));
+			}
 		}
-		if (report(ctx) < 0)
+		if (report(ctx) < 0) {
 			ret = 1;
+			if (iv->keep_going)
+				break;
+		}
 		if (out_doc_end() < 0)
 			ret = 1;
 		tool_flush();
-		if (ret || tool_exiting || --times == 0)
+		if ((ret && !iv->keep_going) || tool_exiting || --times == 0)
 			break;
 	}
 	return ret;

@@ -1,7 +1,8 @@
 /* The main loop of the libbpf-tools interval tools (runqlat, runqlen,
- * cpudist, hardirqs, softirqs, biolatency style): sleep INTERVAL seconds,
- * print a report, COUNT times or until Ctrl-C (which still prints the
- * partial interval once). */
+ * cpudist, hardirqs, softirqs, biolatency, bitesize, biopattern,
+ * cachestat): sleep INTERVAL seconds, print a report, COUNT times or
+ * until Ctrl-C (which still prints the partial interval once).  One loop
+ * so that every such tool stops, flushes and reports failures alike. */
 #ifndef COREBOX_TOOLS_INTERVAL_H
 #define COREBOX_TOOLS_INTERVAL_H
 
@@ -13,6 +14,13 @@ struct interval {
 	long seconds; /* INTERVAL_FOREVER: report at Ctrl-C only */
 	long times;
 	bool timestamp; /* -T: "HH:MM:SS" line before each report */
+	bool rows;      /* a table tool (biopattern, cachestat): no empty line
+			 * or time stamp line before a report, its rows carry
+			 * the time themselves */
+	bool keep_going; /* as the block and fs tools always did: a failed
+			  * report ends the loop without its document, a
+			  * failed document (Prometheus file) does not end
+			  * it (exit status 1 at the end) */
 };
 
 /* Run the loop; each report is one out_doc (JSON document, Prometheus

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <linux/types.h>
 
 #include "lib/strbuf.h"
@@ -115,56 +114,43 @@ static struct out_table table_ns = OUT_TABLE("hardirqs", cols_ns);
 static const struct out_hist hist_us = { "time", "hard IRQ handler time", "usecs" };
 static const struct out_hist hist_ns = { "time", "hard IRQ handler time", "nsecs" };
 
-static int report(void *ctx)
+static void print_row(const struct irqs_row *r)
 {
-	struct out_table *t = env.ns ? &table_ns : &table_us;
-	struct irqs_row *rows;
-	long n = irqs_read(ctx, "hardirqs", env.per_cpu, &rows);
 	unsigned long long div = env.ns ? 1 : 1000;
+	char name[IRQS_NAME_LEN * 4], head[IRQS_NAME_LEN * 4 + 48], cpu[16];
 
-	if (n < 0)
-		return -1;
-	if (!env.dist)
-		out_header(t);
-	for (long i = 0; i < n; i++) {
-		const struct irqs_row *r = &rows[i];
-		char name[IRQS_NAME_LEN * 4], head[IRQS_NAME_LEN * 4 + 48], cpu[16];
+	str_escape(name, sizeof(name), r->key.name, "");
+	if (env.dist) {
+		struct out_label l[2] = { { "hardirq", name }, { "cpu", cpu } };
 
-		str_escape(name, sizeof(name), r->key.name, "");
-		if (env.dist) {
-			struct out_label l[2] = { { "hardirq", name }, { "cpu", cpu } };
+		snprintf(cpu, sizeof(cpu), "%d", r->cpu);
+		if (env.per_cpu)
+			snprintf(head, sizeof(head), "cpu = %d hardirq = %s\n", r->cpu, name);
+		else
+			snprintf(head, sizeof(head), "hardirq = %s\n", name);
+		out_hist(env.ns ? &hist_ns : &hist_us, head, l, env.per_cpu ? 2 : 1, r->info.slots,
+			 IRQS_MAX_SLOTS, NULL);
+	} else {
+		union out_val v[] = {
+			[C_NAME].s = name,
+			[C_NAME26].s = name,
+			[C_COUNT].u = r->info.count,
+			[C_TOTAL].u = r->info.total_ns / div,
+			[C_MAX].u = r->info.max_ns / div,
+			[C_CPU].i = r->cpu,
+			[C_END].s = "",
+			[C_TOTAL_NS].u = r->info.total_ns,
+			[C_MAX_NS].u = r->info.max_ns,
+		};
 
-			snprintf(cpu, sizeof(cpu), "%d", r->cpu);
-			if (env.per_cpu)
-				snprintf(head, sizeof(head), "cpu = %d hardirq = %s\n", r->cpu, name);
-			else
-				snprintf(head, sizeof(head), "hardirq = %s\n", name);
-			out_hist(env.ns ? &hist_ns : &hist_us, head, l, env.per_cpu ? 2 : 1, r->info.slots,
-				 IRQS_MAX_SLOTS, NULL);
-		} else {
-			union out_val v[] = {
-				[C_NAME].s = name,
-				[C_NAME26].s = name,
-				[C_COUNT].u = r->info.count,
-				[C_TOTAL].u = r->info.total_ns / div,
-				[C_MAX].u = r->info.max_ns / div,
-				[C_CPU].i = r->cpu,
-				[C_END].s = "",
-				[C_TOTAL_NS].u = r->info.total_ns,
-				[C_MAX_NS].u = r->info.max_ns,
-			};
-
-			out_row(t, v);
-		}
+		out_row(env.ns ? &table_ns : &table_us, v);
 	}
-	free(rows);
-	return 0;
 }
 
 int hardirqs_main(int argc, char **argv)
 {
 	struct obj *o;
-	int cgfd, ret;
+	int cgfd;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	for (int i = 0; i < 2; i++) {
@@ -181,12 +167,7 @@ int hardirqs_main(int argc, char **argv)
 	o = irqs_open("hardirqs", false, env.ns, env.dist, env.cpu, env.cgroup, &cgfd);
 	if (!o)
 		return 1;
-	tool_signals();
-	out_info("Tracing hard irq event time... Hit Ctrl-C to end.\n");
-	tool_flush();
-	ret = interval_loop(&env.iv, report, o);
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return ret;
+	return irqs_run(o, cgfd, &env.iv,
+			&(struct irqs_report){ "hardirqs", false, env.per_cpu,
+					       env.dist ? NULL : env.ns ? &table_ns : &table_us, print_row });
 }

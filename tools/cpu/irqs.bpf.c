@@ -4,6 +4,7 @@
  * max and, with -d, log2 histogram.  tp_btf, raw_tp when the kernel
  * cannot (the loader decides); the user side loads one pair. */
 #include "cpu.bpf.h"
+#include "cgroup.bpf.h"
 #include "irqs.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -12,13 +13,6 @@ const volatile __u8 filter_cg = 0;
 const volatile __u8 targ_dist = 0;
 const volatile __u8 targ_ns = 0;
 const volatile __s32 targ_cpu = -1;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -42,7 +36,7 @@ static __always_inline int wanted(void)
 {
 	if (targ_cpu >= 0 && (__u32)targ_cpu != bpf_get_smp_processor_id())
 		return 0;
-	return !filter_cg || bpf_current_task_under_cgroup(&cgroup_map, 0) > 0;
+	return cgroup_allowed(filter_cg);
 }
 
 static __always_inline int on_entry(__u32 slot)

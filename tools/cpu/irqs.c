@@ -9,6 +9,7 @@
 #include "bpf/cpus.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "irqs.h"
 
 BPF_OBJ_DECLARE(irqs);
@@ -20,7 +21,6 @@ struct obj *irqs_open(const char *tool, bool soft, bool ns, bool dist, int cpu, 
 	static const char *const progs[2][2] = { { "hardirq_entry", "hardirq_exit" },
 						 { "softirq_entry", "softirq_exit" } };
 
-	*cgfd = -1;
 	OBJ_SET(o, targ_ns, (uint8_t)ns);
 	OBJ_SET(o, targ_dist, (uint8_t)dist);
 	OBJ_SET(o, targ_cpu, (int32_t)cpu);
@@ -28,22 +28,7 @@ struct obj *irqs_open(const char *tool, bool soft, bool ns, bool dist, int cpu, 
 		OBJ_SET(o, filter_cg, (uint8_t)1);
 	for (int i = 0; i < 2; i++)
 		prog_set_autoload(obj_prog(o, progs[!soft][i]), false);
-	if (cgroup && (*cgfd = tool_cgroup_open(tool, cgroup)) < 0) {
-		obj_close(o);
-		return NULL;
-	}
-	if (tool_load_attach(o, tool))
-		goto fail;
-	if (*cgfd >= 0 && tool_cgroup_filter(o, tool, cgroup, *cgfd) < 0) {
-		obj_close(o);
-		goto fail;
-	}
-	return o;
-fail:
-	if (*cgfd >= 0)
-		close(*cgfd);
-	*cgfd = -1;
-	return NULL;
+	return tool_load_attach_cgroup(o, tool, cgroup, cgfd) < 0 ? NULL : o;
 }
 
 static void add_info(struct irqs_info *sum, const struct irqs_info *v)
@@ -114,4 +99,40 @@ out:
 	free(keys);
 	free(vals);
 	return nrows;
+}
+
+struct run {
+	struct obj *o;
+	const struct irqs_report *rep;
+};
+
+static int report(void *ctx)
+{
+	const struct run *run = ctx;
+	struct irqs_row *rows;
+	long n = irqs_read(run->o, run->rep->tool, run->rep->per_cpu, &rows);
+
+	if (n < 0)
+		return -1;
+	if (run->rep->table)
+		out_header(run->rep->table);
+	for (long i = 0; i < n; i++)
+		run->rep->row(&rows[i]);
+	free(rows);
+	return 0;
+}
+
+int irqs_run(struct obj *o, int cgfd, const struct interval *iv, const struct irqs_report *rep)
+{
+	struct run run = { o, rep };
+	int ret;
+
+	tool_signals();
+	out_info("Tracing %s irq event time... Hit Ctrl-C to end.\n", rep->soft ? "soft" : "hard");
+	tool_flush();
+	ret = interval_loop(iv, report, &run);
+	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
+	return ret;
 }

@@ -45,6 +45,19 @@ long irqs_read(struct obj *o, const char *tool, bool per_cpu, struct irqs_row **
  * attach of one pair of programs ("hardirq"/"softirq"). */
 struct obj *irqs_open(const char *tool, bool soft, bool ns, bool dist, int cpu, const char *cgroup,
 		      int *cgfd);
+
+/* The rest of both tools' run after irqs_open: each interval, read the
+ * rows (irqs_read), print the table's header (when not NULL: -d prints
+ * histograms) and each row; at the end detach and close cgfd. */
+struct out_table;
+struct interval;
+struct irqs_report {
+	const char *tool; /* "hardirqs" / "softirqs" */
+	bool soft, per_cpu;
+	struct out_table *table;
+	void (*row)(const struct irqs_row *r);
+};
+int irqs_run(struct obj *o, int cgfd, const struct interval *iv, const struct irqs_report *rep);
 #endif
 
 #endif

@@ -82,49 +82,36 @@ static struct out_table table_ns = OUT_TABLE("softirqs", cols_ns);
 static const struct out_hist hist_us = { "time", "softirq handler time", "usecs" };
 static const struct out_hist hist_ns = { "time", "softirq handler time", "nsecs" };
 
-static int report(void *ctx)
+static void print_row(const struct irqs_row *r)
 {
-	struct out_table *t = env.ns ? &table_ns : &table_us;
-	struct irqs_row *rows;
-	long n = irqs_read(ctx, "softirqs", false, &rows);
+	char num[16], head[64];
+	const char *name = r->key.vec < ARRAY_SIZE(vec_names) ? vec_names[r->key.vec] : num;
 
-	if (n < 0)
-		return -1;
-	if (!env.dist)
-		out_header(t);
-	for (long i = 0; i < n; i++) {
-		const struct irqs_row *r = &rows[i];
-		char num[16], head[64];
-		const char *name = r->key.vec < ARRAY_SIZE(vec_names) ? vec_names[r->key.vec] : num;
+	snprintf(num, sizeof(num), "%u", r->key.vec);
+	if (env.dist) {
+		struct out_label l = { "softirq", name };
 
-		snprintf(num, sizeof(num), "%u", r->key.vec);
-		if (env.dist) {
-			struct out_label l = { "softirq", name };
+		snprintf(head, sizeof(head), "softirq = %s\n", name);
+		out_hist(env.ns ? &hist_ns : &hist_us, head, &l, 1, r->info.slots, IRQS_MAX_SLOTS, NULL);
+		out_text("\n");
+	} else {
+		union out_val v[] = {
+			[C_NAME].s = name,
+			[C_TOTAL].u = r->info.total_ns / (env.ns ? 1 : 1000),
+			[C_COUNT].u = r->info.count,
+			[C_PAD].s = "",
+			[C_END].s = "",
+			[C_TOTAL_NS].u = r->info.total_ns,
+		};
 
-			snprintf(head, sizeof(head), "softirq = %s\n", name);
-			out_hist(env.ns ? &hist_ns : &hist_us, head, &l, 1, r->info.slots, IRQS_MAX_SLOTS, NULL);
-			out_text("\n");
-		} else {
-			union out_val v[] = {
-				[C_NAME].s = name,
-				[C_TOTAL].u = r->info.total_ns / (env.ns ? 1 : 1000),
-				[C_COUNT].u = r->info.count,
-				[C_PAD].s = "",
-				[C_END].s = "",
-				[C_TOTAL_NS].u = r->info.total_ns,
-			};
-
-			out_row(t, v);
-		}
+		out_row(env.ns ? &table_ns : &table_us, v);
 	}
-	free(rows);
-	return 0;
 }
 
 int softirqs_main(int argc, char **argv)
 {
 	struct obj *o;
-	int cgfd, ret;
+	int cgfd;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	/* the count column is always in JSON and Prometheus */
@@ -137,10 +124,7 @@ int softirqs_main(int argc, char **argv)
 	o = irqs_open("softirqs", true, env.ns, env.dist, env.cpu, NULL, &cgfd);
 	if (!o)
 		return 1;
-	tool_signals();
-	out_info("Tracing soft irq event time... Hit Ctrl-C to end.\n");
-	tool_flush();
-	ret = interval_loop(&env.iv, report, o);
-	obj_close(o);
-	return ret;
+	return irqs_run(o, cgfd, &env.iv,
+			&(struct irqs_report){ "softirqs", true, false,
+					       env.dist ? NULL : env.ns ? &table_ns : &table_us, print_row });
 }

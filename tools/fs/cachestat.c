@@ -6,7 +6,6 @@
  * with neither gives only misses and dirties, from tracepoints: HITS and
  * HITRATIO then print "-" and one line above the header says why. */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "bpf/perf.h"
 #include "bpf/sys.h"
 #include "tools/common/common.h"
+#include "tools/common/interval.h"
 #include "tools/common/kfunc.h"
 #include "lib/err.h"
 #include "lib/util.h"
@@ -41,26 +41,17 @@ static const struct tool_help help = {
 };
 
 static struct {
-	bool timestamp;
-	long interval, times;
+	struct interval iv;
 	int npos;
-} env = { .interval = 1, .times = 99999999 };
+} env = { .iv = { 1, INTERVAL_FOREVER, .rows = true, .keep_going = true } };
 
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'T': env.timestamp = true; break;
+	case 'T': env.iv.timestamp = true; break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0:
-		if (env.npos == 0)
-			env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX);
-		else if (env.npos == 1)
-			env.times = (long)opt_num(&help, "count", arg, 1, INT_MAX);
-		else
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.npos++;
-		break;
+	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;
 	}
@@ -160,13 +151,64 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
+struct report {
+	int fd;
+	bool hits_known;
+	struct cachestat_counts prev;
+};
+
+/* One row: the counts since the last report, and /proc/meminfo now. */
+static int report(void *ctx)
+{
+	struct report *r = ctx;
+	struct cachestat_counts now;
+	long long total, misses, hits;
+	unsigned long long buffers = 0, cached = 0;
+	union out_val v[ARRAY_SIZE(cols)];
+	char hms[16];
+	__u32 zero = 0;
+	int err;
+
+	if (bpf_map_lookup(r->fd, &zero, &now) < 0) {
+		tool_err("cachestat", "cannot read the counts: %s", err_msg());
+		return -1;
+	}
+	if ((err = meminfo(&buffers, &cached)) < 0) {
+		tool_err("cachestat", "cannot read Buffers and Cached of /proc/meminfo: %s", strerror(-err));
+		return -1;
+	}
+	/* libbpf-tools' arithmetic: accesses less buffer dirtying are the
+	 * lookups; additions less page dirtying the read misses */
+	total = (now.accessed - r->prev.accessed) - (now.mbd - r->prev.mbd);
+	misses = (now.added - r->prev.added) - (now.dirtied - r->prev.dirtied);
+	if (total < 0)
+		total = 0;
+	if (misses < 0)
+		misses = 0;
+	hits = total - misses;
+	if (hits < 0 && r->hits_known) { /* read-ahead added more than was asked for */
+		misses = total;
+		hits = 0;
+	}
+	v[C_TIME].s = tool_hms(hms, sizeof(hms));
+	v[C_HITS].i = hits;
+	v[C_HITS_DASH].s = "-";
+	v[C_MISSES].i = misses;
+	v[C_DIRTIES].u = (unsigned long long)(now.mbd - r->prev.mbd);
+	v[C_RATIO].f = total > 0 ? 100.0 * (double)hits / (double)total : 0.0;
+	v[C_RATIO_DASH].s = "-";
+	v[C_BUFFERS].u = buffers / 1024;
+	v[C_CACHED].u = cached / 1024;
+	r->prev = now;
+	out_row(&table, v);
+	return 0;
+}
+
 int cachestat_main(int argc, char **argv)
 {
-	struct cachestat_counts prev = { 0 }, now;
 	bool hits_known;
 	struct obj *o;
-	__u32 zero = 0;
-	int ret = 0, fd, r;
+	int ret, fd;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	o = BPF_OBJ_OPEN(cachestat);
@@ -195,63 +237,14 @@ int cachestat_main(int argc, char **argv)
 			 "(tracepoints)\n", counters[K_ACCESSED].fns[0]);
 
 	tool_signals();
-	out_show(&table, C_TIME, env.timestamp);
+	out_show(&table, C_TIME, env.iv.timestamp);
 	out_show(&table, C_HITS, hits_known);
 	out_show(&table, C_RATIO, hits_known);
 	out_show(&table, C_HITS_DASH, !hits_known);
 	out_show(&table, C_RATIO_DASH, !hits_known);
 	out_header(&table);
 	tool_flush();
-	for (;;) {
-		long long total, misses, hits;
-		unsigned long long buffers = 0, cached = 0;
-		union out_val v[ARRAY_SIZE(cols)];
-		char hms[16];
-
-		tool_sleep_ms(env.interval * 1000);
-		if (tool_stdout_gone())
-			break;
-		if ((r = bpf_map_lookup(fd, &zero, &now)) < 0) {
-			tool_err("cachestat", "cannot read the counts: %s", err_msg());
-			ret = 1;
-			break;
-		}
-		if ((r = meminfo(&buffers, &cached)) < 0) {
-			tool_err("cachestat", "cannot read Buffers and Cached of /proc/meminfo: %s", strerror(-r));
-			ret = 1;
-			break;
-		}
-		/* libbpf-tools' arithmetic: accesses less buffer dirtying are
-		 * the lookups; additions less page dirtying the read misses */
-		total = (now.accessed - prev.accessed) - (now.mbd - prev.mbd);
-		misses = (now.added - prev.added) - (now.dirtied - prev.dirtied);
-		if (total < 0)
-			total = 0;
-		if (misses < 0)
-			misses = 0;
-		hits = total - misses;
-		if (hits < 0 && hits_known) { /* read-ahead added more than was asked for */
-			misses = total;
-			hits = 0;
-		}
-		v[C_TIME].s = tool_hms(hms, sizeof(hms));
-		v[C_HITS].i = hits;
-		v[C_HITS_DASH].s = "-";
-		v[C_MISSES].i = misses;
-		v[C_DIRTIES].u = (unsigned long long)(now.mbd - prev.mbd);
-		v[C_RATIO].f = total > 0 ? 100.0 * (double)hits / (double)total : 0.0;
-		v[C_RATIO_DASH].s = "-";
-		v[C_BUFFERS].u = buffers / 1024;
-		v[C_CACHED].u = cached / 1024;
-		prev = now;
-		out_doc_begin();
-		out_row(&table, v);
-		if (out_doc_end() < 0)
-			ret = 1;
-		tool_flush();
-		if (tool_exiting || --env.times == 0)
-			break;
-	}
+	ret = interval_loop(&env.iv, report, &(struct report){ fd, hits_known, { 0 } });
 	obj_close(o);
 	return ret;
 }

@@ -152,31 +152,28 @@ static __always_inline int probe_exit(void *ctx, __s64 size)
 	return send(ctx, &d, size);
 }
 
+/* A read or write file operation: its kiocb holds the file and offset. */
+static __always_inline int kiocb_entry(struct kiocb___fs *iocb, int op)
+{
+	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, op, -1);
+}
+
 /* ---- fentry/fexit ---- */
 
-SEC("fentry/file_read")
-int BPF_PROG(file_read_fentry, struct kiocb___fs *iocb)
-{
-	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
-}
-
-SEC("fexit/file_read")
-int BPF_PROG(file_read_fexit, struct kiocb___fs *iocb, void *to, long ret)
-{
-	return probe_exit(ctx, ret);
-}
-
-SEC("fentry/file_write")
-int BPF_PROG(file_write_fentry, struct kiocb___fs *iocb)
-{
-	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
-}
-
-SEC("fexit/file_write")
-int BPF_PROG(file_write_fexit, struct kiocb___fs *iocb, void *from, long ret)
-{
-	return probe_exit(ctx, ret);
-}
+/* file_read_fentry/fexit, file_write_fentry/fexit: (iocb, iov_iter) -> ssize_t */
+#define KIOCB_FENTRY(rw, op)                                                      \
+	SEC("fentry/file_" #rw)                                                   \
+	int BPF_PROG(file_##rw##_fentry, struct kiocb___fs *iocb)                 \
+	{                                                                         \
+		return kiocb_entry(iocb, op);                                     \
+	}                                                                         \
+	SEC("fexit/file_" #rw)                                                    \
+	int BPF_PROG(file_##rw##_fexit, struct kiocb___fs *iocb, void *iter, long ret) \
+	{                                                                         \
+		return probe_exit(ctx, ret);                                      \
+	}
+KIOCB_FENTRY(read, FS_OP_READ)
+KIOCB_FENTRY(write, FS_OP_WRITE)
 
 SEC("fentry/file_open")
 int BPF_PROG(file_open_fentry, struct inode___fs *inode, struct file___fs *file)
@@ -204,33 +201,20 @@ int BPF_PROG(file_sync_fexit)
 
 /* ---- kprobe/kretprobe ---- */
 
-SEC("kprobe/file_read")
-int file_read_entry(struct pt_regs *ctx)
-{
-	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
-
-	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_READ, -1);
-}
-
-SEC("kretprobe/file_read")
-int file_read_exit(struct pt_regs *ctx)
-{
-	return probe_exit(ctx, (long)PT_REGS_RC(ctx));
-}
-
-SEC("kprobe/file_write")
-int file_write_entry(struct pt_regs *ctx)
-{
-	struct kiocb___fs *iocb = (void *)PT_REGS_PARM1(ctx);
-
-	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, FS_OP_WRITE, -1);
-}
-
-SEC("kretprobe/file_write")
-int file_write_exit(struct pt_regs *ctx)
-{
-	return probe_exit(ctx, (long)PT_REGS_RC(ctx));
-}
+/* file_read_entry/exit, file_write_entry/exit */
+#define KIOCB_KPROBE(rw, op)                                                      \
+	SEC("kprobe/file_" #rw)                                                   \
+	int file_##rw##_entry(struct pt_regs *ctx)                                \
+	{                                                                         \
+		return kiocb_entry((struct kiocb___fs *)PT_REGS_PARM1(ctx), op);  \
+	}                                                                         \
+	SEC("kretprobe/file_" #rw)                                                \
+	int file_##rw##_exit(struct pt_regs *ctx)                                 \
+	{                                                                         \
+		return probe_exit(ctx, (long)PT_REGS_RC(ctx));                    \
+	}
+KIOCB_KPROBE(read, FS_OP_READ)
+KIOCB_KPROBE(write, FS_OP_WRITE)
 
 SEC("kprobe/file_open")
 int file_open_entry(struct pt_regs *ctx)

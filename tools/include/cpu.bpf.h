@@ -12,6 +12,7 @@
 #define COREBOX_CPU_BPF_H
 
 #include "corebox.bpf.h"
+#include "bits.bpf.h" /* log2 histogram slots, shared with the block and fs tools */
 
 static void *(*bpf_per_cpu_ptr)(const void *percpu_ptr, __u32 cpu) = (void *)BPF_FUNC_per_cpu_ptr;
 static void *(*bpf_this_cpu_ptr)(const void *percpu_ptr) = (void *)BPF_FUNC_this_cpu_ptr;
@@ -95,39 +96,6 @@ static __always_inline unsigned int cfs_rq_nr(struct cfs_rq___c *cfs)
 	if (bpf_core_field_exists(cfs->nr_running))
 		return BPF_CORE_READ(cfs, nr_running);
 	return BPF_CORE_READ(cfs, nr_queued);
-}
-
-/* log2 of v (floor; 0 for 0 and 1), branch-free on 32 bits. */
-static __always_inline __u32 log2_u32_c(__u32 v)
-{
-	__u32 r, shift;
-
-	r = (v > 0xFFFF) << 4;
-	v >>= r;
-	shift = (v > 0xFF) << 3;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0xF) << 2;
-	v >>= shift;
-	r |= shift;
-	shift = (v > 0x3) << 1;
-	v >>= shift;
-	r |= shift;
-	r |= (v >> 1);
-	return r;
-}
-
-/* The log2 slot of v, clamped to max - 1; kept 64-bit for the verifier
- * (6.1's loses the bound after 32-bit ORs). */
-static __always_inline __u64 log2_slot(__u64 v, __u64 max)
-{
-	__u32 hi = v >> 32;
-	__u64 slot = hi ? log2_u32_c(hi) + 32 : log2_u32_c((__u32)v);
-
-	barrier_var(slot);
-	if (slot >= max)
-		slot = max - 1;
-	return slot;
 }
 
 #endif

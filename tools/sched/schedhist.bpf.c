@@ -13,6 +13,7 @@
  *
  * Histograms are keyed by ~0, tgid, pid or PID namespace. */
 #include "cpu.bpf.h"
+#include "cgroup.bpf.h"
 #include "schedhist.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -24,13 +25,6 @@ const volatile __u8 targ_ms = 0;
 const volatile __u8 include_idle = 0;
 const volatile __u32 targ_tgid = 0; /* 0: every process */
 const volatile __u32 max_slots = SCHEDHIST_MAX_SLOTS;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u32);
-} cgroup_map SEC(".maps");
 
 /* thread (idle: 0xffff0000 | cpu) -> time it was queued / switched */
 struct {
@@ -48,11 +42,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct schedhist);
 } hists SEC(".maps");
-
-static __always_inline int cg_allowed(void)
-{
-	return !filter_cg || bpf_current_task_under_cgroup(&cgroup_map, 0) > 0;
-}
 
 /* The start map's key of a thread: the idle tasks all have pid 0. */
 static __always_inline __u32 start_key(__u32 pid)
@@ -125,7 +114,7 @@ out:
 
 static __always_inline int on_wakeup(struct task_struct___c *p)
 {
-	if (!cg_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	store_start(BPF_CORE_READ(p, tgid), BPF_CORE_READ(p, pid), bpf_ktime_get_ns());
 	return 0;
@@ -150,7 +139,7 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct___c *prev, struct ta
 	__u32 next_pid = BPF_CORE_READ(next, pid), next_tgid = BPF_CORE_READ(next, tgid);
 	__u64 now = bpf_ktime_get_ns();
 
-	if (!cg_allowed())
+	if (!cgroup_allowed(filter_cg))
 		return 0;
 	if (mode == SCHEDHIST_RUNQLAT) {
 		if (task_state_c(prev) == CB_TASK_RUNNING) /* preempted: queued again */

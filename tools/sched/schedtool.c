@@ -115,7 +115,7 @@ int schedtool_run(struct schedtool *st)
 {
 	const char *name = st->help->name;
 	struct report r = { .st = st, .batch = true };
-	int cgfd = -1, ret;
+	int cgfd, ret;
 	struct obj *o;
 
 	o = tool_open(name, schedhist_bpf_obj, (size_t)(schedhist_bpf_obj_end - schedhist_bpf_obj));
@@ -138,19 +138,8 @@ int schedtool_run(struct schedtool *st)
 		prog_set_autoload(obj_prog(o, "sched_wakeup"), false);
 		prog_set_autoload(obj_prog(o, "sched_wakeup_new"), false);
 	}
-	if (st->cgroup && (cgfd = tool_cgroup_open(name, st->cgroup)) < 0) {
-		obj_close(o);
+	if (tool_load_attach_cgroup(o, name, st->cgroup, &cgfd) < 0)
 		return 1;
-	}
-	if (tool_load_attach(o, name)) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, name, st->cgroup, cgfd) < 0) {
-		ret = 1;
-		goto out;
-	}
 	r.o = o;
 	r.keys = xcalloc(SCHEDHIST_MAX_ENTRIES, sizeof(*r.keys));
 	r.vals = xcalloc(SCHEDHIST_MAX_ENTRIES, sizeof(*r.vals));
@@ -162,7 +151,6 @@ int schedtool_run(struct schedtool *st)
 	free(r.keys);
 	free(r.vals);
 	free(r.entries);
-out:
 	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);
