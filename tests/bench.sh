@@ -69,7 +69,7 @@ mem_of() {
 	printf "  peak RSS %6s KiB  RSS attached %6s KiB  maps %8s KiB\n" "$hwm" "$rss" "$((ml / 1024))"
 }
 echo "== memory: peak RSS (VmHWM), RSS once attached, kernel memory of maps =="
-for t in execsnoop opensnoop syscount profile exitsnoop tcplife tcpconnect tcpstates; do
+for t in execsnoop opensnoop syscount profile exitsnoop tcplife tcpconnect tcpstates threadsnoop systrace; do
 	printf "corebox %-10s" $t; mem_of ./corebox $t
 	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done

@@ -1,6 +1,7 @@
 /* Block tools' shared user side: disks, request argument layout, flags. */
 #include "blk.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,20 +178,20 @@ static int op_val[ARRAY_SIZE(op_names)];
 static unsigned op_mask = 0xff;
 static bool flags_ready;
 
-/* Value of enumerator NAME in enum ENUM_NAME of the kernel BTF, or def. */
-static long long btf_enum_val(const struct btf *btf, const char *enum_name, const char *name,
-			      long long def)
+/* The kernel BTF's enum ENUM_NAME, or NULL. */
+static const struct btf_type *btf_enum_type(const struct btf *btf, const char *enum_name)
 {
-	const struct btf_type *t;
-	int32_t id;
-	uint32_t i;
+	int32_t id = btf ? btf_find(btf, enum_name, BTF_KIND_ENUM) : -ENOENT;
 
-	if (!btf || (id = btf_find(btf, enum_name, BTF_KIND_ENUM)) <= 0)
-		return def;
-	t = btf_type_by_id(btf, (uint32_t)id);
+	return id > 0 ? btf_type_by_id(btf, (uint32_t)id) : NULL;
+}
+
+/* Value of enumerator NAME in enum type t (NULL: not in the BTF), or def. */
+static long long btf_enum_val(const struct btf *btf, const struct btf_type *t, const char *name, long long def)
+{
 	if (!t)
 		return def;
-	for (i = 0; i < btf_vlen(t); i++) {
+	for (uint32_t i = 0; i < btf_vlen(t); i++) {
 		const struct btf_enum *e = &btf_enums(t)[i];
 
 		if (!strcmp(btf_str(btf, e->name_off) ? btf_str(btf, e->name_off) : "", name))
@@ -202,16 +203,18 @@ static long long btf_enum_val(const struct btf *btf, const char *enum_name, cons
 
 void blk_flags_init(const struct btf *btf)
 {
+	/* each enum looked up once: a lookup before the load is a scan of
+	 * the kernel's types (btf_find.c) */
+	const struct btf_type *flags = btf_enum_type(btf, "req_flag_bits"), *ops = btf_enum_type(btf, "req_op");
 	long long bits;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(flag_names); i++)
-		flag_bit[i] = (int)btf_enum_val(btf, "req_flag_bits", flag_names[i].enumerator,
-						flag_names[i].fallback);
+		flag_bit[i] = (int)btf_enum_val(btf, flags, flag_names[i].enumerator, flag_names[i].fallback);
 	for (i = 0; i < ARRAY_SIZE(op_names); i++)
-		op_val[i] = (int)btf_enum_val(btf, "req_op", op_names[i].enumerator, op_names[i].fallback);
+		op_val[i] = (int)btf_enum_val(btf, ops, op_names[i].enumerator, op_names[i].fallback);
 	/* REQ_OP_BITS == the first flag bit (__REQ_FAILFAST_DEV) */
-	bits = btf_enum_val(btf, "req_flag_bits", "__REQ_FAILFAST_DEV", 8);
+	bits = btf_enum_val(btf, flags, "__REQ_FAILFAST_DEV", 8);
 	if (bits > 0 && bits < 32)
 		op_mask = (1u << bits) - 1;
 	flags_ready = true;

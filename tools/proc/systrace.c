@@ -42,7 +42,7 @@ enum {
 
 static struct {
 	int pid, tid, all, failure, summary, with_summary, stack;
-	long flight;
+	long flight, mmap_pages;
 	double duration_ms;
 	const char *cgroup, *cgroup_name, *events;
 	char **cmd;
@@ -62,6 +62,8 @@ static const struct opt opts[] = {
 	{ KEY_FLIGHT, "flight", "N", "flight recorder: keep the last N calls of each cgroup in the "
 				     "kernel, print them on SIGUSR1 and at exit" },
 	{ 'a', "all-cpus", NULL, "system-wide (the default); with COMMAND: trace everything while it runs" },
+	{ 'm', "mmap-pages", "PAGES", "events buffer size in pages, a power of two (perf trace -m; default 128: "
+				      "512 KiB, more if calls are lost)" },
 	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
@@ -109,6 +111,11 @@ static int parse(int key, const char *arg, void *ctx)
 	case KEY_STACK: env.stack = 1; break;
 	case KEY_FLIGHT: env.flight = (long)opt_num(&help, "N", arg, 1, ST_FLIGHT_MAX); break;
 	case 'a': env.all = 1; break;
+	case 'm':
+		env.mmap_pages = (long)opt_num(&help, "PAGES", arg, 1, 1 << 18);
+		if (env.mmap_pages & (env.mmap_pages - 1))
+			opt_usage_error(&help, "PAGES must be a power of two, not %ld", env.mmap_pages);
+		break;
 	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* positional words are the COMMAND (split off before) */
 	}
@@ -709,8 +716,12 @@ int systrace_main(int argc, char **argv)
 	} else {
 		map_set_max_entries(obj_map(o, "rings"), 1);
 	}
+	/* the buffer's pages are mapped into this process: they are most of
+	 * its resident memory (4 MiB made a 9 MiB RSS); 512 KiB keeps up
+	 * with a terminal, -m gives more */
 	if (do_events)
-		map_set_max_entries(obj_map(o, "events"), 4u << 20);
+		map_set_max_entries(obj_map(o, "events"),
+				    (uint32_t)((env.mmap_pages ? env.mmap_pages : 128) * sysconf(_SC_PAGESIZE)));
 	else
 		map_set_max_entries(obj_map(o, "events"), 4096);
 	if (obj_setup_events(o, "events") < 0) {
