@@ -1,7 +1,7 @@
 #!/bin/sh
 # cpudist end to end: a helper runs N on-CPU bursts of exactly 3 ms
 # (SCHED_FIFO: nothing preempts them), 10 ms apart.  `cpudist -p PID`
-# must hold the bursts in slices >= 2048 us (>= 90% of N), most of them in
+# must hold the bursts in slices >= 2048 us (90% to 110% of N), most of them in
 # the 2048 -> 4095 us bucket, and
 # count at most N + a few slices; -O -p: the 10 ms sleeps in 8192 ->
 # 16383 us; -P -j --prom: the helper's own histogram in valid JSON and
@@ -23,8 +23,9 @@ if helper_start bursts "$WCPU" $N 3000 10 && tool_start '^Tracing on-CPU time' -
 	ge=$(hist_sum "$W/out" "" 2048)
 	c=$(hist_sum "$W/out")
 	# a SCHED_FIFO burst's slice is never shorter than its 3 ms; a stalled
-	# virtual CPU can only make it longer
-	if [ "$ge" -ge $((N * 9 / 10)) ] && [ "$ge" -le $N ] && [ $((${b:-0} * 2)) -gt "$ge" ]; then
+	# virtual CPU can only make it longer -- and can stretch one of the
+	# helper's short slices (start, exit) past 2 ms too (CI saw 51 of 50)
+	if [ "$ge" -ge $((N * 9 / 10)) ] && [ "$ge" -le $((N + N / 10)) ] && [ $((${b:-0} * 2)) -gt "$ge" ]; then
 		ok "-p: $b of $N bursts of 3 ms in the 2048 -> 4095 us bucket, $ge >= 2048 us ($(sed -n 's/^done //p' "$W/h.out"))"
 	else
 		notok "-p: bucket 2048 -> 4095 holds '$b', $ge >= 2048 us, of $N bursts: $(head -c 900 "$W/out")"
