@@ -64,7 +64,9 @@ go() {
 	: > "$W/$name.out"
 	"$CB" run "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	if ! wait_for "$W/$name.out" '^Running ' 150; then
+	rf=$W/$name.out # the banner: stdout, or stderr under -j
+	case " $* " in *" -j "*) rf=$W/$name.err ;; esac
+	if ! wait_for "$rf" '^Running ' 150; then
 		notok "$name: corebox run did not start: $(head -c 600 "$W/$name.err")"
 		kill -KILL "$TPID" "$HPID" 2>/dev/null
 		wait "$TPID" 2>/dev/null
@@ -179,6 +181,48 @@ if go counts none "$B/counts.bpf.o" -d 3; then
 	else
 		notok "counts: globals: $(sed -n '/^\.bss:/,$p' "$W/counts.out" | tr '\n' '|')"
 	fi
+fi
+
+# ---- 3b. -j: records and maps as JSON lines, status lines on stderr -------
+PROG=on_getppid
+if go ringbuf_json INT "$B/ringbuf.bpf.o" -j; then
+	HPID_SEEN=$(awk '/^ready/ { print $2 }' "$W/ringbuf_json.helper")
+	check_rc ringbuf_json "-j stops on SIGINT"
+	if python3 - "$W/ringbuf_json.out" "$HPID_SEEN" "$COMM" $N > "$W/rj.why" 2>&1 <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+pid, comm, n = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+objs = [json.loads(l) for l in lines]  # every stdout line is JSON
+recs = [o["record"] for o in objs if "record" in o and o["record"].get("pid") == pid]
+assert [r["count"] for r in recs] == list(range(1, n + 1)), [r.get("count") for r in recs]
+assert all(r["comm"] == comm and o["map"] for r, o in zip(recs, objs)), recs[:2]
+g = {o["map"]: o.get("values") for o in objs if "values" in o}
+assert g[".bss"]["submitted"] == n and g[".data"]["data_tag"] == 7, g
+PY
+	then ok "ringbuf -j: $N records as JSON (pid, comm, count 1..$N), globals by name, nothing else on stdout"
+	else notok "ringbuf -j: $(tail -c 400 "$W/rj.why") output: $(head -c 300 "$W/ringbuf_json.out")"; fi
+	if grep -q '^on_getppid (tracepoint/syscalls/sys_enter_getppid): tracepoint' "$W/ringbuf_json.err"; then
+		ok "ringbuf -j: the attach line went to stderr"
+	else notok "ringbuf -j: stderr: $(head -c 300 "$W/ringbuf_json.err")"; fi
+fi
+PROG=count_getppid
+if go counts_json none "$B/counts.bpf.o" -d 3 -j; then
+	H=$(awk '/^ready/ { print $2 }' "$W/counts_json.helper")
+	check_rc counts_json "-j -d 3"
+	if python3 - "$W/counts_json.out" "$H" "$COMM" $N > "$W/cj.why" 2>&1 <<'PY'
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1]).read().splitlines()]
+h, comm, n = int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+m = {o["map"]: o for o in objs}
+assert {"key": h, "value": n} in m["calls"]["entries"], m["calls"]
+info = [e["value"] for e in m["info"]["entries"] if e["key"] == h][0]
+assert info == {"comm": comm, "kind": "KIND_GETPPID", "small": 5, "big": 4097, "neg": -42,
+                "first": [h, 0]}, info
+assert {"key": 0, "value": n} in m["percpu_calls"]["entries"], m["percpu_calls"]
+assert m[".bss"]["values"]["total_calls"] == n, m[".bss"]
+PY
+	then ok "counts -j: hash $H: $N, struct value as an object (enum name, bitfields, array), per-CPU sum, .bss"
+	else notok "counts -j: $(tail -c 400 "$W/cj.why") output: $(head -c 400 "$W/counts_json.out")"; fi
 fi
 
 # ---- 4. --dry-run: listed while loaded, nothing attached -----------------

@@ -9,16 +9,64 @@
 
 #define MAX_DEPTH 16
 
+/* JSON instead of the compact text (btf_print_json): set for the length of
+ * one public call; the printer is not reentrant across threads anyway. */
+static bool as_json;
+
 static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, size_t n, int depth, int top);
 
 void btf_print_hex(FILE *f, const void *data, size_t size)
 {
 	const uint8_t *d = data;
 
+	if (as_json)
+		fputc('"', f);
 	for (size_t i = 0; i < size; i++)
 		fprintf(f, "%s%02x", i && !(i % 4) ? " " : "", d[i]);
-	if (!size)
+	if (!size && !as_json)
 		fputs("(empty)", f);
+	if (as_json)
+		fputc('"', f);
+}
+
+/* What cannot be read: '?' in text, null in JSON. */
+static void pr_unknown(FILE *f)
+{
+	fputs(as_json ? "null" : "?", f);
+}
+
+/* %g; JSON has no inf or nan: null */
+static void pr_double(FILE *f, double v)
+{
+	if (as_json && (v != v || v - v != 0))
+		fputs("null", f);
+	else
+		fprintf(f, "%g", v);
+}
+
+/* A JSON string of n bytes: quotes, backslashes, control and non-ASCII
+ * bytes escaped (\u00XX: the bytes are not known to be UTF-8). */
+static void json_bytes(FILE *f, const uint8_t *d, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n; i++) {
+		if (d[i] == '"' || d[i] == '\\')
+			fprintf(f, "\\%c", d[i]);
+		else if (d[i] < ' ' || d[i] >= 0x7f)
+			fprintf(f, "\\u%04x", d[i]);
+		else
+			fputc(d[i], f);
+	}
+	fputc('"', f);
+}
+
+/* A name from the file: escaped text, or a JSON string. */
+static void pr_name(FILE *f, const char *s)
+{
+	if (as_json)
+		json_bytes(f, (const uint8_t *)s, strlen(s));
+	else
+		fputs_escaped(s, "", f);
 }
 
 /* nbits (<= 64) bits at bit offset off, little-endian. */
@@ -46,11 +94,13 @@ static void pr_scalar(FILE *f, const struct btf *btf, const struct btf_type *t, 
 
 	if (!nbits || nbits > 64 || ((uint64_t)off + nbits + 7) / 8 > n) {
 		if (btf_kind(t) == BTF_KIND_INT && t->size == 16 && n >= 16 && !off) {
-			fputs("0x", f); /* __int128: hex */
+			fputs(as_json ? "\"0x" : "0x", f); /* __int128: hex */
 			for (int i = 15; i >= 0; i--)
 				fprintf(f, "%02x", d[i]);
+			if (as_json)
+				fputc('"', f);
 		} else {
-			fputc('?', f);
+			pr_unknown(f);
 		}
 		return;
 	}
@@ -88,7 +138,7 @@ static void pr_scalar(FILE *f, const struct btf *btf, const struct btf_type *t, 
 			const char *s = btf_str(btf, name_off);
 
 			if (s && *s) {
-				fputs_escaped(s, "", f);
+				pr_name(f, s);
 				return;
 			}
 		}
@@ -104,6 +154,10 @@ static void pr_string(FILE *f, const uint8_t *d, size_t n)
 	size_t len = strnlen((const char *)d, n);
 	bool quote = !len;
 
+	if (as_json) {
+		json_bytes(f, d, len);
+		return;
+	}
 	for (size_t i = 0; i < len; i++)
 		if (d[i] <= ' ' || d[i] >= 0x7f || d[i] == '"' || d[i] == '=' || d[i] == '\\')
 			quote = true;
@@ -157,7 +211,7 @@ static void pr_array(FILE *f, const struct btf *btf, const struct btf_type *t, c
 		if (i)
 			fputc(',', f);
 		pr(f, btf, a->type, d + i * es, (size_t)es, depth + 1, 0);
-		if (run >= 3) {
+		if (run >= 3 && !as_json) {
 			fprintf(f, " x%u", run);
 			i += run;
 		} else {
@@ -167,25 +221,35 @@ static void pr_array(FILE *f, const struct btf *btf, const struct btf_type *t, c
 	fputc(']', f);
 }
 
-static void pr_struct(FILE *f, const struct btf *btf, const struct btf_type *t, const uint8_t *d, size_t n,
-		      int depth, int top)
+/* JSON: members of an anonymous struct or union member are the parent's
+ * keys (as C names them); *first says whether a comma is due. */
+static void pr_members(FILE *f, const struct btf *btf, const struct btf_type *t, const uint8_t *d, size_t n,
+		       int depth, bool *first)
 {
 	const struct btf_member *m = btf_members(t);
 
-	if (!top)
-		fputc('{', f);
 	for (uint32_t i = 0; i < btf_vlen(t); i++, m++) {
 		uint32_t bit = btf_member_bit_offset(t, m), bits = btf_member_bitfield_size(t, m);
 		const char *name = btf_str(btf, m->name_off);
 		const struct btf_type *mt;
 
-		if (i)
-			fputc(' ', f);
-		if (name && *name) {
+		btf_resolve(btf, m->type, &mt);
+		if (as_json && (!name || !*name) && mt &&
+		    (btf_kind(mt) == BTF_KIND_STRUCT || btf_kind(mt) == BTF_KIND_UNION)) {
+			if (bit / 8 <= n && depth < MAX_DEPTH)
+				pr_members(f, btf, mt, d + bit / 8, n - bit / 8, depth + 1, first);
+			continue;
+		}
+		if (!*first)
+			fputc(as_json ? ',' : ' ', f);
+		*first = false;
+		if (as_json) {
+			pr_name(f, name && *name ? name : "");
+			fputc(':', f);
+		} else if (name && *name) {
 			fputs_escaped(name, "", f);
 			fputc('=', f);
 		}
-		btf_resolve(btf, m->type, &mt);
 		if (mt && (btf_kind(mt) == BTF_KIND_INT || btf_kind(mt) == BTF_KIND_ENUM ||
 			   btf_kind(mt) == BTF_KIND_ENUM64) && (bits || bit % 8)) {
 			uint32_t off = bit % 8;
@@ -193,16 +257,26 @@ static void pr_struct(FILE *f, const struct btf *btf, const struct btf_type *t, 
 			if (!bits)
 				bits = btf_kind(mt) == BTF_KIND_INT ? btf_int_bits(mt) : mt->size * 8;
 			if (bit / 8 >= n)
-				fputc('?', f);
+				pr_unknown(f);
 			else
 				pr_scalar(f, btf, mt, d + bit / 8, n - bit / 8, off, bits);
 		} else if (bit / 8 > n) {
-			fputc('?', f);
+			pr_unknown(f);
 		} else {
 			pr(f, btf, m->type, d + bit / 8, n - bit / 8, depth + 1, 0);
 		}
 	}
-	if (!top)
+}
+
+static void pr_struct(FILE *f, const struct btf *btf, const struct btf_type *t, const uint8_t *d, size_t n,
+		      int depth, int top)
+{
+	bool first = true;
+
+	if (!top || as_json)
+		fputc('{', f);
+	pr_members(f, btf, t, d, n, depth, &first);
+	if (!top || as_json)
 		fputc('}', f);
 }
 
@@ -214,7 +288,7 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 	btf_resolve(btf, id, &t);
 	sz = t ? btf_type_size(btf, id) : -1;
 	if (!t || depth > MAX_DEPTH) {
-		fputc('?', f);
+		pr_unknown(f);
 		return;
 	}
 	if (sz > 0 && (uint64_t)sz < n)
@@ -222,7 +296,7 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 	switch (btf_kind(t)) {
 	case BTF_KIND_INT:
 		if (btf_int_offset(t) + btf_int_bits(t) > t->size * 8)
-			fputc('?', f);
+			pr_unknown(f);
 		else
 			pr_scalar(f, btf, t, d, n, btf_int_offset(t), btf_int_bits(t));
 		return;
@@ -234,11 +308,12 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 		uint64_t v = 0;
 
 		if (n < 8) {
-			fputc('?', f);
+			pr_unknown(f);
 			return;
 		}
 		memcpy(&v, d, 8);
-		fprintf(f, "0x%llx", (unsigned long long)v);
+		/* a JSON number would lose an address's low bits: a string */
+		fprintf(f, as_json ? "\"0x%llx\"" : "0x%llx", (unsigned long long)v);
 		return;
 	}
 	case BTF_KIND_FLOAT:
@@ -246,14 +321,14 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 			float v;
 
 			memcpy(&v, d, 4);
-			fprintf(f, "%g", v);
+			pr_double(f, v);
 			return;
 		}
 		if (t->size == 8 && n >= 8) {
 			double v;
 
 			memcpy(&v, d, 8);
-			fprintf(f, "%g", v);
+			pr_double(f, v);
 			return;
 		}
 		break;
@@ -267,18 +342,22 @@ static void pr(FILE *f, const struct btf *btf, uint32_t id, const uint8_t *d, si
 	case BTF_KIND_DATASEC: {
 		const struct btf_var_secinfo *vs = btf_secinfos(t);
 
+		if (as_json)
+			fputc('{', f);
 		for (uint32_t i = 0; i < btf_vlen(t); i++, vs++) {
 			const struct btf_type *v = btf_type_by_id(btf, vs->type);
 
 			if (i)
-				fputc(' ', f);
-			fputs_escaped(v ? btf_name(btf, v) : "?", "", f);
-			fputc('=', f);
+				fputc(as_json ? ',' : ' ', f);
+			pr_name(f, v ? btf_name(btf, v) : "?");
+			fputc(as_json ? ':' : '=', f);
 			if (!v || btf_kind(v) != BTF_KIND_VAR || vs->offset > n || vs->size > n - vs->offset)
-				fputc('?', f);
+				pr_unknown(f);
 			else
 				pr(f, btf, v->type, d + vs->offset, vs->size, depth + 1, 0);
 		}
+		if (as_json)
+			fputc('}', f);
 		return;
 	}
 	}
@@ -291,6 +370,13 @@ void btf_print(FILE *f, const struct btf *btf, uint32_t id, const void *data, si
 		btf_print_hex(f, data, size);
 	else
 		pr(f, btf, id, data, size, 0, top);
+}
+
+void btf_print_json(FILE *f, const struct btf *btf, uint32_t id, const void *data, size_t size)
+{
+	as_json = true;
+	btf_print(f, btf, id, data, size, 0);
+	as_json = false;
 }
 
 void btf_print_datasec(FILE *f, const struct btf *btf, uint32_t id, const void *data, size_t size,

@@ -23,6 +23,12 @@ struct btf;
 
 /* Value of type id at data (size bytes).  top: structs without braces. */
 void btf_print(FILE *f, const struct btf *btf, uint32_t id, const void *data, size_t size, int top);
+/* The same as JSON: structs, unions and DATASECs as objects (members of
+ * anonymous ones as the parent's keys), char arrays as strings (bytes
+ * outside printable ASCII as \u00XX), arrays in full, enums as their
+ * names, pointers and __int128 as "0x..." strings, what cannot be read
+ * (and inf/nan) as null, other types as a string of hex bytes. */
+void btf_print_json(FILE *f, const struct btf *btf, uint32_t id, const void *data, size_t size);
 /* Hex bytes, grouped by 4 ("0011aabb ccdd"). */
 void btf_print_hex(FILE *f, const void *data, size_t size);
 /* A DATASEC's variables, one "PREFIXname=value" line each. */

@@ -223,6 +223,13 @@ static uint32_t prog_insns(const struct prog *p)
 	return info.xlated_prog_len / 8;
 }
 
+/* Status lines (the program table, attach results, the banner, losses):
+ * stdout, or stderr under -j so that stdout holds only JSON lines. */
+static FILE *status_out(void)
+{
+	return out_json() ? stderr : stdout;
+}
+
 static int width(int w, const char *s)
 {
 	int n = (int)strlen(run_esc(s));
@@ -242,30 +249,30 @@ static void list(struct obj *o, const struct run_prog *rp)
 	}
 	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
 		w = width(w, map_name(m));
-	printf("%-*s %-*s %6s  %s\n", w, "PROGRAM", ws, "SECTION", "INSNS", "STATUS");
+	fprintf(status_out(), "%-*s %-*s %6s  %s\n", w, "PROGRAM", ws, "SECTION", "INSNS", "STATUS");
 	for (size_t i = 0; (p = obj_prog_at(o, i)); i++) {
 		uint32_t n = prog_insns(p);
 		char ns[16] = "-";
 
 		if (n)
 			snprintf(ns, sizeof(ns), "%u", n);
-		printf("%-*s %-*s %6s  %s\n", w, run_esc(prog_name(p)), ws, run_esc(prog_section(p)), ns,
+		fprintf(status_out(), "%-*s %-*s %6s  %s\n", w, run_esc(prog_name(p)), ws, run_esc(prog_section(p)), ns,
 		       prog_fd(p) >= 0 ? "loaded" : rp[i].why[0] ? rp[i].why : "not loaded");
 	}
-	printf("\n%-*s %-16s %5s %6s %11s\n", w, "MAP", "TYPE", "KEY", "VALUE", "MAX_ENTRIES");
+	fprintf(status_out(), "\n%-*s %-16s %5s %6s %11s\n", w, "MAP", "TYPE", "KEY", "VALUE", "MAX_ENTRIES");
 	for (size_t i = 0; (m = obj_map_at(o, i)); i++) {
-		printf("%-*s %-16s %5u %6u %11u%s", w, run_esc(map_name(m)), run_map_type_name(map_type(m)),
+		fprintf(status_out(), "%-*s %-16s %5u %6u %11u%s", w, run_esc(map_name(m)), run_map_type_name(map_type(m)),
 		       map_key_size(m), map_value_size(m), map_max_entries(m), map_fd(m) >= 0 ? "" : "  (not created)");
 		if (is_events(map_type(m))) {
 			const uint32_t *ids;
 			size_t n = map_record_types(m, &ids);
 
-			printf("  records:");
+			fprintf(status_out(), "  records:");
 			for (size_t k = 0; k < n; k++)
-				printf(" %s%s", k ? ", " : "", run_esc(btf_name(obj_btf(o), btf_type_by_id(obj_btf(o), ids[k]))));
-			printf("%s", n ? "" : " untyped (hex)");
+				fprintf(status_out(), " %s%s", k ? ", " : "", run_esc(btf_name(obj_btf(o), btf_type_by_id(obj_btf(o), ids[k]))));
+			fprintf(status_out(), "%s", n ? "" : " untyped (hex)");
 		}
-		putchar('\n');
+		fputc('\n', status_out());
 	}
 }
 
@@ -307,7 +314,7 @@ static int attach(struct obj *o, struct run_prog *rp, size_t *attached)
 		if (prog_fd(p) < 0) {
 			if (rp[i].why[0] && (tool_common.verbose || strncmp(rp[i].why, "not loaded: ", 12) ||
 					     strstr(rp[i].why, "variant")))
-				printf("%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), rp[i].why);
+				fprintf(status_out(), "%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), rp[i].why);
 			skipped += !strncmp(rp[i].why, "skipped", 7);
 			continue;
 		}
@@ -315,17 +322,17 @@ static int attach(struct obj *o, struct run_prog *rp, size_t *attached)
 		if (err < 0 && (run_env.strict || !missing_hook(err)))
 			return fail("");
 		if (err < 0) {
-			printf("%s (%s): skipped: %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), err_msg());
+			fprintf(status_out(), "%s (%s): skipped: %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), err_msg());
 			err_clear();
 			skipped++;
 			continue;
 		}
 		mech = prog_mechanism(p);
 		if (mech && *mech) {
-			printf("%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), mech);
+			fprintf(status_out(), "%s (%s): %s\n", run_esc(prog_name(p)), run_esc(prog_section(p)), mech);
 			(*attached)++;
 		} else {
-			printf("%s (%s): loaded, not attached%s\n", run_esc(prog_name(p)), run_esc(prog_section(p)),
+			fprintf(status_out(), "%s (%s): loaded, not attached%s\n", run_esc(prog_name(p)), run_esc(prog_section(p)),
 			       prog_kind(p) == ATTACH_USDT ? " (USDT probes are not attached yet)" : "");
 		}
 	}
@@ -360,7 +367,7 @@ static int run(struct obj *o, struct run_prog *rp)
 			goto out;
 		}
 	}
-	printf("Running %s: %zu program%s attached, %zu event map%s. Hit Ctrl-C to end.\n", run_esc(run_env.file),
+	fprintf(status_out(), "Running %s: %zu program%s attached, %zu event map%s. Hit Ctrl-C to end.\n", run_esc(run_env.file),
 	       nprogs, nprogs == 1 ? "" : "s", nev, nev == 1 ? "" : "s");
 	fflush(stdout);
 
@@ -395,7 +402,7 @@ static int run(struct obj *o, struct run_prog *rp)
 		uint64_t lost = events_lost(ev[i]);
 
 		if (lost)
-			printf("Lost %llu events on map %s.\n", (unsigned long long)lost, run_esc(map_name(evm[i])));
+			fprintf(status_out(), "Lost %llu events on map %s.\n", (unsigned long long)lost, run_esc(map_name(evm[i])));
 	}
 	for (size_t i = 0; (m = obj_map_at(o, i)); i++)
 		run_dump_map(m, obj_btf(o));

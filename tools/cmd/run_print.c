@@ -15,9 +15,11 @@
 #include "btf/btf.h"
 #include "btf_print.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "run.h"
 #include "tools/common/opt.h"
+#include "tools/common/out.h"
 
 const char *run_esc(const char *s)
 {
@@ -25,6 +27,16 @@ const char *run_esc(const char *s)
 	static unsigned next;
 
 	return str_escape(buf[next++ % 8], sizeof(buf[0]), s ? s : "", "");
+}
+
+/* A name from the file as a JSON string. */
+static void json_name(const char *s)
+{
+	struct strbuf b = { 0 };
+
+	json_str(&b, s ? s : "");
+	fwrite(b.s, 1, b.len, stdout);
+	strbuf_free(&b);
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -142,6 +154,14 @@ int run_on_event(void *ctx, const void *data, size_t size)
 	struct run_events *e = ctx;
 	uint32_t id = record_type(e, size);
 
+	if (out_json()) { /* one line per record: {"map":NAME,"record":VALUE} */
+		fputs("{\"map\":", stdout);
+		json_name(map_name(e->m));
+		fputs(",\"record\":", stdout);
+		btf_print_json(stdout, e->btf, id, data, size);
+		fputs("}\n", stdout);
+		return 0;
+	}
 	if (e->prefix)
 		printf("%s: ", run_esc(map_name(e->m)));
 	if (id)
@@ -208,19 +228,31 @@ static void print_percpu(const struct btf *btf, uint32_t vid, const uint8_t *v, 
 				x |= ~0ull << (vsize * 8);
 			sum += x;
 		}
-		printf(sgn ? "%lld (sum over CPUs)" : "%llu (sum over CPUs)", (long long)sum);
+		if (out_json())
+			printf(sgn ? "%lld" : "%llu", (long long)sum);
+		else
+			printf(sgn ? "%lld (sum over CPUs)" : "%llu (sum over CPUs)", (long long)sum);
 		return;
 	}
 	bool first = true;
 
+	if (out_json()) /* {"cpuN":VALUE} for the CPUs with a non-zero value */
+		putchar('{');
 	for (int c = 0; c < ncpu; c++) {
 		if (all_zero(v + c * stride, vsize))
 			continue;
-		printf("%scpu%d=", first ? "" : " ", c);
-		btf_print(stdout, btf, vid, v + c * stride, vsize, 0);
+		if (out_json()) {
+			printf("%s\"cpu%d\":", first ? "" : ",", c);
+			btf_print_json(stdout, btf, vid, v + c * stride, vsize);
+		} else {
+			printf("%scpu%d=", first ? "" : " ", c);
+			btf_print(stdout, btf, vid, v + c * stride, vsize, 0);
+		}
 		first = false;
 	}
-	if (first)
+	if (out_json())
+		putchar('}');
+	else if (first)
 		printf("0 (all CPUs)");
 }
 
@@ -237,6 +269,21 @@ void run_dump_map(struct map *m, const struct btf *btf)
 
 	if (fd < 0)
 		return;
+	if (map_is_global_data(m) && out_json()) { /* {"map":NAME,"values":{VAR:VALUE...}} */
+		uint32_t zero = 0;
+
+		val = xcalloc(1, vs ? vs : 1);
+		fputs("{\"map\":", stdout);
+		json_name(map_name(m));
+		if (bpf_map_lookup(fd, &zero, val) == 0) {
+			fputs(",\"values\":", stdout);
+			btf_print_json(stdout, btf, vid, val, vs);
+		}
+		fputs("}\n", stdout);
+		err_clear();
+		free(val);
+		return;
+	}
 	if (map_is_global_data(m)) {
 		uint32_t zero = 0;
 
@@ -255,13 +302,26 @@ void run_dump_map(struct map *m, const struct btf *btf)
 	case BPF_MAP_TYPE_LPM_TRIE:
 		break;
 	default:
-		if (type != BPF_MAP_TYPE_RINGBUF && type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+		if (type == BPF_MAP_TYPE_RINGBUF || type == BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			return;
+		if (out_json()) { /* {"map":NAME,"type":TYPE}: no "entries" */
+			fputs("{\"map\":", stdout);
+			json_name(map_name(m));
+			printf(",\"type\":\"%s\"}\n", run_map_type_name(type));
+		} else {
 			printf("map %s (%s): contents not shown\n", run_esc(map_name(m)), run_map_type_name(type));
+		}
 		return;
 	}
 	if (ncpu <= 0 || !ks)
 		return;
-	printf("map %s (%s):\n", run_esc(map_name(m)), run_map_type_name(type));
+	if (out_json()) { /* {"map":NAME,"type":TYPE,"entries":[{"key":K,"value":V}...]} */
+		fputs("{\"map\":", stdout);
+		json_name(map_name(m));
+		printf(",\"type\":\"%s\",\"entries\":[", run_map_type_name(type));
+	} else {
+		printf("map %s (%s):\n", run_esc(map_name(m)), run_map_type_name(type));
+	}
 	key = xcalloc(2, ks);
 	next = key + ks;
 	val = xcalloc(1, vbuf);
@@ -271,6 +331,18 @@ void run_dump_map(struct map *m, const struct btf *btf)
 			continue; /* deleted meanwhile */
 		if (array && all_zero(val, vbuf)) {
 			zeros++;
+			continue;
+		}
+		if (out_json()) {
+			printf("%s{\"key\":", shown ? "," : "");
+			btf_print_json(stdout, btf, kid, key, ks);
+			fputs(",\"value\":", stdout);
+			if (percpu)
+				print_percpu(btf, vid, val, vs, ncpu);
+			else
+				btf_print_json(stdout, btf, vid, val, vs);
+			putchar('}');
+			shown++;
 			continue;
 		}
 		printf("  ");
@@ -283,7 +355,9 @@ void run_dump_map(struct map *m, const struct btf *btf)
 		putchar('\n');
 		shown++;
 	}
-	if (zeros)
+	if (out_json()) /* an array's all-zero slots are left out, as in text */
+		printf("],\"zero_entries_not_shown\":%zu}\n", zeros);
+	else if (zeros)
 		printf("  (%zu all-zero entries not shown)\n", zeros);
 	else if (!shown)
 		printf("  (empty)\n");
