@@ -254,7 +254,10 @@ boot() {
 			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
 			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
 	*)
-		timeout -k 5 "$TMO" qemu-system-x86_64 -m 1024 -smp 2 -kernel "$img" -initrd $W/initrd-$name.gz \
+		# one host thread for both vCPUs: with a thread each (MTTCG) a vCPU
+		# could run code the other was patching (static keys, ftrace) and
+		# oops on a stale int3 -- seen in 6.12's __schedule under CI load
+		timeout -k 5 "$TMO" qemu-system-x86_64 -accel tcg,thread=single -m 1024 -smp 2 -kernel "$img" -initrd $W/initrd-$name.gz \
 			-append "console=ttyS0 $append" -display none -serial file:$W/$name.raw -monitor none -nic none \
 			-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >$W/$name.qemu 2>&1 ;;
 	esac
