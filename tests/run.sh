@@ -2,28 +2,38 @@
 # The whole test suite: unit tests (built with ASan+UBSan), end-to-end
 # tests on the live kernel (as root), a bounded fuzz run, and the arm64
 # build's unit tests under qemu-user (tests/cross/run.sh).
-# Every check prints "ok - NAME" or "not ok - NAME"; the last line is
-# "N passed, N failed" and the exit code is non-zero on any failure.
+# Every check prints "ok - NAME", "not ok - NAME" or, when it cannot run
+# here, "ok - NAME # SKIP why" (TAP's skip directive).  Skips are counted
+# apart from passes and listed with their reasons at the end; the last
+# line is "N passed, N failed, N skipped" (CI reads it) and the exit code
+# is non-zero on any failure.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=build/test
 mkdir -p $B
 log=$B/results.txt
 : > $log
-pass=0 fail=0
+skips=$B/skips.txt
+: > $skips
+pass=0 fail=0 skip=0
 
-count() {  # count ok/not ok lines of one test's output; a crash counts as a failure
+# count OUT RC NAME: count the ok / not ok / skip lines of one test's
+# output (skips apart, named in $skips with the test they came from); a
+# crash counts as a failure
+count() {
 	out=$1 rc=$2 name=$3
 	cat "$out" >> $log
-	p=$(grep -c '^ok - ' "$out")
+	s=$(grep -c '^ok - .* # SKIP' "$out")
+	p=$(($(grep -c '^ok - ' "$out") - s))
 	f=$(grep -c '^not ok - ' "$out")
 	grep -E '^(ok|not ok) - ' "$out"
+	grep '^ok - .* # SKIP' "$out" | sed "s/^ok - /$name: /" >> $skips
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		echo "not ok - $name exited with status $rc"
 		tail -n 20 "$out" | sed 's/^/    /'
 		f=1
 	fi
-	pass=$((pass + p)); fail=$((fail + f))
+	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 
 # 1. Unit tests: every tests/unit/test_*.c linked with the library layers.
@@ -63,5 +73,9 @@ if [ -f tests/cross/run.sh ]; then
 	count $B/arm64.out $? arm64
 fi
 
-echo "$pass passed, $fail failed"
+if [ "$skip" != 0 ]; then
+	echo "skipped (not run here, with the reason):"
+	sed 's/^/  /' $skips
+fi
+echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

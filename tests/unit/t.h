@@ -1,7 +1,9 @@
 /* Minimal unit-test protocol shared by every tests/unit/test_*.c:
- * each check prints "ok - NAME" or "not ok - NAME: why"; the runner
- * (tests/run.sh) counts those lines.  A test binary that crashes or
- * exits non-zero without a "not ok" line counts as one failure. */
+ * each check prints "ok - NAME" or "not ok - NAME: why", and a check that
+ * cannot run here prints "ok - NAME # SKIP why" (TAP's skip directive);
+ * the runner (tests/run.sh) counts those lines, skips apart from passes.
+ * A test binary that crashes or exits non-zero without a "not ok" line
+ * counts as one failure. */
 #ifndef COREBOX_T_H
 #define COREBOX_T_H
 
@@ -22,6 +24,16 @@ static int t_failed;
 			printf(__VA_ARGS__);                                     \
 			printf(" (%s:%d: %s)\n", __FILE__, __LINE__, #cond);     \
 		}                                                                \
+		fflush(stdout);                                                  \
+	} while (0)
+
+/* T_SKIP(NAME, WHY...): the check NAME did not run (no kernel BTF, no
+ * clang...); reported as skipped with its reason, never as a pass. */
+#define T_SKIP(name, ...)                                                        \
+	do {                                                                     \
+		printf("ok - %s # SKIP ", name);                                 \
+		printf(__VA_ARGS__);                                             \
+		printf("\n");                                                    \
 		fflush(stdout);                                                  \
 	} while (0)
 

@@ -345,7 +345,7 @@ static void vmlinux_min(void)
 	const char *bpf_dir = "../../build/bpf";
 
 	if (read_file("/sys/kernel/btf/vmlinux", 256 << 20, &buf, &len) || !(vm = btf_new(buf, len, 0, NULL))) {
-		T_OK(1, "live minimal BTF skipped: no /sys/kernel/btf/vmlinux");
+		T_SKIP("live minimal BTF", "no /sys/kernel/btf/vmlinux");
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/bench.o", core_dir);
@@ -380,7 +380,7 @@ static void vmlinux_min(void)
 		closedir(d);
 		timing_report();
 	} else {
-		T_OK(1, "tool objects not built (%s): skipped", bpf_dir);
+		T_SKIP("tool objects", "not built (%s)", bpf_dir);
 	}
 	btf_free(vm);
 	free(buf);

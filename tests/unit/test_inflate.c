@@ -547,7 +547,7 @@ static void test_live(void)
 	int r = 0;
 
 	if (access("/proc/config.gz", R_OK)) {
-		T_OK(1, "# SKIP no /proc/config.gz");
+		T_SKIP("/proc/config.gz", "no /proc/config.gz");
 		return;
 	}
 	r = read_file("/proc/config.gz", 16 << 20, &buf, &len);

@@ -267,7 +267,7 @@ static void test_usyms(void)
 			     "[vdso]: %s+0x%llx in %s", u.name ? u.name : "(null)", (unsigned long long)u.offset,
 			     u.module ? u.module : "(null)");
 		} else {
-			T_OK(1, "[vdso]: skipped (no vdso symbol found here)");
+			T_SKIP("[vdso] symbol", "no vdso symbol found here");
 		}
 	}
 	T_OK(usyms_lookup(us, h.pid, 0x10, &u) == -ENOENT && !u.name && !u.module, "unmapped address: unknown, no module");
@@ -366,7 +366,7 @@ static void test_ksyms(void)
 	/* the live kernel */
 	err = ksyms_load(&ks);
 	if (err) {
-		T_OK(1, "live /proc/kallsyms: skipped (%s)", err_msg());
+		T_SKIP("live /proc/kallsyms", "%s", err_msg());
 		return;
 	}
 	T_OK(ksyms_count(ks) > 1000, "live kallsyms: %zu text symbols", ksyms_count(ks));
@@ -659,7 +659,7 @@ static void test_mapdump(void)
 	int fd = bpf_map_create(&spec), ok = 1;
 
 	if (fd < 0) {
-		T_OK(1, "map dump: skipped (cannot create a BPF map: %s)", err_msg());
+		T_SKIP("map dump", "cannot create a BPF map: %s", err_msg());
 		return;
 	}
 	for (uint32_t i = 0; i < 200; i++) {
