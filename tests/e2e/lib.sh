@@ -82,6 +82,15 @@ bpf_snapshot() { "$W/bpf_count" | sort > "$W/$1"; }
 # bpf_new NAME ERE: the lines of $W/NAME that are not in $W/before and match ERE
 bpf_new() { grep -vxF -f "$W/before" "$W/$1" | grep -E "$2"; }
 
+# bpf_ids PID: "prog ID", "map ID" and "link ID" of every BPF object PID
+# holds a file descriptor of (its /proc/PID/fdinfo), sorted; what a test
+# records while a tool runs to check after it exited that all are gone
+bpf_ids() {
+	for f in /proc/"$1"/fdinfo/*; do
+		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^map_id:[[:space:]]*/map /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
+	done | sort -u
+}
+
 # bpf_left ERE: the programs/links matching ERE that are loaded now and
 # were not before, once they stop changing: the kernel frees the program
 # of a closed raw tracepoint link up to about a second later (RCU), so
@@ -134,9 +143,7 @@ snoop_start() {
 		return 1
 	fi
 	# the BPF programs and links this instance holds (header = attached)
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
+	bpf_ids "$TPID" >> "$W/ours"
 	return 0
 }
 
@@ -152,9 +159,7 @@ json_start() {
 	while [ "$i" -lt 100 ]; do
 		if grep -qs '^link_id:' /proc/"$TPID"/fdinfo/*; then
 			sleep 0.1 # every link of the tool, not just the first
-			for f in /proc/"$TPID"/fdinfo/*; do
-				sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-			done | sort -u >> "$W/ours"
+			bpf_ids "$TPID" >> "$W/ours"
 			return 0
 		fi
 		kill -0 "$TPID" 2>/dev/null || break
@@ -189,8 +194,8 @@ snoop_stop() {
 	if [ "$rc" = 0 ]; then ok "$1: exits 0 within 2 s of SIGINT"; else notok "$1: exit status $rc after SIGINT"; fi
 }
 
-# snoop_left: every program and link id the tool instances held (from their
-# /proc/PID/fdinfo while running) must be gone after they exited.
+# snoop_left: every program, map and link id the tool instances held (from
+# their /proc/PID/fdinfo while running) must be gone after they exited.
 snoop_left() {
 	touch "$W/ours"
 	i=0
@@ -203,7 +208,8 @@ snoop_left() {
 	done
 	nprog=$(sort -u "$W/ours" | grep -c '^prog ')
 	nlink=$(sort -u "$W/ours" | grep -c '^link ')
-	if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs and $nlink links"
+	nmap=$(sort -u "$W/ours" | grep -c '^map ')
+	if [ "$nprog" -gt 0 ]; then ok "the running tool held $nprog BPF programs, $nmap maps and $nlink links"
 	else notok "no BPF program ids found in /proc/PID/fdinfo of the running tool"; fi
 	left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
 	# the kernel may free them a little later: links on syscall tracepoints
@@ -215,7 +221,7 @@ snoop_left() {
 		left=$(awk 'NR == FNR { want[$1 " " $2] = 1; next } ($1 " " $2) in want' "$W/ours" "$W/after")
 		i=$((i + 1))
 	done
-	if [ -z "$left" ]; then ok "no $T BPF program or link left loaded after exit"
+	if [ -z "$left" ]; then ok "no $T BPF program, map or link left loaded after exit"
 	else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
 }
 

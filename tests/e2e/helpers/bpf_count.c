@@ -1,5 +1,6 @@
-/* List the BPF programs and links loaded in the kernel, one per line:
+/* List the BPF programs, maps and links loaded in the kernel, one per line:
  *   prog ID NAME
+ *   map ID NAME
  *   link ID PROG_ID PROG_NAME
  * e2e tests compare the lists taken before and after a tool run to check
  * that the tool left nothing loaded.  Needs root.  Plain bpf(2) calls. */
@@ -34,6 +35,8 @@ static int fd_by_id(int cmd, unsigned int id)
 	memset(&a, 0, sizeof(a));
 	if (cmd == BPF_PROG_GET_FD_BY_ID)
 		a.prog_id = id;
+	else if (cmd == BPF_MAP_GET_FD_BY_ID)
+		a.map_id = id;
 	else
 		a.link_id = id;
 	return (int)sys_bpf(cmd, &a);
@@ -68,6 +71,22 @@ int main(void)
 	}
 	if (err != -ENOENT) {
 		fprintf(stderr, "bpf_count: BPF_PROG_GET_NEXT_ID: %s\n", strerror(-err));
+		return 1;
+	}
+	id = 0;
+	while (!(err = next_id(BPF_MAP_GET_NEXT_ID, id, &id))) {
+		struct bpf_map_info mi;
+		int fd = fd_by_id(BPF_MAP_GET_FD_BY_ID, id);
+
+		memset(&mi, 0, sizeof(mi));
+		if (fd < 0)
+			continue; /* gone meanwhile */
+		if (info(fd, &mi, sizeof(mi)) == 0)
+			printf("map %u %s\n", id, mi.name[0] ? mi.name : "-");
+		close(fd);
+	}
+	if (err != -ENOENT) {
+		fprintf(stderr, "bpf_count: BPF_MAP_GET_NEXT_ID: %s\n", strerror(-err));
 		return 1;
 	}
 	id = 0;

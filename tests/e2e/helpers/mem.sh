@@ -41,9 +41,7 @@ tstart() {
 		TPID=
 		return 1
 	fi
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
+	bpf_ids "$TPID" >> "$W/ours"
 	return 0
 }
 
