@@ -61,9 +61,15 @@ CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchro
 	    -D_GNU_SOURCE -I. -Ilib -isystem $(KINC)
 LDFLAGS  += -static -Wl,--gc-sections -s
 
+# Header dependencies come from the compiler: each object's .d file lists
+# the headers it included (-MP: a deleted header is no error).
+DEPFLAGS := -MMD -MP
+
 # The BPF side: pinned CPU v3 (ALU32 + JMP32, kernel 5.1+; clang 14 keeps
 # unused-result atomics as plain xadd, so no 5.12 atomic-fetch requirement).
-BPF_CFLAGS := -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
+# BPF_BASE alone serves BPF test objects that include no corebox header.
+BPF_BASE   := -target bpf -mcpu=v3 -O2 -g
+BPF_CFLAGS := $(BPF_BASE) -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
 	      -fno-stack-protector
 
 # tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
@@ -72,7 +78,6 @@ LIB_SRCS  := $(wildcard lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c)
 BPF_SRCS  := $(wildcard tools/*/*.bpf.c)
 BPF_TOOLS := $(notdir $(BPF_SRCS:.bpf.c=))
 TOOL_SRCS := tools/main.c $(filter-out $(BPF_SRCS),$(wildcard tools/*/*.c))
-HEADERS   := $(wildcard lib/*.h elf/*.h btf/*.h bpf/*.h loader/*.h tools/*.h tools/*/*.h)
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
@@ -105,23 +110,25 @@ $(KINC)/.stamp:
 	@ln -sfn $(ASM_DIR) $(KINC)/asm
 	@touch $@
 
-$(B)/obj/%.o: %.c $(KINC)/.stamp $(HEADERS)
+# (Makefile: the flags are here; a build from before .d files rebuilds.)
+$(B)/obj/%.o: %.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
 # (the loader never reads them), keep .BTF and .BTF.ext.  The source is
-# found in whichever tools/ subsystem holds it, with the headers beside it
-# (its NAME.h, the subsystem's shared *.bpf.h).
+# found in whichever tools/ subsystem holds it; the headers it includes
+# are in its .d file.
 .SECONDEXPANSION:
 bpf_src = $(filter %/$(1).bpf.c,$(BPF_SRCS))
-bpf_hdr = $(wildcard $(dir $(call bpf_src,$(1)))*.h)
-$(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) $$(call bpf_hdr,$$*) $(wildcard tools/include/*.h) $(KINC)/.stamp
+$(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CLANG) $(BPF_CFLAGS) -c -o $@.tmp $(call bpf_src,$*)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@.tmp $(call bpf_src,$*)
 	$(LLVM_STRIP) -g $@.tmp
 	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext $@.tmp
 	mv $@.tmp $@
+
+-include $(OBJS:.o=.d) $(BPF_OBJS:.o=.d)
 
 # Keep the plain objects too (tests and `corebox btf min` read them).
 .SECONDARY: $(BPF_OBJS)
