@@ -190,6 +190,114 @@ vmtest: corebox
 clean:
 	rm -rf $(B) $(COREBOX)
 
+# ---- test builds --------------------------------------------------------------
+# The test scripts build through these rules and read flags and source
+# lists with `make -s print-VAR`: nothing is restated in them.  Sources
+# are wildcards, so a new file in a layer is picked up without edits.
+#   make unit-tests    tests/unit/test_* in $(UNIT_OUT) (tests/unit/build.sh):
+#                      the host compiler under ASan+UBSan; with ARCH=arm64
+#                      the cross compiler, static, UBSan trapping (musl has
+#                      no sanitizer runtime) for qemu-user (tests/cross/run.sh)
+#   make fuzz-harnesses   tests/fuzz/fuzz_* in $(FUZZ_OUT) for libFuzzer
+#   make loader-test-objs / run-test-objs   the BPF objects of tests/loader
+#                      (the tools' headers and flags) and tests/run
+#                      (libbpf-style C: BPF_BASE alone)
+#   make vm-guest      tests/vm's /init, mechtest and mech.bpf.o for ARCH
+
+# The layers the unit tests and fuzz harnesses link: the libraries and the
+# shared user side (not the applets' own files).
+TEST_LIB_SRCS := $(LIB_SRCS) $(wildcard tools/common/*.c tools/stack/*.c tools/trace/*.c tools/probe/*.c)
+UNIT_SRCS     := $(wildcard tests/unit/test_*.c)
+TEST_CFLAGS   := -g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -isystem $(KINC) -Wall -Wno-unused-parameter
+SAN_CFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ifeq ($(ARCH),$(HOST_ARCH))
+UNIT_CC       := $(HOSTCC)
+UNIT_CFLAGS   := $(TEST_CFLAGS) $(SAN_CFLAGS) -DCOREBOX_VERSION='"unit"'
+else
+UNIT_CC       := $(CC)
+UNIT_CFLAGS   := $(TEST_CFLAGS) -fsanitize=undefined -fsanitize-undefined-trap-on-error -static -DCOREBOX_VERSION='"unit"'
+endif
+UNIT_OUT      ?= $(B)/test/unit
+unit_obj       = $(patsubst %.c,$(UNIT_OUT)/obj/%.o,$(1))
+UNIT_OBJS     := $(call unit_obj,$(TEST_LIB_SRCS))
+UNIT_BINS     := $(patsubst tests/unit/%.c,$(UNIT_OUT)/%,$(UNIT_SRCS))
+
+unit-tests: $(UNIT_BINS)
+unit-objs: $(UNIT_OBJS)
+
+$(UNIT_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(UNIT_CC) $(UNIT_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(UNIT_OUT)/test_%: tests/unit/test_%.c $(UNIT_OBJS)
+	$(UNIT_CC) $(UNIT_CFLAGS) $(DEPFLAGS) -o $@ $< $(UNIT_OBJS)
+
+# the fuzz harnesses' inputs replayed without libFuzzer (tests/fuzz/replay.c)
+$(UNIT_OUT)/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(UNIT_OBJS)
+	$(UNIT_CC) $(UNIT_CFLAGS) $(DEPFLAGS) -o $@ tests/fuzz/fuzz_$*.c tests/fuzz/replay.c $(UNIT_OBJS)
+
+FUZZ_CFLAGS   := $(TEST_CFLAGS) $(SAN_CFLAGS) -DCOREBOX_VERSION='"fuzz"'
+FUZZ_OUT      ?= build/test/fuzz
+FUZZ_OBJS     := $(patsubst %.c,$(FUZZ_OUT)/obj/%.o,$(TEST_LIB_SRCS))
+FUZZ_BINS     := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+fuzz-harnesses: $(FUZZ_BINS)
+
+$(FUZZ_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
+
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(DEPFLAGS) -o $@ $< $(FUZZ_OBJS)
+
+LOADER_OUT    ?= build/test/loader
+RUN_OUT       ?= build/test/run
+LOADER_TEST_OBJS := $(patsubst tests/loader/%.c,$(LOADER_OUT)/%.o,$(wildcard tests/loader/*.bpf.c))
+RUN_TEST_OBJS := $(patsubst tests/run/%.c,$(RUN_OUT)/%.o,$(wildcard tests/run/*.bpf.c))
+
+loader-test-objs: $(LOADER_TEST_OBJS)
+run-test-objs: $(RUN_TEST_OBJS) $(RUN_OUT)/getppid_n
+
+$(LOADER_OUT)/%.bpf.o: tests/loader/%.bpf.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
+
+$(RUN_OUT)/%.bpf.o: tests/run/%.bpf.c Makefile
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_BASE) -Wall $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
+
+$(RUN_OUT)/getppid_n: tests/run/getppid_n.c
+	@mkdir -p $(dir $@)
+	$(HOSTCC) -O2 -Wall -o $@ $<
+
+# tests/vm: the guest's /init (the driver: frame pointers everywhere, the
+# stack-tool checks walk its own user stacks), the mechanism test linked
+# with the library layers built above, and its BPF object
+VM_OUT        ?= $(B)/vm
+VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
+
+vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
+
+# (several sources in one command: their own headers listed, no .d file)
+$(VM_OUT)/init: tests/vm/driver.c $(wildcard tests/vm/t_*.c tests/vm/*.h) Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+		-o $@ tests/vm/driver.c $(wildcard tests/vm/t_*.c) -static
+
+$(VM_OUT)/mechtest: tests/vm/mechtest.c $(VM_LIB_OBJS)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -o $@ $< $(VM_LIB_OBJS) -static
+
+$(VM_OUT)/mech.bpf.o: tests/vm/mech.bpf.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
+
+-include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
+	$(LOADER_TEST_OBJS:.o=.d) $(RUN_TEST_OBJS:.o=.d) $(VM_OUT)/mechtest.d $(VM_OUT)/mech.bpf.d
+
+# print-VAR: a variable's value, for the test scripts (make -s print-CFLAGS)
+print-%:
+	@:$(info $($*))
+
 # ---- arm64 ------------------------------------------------------------------
 # `make corebox-arm64` from a native build = `make ARCH=arm64`.  make check
 # runs the arm64 unit tests and fuzz corpora under qemu-user
@@ -203,4 +311,5 @@ endif
 
 FORCE:
 
-.PHONY: all deps demo check test bench vmtest clean vmlinux.h FORCE
+.PHONY: all deps demo check test bench vmtest clean vmlinux.h FORCE unit-tests unit-objs fuzz-harnesses \
+	loader-test-objs run-test-objs vm-guest

@@ -4,13 +4,15 @@
 #   target_X.o        clang -g objects whose .BTF serves as target BTF
 #   expect_X.txt      the host compiler's expected values for target X
 #   bench.o           200 relocations against kernel types (timing)
-# Needs clang (BPF target) and a host C compiler.
+# Needs clang (BPF target) and a host C compiler; both, and the BPF target
+# flags, come from the Makefile (make -s print-VAR).
 set -e
 out=${1:-build/test/core}
 src=$(cd "$(dirname "$0")" && pwd)
-CLANG=${CLANG:-clang}
-HOSTCC=${HOSTCC:-gcc}
-BPF="-target bpf -O2 -g -I$src"
+mk() { make -s -C "$src/../.." "print-$1"; }
+CLANG=$(mk CLANG)
+HOSTCC=$(mk HOSTCC)
+BPF="$(mk BPF_BASE) -I$src"
 mkdir -p "$out"
 $CLANG $BPF -c "$src/local.bpf.c" -o "$out/local.o"
 $CLANG $BPF -c "$src/bench.bpf.c" -o "$out/bench.o"

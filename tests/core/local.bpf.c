@@ -1,6 +1,6 @@
 /* The "local" program: every check of checks.h becomes one function in its
  * own section "core/<name>", so each section holds the relocations of one
- * check.  Built by tests/core/gen.sh with clang -target bpf -O2 -g. */
+ * check.  Built by tests/core/gen.sh with the Makefile's BPF_BASE flags. */
 #include "local_types.h"
 #include "checks.h"
 

@@ -11,18 +11,19 @@
 # target (tests/run.sh protocol).  A new crash input is copied into
 # tests/fuzz/crashers/T/ so that it is replayed on every later run.
 #
+# The harnesses are built by `make fuzz-harnesses` (the Makefile holds the
+# flags and the library sources they link).
+#
 # Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
-# btf_ext probe"), CLANG (clang), LLVM_OBJCOPY (llvm-objcopy).
+# btf_ext probe"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
 TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe}
-CLANG=${CLANG:-clang}
+CLANG=${CLANG:-$(make -s print-CLANG)}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
-SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-CFLAGS="-g -O1 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Wall -Wno-unused-parameter -DCOREBOX_VERSION=\"fuzz\" $SAN"
 failed=0
 
 mkdir -p "$OUT/obj" "$OUT/seeds" || exit 1
@@ -32,39 +33,16 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	exit 0
 fi
 
-# Library sources each target links (one line of dirs per target).
-lib_dirs() {
-	case $1 in
-	elf) echo "lib elf" ;;
-	probe) echo "lib elf btf bpf loader tools/common tools/stack tools/trace" ;;
-	*) echo "lib elf btf" ;;
-	esac
-}
-
-# Compile the library sources of the given dirs with coverage
-# instrumentation; prints the object list, fails on the first error.
-build_lib() {
-	objs=""
-	for d in "$@"; do
-		for s in "$d"/*.c; do
-			[ -f "$s" ] || continue
-			o="$OUT/obj/$(echo "$s" | tr / _).o"
-			$CLANG $CFLAGS -fsanitize=fuzzer-no-link -c -o "$o" "$s" >>"$OUT/build-lib.log" 2>&1 || return 1
-			objs="$objs $o"
-		done
-	done
-	echo "$objs"
-}
-
 # Seeds generated fresh each run (never committed; the committed ones
 # live in tests/fuzz/corpus/): the unit test's ELF images and a tiny BPF
 # object with its .BTF and .BTF.ext.
 make_seeds() {
 	for t in elf btf btf_ext; do mkdir -p "$OUT/seeds/$t"; done
-	${HOSTCC:-cc} -std=gnu11 -I. -o "$OUT/gen_seeds" tests/fuzz/gen_seeds.c >>"$OUT/build.log" 2>&1 &&
+	$(make -s print-HOSTCC) -std=gnu11 -I. -o "$OUT/gen_seeds" tests/fuzz/gen_seeds.c >>"$OUT/build.log" 2>&1 &&
 		"$OUT/gen_seeds" "$OUT/seeds/elf"
 	o="$OUT/seeds/tiny.bpf.o"
-	if $CLANG -target bpf -mcpu=v3 -O2 -g -c -o "$o" tests/fuzz/seeds/tiny.bpf.c >>"$OUT/build.log" 2>&1; then
+	# shellcheck disable=SC2046
+	if $CLANG $(make -s print-BPF_BASE) -c -o "$o" tests/fuzz/seeds/tiny.bpf.c >>"$OUT/build.log" 2>&1; then
 		cp "$o" "$OUT/seeds/elf/tiny-debug.bpf.o"
 		if $OBJCOPY --strip-debug "$o" "$OUT/seeds/elf/tiny.bpf.o" 2>>"$OUT/build.log" &&
 		   $OBJCOPY --dump-section .BTF="$OUT/seeds/btf/tiny.btf" \
@@ -112,12 +90,9 @@ fuzz_target() {
 		return 1
 	fi
 	blog="$OUT/build-$t.log"
-	# shellcheck disable=SC2046
-	objs=$(build_lib $(lib_dirs "$t")) &&
-		$CLANG $CFLAGS -fsanitize=fuzzer -o "$bin" "tests/fuzz/fuzz_$t.c" $objs >"$blog" 2>&1
-	if [ $? != 0 ]; then
+	if ! make -s CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
 		cat "$blog" >>"$OUT/build.log"
-		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" "$OUT/build-lib.log" 2>/dev/null | head -n 1 | cut -c1-200)"
+		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" 2>/dev/null | head -n 1 | cut -c1-200)"
 		return 1
 	fi
 	cat "$blog" >>"$OUT/build.log"
@@ -165,7 +140,6 @@ fuzz_target() {
 }
 
 : >"$OUT/build.log"
-: >"$OUT/build-lib.log"
 make_seeds
 for t in $TARGETS; do
 	fuzz_target "$t" || failed=$((failed + 1))

@@ -1,11 +1,7 @@
 #!/bin/sh
 # Compile the `corebox run` test objects (libbpf-style C, no corebox
-# headers) and the helper that makes N getppid() calls.  Usage: gen.sh OUTDIR
+# headers: the Makefile's BPF_BASE flags alone) and the helper that makes N
+# getppid() calls: `make run-test-objs` holds the rules.  Usage: gen.sh OUTDIR
 set -e
-out=${1:-build/test/run}
-mkdir -p "$out"
-for f in tests/run/*.bpf.c; do
-	n=$(basename "$f" .c)
-	clang -target bpf -mcpu=v3 -O2 -g -Wall -c -o "$out/$n.o" "$f"
-done
-${CC:-cc} -O2 -Wall -o "$out/getppid_n" tests/run/getppid_n.c
+cd "$(dirname "$0")/../.."
+make -s run-test-objs RUN_OUT="${1:-build/test/run}"

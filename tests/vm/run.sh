@@ -96,34 +96,20 @@ if has_arch arm64 && { ! command -v qemu-system-aarch64 >/dev/null 2>&1 || ! com
 fi
 
 # ---- guest binaries, per architecture: $W/ARCH/{init,mechtest,mech.bpf.o,corebox} ----
-# ./corebox (or ./corebox-arm64) and its library objects come from make.
+# ./corebox (or ./corebox-arm64) and the guest's test binaries come from
+# make (`make vm-guest`: the Makefile's compiler and flags for ARCH).
 build_guest() { # ARCH
 	a=$1 g=$W/$1
 	case $a in
-	x86_64) cc=musl-gcc bpfarch=x86 ;;
-	arm64) cc=aarch64-linux-musl-gcc bpfarch=arm64 ;;
+	x86_64|arm64) ;;
 	*) say "no guest build for architecture $a"; return 1 ;;
 	esac
-	if [ "$a" = "$HOST_ARCH" ]; then
-		b=build bin=corebox
-		make -s corebox >/dev/null || { say "make corebox failed"; return 1; }
-	else
-		b=build/$a bin=corebox-$a
-		make -s ARCH=$a >/dev/null || { say "make ARCH=$a failed"; return 1; }
-	fi
+	bin=corebox
+	[ "$a" = "$HOST_ARCH" ] || bin=corebox-$a
 	mkdir -p $g || return 1
+	make -s ARCH=$a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
+	make -s ARCH=$a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
 	cp $bin $g/corebox || return 1
-	clang -target bpf -mcpu=v3 -O2 -g -D__TARGET_ARCH_$bpfarch -Itools/include -isystem $b/kinc -Wall \
-		-c -o $g/mech.bpf.o tests/vm/mech.bpf.c || { say "cannot compile tests/vm/mech.bpf.c for $a"; return 1; }
-	mcflags="-Os -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE -I. -Ilib -isystem $b/kinc -static"
-	objs=
-	for s in lib/*.c elf/*.c btf/*.c bpf/*.c loader/*.c; do
-		objs="$objs $b/obj/${s%.c}.o" # built by make with the same compiler
-	done
-	$cc $mcflags -o $g/mechtest tests/vm/mechtest.c $objs || { say "cannot build tests/vm/mechtest.c for $a"; return 1; }
-	# frame pointers everywhere: the stack-tool tests walk the driver's own user stacks
-	$cc $mcflags -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
-		-o $g/init tests/vm/driver.c tests/vm/t_*.c || { say "cannot build tests/vm/driver.c for $a"; return 1; }
 }
 mkdir -p $W || exit 1
 GUEST_OK=
