@@ -176,7 +176,7 @@ check_cg() {
 	[ "$a" = $K ] && [ "$b" = 0 ]
 }
 if [ -z "$CG" ]; then
-	echo "# -c: skipped (no cgroup v2 hierarchy to make a group in)"
+	ok "-c: cgroup filter # SKIP no cgroup v2 hierarchy to make a group in"
 elif check_cg || { echo "# retrying: $msg"; check_cg; }; then
 	ok "-c $CG: $msg"
 else

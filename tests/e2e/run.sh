@@ -264,7 +264,7 @@ if timeout 5 dd if=/dev/zero bs=4096 count=16 status=none | tr '\0' '\n' >&3; th
 		notok "--dry-run: status $rc, output: $(head -c 600 "$W/dry.out") $(head -c 300 "$W/dry.err")"
 	fi
 	if [ -z "$HAVE_COUNT" ]; then
-		echo "# --dry-run attach check skipped (no tests/e2e/helpers/bpf_count.c)"
+		ok "--dry-run: no BPF link # SKIP no tests/e2e/helpers/bpf_count.c"
 	elif [ -n "$seen" ] && [ -z "$linked" ]; then
 		ok "--dry-run: program loaded, no BPF link to it"
 	else

@@ -67,7 +67,7 @@ if [ -n "$static" ]; then
 		else notok "static -p: $n lines (want $N), $others others: $(head -4 "$W/out" | tr '\n' '|')"; fi
 	fi
 else
-	echo "# no musl-gcc: static binary case skipped"
+	ok "static binary, -p # SKIP no musl-gcc"
 fi
 
 # ---- 3: JSON ----------------------------------------------------------------------
