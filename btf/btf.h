@@ -144,6 +144,11 @@ void btf_min_free(struct btf_min *m);
 int btf_min_type(struct btf_min *m, uint32_t id, bool full);
 int btf_min_member(struct btf_min *m, uint32_t struct_id, uint32_t idx);
 int btf_min_enumval(struct btf_min *m, uint32_t enum_id, uint32_t idx);
+/* Keep, besides, what btf_dump_c() defines even behind a pointer (named
+ * enums whole, anonymous structs and unions, array elements complete), so
+ * that btf_dump_c(result, only) prints what btf_dump_c(src, only) does for
+ * the types kept full: a small pinned input for a trimmed vmlinux.h. */
+void btf_min_for_dump(struct btf_min *m);
 /* A core_visit_fn (relo_core.h; arg = the btf_min): keeps what one CO-RE
  * relocation used in src.  Visits of other BTFs (modules) are ignored. */
 void btf_min_core_visit(void *arg, const struct core_visit *v);

@@ -175,7 +175,13 @@ struct btf_min {
 	uint32_t *work;       /* ids whose references still need keeping */
 	size_t nr_work, cap_work;
 	uint32_t foreign;     /* visits of other BTFs (modules): ignored */
+	bool for_dump;        /* btf_min_for_dump(): keep what a C header defines */
 };
+
+void btf_min_for_dump(struct btf_min *m)
+{
+	m->for_dump = true;
+}
 
 struct btf_min *btf_min_new(const struct btf *src)
 {
@@ -216,6 +222,16 @@ static int keep(struct btf_min *m, uint32_t id, int how)
 		return 0; /* void */
 	if (id >= m->nr || !btf_type_by_id(m->src, id))
 		return err_set(EINVAL, "BTF type id %u out of range (%u types)", id, m->nr);
+	if (m->for_dump && how == KEEP_SHALLOW) {
+		/* what btf_dump_c defines even behind a pointer: named enums
+		 * (whole), anonymous structs and unions (printed inline) */
+		const struct btf_type *t = btf_type_by_id(m->src, id);
+		int kind = btf_kind(t);
+
+		if (kind == BTF_KIND_ENUM || kind == BTF_KIND_ENUM64 ||
+		    ((kind == BTF_KIND_STRUCT || kind == BTF_KIND_UNION) && !t->name_off))
+			how = KEEP_FULL;
+	}
 	if (m->keep[id] >= how)
 		return 0;
 	m->keep[id] = (uint8_t)how;
@@ -346,7 +362,8 @@ static int process(struct btf_min *m, uint32_t id)
 	case BTF_KIND_DECL_TAG:
 		return keep(m, t->type, through);
 	case BTF_KIND_ARRAY:
-		err = keep(m, btf_array_info(t)->type, through);
+		/* C needs complete element types, even behind a pointer */
+		err = keep(m, btf_array_info(t)->type, m->for_dump ? KEEP_FULL : through);
 		return err ? err : keep(m, btf_array_info(t)->index_type, KEEP_SHALLOW);
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:

@@ -332,6 +332,8 @@ static void timing_report(void)
 	     tm.names_ms / (tm.objs ? tm.objs : 1));
 }
 
+static void dump_pinned(const struct btf *vm);
+
 static void vmlinux_min(void)
 {
 	char *buf, path[512];
@@ -348,6 +350,7 @@ static void vmlinux_min(void)
 		T_SKIP("live minimal BTF", "no /sys/kernel/btf/vmlinux");
 		return;
 	}
+	dump_pinned(vm);
 	snprintf(path, sizeof(path), "%s/bench.o", core_dir);
 	if (tobj_load(&o, path) == 0) {
 		diffs = min_roundtrip("bench.o", &o, vm, &size, &types, &n);
@@ -384,6 +387,67 @@ static void vmlinux_min(void)
 	}
 	btf_free(vm);
 	free(buf);
+}
+
+/* btf_dump_c of `only` from a BTF, as a malloc'd string (NULL on error). */
+static char *dump_of(const struct btf *b, const char **only)
+{
+	char *out = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&out, &n);
+	int err = btf_dump_c(b, f, only);
+
+	fclose(f);
+	if (err) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* A minimal BTF of `only` kept whole, with or without btf_min_for_dump,
+ * dumped with the same list (NULL on error). */
+static char *min_dump(const struct btf *vm, const char **only, bool for_dump, size_t *size)
+{
+	struct btf_min *m = btf_min_new(vm);
+	struct btf *mb = NULL;
+	uint32_t nr;
+	void *blob;
+	char *out = NULL;
+
+	if (for_dump)
+		btf_min_for_dump(m);
+	for (int i = 0; only[i]; i++)
+		btf_min_type(m, (uint32_t)btf_find(vm, only[i], -1), true);
+	blob = btf_min_write(m, size, &nr);
+	if (blob && (mb = btf_new(blob, *size, 0, NULL)))
+		out = dump_of(mb, only);
+	btf_free(mb);
+	free(blob);
+	btf_min_free(m);
+	return out;
+}
+
+/* The pinned input of make vmlinux.h: a header dumped from the minimal BTF
+ * of some types equals the one dumped from the kernel's BTF.  These types
+ * reach, through pointers, named enums (task_struct -> hrtimer_restart), an
+ * anonymous struct behind a typedef (mm_struct -> pgd_t) and arrays; without
+ * btf_min_for_dump the two differ (the control). */
+static void dump_pinned(const struct btf *vm)
+{
+	const char *only[] = { "task_struct", "mm_struct", "request", "sk_buff", NULL };
+	char *want = dump_of(vm, only), *got, *ctl;
+	size_t size = 0, csize = 0;
+
+	got = min_dump(vm, only, true, &size);
+	ctl = min_dump(vm, only, false, &csize);
+	T_OK(want && got && !strcmp(want, got),
+	     "btf_min_for_dump: the header of 4 types from a %zu-byte minimal BTF equals the kernel BTF's (%zu bytes)",
+	     size, want ? strlen(want) : 0);
+	T_OK(want && ctl && strcmp(want, ctl), "without btf_min_for_dump the header differs (the check can fail)");
+	free(want);
+	free(got);
+	free(ctl);
 }
 
 /* ---- 4. modules: crafted split BTF ----------------------------------------- */

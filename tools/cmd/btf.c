@@ -131,12 +131,14 @@ static int cmd_dump(int argc, char **argv)
 
 static const struct opt min_opts[] = {
 	{ KEY_OUT, "output", "OUT", "file to write (required)" },
+	{ KEY_TYPES, "types", "LIST", "keep these types whole (comma-separated names, \"struct foo\" to pick a kind), "
+				  "instead of what the built-in objects need when no OBJ is given" },
 	{ 0 },
 };
 
 static const struct tool_help min_help = {
 	.name = "corebox btf min",
-	.usage = "KERNEL_BTF -o OUT [OBJ...]",
+	.usage = "KERNEL_BTF -o OUT [--types a,b,...] [OBJ...]",
 	.summary = "Write a minimal BTF holding only the kernel types, members and enumerators that\n"
 		   "the BPF objects relocate against (CO-RE), the btf_trace_* typedefs of their tp_btf\n"
 		   "programs, the functions of their fentry/fexit programs and the types corebox's\n"
@@ -146,7 +148,8 @@ static const struct tool_help min_help = {
 		   "(default: every object built into corebox).",
 	.examples = "  corebox btf min /sys/kernel/btf/vmlinux -o min.btf\n"
 		    "  corebox btf min vmlinux-6.1 -o 6.1.btf        # on a build host, for another kernel\n"
-		    "  corebox execsnoop --btf min.btf\n",
+		    "  corebox execsnoop --btf min.btf\n"
+		    "  corebox btf min /sys/kernel/btf/vmlinux -o k.btf --types task_struct   # make vmlinux.btf\n",
 	.opts = min_opts,
 };
 
@@ -180,6 +183,7 @@ struct min_args {
 	const char *out;
 	const char **objs;
 	size_t nr_objs;
+	struct dump_args types; /* --types, split as for btf dump */
 };
 
 static int parse_min(int key, const char *arg, void *ctx)
@@ -197,6 +201,9 @@ static int parse_min(int key, const char *arg, void *ctx)
 		return 0;
 	case KEY_OUT:
 		a->out = arg;
+		return 0;
+	case KEY_TYPES:
+		add_types(&a->types, arg);
 		return 0;
 	default:
 		return 1;
@@ -216,6 +223,58 @@ static int keep_named(struct btf_min *m, const struct btf *kb, const char *name,
 	if (id <= 0)
 		return 0;
 	return btf_min_type(m, (uint32_t)id, full) < 0 ? -1 : 1;
+}
+
+/* Keep a --types entry whole: every type btf dump --types would print for
+ * it ("name": each struct, union, enum or typedef of that name; "struct
+ * name" etc.: that kind only); an unknown name is an error, as there. */
+struct listed {
+	struct btf_min *m;
+	const struct btf *kb;
+	int kind; /* -1: any */
+	int found, err;
+};
+
+static int keep_listed_id(uint32_t id, void *ctx)
+{
+	struct listed *l = ctx;
+	int k = btf_kind(btf_type_by_id(l->kb, id));
+
+	if (k != BTF_KIND_STRUCT && k != BTF_KIND_UNION && k != BTF_KIND_ENUM && k != BTF_KIND_ENUM64 &&
+	    k != BTF_KIND_TYPEDEF && k != BTF_KIND_FWD)
+		return 0; /* functions, variables, base types: not dumped by name */
+	if (l->kind >= 0 && k != l->kind && !(l->kind == BTF_KIND_ENUM && k == BTF_KIND_ENUM64))
+		return 0;
+	l->found++;
+	l->err = btf_min_type(l->m, id, true);
+	return l->err;
+}
+
+static int keep_listed(struct btf_min *m, const struct btf *kb, const char *entry)
+{
+	static const struct {
+		const char *prefix;
+		int kind;
+	} kinds[] = {
+		{ "struct ", BTF_KIND_STRUCT }, { "union ", BTF_KIND_UNION },
+		{ "enum ", BTF_KIND_ENUM },     { "typedef ", BTF_KIND_TYPEDEF },
+	};
+	struct listed l = { m, kb, -1, 0, 0 };
+	const char *name = entry;
+
+	if (!*entry || *entry == '#') /* skipped, as btf dump skips them */
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strncmp(entry, kinds[i].prefix, strlen(kinds[i].prefix))) {
+			name = entry + strlen(kinds[i].prefix);
+			l.kind = kinds[i].kind;
+		}
+	btf_for_each_named(kb, name, keep_listed_id, &l);
+	if (l.err)
+		return l.err;
+	if (!l.found)
+		return err_set(ENOENT, "type '%s' not found in the kernel BTF", entry);
+	return 0;
 }
 
 /* Attach targets named by a program section: tp_btf/X -> btf_trace_X,
@@ -392,13 +451,18 @@ static int cmd_min(int argc, char **argv)
 		err = min_object(m, k.btf, a.objs[i], data, len, &st);
 		free(data);
 	}
-	for (i = 0; !err && !a.nr_objs && corebox_bpf_objs[i].name; i++) {
+	if (a.types.types) /* the input of a trimmed header (make vmlinux.btf) */
+		btf_min_for_dump(m);
+	for (i = 0; !err && i < a.types.nr_types; i++)
+		err = keep_listed(m, k.btf, a.types.types[i]);
+	/* the built-in objects' needs, unless OBJs or --types say what to keep */
+	for (i = 0; !err && !a.nr_objs && !a.types.types && corebox_bpf_objs[i].name; i++) {
 		const struct bpf_obj_ent *e = &corebox_bpf_objs[i];
 
 		err = min_object(m, k.btf, e->name, e->start, (size_t)(e->end - e->start), &st);
 	}
 	for (i = 0; !err && i < ARRAY_SIZE(direct_types); i++)
-		if ((!a.nr_objs || !direct_types[i].tools_only) && keep_named(m, k.btf, direct_types[i].name, direct_types[i].kind, direct_types[i].full) < 0)
+		if (!a.types.types && (!a.nr_objs || !direct_types[i].tools_only) && keep_named(m, k.btf, direct_types[i].name, direct_types[i].kind, direct_types[i].full) < 0)
 			err = -EINVAL;
 	if (!err && !(blob = btf_min_write(m, &size, &nr_types)))
 		err = -EINVAL;
@@ -416,6 +480,10 @@ out:
 	if (k.btf || k.map)
 		kbtf_close(&k);
 	free(a.objs);
+	free(a.types.types);
+	for (i = 0; i < a.types.nr_lists; i++)
+		free(a.types.lists[i]);
+	free(a.types.lists);
 	if (err) {
 		fprintf(stderr, "corebox btf min: %s\n", err_msg());
 		return 1;
