@@ -35,7 +35,7 @@ MMA=$(cat /sys/block/$NA/dev)
 run() {
 	name=$1 phases=$2
 	shift 2
-	snoop_start 'KBYTES' "$@" || return 1
+	tool_start t 'KBYTES' "$T" "$@" || return 1
 	off=0
 	for p in $phases; do
 		"$W/blkio" "$LA" $p $K $SIZE $off > "$W/$name.$p" 2>&1 || notok "$name: blkio $p failed"
@@ -43,7 +43,7 @@ run() {
 	done
 	sleep 0.3
 	snoop_stop "$name"
-	cp "$W/out" "$W/$name.out"
+	cp "$W/t.out" "$W/$name.out"
 }
 
 # the row of disk NA: "%RND %SEQ COUNT KBYTES"

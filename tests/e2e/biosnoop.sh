@@ -44,12 +44,12 @@ reads() {
 run() {
 	name=$1
 	shift
-	snoop_start 'LAT(ms)' "$@" || return 1
+	tool_start t 'LAT(ms)' "$T" "$@" || return 1
 	reads "$LA" "$name.a"
 	reads "$LB" "$name.b"
 	sleep 0.3
 	snoop_stop "$name"
-	cp "$W/out" "$W/$name.out"
+	cp "$W/t.out" "$W/$name.out"
 	PA=$(awk '/^ready/ { print $2 }' "$W/$name.a.helper")
 	PB=$(awk '/^ready/ { print $2 }' "$W/$name.b.helper")
 }
@@ -162,12 +162,12 @@ for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
 	[ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ] && mkdir "$d/cbx_biosnoop_$$" 2>/dev/null && CG=$d/cbx_biosnoop_$$ && break
 done
 check_cg() {
-	snoop_start 'LAT(ms)' -c "$CG" -d "$NA" || return 1
+	tool_start t 'LAT(ms)' "$T" -c "$CG" -d "$NA" || return 1
 	sh -c "echo \$\$ > $CG/cgroup.procs && exec $W/blkio $LA rand $K $SIZE 4096" > "$W/cg.in" 2>&1
 	reads "$LA" cg.out
 	sleep 0.3
 	snoop_stop "-c"
-	cp "$W/out" "$W/cg.txt"
+	cp "$W/t.out" "$W/cg.txt"
 	PI=$(awk '/^ready/ { print $2 }' "$W/cg.in")
 	PO=$(awk '/^ready/ { print $2 }' "$W/cg.out.helper")
 	a=$(lines_of "$W/cg.txt" "$PI" "$NA" 0 | wc -l)

@@ -39,11 +39,11 @@ workload() {
 run() { # NAME ARGS...
 	name=$1
 	shift
-	snoop_start '^Tracing block device' "$@" || return 1
+	tool_start t '^Tracing block device' "$T" "$@" || return 1
 	workload
 	sleep 0.3
 	snoop_stop "$name"
-	cp "$W/out" "$W/$name.out"
+	cp "$W/t.out" "$W/$name.out"
 }
 
 # "LOW COUNT" of the non-zero rows of NAME's histogram in FILE

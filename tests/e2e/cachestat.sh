@@ -34,13 +34,13 @@ ext4_mount 160M
 run() {
 	name=$1 work=$2
 	shift 2
-	snoop_start 'CACHED_MB' "$@" 1 || return 1
+	tool_start t 'CACHED_MB' "$T" "$@" 1 || return 1
 	sleep 1.2
 	eval "$work" > /dev/null || notok "$name: $work failed"
 	sleep 2.2
 	snoop_stop "$name"
-	cp "$W/out" "$W/$name.out"
-	cp "$W/err" "$W/$name.err"
+	cp "$W/t.out" "$W/$name.out"
+	cp "$W/t.err" "$W/$name.err"
 }
 # sum of column C (counted from the right: 1 = CACHED_MB) of the rows
 colsum() { awk -v c="$2" '$NF ~ /^[0-9]+$/ && $1 != "HITS" { s += $(NF - c + 1) } END { print s + 0 }' "$1"; }

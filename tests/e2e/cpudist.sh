@@ -16,45 +16,45 @@ N=50
 cpu_setup cbx_sched
 
 # 1. on-CPU: the bursts' bucket holds them
-if helper_start bursts "$WCPU" $N 3000 10 && tool_start '^Tracing on-CPU time' -p "$HPID" -e; then
+if helper_start bursts "$WCPU" $N 3000 10 && tool_start t '^Tracing on-CPU time' "$T" -p "$HPID" -e; then
 	helper_go 300
 	snoop_stop "-p -e"
-	b=$(hist_rows "$W/out" | awk '$1 == 2048 { print $2 }')
-	ge=$(hist_sum "$W/out" "" 2048)
-	c=$(hist_sum "$W/out")
+	b=$(hist_rows "$W/t.out" | awk '$1 == 2048 { print $2 }')
+	ge=$(hist_sum "$W/t.out" "" 2048)
+	c=$(hist_sum "$W/t.out")
 	# a SCHED_FIFO burst's slice is never shorter than its 3 ms; a stalled
 	# virtual CPU can only make it longer -- and can stretch one of the
 	# helper's short slices (start, exit) past 2 ms too (CI saw 51 of 50)
 	if [ "$ge" -ge $((N * 9 / 10)) ] && [ "$ge" -le $((N + N / 10)) ] && [ $((${b:-0} * 2)) -gt "$ge" ]; then
 		ok "-p: $b of $N bursts of 3 ms in the 2048 -> 4095 us bucket, $ge >= 2048 us ($(sed -n 's/^done //p' "$W/h.out"))"
 	else
-		notok "-p: bucket 2048 -> 4095 holds '$b', $ge >= 2048 us, of $N bursts: $(head -c 900 "$W/out")"
+		notok "-p: bucket 2048 -> 4095 holds '$b', $ge >= 2048 us, of $N bursts: $(head -c 900 "$W/t.out")"
 	fi
 	if [ "$c" -ge "${b:-0}" ] && [ "$c" -le $((N + 10)) ]; then ok "-p: $c slices in all (only the helper's)"
 	else notok "-p: $c slices for $N bursts"; fi
-	if grep -q "^avg = [0-9]* usecs, total: [0-9]* usecs, count: $c\$" "$W/out"; then ok "-e: extension line, count $c"
-	else notok "-e line: $(grep avg "$W/out")"; fi
+	if grep -q "^avg = [0-9]* usecs, total: [0-9]* usecs, count: $c\$" "$W/t.out"; then ok "-e: extension line, count $c"
+	else notok "-e line: $(grep avg "$W/t.out")"; fi
 fi
 helper_stop
 
 # 2. off-CPU: the 10 ms sleeps
-if helper_start bursts "$WCPU" $N 3000 10 && tool_start '^Tracing off-CPU time' -O -p "$HPID"; then
+if helper_start bursts "$WCPU" $N 3000 10 && tool_start t '^Tracing off-CPU time' "$T" -O -p "$HPID"; then
 	helper_go 300
 	snoop_stop "-O -p"
-	s=$(hist_rows "$W/out" | awk '$1 == 8192 { print $2 }')
+	s=$(hist_rows "$W/t.out" | awk '$1 == 8192 { print $2 }')
 	if [ "${s:-0}" -ge $((N * 8 / 10)) ] && [ "${s:-0}" -le $N ]; then ok "-O: $s of $N sleeps of 10 ms in 8192 -> 16383 us"
-	else notok "-O: bucket 8192 -> 16383 holds '$s': $(head -c 900 "$W/out")"; fi
+	else notok "-O: bucket 8192 -> 16383 holds '$s': $(head -c 900 "$W/t.out")"; fi
 fi
 helper_stop
 
 # 3. -P -j --prom
-if helper_start bursts "$WCPU" $N 3000 10 && tool_start '^Tracing on-CPU time' -P -j --prom "$W/prom"; then
+if helper_start bursts "$WCPU" $N 3000 10 && tool_start t '^Tracing on-CPU time' "$T" -P -j --prom "$W/prom"; then
 	P=$HPID
 	helper_go 300
 	snoop_stop "-P -j --prom"
-	n=$(json_lines "$W/out")
+	n=$(json_lines "$W/t.out")
 	case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse" ;; esac
-	jc=$(python3 - "$W/out" "$P" <<'PY'
+	jc=$(python3 - "$W/t.out" "$P" <<'PY'
 import json, sys
 c = 0
 for l in open(sys.argv[1]):

@@ -25,7 +25,7 @@ build_helper bpf_count
 need_corebox
 
 # start ARGS...: run the tool in the background, wait for its header.
-start() { snoop_start PCOMM "$@"; }
+start() { tool_start t PCOMM "$T" "$@"; }
 # stop LABEL: SIGINT, expect exit status 0 within 2 s.
 stop() { snoop_stop "$@"; }
 
@@ -45,10 +45,10 @@ if start -x; then
 	wait "$CPID"
 	"$NOX" --marker "$ME" 2>/dev/null
 	"$MISSING" --marker "$ME" 2>/dev/null
-	wait_for "$W/out" "cbx_missing_$ME" 30
+	wait_for "$W/t.out" "cbx_missing_$ME" 30
 	sleep 0.3
 	stop "-x run"
-	cp "$W/out" "$W/out1"
+	cp "$W/t.out" "$W/out1"
 
 	# PCOMM PID PPID RET ARGS...
 	line=$(awk -v c="$COMM" -v p="$CPID" '$1 == c && $2 == p' "$W/out1")
@@ -81,10 +81,10 @@ if start -T -t; then
 	wait "$CPID"
 	"$NOX" --marker "$ME" 2>/dev/null
 	"$MISSING" --marker "$ME" 2>/dev/null
-	wait_for "$W/out" "$ME second" 30
+	wait_for "$W/t.out" "$ME second" 30
 	sleep 0.3
 	stop "-T -t run"
-	cp "$W/out" "$W/out2"
+	cp "$W/t.out" "$W/out2"
 	if grep -Fq -- "$NOX" "$W/out2" || grep -Fq -- "$MISSING" "$W/out2"; then
 		notok "failed exec shown without -x"
 	else
@@ -108,10 +108,10 @@ if start -n "$COMM" --max-args 3 -q; then
 	CPID=$!
 	wait "$CPID"
 	/bin/true --marker "$ME" other
-	wait_for "$W/out" "$ME" 30
+	wait_for "$W/t.out" "$ME" 30
 	sleep 0.3
 	stop "-n run"
-	cp "$W/out" "$W/out3"
+	cp "$W/t.out" "$W/out3"
 	n=$(grep -vc '^PCOMM' "$W/out3")
 	others=$(awk -v c="$COMM" 'NR > 1 && $1 != c' "$W/out3")
 	if [ "$n" -ge 1 ] && [ -z "$others" ]; then ok "-n keeps only $COMM"
@@ -139,13 +139,13 @@ if start; then
 	"$PROG" --marker "$ME" perfbuf &
 	CPID=$!
 	wait "$CPID"
-	wait_for "$W/out" "$ME perfbuf" 30
+	wait_for "$W/t.out" "$ME perfbuf" 30
 	sleep 0.2
 	stop "perf buffer run"
-	if awk -v c="$COMM" -v p="$CPID" '$1 == c && $2 == p && $4 == 0' "$W/out" | grep -q .; then
+	if awk -v c="$COMM" -v p="$CPID" '$1 == c && $2 == p && $4 == 0' "$W/t.out" | grep -q .; then
 		ok "events arrive through the perf buffer fallback"
 	else
-		notok "perf buffer fallback: no line for PID $CPID: $(tail -n +2 "$W/out" | head -3 | tr '\n' '|')"
+		notok "perf buffer fallback: no line for PID $CPID: $(tail -n +2 "$W/t.out" | head -3 | tr '\n' '|')"
 	fi
 fi
 CBX_ENV=

@@ -66,32 +66,32 @@ check_exit() {
 }
 
 # ---- 1: all exits --------------------------------------------------------------
-if snoop_start PCOMM; then
+if tool_start t PCOMM "$T"; then
 	children
 	sleep 0.3
 	snoop_stop "plain run"
-	check_exit "exit 0" "$W/out" "$P0" 0.3 "0"
-	check_exit "exit 3" "$W/out" "$P3" 0.6 "code 3"
-	check_exit "SIGKILL" "$W/out" "$PK" 0.9 "signal 9 (Killed)"
-	if head -1 "$W/out" | grep -Eq '^PCOMM +PID +PPID +TID +AGE\(s\) +EXIT_CODE$'; then ok "header"
-	else notok "header: $(head -1 "$W/out")"; fi
+	check_exit "exit 0" "$W/t.out" "$P0" 0.3 "0"
+	check_exit "exit 3" "$W/t.out" "$P3" 0.6 "code 3"
+	check_exit "SIGKILL" "$W/t.out" "$PK" 0.9 "signal 9 (Killed)"
+	if head -1 "$W/t.out" | grep -Eq '^PCOMM +PID +PPID +TID +AGE\(s\) +EXIT_CODE$'; then ok "header"
+	else notok "header: $(head -1 "$W/t.out")"; fi
 fi
 
 # ---- 2: -x: failures only, -t column ---------------------------------------------
-if snoop_start PCOMM -x -t; then
+if tool_start t PCOMM "$T" -x -t; then
 	children
 	sleep 0.3
 	snoop_stop "-x run"
-	if [ -z "$(row "$P0" "$W/out")" ] && awk -v p="$P3" '$3 == p && $7 == "code" && $8 == 3' "$W/out" | grep -q . &&
-		awk -v p="$PK" '$3 == p && $7 == "signal" && $8 == 9' "$W/out" | grep -q .; then
+	if [ -z "$(row "$P0" "$W/t.out")" ] && awk -v p="$P3" '$3 == p && $7 == "code" && $8 == 3' "$W/t.out" | grep -q . &&
+		awk -v p="$PK" '$3 == p && $7 == "signal" && $8 == 9' "$W/t.out" | grep -q .; then
 		ok "-x: the exit 0 is left out, code 3 and SIGKILL shown"
 	else
-		notok "-x: $(grep -E " ($P0|$P3|$PK) " "$W/out" | tr '\n' '|')"
+		notok "-x: $(grep -E " ($P0|$P3|$PK) " "$W/t.out" | tr '\n' '|')"
 	fi
-	if head -1 "$W/out" | grep -Eq '^TIME\(s\) +PCOMM' && awk -v p="$P3" '$3 == p' "$W/out" | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} '; then
+	if head -1 "$W/t.out" | grep -Eq '^TIME\(s\) +PCOMM' && awk -v p="$P3" '$3 == p' "$W/t.out" | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} '; then
 		ok "-t: TIME(s) header, HH:MM:SS rows (libbpf-tools)"
 	else
-		notok "-t layout: $(head -2 "$W/out" | tr '\n' '|')"
+		notok "-t layout: $(head -2 "$W/t.out" | tr '\n' '|')"
 	fi
 fi
 
@@ -100,18 +100,18 @@ N=5
 rm -f "$W/fifo" && mkfifo "$W/fifo"
 "$W/threads" "$W/fifo" $N > "$W/helper" 2>&1 &
 HP=$!
-if wait_for "$W/helper" ready 50 && snoop_start PCOMM -T -p "$HP"; then
+if wait_for "$W/helper" ready 50 && tool_start t PCOMM "$T" -T -p "$HP"; then
 	printf x > "$W/fifo"
 	wait "$HP"
 	sleep 0.3
 	snoop_stop "-T -p run"
-	nthr=$(awk -v p="$HP" '$2 == p && $4 != p && $6 == 0' "$W/out" | wc -l)
-	nmain=$(awk -v p="$HP" '$2 == p && $4 == p && $6 == 0' "$W/out" | wc -l)
-	others=$(awk -v p="$HP" 'NR > 1 && $2 != p' "$W/out" | wc -l)
+	nthr=$(awk -v p="$HP" '$2 == p && $4 != p && $6 == 0' "$W/t.out" | wc -l)
+	nmain=$(awk -v p="$HP" '$2 == p && $4 == p && $6 == 0' "$W/t.out" | wc -l)
+	others=$(awk -v p="$HP" 'NR > 1 && $2 != p' "$W/t.out" | wc -l)
 	if [ "$nthr" = $N ] && [ "$nmain" = 1 ] && [ "$others" = 0 ]; then
 		ok "-T -p: $N thread exits + the process, nothing else"
 	else
-		notok "-T -p: $nthr thread lines (want $N), $nmain main (want 1), $others others: $(head -8 "$W/out" | tr '\n' '|')"
+		notok "-T -p: $nthr thread lines (want $N), $nmain main (want 1), $others others: $(head -8 "$W/t.out" | tr '\n' '|')"
 	fi
 fi
 
@@ -119,7 +119,7 @@ fi
 CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
 if [ -n "$CG2" ] && mkdir "$CG2/cbx_exitsnoop_$ME" 2>/dev/null; then
 	CG=$CG2/cbx_exitsnoop_$ME
-	if snoop_start PCOMM -c "$CG"; then
+	if tool_start t PCOMM "$T" -c "$CG"; then
 		sh -c "echo \$\$ > $CG/cgroup.procs; sleep 0.2; exit 7" &
 		PIN=$!
 		sh -c 'sleep 0.2; exit 8' &
@@ -127,10 +127,10 @@ if [ -n "$CG2" ] && mkdir "$CG2/cbx_exitsnoop_$ME" 2>/dev/null; then
 		wait "$PIN" "$POUT"
 		sleep 0.3
 		snoop_stop "-c run"
-		if awk -v p="$PIN" '$2 == p && $6 == "code" && $7 == 7' "$W/out" | grep -q . && [ -z "$(row "$POUT" "$W/out")" ]; then
+		if awk -v p="$PIN" '$2 == p && $6 == "code" && $7 == 7' "$W/t.out" | grep -q . && [ -z "$(row "$POUT" "$W/t.out")" ]; then
 			ok "-c: the exit inside the cgroup shown, the one outside not"
 		else
-			notok "-c: $(tail -n +2 "$W/out" | head -5 | tr '\n' '|')"
+			notok "-c: $(tail -n +2 "$W/t.out" | head -5 | tr '\n' '|')"
 		fi
 	fi
 	rmdir "$CG" 2>/dev/null
@@ -140,14 +140,14 @@ else
 fi
 
 # ---- 5: JSON (no header to wait for: wait for the tool's own BPF link) ----------
-if json_start; then
+if tool_start t "" "$T" -j; then
 	children
 	sleep 0.3
 	kill -INT "$TPID"; wait "$TPID"; rc=$?; TPID=
 else
 	rc=start
 fi
-if [ $rc = 0 ] && python3 - "$W/out" "$P3" "$PK" <<'PY'
+if [ $rc = 0 ] && python3 - "$W/t.out" "$P3" "$PK" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 by = {r["pid"]: r for r in rows}
@@ -156,7 +156,7 @@ assert a["exit_code"] == 3 and a["signal"] == 0 and not a["core_dumped"], a
 assert k["signal"] == 9 and k["signal_name"] == "Killed" and k["age_s"] >= 0.9, k
 PY
 then ok "-j: JSON lines parse; exit_code 3 and signal 9 carried"
-else notok "-j: status $rc, output: $(head -c 400 "$W/out")"; fi
+else notok "-j: status $rc, output: $(head -c 400 "$W/t.out")"; fi
 
 snoop_left
 [ "$fails" = 0 ]

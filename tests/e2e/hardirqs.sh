@@ -22,13 +22,13 @@ io() { # disk I/O that completes with interrupts, ~1 s at most
 
 # 1. --CPU --json --prom 2 1 against /proc/interrupts
 cp /proc/interrupts "$W/i0"
-if tool_start '^Tracing hard irq' --CPU --json --prom "$W/prom" 2 1; then
+if tool_start t '^Tracing hard irq' "$T" --CPU --json --prom "$W/prom" 2 1; then
 	io
 	reap "$TPID" 100
 	TPID=
 	cp /proc/interrupts "$W/i1"
-	[ "$rc" = 0 ] && ok "--CPU --json 2 1: exit 0" || notok "--CPU --json 2 1: status $rc: $(head -c 300 "$W/err")"
-	res=$(python3 - "$W/i0" "$W/i1" "$W/out" <<'PY'
+	[ "$rc" = 0 ] && ok "--CPU --json 2 1: exit 0" || notok "--CPU --json 2 1: status $rc: $(head -c 300 "$W/t.err")"
+	res=$(python3 - "$W/i0" "$W/i1" "$W/t.out" <<'PY'
 import json, sys
 
 def parse(path):
@@ -74,10 +74,10 @@ else:
     print("ok %d rows: tool counted %d, /proc/interrupts %d, none higher than the kernel" % (len(rows), tool, delta))
 PY
 )
-	case $res in ok*) ok "${res#ok }" ;; *) notok "${res#bad }; output: $(head -c 400 "$W/out")" ;; esac
+	case $res in ok*) ok "${res#ok }" ;; *) notok "${res#bad }; output: $(head -c 400 "$W/t.out")" ;; esac
 	pv=$(prom_valid "$W/prom")
 	case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac
-	same=$(python3 - "$W/out" "$W/prom" <<'PY'
+	same=$(python3 - "$W/t.out" "$W/prom" <<'PY'
 import json, sys
 rows = [r for l in open(sys.argv[1]) for r in json.loads(l).get("hardirqs", [])]
 prom = {}
@@ -93,23 +93,23 @@ PY
 fi
 
 # 2. the text layouts
-if tool_start '^Tracing hard irq'; then
+if tool_start t '^Tracing hard irq' "$T"; then
 	io
 	snoop_stop "default table"
-	grep -q '^HARDIRQ                           TOTAL_count TOTAL_usecs MAX_usecs$' "$W/out" &&
-		ok "table header as libbpf-tools" || notok "table header: $(sed -n 3p "$W/out")"
-	grep -Eq '^[^ ].{32} +[0-9]+ +[0-9]+ +[0-9]+$' "$W/out" && ok "table rows" || notok "rows: $(head -c 300 "$W/out")"
+	grep -q '^HARDIRQ                           TOTAL_count TOTAL_usecs MAX_usecs$' "$W/t.out" &&
+		ok "table header as libbpf-tools" || notok "table header: $(sed -n 3p "$W/t.out")"
+	grep -Eq '^[^ ].{32} +[0-9]+ +[0-9]+ +[0-9]+$' "$W/t.out" && ok "table rows" || notok "rows: $(head -c 300 "$W/t.out")"
 fi
 timeout 10 "$CB" hardirqs -C 1 1 > "$W/c" 2>&1
 grep -q '^HARDIRQ                    TOTAL_count$' "$W/c" && ok "-C: count table header (bcc)" ||
 	notok "-C header: $(sed -n 3p "$W/c")"
-if tool_start '^Tracing hard irq' -d -N; then
+if tool_start t '^Tracing hard irq' "$T" -d -N; then
 	io
 	snoop_stop "-d -N"
-	if grep -q '^hardirq = ' "$W/out" && grep -q '^     nsecs               : count    distribution$' "$W/out"; then
+	if grep -q '^hardirq = ' "$W/t.out" && grep -q '^     nsecs               : count    distribution$' "$W/t.out"; then
 		ok "-d -N: 'hardirq = NAME' sections and nsecs histograms"
 	else
-		notok "-d -N: $(head -c 400 "$W/out")"
+		notok "-d -N: $(head -c 400 "$W/t.out")"
 	fi
 fi
 exits_2 "-s with a bad CPU" hardirqs -s x

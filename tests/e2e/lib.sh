@@ -121,56 +121,56 @@ wait_attached() {
 	return 1
 }
 
-# ---- event tools (execsnoop, opensnoop) --------------------------------------
+# ---- running a tool in the background -----------------------------------------
 
-# snoop_start HEADER ARGS...: run tool $T in the background (TPID), output
-# in $W/out and $W/err, wait for HEADER; the ids of the BPF programs and
-# links it then holds are added to $W/ours.
-snoop_start() {
-	hdr=$1
-	shift
-	# empty the file first: the child truncates it only after the fork, so
-	# the wait below could otherwise see the previous run's header
-	rm -f "$W/out"
-	: > "$W/out"
-	env ${CBX_ENV:-} "$CB" "$T" "$@" > "$W/out" 2> "$W/err" &
+# tool_start LABEL BANNER ARGS...: run `corebox ARGS` (with ${CBX_ENV:-} in
+# its environment) in the background (TPID), stdout in $W/LABEL.out,
+# stderr in $W/LABEL.err; wait (15 s) until a line of either matches
+# BANNER (JSON runs print it on stderr), or, with BANNER empty (-j: no
+# banner), until the tool holds BPF links and their number stopped
+# growing; then add the ids of the BPF programs, maps and links it holds
+# to $W/ours (bpf_ids; snoop_left checks they are gone after it exits).
+# 1 after a "not ok" when it was not ready in time.
+tool_start() {
+	label=$1 ready=$2
+	shift 2
+	# empty the files first: the child truncates them only after the fork,
+	# so the wait below could otherwise see the previous run's banner
+	rm -f "$W/$label.out" "$W/$label.err"
+	: > "$W/$label.out"
+	: > "$W/$label.err"
+	env ${CBX_ENV:-} "$CB" "$@" > "$W/$label.out" 2> "$W/$label.err" &
 	TPID=$!
-	if ! wait_for "$W/out" "$hdr" 150; then
-		notok "no header within 15 s ($T $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
+	got=
+	if [ -n "$ready" ]; then
+		i=0
+		while [ $i -lt 150 ]; do
+			if grep -q -- "$ready" "$W/$label.out" "$W/$label.err" 2>/dev/null; then got=1; break; fi
+			kill -0 "$TPID" 2>/dev/null || break
+			sleep 0.1
+			i=$((i + 1))
+		done
+		# (a tool that printed its banner and exited at once: still ready)
+		[ -n "$got" ] || ! grep -q -- "$ready" "$W/$label.out" "$W/$label.err" 2>/dev/null || got=1
+	else
+		i=0 last=0
+		while [ $i -lt 150 ] && kill -0 "$TPID" 2>/dev/null; do
+			n=$(cat /proc/"$TPID"/fdinfo/* 2>/dev/null | grep -c '^link_id:')
+			if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then got=1; break; fi
+			last=$n
+			sleep 0.2
+			i=$((i + 2))
+		done
+	fi
+	if [ -z "$got" ]; then
+		notok "$label: not ready within 15 s ($*): $(head -c 400 "$W/$label.err" | tr '\n' ' ')"
 		kill -KILL "$TPID" 2>/dev/null
 		wait "$TPID" 2>/dev/null
 		TPID=
 		return 1
 	fi
-	# the BPF programs and links this instance holds (header = attached)
 	bpf_ids "$TPID" >> "$W/ours"
 	return 0
-}
-
-# json_start ARGS...: run tool $T with -j in the background (TPID), output
-# in $W/out; JSON has no header line, so wait (10 s) until the process holds
-# a BPF link of its own; its program and link ids are added to $W/ours.
-json_start() {
-	rm -f "$W/out"
-	: > "$W/out"
-	env ${CBX_ENV:-} "$CB" "$T" -j "$@" > "$W/out" 2> "$W/err" &
-	TPID=$!
-	i=0
-	while [ "$i" -lt 100 ]; do
-		if grep -qs '^link_id:' /proc/"$TPID"/fdinfo/*; then
-			sleep 0.1 # every link of the tool, not just the first
-			bpf_ids "$TPID" >> "$W/ours"
-			return 0
-		fi
-		kill -0 "$TPID" 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	notok "-j: no BPF link within 10 s ($T $*): $(head -c 400 "$W/err" | tr '\n' ' ')"
-	kill -KILL "$TPID" 2>/dev/null
-	wait "$TPID" 2>/dev/null
-	TPID=
-	return 1
 }
 
 # snoop_stop LABEL: SIGINT, expect exit status 0 within 2 s.

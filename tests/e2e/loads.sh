@@ -19,13 +19,13 @@ cpu_setup
 # sample /proc/loadavg every 0.1 s into $W/la until killed
 ( while :; do cut -d' ' -f1-3 /proc/loadavg; sleep 0.1; done ) > "$W/la" &
 SPID=$!
-timeout 15 "$CB" loads -v 1 3 > "$W/out" 2> "$W/err"
+timeout 15 "$CB" loads -v 1 3 > "$W/t.out" 2> "$W/t.err"
 rc=$?
 kill "$SPID"
 wait "$SPID" 2>/dev/null
 SPID=
-src=$(sed -n 's/^loads: //p' "$W/err" | head -1)
-[ $rc = 0 ] && ok "-v 1 3: exit 0 ($src)" || notok "-v 1 3: status $rc: $(cat "$W/err")"
+src=$(sed -n 's/^loads: //p' "$W/t.err" | head -1)
+[ $rc = 0 ] && ok "-v 1 3: exit 0 ($src)" || notok "-v 1 3: status $rc: $(cat "$W/t.err")"
 # the source loads must pick: avenrun with BPF when kallsyms has its address
 if grep -Eq '^[0-9a-f]+ [a-zA-Z] avenrun$' /proc/kallsyms && ! grep -q '^0* [a-zA-Z] avenrun$' /proc/kallsyms; then
 	avenrun=1 want="reading the kernel's avenrun with BPF"
@@ -36,8 +36,8 @@ case $src in
 "$want"*) ok "-v names the source /proc/kallsyms implies: $want" ;;
 *) notok "-v: '$src', expected '$want...'" ;;
 esac
-grep -q '^Reading load averages... Hit Ctrl-C to end.$' "$W/out" && ok "banner" || notok "banner: $(head -1 "$W/out")"
-res=$(python3 - "$W/out" "$W/la" <<'PY'
+grep -q '^Reading load averages... Hit Ctrl-C to end.$' "$W/t.out" && ok "banner" || notok "banner: $(head -1 "$W/t.out")"
+res=$(python3 - "$W/t.out" "$W/la" <<'PY'
 import re, sys
 lines = [l for l in open(sys.argv[1]) if " load averages: " in l]
 seen = {tuple(map(float, l.split())) for l in open(sys.argv[2]) if l.strip()}
@@ -57,12 +57,12 @@ PY
 )
 case $res in ok*) ok "${res#ok }" ;; *) notok "${res#bad }" ;; esac
 
-if tool_start '^Reading load averages' --json --prom "$W/prom"; then
+if tool_start t '^Reading load averages' "$T" --json --prom "$W/prom"; then
 	sleep 1.5
 	snoop_stop "--json --prom"
-	n=$(json_lines "$W/out")
+	n=$(json_lines "$W/t.out")
 	case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse" ;; esac
-	jl=$(tail -1 "$W/out" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["load1"])')
+	jl=$(tail -1 "$W/t.out" | python3 -c 'import json,sys; print(json.loads(sys.stdin.read())["load1"])')
 	pl=$(prom_value "$W/prom" corebox_loads_load1)
 	if python3 -c 'import sys; sys.exit(abs(float(sys.argv[1]) - float(sys.argv[2])) > 1e-9)' "${jl:-x}" "${pl:-y}" 2>/dev/null; then
 		ok "Prometheus load1 = JSON ($pl)"

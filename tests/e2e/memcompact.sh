@@ -43,7 +43,7 @@ compact() { # the writer's pid into $W/writer
 # 1. compactsnoop, text with -T and -K
 if [ ! -w /proc/sys/vm/compact_memory ]; then
 	notok "compactsnoop: /proc/sys/vm/compact_memory is missing (kernel without CONFIG_COMPACTION)"
-elif tstart cs '^TIME(s) ' compactsnoop -T -K; then
+elif tool_start cs '^TIME(s) ' compactsnoop -T -K; then
 	writer=$(compact)
 	sleep 0.5
 	tstop cs 30
@@ -61,7 +61,7 @@ elif tstart cs '^TIME(s) ' compactsnoop -T -K; then
 		notok "compactsnoop header: $(head -1 "$W/cs.out")"
 	fi
 fi
-if [ -w /proc/sys/vm/compact_memory ] && tstart csj '' compactsnoop -j; then
+if [ -w /proc/sys/vm/compact_memory ] && tool_start csj '' compactsnoop -j; then
 	writer=$(compact)
 	sleep 0.5
 	tstop csj 30
@@ -123,7 +123,7 @@ EOF
 fi
 
 # 3. extfrag tracing: a report per interval, JSON, Prometheus
-if tstart ef '^Tracing page allocation fallbacks' extfrag -s -i 1; then
+if tool_start ef '^Tracing page allocation fallbacks' extfrag -s -i 1; then
 	sleep 1.5
 	tstop ef 30
 	if grep -Eq '^\[[0-9:]{8}\]$' "$W/ef.out" && grep -q '^Fragmentation index (as extfrag/extfrag_index, from /proc/buddyinfo):$' "$W/ef.out"; then
@@ -132,7 +132,7 @@ if tstart ef '^Tracing page allocation fallbacks' extfrag -s -i 1; then
 		notok "extfrag -i 1: $(head -c 400 "$W/ef.out")"
 	fi
 fi
-if tstart efj '' extfrag -j --prom "$W/ef.prom" -i 1; then
+if tool_start efj '' extfrag -j --prom "$W/ef.prom" -i 1; then
 	sleep 1.5
 	tstop efj 30
 	json_ok efj
@@ -140,7 +140,7 @@ if tstart efj '' extfrag -j --prom "$W/ef.prom" -i 1; then
 	if grep -q '^corebox_extfrag_index{node="0",zone="[A-Za-z0-9]*",order="0"} ' "$W/ef.prom"; then ok "extfrag --prom: index gauges by node, zone, order"
 	else notok "extfrag --prom: $(head -c 300 "$W/ef.prom")"; fi
 fi
-if tstart efd '^Tracing page allocation fallbacks' extfrag -d 1; then twait efd 40; fi
+if tool_start efd '^Tracing page allocation fallbacks' extfrag -d 1; then twait efd 40; fi
 
 usage_exit2 "compactsnoop bad pid" compactsnoop -p 0x
 usage_exit2 "extfrag bad interval" extfrag -i 0

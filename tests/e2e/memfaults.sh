@@ -45,7 +45,7 @@ run() {
 		[ "$a" = @PID@ ] && a=$HPID
 		set -- "$@" "$a"
 	done
-	tstart "$label" "$ready" "$@" || { kill -KILL "$HPID"; wait "$HPID" 2>/dev/null; HPID=; return 1; }
+	tool_start "$label" "$ready" "$@" || { kill -KILL "$HPID"; wait "$HPID" 2>/dev/null; HPID=; return 1; }
 	kill -USR1 "$HPID"
 	wait_for "$W/helper.out" '^done' 50 || notok "$label: helper did not finish"
 	sleep 0.2
@@ -107,7 +107,7 @@ for t in hfaults swapin; do
 done
 
 # 4. numamove: one node here -> one note, zero rows, JSON and Prometheus
-if tstart numa '^TIME ' numamove; then
+if tool_start numa '^TIME ' numamove; then
 	sleep 2.3
 	tstop numa 30
 	nodes=$(cat /sys/devices/system/node/online 2>/dev/null)
@@ -119,7 +119,7 @@ if tstart numa '^TIME ' numamove; then
 	      else notok "numamove one node: $(head -c 300 "$W/numa.out")"; fi ;;
 	esac
 fi
-if tstart numaj '' numamove -j --prom "$W/numa.prom"; then
+if tool_start numaj '' numamove -j --prom "$W/numa.prom"; then
 	sleep 2.3
 	tstop numaj 30
 	json_ok numaj

@@ -55,7 +55,7 @@ check() {
 
 # 1. -p PID, a report every second
 if hstart; then
-	if tstart pid 'Attaching to pid' memleak -p "$HPID" -o 0 1; then
+	if tool_start pid 'Attaching to pid' memleak -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50 || notok "pid: helper did not finish"
 		n=$(grep -c 'Top .* stacks' "$W/pid.out")
@@ -70,7 +70,7 @@ fi
 
 # 2. -a: every leaked address listed under the stack
 if hstart; then
-	if tstart alloc 'Attaching to pid' memleak -a -p "$HPID" -o 0 1; then
+	if tool_start alloc 'Attaching to pid' memleak -a -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
 		sleep 2.2
@@ -83,7 +83,7 @@ fi
 
 # 3. --combined-only: the same totals from the per-stack sums
 if hstart; then
-	if tstart combined 'Attaching to pid' memleak --combined-only -p "$HPID" 1; then
+	if tool_start combined 'Attaching to pid' memleak --combined-only -p "$HPID" 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
 		sleep 2.2
@@ -94,7 +94,7 @@ if hstart; then
 fi
 
 # 4. -c COMMAND: memleak starts the helper (which then leaks at once)
-if tstart command 'Attaching to pid' memleak -c "$W/cbx_leak $K $LEAK $N $FREED now" -o 0 1 4; then
+if tool_start command 'Attaching to pid' memleak -c "$W/cbx_leak $K $LEAK $N $FREED now" -o 0 1 4; then
 	cpid=$(sed -n 's/^Attaching to pid \([0-9]*\),.*/\1/p' "$W/command.out")
 	twait command 150
 	check command
@@ -104,7 +104,7 @@ fi
 
 # 5. JSON: one report per interval with the stack's bytes, count, frames
 if hstart; then
-	if tstart json "" memleak -j -p "$HPID" -o 0 1; then
+	if tool_start json "" memleak -j -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
 		sleep 2.2
@@ -128,7 +128,7 @@ fi
 ln -sf "$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")" "$W/memleak.py"
 CBSAVE=$CB
 CB=$W/memleak.py
-if tstart seed 'Attaching to kernel allocators, Ctrl+C to quit.' -o 10 60 1; then
+if tool_start seed 'Attaching to kernel allocators, Ctrl+C to quit.' -o 10 60 1; then
 	sleep 1
 	tstop seed 50
 	if grep -Eq '^\[[0-9]+:[0-9]+:[0-9]+\] Top [0-9]+ stacks with outstanding allocations:$' "$W/seed.out" &&

@@ -44,7 +44,7 @@ echo "# memory cgroup: $CGKIND $CG"
 for mode in text json; do
 	args=
 	[ $mode = json ] && args=-j
-	if tstart oom$mode 'Tracing OOM kills' oomkill $args; then
+	if tool_start oom$mode 'Tracing OOM kills' oomkill $args; then
 		: > "$W/hog.out"
 		memcg_run "$W/cbx_hog" anon 64 > "$W/hog.out" 2>&1
 		hog=$(sed -n 's/^start //p' "$W/hog.out")
@@ -73,7 +73,7 @@ memcg_remove
 
 # 2. drsnoop -M and vmscan: memory cgroup reclaim of page cache
 memcg_create cbx_rec_$$ 16777216 || { notok "cannot create the reclaim cgroup"; exit 1; }
-if tstart dr 'Tracing direct and memcg reclaim' drsnoop -M; then
+if tool_start dr 'Tracing direct and memcg reclaim' drsnoop -M; then
 	: > "$W/hog.out"
 	memcg_run "$W/cbx_hog" cache "$W/cache.file" 48 > "$W/hog.out" 2>&1
 	hog=$(sed -n 's/^start //p' "$W/hog.out")
@@ -86,7 +86,7 @@ if tstart dr 'Tracing direct and memcg reclaim' drsnoop -M; then
 	else notok "drsnoop header: $(head -2 "$W/dr.out")"; fi
 fi
 rm -f "$W/cache.file"
-if tstart vm '' vmscan -j --prom "$W/vm.prom" 1; then
+if tool_start vm '' vmscan -j --prom "$W/vm.prom" 1; then
 	memcg_run "$W/cbx_hog" cache "$W/cache.file" 48 > "$W/hog.out" 2>&1
 	sleep 1.3
 	tstop vm 30
@@ -112,7 +112,7 @@ EOF
 	else notok "vmscan: $r"; fi
 fi
 rm -f "$W/cache.file"
-if tstart vmt '^TIME  ' vmscan 1 2; then
+if tool_start vmt '^TIME  ' vmscan 1 2; then
 	twait vmt 50
 	if head -2 "$W/vmt.out" | tail -1 | grep -Eq '^TIME         S-SLABms  D-RECLAIMms  M-RECLAIMms KSWAPD WRITEPAGE$' &&
 		[ "$(grep -Ec '^[0-9:]{8}   +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+$' "$W/vmt.out")" = 2 ]; then

@@ -43,7 +43,7 @@ run() {
 		[ "$a" = @PID@ ] && a=$HPID
 		set -- "$@" "$a"
 	done
-	tstart "$label" "$ready" "$@" || { kill -KILL "$HPID"; wait "$HPID" 2>/dev/null; HPID=; return 1; }
+	tool_start "$label" "$ready" "$@" || { kill -KILL "$HPID"; wait "$HPID" 2>/dev/null; HPID=; return 1; }
 	kill -USR1 "$HPID"
 	wait_for "$W/helper.out" '^done' 50 || notok "$label: helper did not finish"
 	sleep 0.3
@@ -113,7 +113,7 @@ print(" ".join(json.loads(l)["sys"] for l in open(sys.argv[1]) if l.strip()))' "
 fi
 
 # 4. duration and bad input
-if tstart dur '^PID ' mmapsnoop -d 1; then twait dur 50; fi
+if tool_start dur '^PID ' mmapsnoop -d 1; then twait dur 50; fi
 usage_exit2 "mmapsnoop extra argument" mmapsnoop 5
 usage_exit2 "shmsnoop bad pid" shmsnoop -p abc
 

@@ -27,7 +27,7 @@ build_helper bpf_count
 build_helper open_file
 need_corebox
 
-start() { snoop_start PATH "$@"; }
+start() { tool_start t PATH "$T" "$@"; }
 stop() { snoop_stop "$@"; }
 
 EXISTS=$W/cbx_open_${ME}_exists
@@ -41,10 +41,10 @@ if start; then
 	P1=$1 FD1=$2
 	set -- $("$W/open_file" "$MISSING")
 	P2=$1
-	wait_for "$W/out" "$MISSING" 30
+	wait_for "$W/t.out" "$MISSING" 30
 	sleep 0.3
 	stop "plain run"
-	cp "$W/out" "$W/out1"
+	cp "$W/t.out" "$W/out1"
 	if head -1 "$W/out1" | grep -Eq '^PID +COMM +FD +ERR +PATH$'; then ok "header columns"
 	else notok "header: $(head -1 "$W/out1")"; fi
 	# PID COMM FD ERR PATH
@@ -74,10 +74,10 @@ if start -p "$HPID"; then
 	echo go > "$W/gate"
 	wait "$HPID"
 	HPID=
-	wait_for "$W/out" "$EXISTS" 30
+	wait_for "$W/t.out" "$EXISTS" 30
 	sleep 0.3
 	stop "-p run"
-	cp "$W/out" "$W/out2"
+	cp "$W/t.out" "$W/out2"
 	set -- $(tail -1 "$W/h.out")
 	P=$1 FD=$2
 	if awk -v p="$P" -v f="$EXISTS" -v fd="$FD" '$1 == p && $5 == f && $3 == fd' "$W/out2" | grep -q .; then
@@ -98,10 +98,10 @@ if start -x -e; then
 	"$W/open_file" "$EXISTS" > /dev/null
 	set -- $("$W/open_file" "$MISSING")
 	P2=$1
-	wait_for "$W/out" "$MISSING" 30
+	wait_for "$W/t.out" "$MISSING" 30
 	sleep 0.3
 	stop "-x run"
-	cp "$W/out" "$W/out3"
+	cp "$W/t.out" "$W/out3"
 	if head -1 "$W/out3" | grep -Eq '^PID +COMM +FD +ERR +FLAGS +MODE +PATH$'; then ok "-e header"
 	else notok "-e header: $(head -1 "$W/out3")"; fi
 	# PID COMM FD ERR FLAGS MODE PATH
@@ -118,10 +118,10 @@ fi
 # ---- run 4: -F full path for a relative open ---------------------------------
 if start -F -n open_file; then
 	(cd "$W" && ./open_file "$(basename "$EXISTS")" > /dev/null)
-	wait_for "$W/out" "$(basename "$EXISTS")" 30
+	wait_for "$W/t.out" "$(basename "$EXISTS")" 30
 	sleep 0.3
 	stop "-F run"
-	cp "$W/out" "$W/out4"
+	cp "$W/t.out" "$W/out4"
 	if awk -v f="$EXISTS" '$5 == f' "$W/out4" | grep -q .; then
 		ok "-F: relative path printed as $EXISTS"
 	else
@@ -141,13 +141,13 @@ if start -n open_file; then
 	fi
 	set -- $("$W/open_file" "$MISSING")
 	P2=$1
-	wait_for "$W/out" "$MISSING" 30
+	wait_for "$W/t.out" "$MISSING" 30
 	sleep 0.2
 	stop "perf buffer run"
-	if awk -v p="$P2" -v f="$MISSING" '$1 == p && $5 == f && $3 == -1 && $4 == 2' "$W/out" | grep -q .; then
+	if awk -v p="$P2" -v f="$MISSING" '$1 == p && $5 == f && $3 == -1 && $4 == 2' "$W/t.out" | grep -q .; then
 		ok "events arrive through the perf buffer fallback"
 	else
-		notok "perf buffer fallback: no line for PID $P2: $(tail -n +2 "$W/out" | head -3 | tr '\n' '|')"
+		notok "perf buffer fallback: no line for PID $P2: $(tail -n +2 "$W/t.out" | head -3 | tr '\n' '|')"
 	fi
 fi
 CBX_ENV=

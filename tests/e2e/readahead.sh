@@ -34,12 +34,12 @@ report() {
 }
 
 check_run() {
-	snoop_start '^Tracing fs read-ahead' -v || return 1
+	tool_start t '^Tracing fs read-ahead' "$T" -v || return 1
 	"$W/pcache" cold "$MNT/data" > /dev/null || notok "cold read failed"
 	sleep 0.3
 	snoop_stop plain
-	cp "$W/out" "$W/plain.out"
-	cp "$W/err" "$W/plain.err"
+	cp "$W/t.out" "$W/plain.out"
+	cp "$W/t.err" "$W/plain.err"
 	set -- $(report "$W/plain.out")
 	u=$1 t=$2 s=$3
 	msg="unused/total $u/$t, histogram counts $s"

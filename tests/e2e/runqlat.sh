@@ -16,36 +16,36 @@ N=100
 cpu_setup cbx_sched
 
 # 1. -p SLEEPER
-if helper_start runqlat "$WCPU" $N 10 && tool_start '^Tracing run queue latency' -p "$HPID"; then
+if helper_start runqlat "$WCPU" $N 10 && tool_start t '^Tracing run queue latency' "$T" -p "$HPID"; then
 	SLEEPER=$HPID
 	helper_go 300
 	snoop_stop "-p"
-	c=$(hist_sum "$W/out")
-	slow=$(hist_sum "$W/out" "" 512)
+	c=$(hist_sum "$W/t.out")
+	slow=$(hist_sum "$W/t.out" "" 512)
 	if [ "$c" -ge $((N - 2)) ] && [ "$c" -le $((2 * N + 10)) ]; then
 		ok "-p $SLEEPER: $c samples for $N wakeups (only the sleeper's)"
 	else
-		notok "-p $SLEEPER: $c samples for $N wakeups: $(head -c 600 "$W/out")"
+		notok "-p $SLEEPER: $c samples for $N wakeups: $(head -c 600 "$W/t.out")"
 	fi
 	if [ $((slow * 2)) -ge "$c" ] && [ "$c" -gt 0 ]; then
 		ok "$slow of $c in the buckets >= 512 us the hog causes"
 	else
-		notok "only $slow of $c in the buckets >= 512 us: $(head -c 900 "$W/out")"
+		notok "only $slow of $c in the buckets >= 512 us: $(head -c 900 "$W/t.out")"
 	fi
-	grep -q '^     usecs               : count    distribution$' "$W/out" &&
-		ok "libbpf-tools histogram header" || notok "header: $(sed -n 3p "$W/out")"
+	grep -q '^     usecs               : count    distribution$' "$W/t.out" &&
+		ok "libbpf-tools histogram header" || notok "header: $(sed -n 3p "$W/t.out")"
 fi
 helper_stop
 
 # 2. -P -j --prom: the sleeper's own histogram
-if helper_start runqlat "$WCPU" $N 10 && tool_start '^Tracing run queue latency' -P -j --prom "$W/prom"; then
+if helper_start runqlat "$WCPU" $N 10 && tool_start t '^Tracing run queue latency' "$T" -P -j --prom "$W/prom"; then
 	SLEEPER=$HPID
 	sleep 0.5
 	helper_go 300
 	snoop_stop "-P -j --prom"
-	n=$(json_lines "$W/out")
+	n=$(json_lines "$W/t.out")
 	case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse" ;; esac
-	jc=$(python3 - "$W/out" "$SLEEPER" <<'PY'
+	jc=$(python3 - "$W/t.out" "$SLEEPER" <<'PY'
 import json, sys
 c = 0
 for l in open(sys.argv[1]):
@@ -58,7 +58,7 @@ PY
 	if [ "$jc" -ge $((N - 2)) ] && [ "$jc" -le $((2 * N + 10)) ]; then
 		ok "JSON: pid $SLEEPER's histogram counts $jc"
 	else
-		notok "JSON: pid $SLEEPER's histogram counts '$jc': $(head -c 400 "$W/out")"
+		notok "JSON: pid $SLEEPER's histogram counts '$jc': $(head -c 400 "$W/t.out")"
 	fi
 	pv=$(prom_valid "$W/prom")
 	case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac

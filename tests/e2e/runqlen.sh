@@ -34,12 +34,12 @@ if helper_start hogs "$WCPU" 3; then
 	occ=$(awk -v c="$WCPU" '$1 == "runqocc," && $3 == c { sub("%", "", $4); print int($4) }' "$W/o")
 	if [ "${occ:-0}" -ge 50 ]; then ok "-C -O: CPU $WCPU occupancy $occ%"
 	else notok "-C -O: CPU $WCPU occupancy '$occ': $(cat "$W/o")"; fi
-	if tool_start '^Sampling run queue length' -O -j --prom "$W/prom"; then
+	if tool_start t '^Sampling run queue length' "$T" -O -j --prom "$W/prom"; then
 		sleep 1.2
 		snoop_stop "-O -j --prom"
-		n=$(json_lines "$W/out")
+		n=$(json_lines "$W/t.out")
 		case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse" ;; esac
-		jo=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["runqocc"])' "$W/out")
+		jo=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["runqocc"])' "$W/t.out")
 		pv=$(prom_valid "$W/prom")
 		case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac
 		po=$(awk '/^corebox_runqlen_runqocc /{ print $2 }' "$W/prom")

@@ -23,15 +23,15 @@ fi
 
 # 1. JSON and Prometheus against /proc/interrupts
 grep -E '^ *(CAL|TLB):' /proc/interrupts > "$W/i0"
-if helper_start smp $N && tool_start '^Tracing SMP calls' -v --json --prom "$W/prom"; then
+if helper_start smp $N && tool_start t '^Tracing SMP calls' "$T" -v --json --prom "$W/prom"; then
 	helper_go 300
 	sleep 0.3
 	snoop_stop "--json --prom"
 	grep -E '^ *(CAL|TLB):' /proc/interrupts > "$W/i1"
-	mech=$(sed -n 's/^smpcalls: \(.*\(tracepoints\|callers\)\)$/\1/p' "$W/err")
-	n=$(json_lines "$W/out")
+	mech=$(sed -n 's/^smpcalls: \(.*\(tracepoints\|callers\)\)$/\1/p' "$W/t.err")
+	n=$(json_lines "$W/t.out")
 	case $n in bad*|0) notok "JSON: $n" ;; *) ok "$n JSON documents parse ($mech)" ;; esac
-	res=$(python3 - "$W/out" "$W/i0" "$W/i1" "$N" "$mech" <<'PY'
+	res=$(python3 - "$W/t.out" "$W/i0" "$W/i1" "$N" "$mech" <<'PY'
 import json, sys
 docs = [json.loads(l) for l in open(sys.argv[1])]
 count = {}
@@ -61,27 +61,27 @@ if csd:
 print(("bad " + "; ".join(bad)) if bad else ("ok " + ", ".join(msgs)))
 PY
 )
-	case $res in ok*) ok "${res#ok }" ;; *) notok "${res#bad }; $(head -c 300 "$W/out")" ;; esac
+	case $res in ok*) ok "${res#ok }" ;; *) notok "${res#bad }; $(head -c 300 "$W/t.out")" ;; esac
 	pv=$(prom_valid "$W/prom")
 	case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac
 	pc=$(prom_value "$W/prom" 'corebox_smpcalls_time_ns_seconds_count{function="ipi_mb"}')
 	jc=$(python3 -c '
 import json, sys
-print(sum(h["count"] for l in open(sys.argv[1]) for h in json.loads(l).get("time_ns", []) if h["function"] == "ipi_mb"))' "$W/out")
+print(sum(h["count"] for l in open(sys.argv[1]) for h in json.loads(l).get("time_ns", []) if h["function"] == "ipi_mb"))' "$W/t.out")
 	[ "${pc:-x}" = "$jc" ] && ok "Prometheus ipi_mb count = JSON ($jc)" || notok "Prometheus ipi_mb '$pc' vs JSON $jc"
 fi
 helper_stop
 
 # 2. bpftrace's text
-if helper_start smp 100 && tool_start '^Tracing SMP calls. Hit Ctrl-C to stop.$'; then
+if helper_start smp 100 && tool_start t '^Tracing SMP calls. Hit Ctrl-C to stop.$' "$T"; then
 	helper_go 300
 	snoop_stop "text"
-	if grep -q '^@time_ns\[ipi_mb\]:$' "$W/out" &&
-		grep -Eq '^\[[0-9]+[KMGTPE]?, [0-9]+[KMGTPE]?\) {1,}[0-9]+ \|@* *\|$' "$W/out" &&
-		[ "$(grep -E '^\[' "$W/out" | awk '{ print length($0) }' | sort -u)" = 79 ]; then
+	if grep -q '^@time_ns\[ipi_mb\]:$' "$W/t.out" &&
+		grep -Eq '^\[[0-9]+[KMGTPE]?, [0-9]+[KMGTPE]?\) {1,}[0-9]+ \|@* *\|$' "$W/t.out" &&
+		[ "$(grep -E '^\[' "$W/t.out" | awk '{ print length($0) }' | sort -u)" = 79 ]; then
 		ok "bpftrace layout: @time_ns[ipi_mb]: and 79-column rows"
 	else
-		notok "text: $(head -c 600 "$W/out")"
+		notok "text: $(head -c 600 "$W/t.out")"
 	fi
 fi
 helper_stop

@@ -14,10 +14,10 @@ T=softirqs
 . tests/e2e/helpers/cpu.sh
 cpu_setup
 
-# check LABEL CPU: tool rows in $W/out vs /proc/softirqs $W/s0 -> $W/s1
+# check LABEL CPU: tool rows in $W/t.out vs /proc/softirqs $W/s0 -> $W/s1
 # (CPU: a column, or "all")
 check() {
-	res=$(python3 - "$W/s0" "$W/s1" "$W/out" "$2" <<'PY'
+	res=$(python3 - "$W/s0" "$W/s1" "$W/t.out" "$2" <<'PY'
 import json, sys
 
 def parse(path, cpu):
@@ -48,11 +48,11 @@ else:
     print("ok %d vectors: tool counted %d, /proc/softirqs %d, none higher than the kernel" % (len(rows), tool, delta))
 PY
 )
-	case $res in ok*) ok "$1: ${res#ok }" ;; *) notok "$1: ${res#bad }; output: $(head -c 400 "$W/out")" ;; esac
+	case $res in ok*) ok "$1: ${res#ok }" ;; *) notok "$1: ${res#bad }; output: $(head -c 400 "$W/t.out")" ;; esac
 }
 
 cp /proc/softirqs "$W/s0"
-if tool_start '^Tracing soft irq' -C --json --prom "$W/prom" 2 1; then
+if tool_start t '^Tracing soft irq' "$T" -C --json --prom "$W/prom" 2 1; then
 	reap "$TPID" 100
 	TPID=
 	cp /proc/softirqs "$W/s1"
@@ -60,7 +60,7 @@ if tool_start '^Tracing soft irq' -C --json --prom "$W/prom" 2 1; then
 	check "-C" all
 	pv=$(prom_valid "$W/prom")
 	case $pv in bad*|0|'') notok "Prometheus file: $pv" ;; *) ok "Prometheus file valid ($pv samples)" ;; esac
-	same=$(python3 - "$W/out" "$W/prom" <<'PY'
+	same=$(python3 - "$W/t.out" "$W/prom" <<'PY'
 import json, sys
 rows = [r for l in open(sys.argv[1]) for r in json.loads(l).get("softirqs", [])]
 prom = {}
@@ -76,7 +76,7 @@ PY
 fi
 
 cp /proc/softirqs "$W/s0"
-if tool_start '^Tracing soft irq' -c "$WCPU" --json 2 1; then
+if tool_start t '^Tracing soft irq' "$T" -c "$WCPU" --json 2 1; then
 	reap "$TPID" 100
 	TPID=
 	cp /proc/softirqs "$W/s1"
@@ -90,13 +90,13 @@ grep -Eq '^(timer|rcu|sched) +[0-9]+ +[0-9]+$' "$W/t" && ok "-C: rows" || notok 
 timeout 10 "$CB" softirqs -NT 1 1 > "$W/n" 2>&1
 grep -q '^SOFTIRQ          TOTAL_nsecs             $' "$W/n" && ok "-N: header with the count column's padding" ||
 	notok "-N header: $(sed -n 4p "$W/n" | od -c | head -3)"
-if tool_start '^Tracing soft irq' -d; then
+if tool_start t '^Tracing soft irq' "$T" -d; then
 	sleep 0.5
 	snoop_stop "-d"
-	if grep -q '^softirq = timer$' "$W/out" && grep -q '^     usecs               : count    distribution$' "$W/out"; then
+	if grep -q '^softirq = timer$' "$W/t.out" && grep -q '^     usecs               : count    distribution$' "$W/t.out"; then
 		ok "-d: 'softirq = NAME' sections and usecs histograms"
 	else
-		notok "-d: $(head -c 400 "$W/out")"
+		notok "-d: $(head -c 400 "$W/t.out")"
 	fi
 fi
 exits_2 "-c with a bad CPU" softirqs -c x

@@ -40,43 +40,43 @@ run_helper() {
 }
 
 # ---- 1: N pthreads of a dynamically linked program --------------------------------
-if run_helper "$W/threads" && snoop_start FUNC; then
+if run_helper "$W/threads" && tool_start t FUNC "$T"; then
 	printf x > "$W/fifo"
 	wait "$HP"
 	sleep 0.3
 	snoop_stop "pthread run"
 	# TIME(ms) PID COMM FUNC
-	n=$(awk -v p="$HP" '$2 == p' "$W/out" | wc -l)
-	nf=$(awk -v p="$HP" '$2 == p && $4 == "cbx_thread_main"' "$W/out" | wc -l)
+	n=$(awk -v p="$HP" '$2 == p' "$W/t.out" | wc -l)
+	nf=$(awk -v p="$HP" '$2 == p && $4 == "cbx_thread_main"' "$W/t.out" | wc -l)
 	if [ "$n" = $N ] && [ "$nf" = $N ]; then ok "$N pthreads: $N lines, FUNC cbx_thread_main"
-	else notok "$n lines for pid $HP ($nf with cbx_thread_main), want $N: $(awk -v p="$HP" '$2 == p' "$W/out" | head -3 | tr '\n' '|')"; fi
-	if head -1 "$W/out" | grep -Eq '^TIME\(ms\) +PID +COMM +FUNC$'; then ok "header (bcc)"
-	else notok "header: $(head -1 "$W/out")"; fi
+	else notok "$n lines for pid $HP ($nf with cbx_thread_main), want $N: $(awk -v p="$HP" '$2 == p' "$W/t.out" | head -3 | tr '\n' '|')"; fi
+	if head -1 "$W/t.out" | grep -Eq '^TIME\(ms\) +PID +COMM +FUNC$'; then ok "header (bcc)"
+	else notok "header: $(head -1 "$W/t.out")"; fi
 fi
 
 # ---- 2: a static (musl) program: no libc to probe, the clone path ------------------
 if [ -n "$static" ]; then
-	if run_helper "$static" && snoop_start FUNC -p "$HP"; then
+	if run_helper "$static" && tool_start t FUNC "$T" -p "$HP"; then
 		printf x > "$W/fifo"
 		wait "$HP"
 		sleep 0.3
 		snoop_stop "static run"
-		n=$(awk -v p="$HP" '$2 == p' "$W/out" | wc -l)
-		others=$(awk -v p="$HP" 'NR > 1 && $2 != p' "$W/out" | wc -l)
+		n=$(awk -v p="$HP" '$2 == p' "$W/t.out" | wc -l)
+		others=$(awk -v p="$HP" 'NR > 1 && $2 != p' "$W/t.out" | wc -l)
 		if [ "$n" = $N ] && [ "$others" = 0 ]; then ok "static binary, -p: $N threads seen once each (clone path), nothing else"
-		else notok "static -p: $n lines (want $N), $others others: $(head -4 "$W/out" | tr '\n' '|')"; fi
+		else notok "static -p: $n lines (want $N), $others others: $(head -4 "$W/t.out" | tr '\n' '|')"; fi
 	fi
 else
 	ok "static binary, -p # SKIP no musl-gcc"
 fi
 
 # ---- 3: JSON ----------------------------------------------------------------------
-if run_helper "$W/threads" && json_start -p "$HP"; then
+if run_helper "$W/threads" && tool_start t "" "$T" -j -p "$HP"; then
 	printf x > "$W/fifo"
 	wait "$HP"
 	sleep 0.3
 	kill -INT "$TPID"; wait "$TPID"; rc=$?; TPID=
-	if [ $rc = 0 ] && python3 - "$W/out" "$HP" $N <<'PY'
+	if [ $rc = 0 ] && python3 - "$W/t.out" "$HP" $N <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 mine = [r for r in rows if r["pid"] == int(sys.argv[2])]
@@ -85,7 +85,7 @@ assert all(r["func"] == "cbx_thread_main" and r["tid"] != r["pid"] for r in mine
 assert len({r["tid"] for r in mine}) == len(mine)
 PY
 	then ok "-j: $N objects, distinct new thread ids, func cbx_thread_main"
-	else notok "-j: status $rc: $(head -c 300 "$W/out")"; fi
+	else notok "-j: status $rc: $(head -c 300 "$W/t.out")"; fi
 fi
 
 snoop_left

@@ -93,34 +93,6 @@ exits_2() {
 	if [ "$r" = 2 ]; then ok "$label: exit 2"; else notok "$label: exit $r: $(head -c 200 "$W/usage.out")"; fi
 }
 
-# tool_start BANNER ARGS...: run tool $T in the background (TPID), stdout
-# in $W/out, stderr in $W/err; wait until BANNER is in either (JSON sends
-# it to stderr) and add the BPF program and link ids it holds to $W/ours
-# (for snoop_left)
-tool_start() {
-	ban=$1
-	shift
-	rm -f "$W/out" "$W/err"
-	: > "$W/out"
-	: > "$W/err"
-	"$CB" "$T" "$@" > "$W/out" 2> "$W/err" &
-	TPID=$!
-	i=0
-	while ! grep -q -- "$ban" "$W/out" "$W/err" 2>/dev/null && [ $i -lt 150 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	if ! grep -q -- "$ban" "$W/out" "$W/err"; then
-		notok "no '$ban' within 15 s ($T $*): $(head -c 400 "$W/err")"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
-	bpf_ids "$TPID" >> "$W/ours"
-	return 0
-}
-
 # cpu_setup [cbx_sched]: the preamble of these tests (T set): CB, W,
 # fails, TPID/HPID/SPID, the cleanup trap, the helpers built into $W and
 # the BPF ids loaded before ($W/before)

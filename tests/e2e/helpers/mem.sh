@@ -9,42 +9,6 @@ mem_build() {
 	done
 }
 
-# tstart LABEL READY TOOL ARGS...: run corebox TOOL ARGS in the background
-# (TPID), stdout in $W/LABEL.out, stderr in $W/LABEL.err; wait (15 s) for
-# READY in the output, or with READY empty (JSON: no banner) until the
-# tool holds BPF links and their number stopped growing; add the program
-# and link ids it holds to $W/ours.  1 after a "not ok" when not ready.
-tstart() {
-	label=$1 ready=$2
-	shift 2
-	rm -f "$W/$label.out"
-	: > "$W/$label.out"
-	"$CB" "$@" > "$W/$label.out" 2> "$W/$label.err" &
-	TPID=$!
-	got=
-	if [ -n "$ready" ]; then
-		if wait_for "$W/$label.out" "$ready" 150 || wait_for "$W/$label.err" "$ready" 1; then got=1; fi
-	else
-		i=0 last=0
-		while [ $i -lt 150 ] && kill -0 "$TPID" 2>/dev/null; do
-			n=$(cat /proc/"$TPID"/fdinfo/* 2>/dev/null | grep -c '^link_id:')
-			if [ "$n" -gt 0 ] && [ "$n" = "$last" ]; then got=1; break; fi
-			last=$n
-			sleep 0.2
-			i=$((i + 2))
-		done
-	fi
-	if [ -z "$got" ]; then
-		notok "$label: not ready within 15 s ($*): $(head -c 400 "$W/$label.err")"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
-	bpf_ids "$TPID" >> "$W/ours"
-	return 0
-}
-
 # tstop LABEL TENTHS: SIGINT; the tool must exit with status 0 within
 # TENTHS tenths of a second (uprobe detaching takes ~0.1 s per probe).
 tstop() {
