@@ -9,7 +9,7 @@
 set -e
 out=${1:-build/test/core}
 src=$(cd "$(dirname "$0")" && pwd)
-mk() { make -s -C "$src/../.." "print-$1"; }
+mk() { make -s --no-print-directory -C "$src/../.." "print-$1"; }
 CLANG=$(mk CLANG)
 HOSTCC=$(mk HOSTCC)
 BPF="$(mk BPF_BASE) -I$src"

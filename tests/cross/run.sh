@@ -26,7 +26,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/arm64}
-CC=$(make -s ARCH=arm64 print-CC)
+CC=$(make -s --no-print-directory ARCH=arm64 print-CC)
 QEMU=$(command -v qemu-aarch64 || command -v qemu-aarch64-static)
 # tests that need bpf(2) (run in the arm64 VM instead), and too slow for
 # emulation (see above)
@@ -44,7 +44,7 @@ fi
 mkdir -p "$OUT/obj" || exit 1
 
 # ---- 1. the binary ----
-if make -s ARCH=arm64 >"$OUT/make.log" 2>&1; then
+if make -s --no-print-directory ARCH=arm64 >"$OUT/make.log" 2>&1; then
 	ok "make ARCH=arm64 builds ./corebox-arm64 ($(stat -c %s corebox-arm64) bytes)"
 else
 	notok "make ARCH=arm64 failed: $(grep -m1 -E 'error|Error' "$OUT/make.log" | cut -c1-200)"
@@ -92,14 +92,14 @@ fi
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
 [ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
 # the library layers, as for tests/unit/build.sh
-if ! make -s ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
+if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
 	notok "unit test libraries do not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi
 for t in tests/unit/test_*.c; do
 	n=$(basename "$t" .c)
 	case " $NEEDS_KERNEL $TOO_SLOW " in *" $n "*) continue ;; esac
-	if ! make -s ARCH=arm64 UNIT_OUT="$OUT" "$OUT/$n" >>"$OUT/build.log" 2>&1; then
+	if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" "$OUT/$n" >>"$OUT/build.log" 2>&1; then
 		notok "$n does not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 		continue
 	fi
@@ -121,7 +121,7 @@ done
 
 # ---- 3. fuzz corpora ----
 for t in elf btf btf_ext; do
-	if ! make -s ARCH=arm64 UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
+	if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
 		notok "fuzz harness $t does not build for aarch64"
 		continue
 	fi

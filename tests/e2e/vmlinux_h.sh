@@ -22,7 +22,7 @@ trap 'rm -rf "$W"' EXIT
 need_corebox
 
 I=tools/include
-list=$(make -s print-VMLINUX_TYPES)
+list=$(make -s --no-print-directory print-VMLINUX_TYPES)
 n=$(echo "$list" | tr ',' '\n' | grep -c .)
 # the header without its leading comment (up to the first line ending "*/")
 awk 'body { print; next } /\*\/$/ { body = 1 }' $I/vmlinux.h > "$W/committed"

@@ -22,7 +22,7 @@ OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
 TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe}
-CLANG=${CLANG:-$(make -s print-CLANG)}
+CLANG=${CLANG:-$(make -s --no-print-directory print-CLANG)}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
 failed=0
 
@@ -38,11 +38,11 @@ fi
 # object with its .BTF and .BTF.ext.
 make_seeds() {
 	for t in elf btf btf_ext; do mkdir -p "$OUT/seeds/$t"; done
-	$(make -s print-HOSTCC) -std=gnu11 -I. -o "$OUT/gen_seeds" tests/fuzz/gen_seeds.c >>"$OUT/build.log" 2>&1 &&
+	$(make -s --no-print-directory print-HOSTCC) -std=gnu11 -I. -o "$OUT/gen_seeds" tests/fuzz/gen_seeds.c >>"$OUT/build.log" 2>&1 &&
 		"$OUT/gen_seeds" "$OUT/seeds/elf"
 	o="$OUT/seeds/tiny.bpf.o"
 	# shellcheck disable=SC2046
-	if $CLANG $(make -s print-BPF_BASE) -c -o "$o" tests/fuzz/seeds/tiny.bpf.c >>"$OUT/build.log" 2>&1; then
+	if $CLANG $(make -s --no-print-directory print-BPF_BASE) -c -o "$o" tests/fuzz/seeds/tiny.bpf.c >>"$OUT/build.log" 2>&1; then
 		cp "$o" "$OUT/seeds/elf/tiny-debug.bpf.o"
 		if $OBJCOPY --strip-debug "$o" "$OUT/seeds/elf/tiny.bpf.o" 2>>"$OUT/build.log" &&
 		   $OBJCOPY --dump-section .BTF="$OUT/seeds/btf/tiny.btf" \
@@ -90,7 +90,7 @@ fuzz_target() {
 		return 1
 	fi
 	blog="$OUT/build-$t.log"
-	if ! make -s CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
+	if ! make -s --no-print-directory CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
 		cat "$blog" >>"$OUT/build.log"
 		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" 2>/dev/null | head -n 1 | cut -c1-200)"
 		return 1

@@ -107,8 +107,8 @@ build_guest() { # ARCH
 	bin=corebox
 	[ "$a" = "$HOST_ARCH" ] || bin=corebox-$a
 	mkdir -p $g || return 1
-	make -s ARCH=$a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
-	make -s ARCH=$a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
+	make -s --no-print-directory ARCH=$a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
+	make -s --no-print-directory ARCH=$a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
 	cp $bin $g/corebox || return 1
 }
 mkdir -p $W || exit 1
