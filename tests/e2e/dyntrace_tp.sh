@@ -46,9 +46,7 @@ run() {
 		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
 		return 1
 	fi
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
+	bpf_ids "$TPID" >> "$W/ours"
 	helper_finish "$name" 100
 	return 0
 }

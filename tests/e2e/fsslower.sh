@@ -52,9 +52,7 @@ run() {
 		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
 		return 1
 	fi
-	for f in /proc/"$TPID"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
+	bpf_ids "$TPID" >> "$W/ours"
 	kill -USR1 "$HPID"
 	wait_for "$W/$name.helper" '^done' 100 || notok "$name: helper did not finish: $(cat "$W/$name.helper")"
 	wait "$HPID" 2>/dev/null

@@ -26,12 +26,8 @@ build_helper bpf_count
 build_helper open_file
 need_corebox
 
-# held PID: the ids of the BPF programs and links PID holds, into $W/ours
-held() {
-	for f in /proc/"$1"/fdinfo/*; do
-		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-	done | sort -u >> "$W/ours"
-}
+# held PID: the ids of the BPF programs, maps and links PID holds, into $W/ours
+held() { bpf_ids "$1" >> "$W/ours"; }
 
 # attached PID: wait (bounded) until PID holds a BPF link
 attached() {

@@ -46,31 +46,14 @@ helper() {
 	wait_for "$W/helper" ready 50 || { notok "helper did not start"; return 1; }
 }
 
-# trace READY ARGS...: systrace ARGS in the background; ready when its
-# output holds READY (text) or, READY = -, when it holds a BPF link
+# trace READY ARGS...: systrace ARGS in the background (tool_start: output
+# in $W/t.out); ready when its output holds READY (text) or, READY = -,
+# when its BPF links are in place
 trace() {
 	ready=$1
 	shift
-	rm -f "$W/out"; : > "$W/out"
-	"$CB" systrace "$@" > "$W/out" 2> "$W/err" &
-	TPID=$!
-	i=0
-	while [ $i -lt 100 ]; do
-		if { [ "$ready" = - ] && grep -qs '^link_id:' /proc/"$TPID"/fdinfo/*; } ||
-			{ [ "$ready" != - ] && grep -q -- "$ready" "$W/out"; }; then
-			sleep 0.1
-			for f in /proc/"$TPID"/fdinfo/*; do
-				sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
-			done | sort -u >> "$W/ours"
-			return 0
-		fi
-		kill -0 "$TPID" 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	notok "systrace $* did not start: $(head -c 400 "$W/err")"
-	kill -KILL "$TPID" 2>/dev/null; wait "$TPID" 2>/dev/null; TPID=
-	return 1
+	[ "$ready" != - ] || ready=
+	tool_start t "$ready" systrace "$@"
 }
 
 # finish: release the helper, wait for it and for systrace (which ends by
@@ -90,24 +73,24 @@ want_rows() { printf 'close %s %s\ngetppid %s 0\nnanosleep %s 0\n' $M $M $N $K |
 # ---- 1: --duration 20: exactly the K slow calls -------------------------------------
 if helper && trace - -p "$HPID" --duration 20; then
 	finish
-	n=$(grep -c 'nanosleep(' "$W/out")
-	total=$(grep -c . "$W/out")
+	n=$(grep -c 'nanosleep(' "$W/t.out")
+	total=$(grep -c . "$W/t.out")
 	if [ "$rc" = 0 ] && [ "$n" = $K ] && [ "$total" = $K ]; then ok "--duration 20: exactly the $K nanosleep calls (the tool ended with its -p target)"
-	else notok "--duration 20: status $rc, $n nanosleep lines of $total (want $K of $K): $(head -5 "$W/out" | tr '\n' '|')"; fi
-	if awk 'NR == 1' "$W/out" | grep -Eq "^ +[0-9]+\.[0-9]{3} \( *5[0-9]\.[0-9]{3} ms\): sysmix/$HP nanosleep\(rqtp: 0x[0-9a-f]+\) +\= 0$"; then
+	else notok "--duration 20: status $rc, $n nanosleep lines of $total (want $K of $K): $(head -5 "$W/t.out" | tr '\n' '|')"; fi
+	if awk 'NR == 1' "$W/t.out" | grep -Eq "^ +[0-9]+\.[0-9]{3} \( *5[0-9]\.[0-9]{3} ms\): sysmix/$HP nanosleep\(rqtp: 0x[0-9a-f]+\) +\= 0$"; then
 		ok "perf trace line layout: time (duration ms): comm/tid call(args) = ret"
-	else notok "line: $(head -1 "$W/out")"; fi
+	else notok "line: $(head -1 "$W/t.out")"; fi
 fi
 
 # ---- 2: -s: every call counted exactly ------------------------------------------------
 if helper && trace Tracing -p "$HPID" -s; then
 	finish
-	if [ "$rc" = 0 ] && [ "$(rows "$W/out")" = "$(want_rows)" ]; then ok "-s: getppid $N, close $M ($M errors), nanosleep $K, nothing else"
-	else notok "-s: status $rc, rows: $(rows "$W/out" | tr '\n' '|') want $(want_rows | tr '\n' '|')"; fi
-	if grep -q "^ sysmix ($HP), $((2 * (N + M + K))) events, 100.0%$" "$W/out" &&
-		grep -q '^   syscall            calls  errors  total       min       avg       max       stddev$' "$W/out"; then
+	if [ "$rc" = 0 ] && [ "$(rows "$W/t.out")" = "$(want_rows)" ]; then ok "-s: getppid $N, close $M ($M errors), nanosleep $K, nothing else"
+	else notok "-s: status $rc, rows: $(rows "$W/t.out" | tr '\n' '|') want $(want_rows | tr '\n' '|')"; fi
+	if grep -q "^ sysmix ($HP), $((2 * (N + M + K))) events, 100.0%$" "$W/t.out" &&
+		grep -q '^   syscall            calls  errors  total       min       avg       max       stddev$' "$W/t.out"; then
 		ok "-s: perf trace -s thread line and header"
-	else notok "-s layout: $(sed -n 1,8p "$W/out" | tr '\n' '|')"; fi
+	else notok "-s layout: $(sed -n 1,8p "$W/t.out" | tr '\n' '|')"; fi
 fi
 
 # ---- 3: -c CGROUP (system-wide otherwise) -------------------------------------------------
@@ -118,9 +101,9 @@ if [ -n "$CG2" ] && mkdir "$CG2/cbx_systrace_$ME" 2>/dev/null; then
 		echo "$HPID" > "$CG/cgroup.procs"
 		if trace Tracing -c "$CG" -s; then
 			finish int
-			if [ "$rc" = 0 ] && [ "$(rows "$W/out")" = "$(want_rows)" ] && [ "$(grep -c ' events, ' "$W/out")" = 1 ]; then
+			if [ "$rc" = 0 ] && [ "$(rows "$W/t.out")" = "$(want_rows)" ] && [ "$(grep -c ' events, ' "$W/t.out")" = 1 ]; then
 				ok "-c: only the cgroup's process, every call of it"
-			else notok "-c: status $rc, threads $(grep -c ' events, ' "$W/out"): $(rows "$W/out" | tr '\n' '|')"; fi
+			else notok "-c: status $rc, threads $(grep -c ' events, ' "$W/t.out"): $(rows "$W/t.out" | tr '\n' '|')"; fi
 		fi
 	fi
 
@@ -132,9 +115,9 @@ if [ -n "$CG2" ] && mkdir "$CG2/cbx_systrace_$ME" 2>/dev/null; then
 			wait_for "$W/helper" done 50
 			sleep 0.2
 			kill -USR1 "$TPID"
-			wait_for "$W/out" "write(" 50
+			wait_for "$W/t.out" "write(" 50
 			sleep 0.2
-			cp "$W/out" "$W/dump"
+			cp "$W/t.out" "$W/dump"
 			finish int
 			first=$((1000 + FM - F + 1))
 			want=$(i=$first; while [ $i -lt $((1000 + FM)) ]; do echo "close(fd: $i)"; i=$((i + 1)); done; echo "write(fd: 1")
@@ -144,8 +127,8 @@ if [ -n "$CG2" ] && mkdir "$CG2/cbx_systrace_$ME" 2>/dev/null; then
 			else
 				notok "--flight: $(head -c 600 "$W/dump" | tr '\n' '|')"
 			fi
-			if [ "$rc" = 0 ] && [ "$(grep -c '^cgroup ' "$W/out")" = 2 ]; then ok "--flight: printed again at exit, status 0"
-			else notok "--flight at exit: status $rc, $(grep -c '^cgroup ' "$W/out") dumps"; fi
+			if [ "$rc" = 0 ] && [ "$(grep -c '^cgroup ' "$W/t.out")" = 2 ]; then ok "--flight: printed again at exit, status 0"
+			else notok "--flight at exit: status $rc, $(grep -c '^cgroup ' "$W/t.out") dumps"; fi
 		fi
 	fi
 	rmdir "$CG" 2>/dev/null
@@ -174,18 +157,18 @@ else notok "errno line: $(grep nonexistent "$W/cmd" | head -2 | tr '\n' '|')"; f
 # ---- 6: JSON events, JSON + Prometheus summary -----------------------------------------------
 if helper && trace - -j -p "$HPID" --duration 20; then
 	finish
-	if [ "$rc" = 0 ] && python3 - "$W/out" $K <<'PY'
+	if [ "$rc" = 0 ] && python3 - "$W/t.out" $K <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 assert len(rows) == int(sys.argv[2]), rows
 assert all(r["syscall"] == "nanosleep" and r["ret"] == 0 and r["duration_ms"] >= 20 for r in rows), rows
 PY
 	then ok "-j: $K JSON events, nanosleep, duration_ms >= 20"
-	else notok "-j events: status $rc: $(head -c 300 "$W/out")"; fi
+	else notok "-j events: status $rc: $(head -c 300 "$W/t.out")"; fi
 fi
 if helper && trace - -j -s --prom "$W/prom" -p "$HPID"; then
 	finish
-	if [ "$rc" = 0 ] && python3 - "$W/out" "$W/prom" $N $M $K <<'PY'
+	if [ "$rc" = 0 ] && python3 - "$W/t.out" "$W/prom" $N $M $K <<'PY'
 import json, re, sys
 doc = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 got = {r["syscall"]: (r["calls"], r["errors"]) for r in doc["syscalls"]}
@@ -205,7 +188,7 @@ assert prom[("corebox_systrace_errors_total", "close")] == m
 assert abs(prom[("corebox_systrace_time_seconds_total", "nanosleep")] - doc["syscalls"][0]["total_ms"] / 1e3) < 1e-6 or True
 PY
 	then ok "-j -s: one JSON document with the exact counts; --prom file valid, counters equal"
-	else notok "-j -s / --prom: status $rc: $(head -c 300 "$W/out") / $(head -c 300 "$W/prom" 2>/dev/null)"; fi
+	else notok "-j -s / --prom: status $rc: $(head -c 300 "$W/t.out") / $(head -c 300 "$W/prom" 2>/dev/null)"; fi
 fi
 
 # ---- 7: SIGINT on a system-wide run of every call (its own writes are not traced) -------------------
@@ -215,9 +198,9 @@ if trace -; then
 	kill -INT "$TPID"
 	if wait_exit "$TPID" 50; then wait "$TPID"; rc=$?; else rc=timeout; kill -KILL "$TPID"; fi
 	TPID=
-	if [ "$rc" = 0 ] && ! grep -Eq " (corebox|systrace)/$me " "$W/out"; then
+	if [ "$rc" = 0 ] && ! grep -Eq " (corebox|systrace)/$me " "$W/t.out"; then
 		ok "system-wide, every call: SIGINT ends it with status 0 within 5 s; its own calls not shown"
-	else notok "system-wide SIGINT: status $rc; own calls: $(grep -Ec " (corebox|systrace)/$me " "$W/out")"; fi
+	else notok "system-wide SIGINT: status $rc; own calls: $(grep -Ec " (corebox|systrace)/$me " "$W/t.out")"; fi
 fi
 
 snoop_left
