@@ -16,6 +16,8 @@
 
 #include "tools/common/common.h"
 
+/* build/applets.h: tools/applets.sh makes it from the applet lines at the
+ * top of each tool's source. */
 #define APPLET(name, summary) int name##_main(int argc, char **argv);
 #define APPLET_ALIAS(name, tool, summary)
 #define COMMAND(name, summary) int name##_main(int argc, char **argv);

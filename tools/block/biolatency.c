@@ -1,5 +1,7 @@
-/* biolatency: summarize block device I/O latency as a histogram
- * (libbpf-tools compatible flags and output). */
+/* applet biolatency: summarize block device I/O latency as a histogram
+ * readme: block I/O latency as a log2 histogram, per disk (`-D`) or flags (`-F`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>

@@ -1,6 +1,9 @@
-/* biopattern: per disk, the share of random and sequential block I/O
- * in each interval (libbpf-tools compatible flags and output; -d also
- * takes MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
+/* applet biopattern: show random vs sequential block I/O per disk
+ * readme: per disk, random vs sequential I/O per interval (`-d` takes a name or `MAJ:MIN`)
+ *
+ * The share of random and sequential block I/O of each disk in each
+ * interval (libbpf-tools compatible flags and output; -d also takes
+ * MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

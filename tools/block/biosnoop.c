@@ -1,5 +1,8 @@
-/* biosnoop: trace block device I/O, one line per request with its
- * latency (libbpf-tools compatible flags and output). */
+/* applet biosnoop: trace block device I/O with latency, one line per request
+ * readme: every block request: process, disk, type (`R`, `WS`, ...), sector, bytes, latency
+ *         (`-Q` queue time)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,7 @@
-/* bitesize: block I/O size histograms per process name (libbpf-tools
- * compatible flags and output). */
+/* applet bitesize: summarize block device I/O size as a histogram per process
+ * readme: block I/O size histograms per process name (`-c COMM`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* corebox btf: BTF utilities.
+/* command btf: dump BTF as a C header; write minimal BTF
  *
  *   corebox btf dump [FILE] [--types a,b,...]   C header (vmlinux.h)
  *   corebox btf min KERNEL_BTF -o OUT [OBJ...]  minimal BTF for CO-RE

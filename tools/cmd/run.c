@@ -1,4 +1,4 @@
-/* corebox run: load and run any libbpf-style BPF object.
+/* command run: load and run any libbpf-style BPF object
  *
  *   corebox run OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAMES]
  *               [--map NAME=N] [--set NAME=VALUE] [--event-type TYPE] ...

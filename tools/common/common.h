@@ -18,7 +18,7 @@
 	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
 /* The applet name the tool runs under (main.c sets it): "ext4slower" when
- * fsslower's main runs for that alias (tools/applets.h APPLET_ALIAS). */
+ * fsslower's main runs for that alias (an alias line in fsslower.c). */
 extern const char *tool_applet;
 
 /* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so

@@ -1,4 +1,7 @@
-/* hardirqs: summarize hard IRQ event time (libbpf-tools output).
+/* applet hardirqs: summarize hard IRQ event time
+ * readme: hard IRQ handler time and counts (`-C` counts, `--CPU` per CPU, `-d` histograms)
+ *
+ * libbpf-tools output.
  *
  * Flags: libbpf-tools changed them over time; corebox takes them all
  * where they do not clash: -C/--count counts instead of times (bcc and

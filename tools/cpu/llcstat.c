@@ -1,5 +1,7 @@
-/* llcstat: summarize last-level cache references and misses by process
- * (libbpf-tools flags and output).
+/* applet llcstat: summarize last-level cache references and misses by process
+ * readme: last-level cache references, misses and hit % by process (needs a hardware PMU)
+ *
+ * libbpf-tools flags and output.
  *
  * Two hardware events per CPU (cache misses, cache references) sample
  * every -c SAMPLE_PERIOD events; llcstat.bpf.c adds each sample's period

@@ -1,5 +1,9 @@
-/* smpcalls: time SMP calls by function (the book's smpcalls.bt, output
- * as bpftrace prints it), plus -T, interval and count.
+/* applet smpcalls: time SMP calls (cross-CPU function calls) by function
+ * readme: SMP calls (functions run on other CPUs) by function and latency, bpftrace-style
+ *         histograms
+ *
+ * The book's smpcalls.bt, output as bpftrace prints it, plus -T, interval
+ * and count.
  *
  * The mechanism (smpcalls.bpf.c): the csd tracepoints on 6.3+ kernels
  * (queue -> done of each call another CPU runs, and the IPIs sent by

@@ -1,5 +1,7 @@
-/* softirqs: summarize soft IRQ event time (libbpf-tools flags and
- * output).  Kernel side: irqs.bpf.c (softirq_entry/exit). */
+/* applet softirqs: summarize soft IRQ event time
+ * readme: softirq time and counts (`-C`), or histograms (`-d`), per vector
+ *
+ * libbpf-tools flags and output.  Kernel side: irqs.bpf.c (softirq_entry/exit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

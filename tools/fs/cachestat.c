@@ -1,5 +1,7 @@
-/* cachestat: page cache hits, misses and dirtied buffers per interval
- * (libbpf-tools compatible flags and output).
+/* applet cachestat: count page cache hits, misses and dirtied buffers per interval
+ * readme: page cache hits, misses, dirtied buffers, hit ratio per interval
+ *
+ * libbpf-tools compatible flags and output.
  *
  * Hits need the page cache's access function (folio_mark_accessed, or
  * mark_page_accessed before 5.15) through fentry or a kprobe.  A kernel

@@ -1,8 +1,17 @@
-/* fsslower (and its names ext4slower, xfsslower, btrfsslower, nfsslower,
- * f2fsslower, fuseslower, bcachefsslower, zfsslower): trace file system
- * reads, writes, opens and fsyncs slower than a threshold
- * (libbpf-tools' fsslower flags and output; bcc's positional min_ms and
- * -j CSV flag as well).
+/* applet fsslower: trace file system operations slower than a threshold
+ * readme: file system reads, writes, opens, fsyncs slower than a threshold, or as the
+ *         file system's own tool (`ext4slower 0` shows every one)
+ * alias ext4slower (fsslower): trace slow ext4 operations
+ * alias xfsslower (fsslower): trace slow xfs operations
+ * alias btrfsslower (fsslower): trace slow btrfs operations
+ * alias nfsslower (fsslower): trace slow nfs operations
+ * alias f2fsslower (fsslower): trace slow f2fs operations
+ * alias fuseslower (fsslower): trace slow fuse operations
+ * alias bcachefsslower (fsslower): trace slow bcachefs operations
+ * alias zfsslower (fsslower): trace slow zfs operations
+ *
+ * libbpf-tools' fsslower flags and output; bcc's positional min_ms and -j
+ * CSV flag as well.
  *
  * The file system's own file operations are traced with fentry/fexit
  * where the kernel takes them, else kprobes; on a kernel with neither,

@@ -1,5 +1,7 @@
-/* opensnoop: trace open()/openat()/openat2() with path and result
- * (libbpf-tools compatible flags and output, plus bcc's -f flag filter). */
+/* applet opensnoop: trace open() family syscalls
+ * readme: `open`/`openat`/`openat2` with PID, FD, error and path
+ *
+ * libbpf-tools compatible flags and output, plus bcc's -f flag filter. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>

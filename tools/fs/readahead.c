@@ -1,5 +1,8 @@
-/* readahead: how many read-ahead pages were never used, and the age of
- * the used ones at first use (libbpf-tools compatible flags and output).
+/* applet readahead: show read-ahead pages used and unused, and their age
+ * readme: read-ahead pages never used, and the age of the used ones
+ *
+ * The age is that of a used page at its first use.  libbpf-tools compatible
+ * flags and output.
  *
  * The kernel's readahead, page allocation and page access functions by
  * fentry, else kprobes; where neither works, the readahead:* and

@@ -1,6 +1,8 @@
-/* compactsnoop: trace memory compaction with its latency and result
- * (bcc's compactsnoop: flags, columns, -K stacks; -e is not offered, its
- * fragmentation index needs a kretprobe: see extfrag for the index). */
+/* applet compactsnoop: trace memory compaction with latency and result
+ * readme: memory compaction per zone: order, mode, latency, result (`-K` stacks)
+ *
+ * bcc's compactsnoop: flags, columns, -K stacks; -e is not offered, its
+ * fragmentation index needs a kretprobe: see extfrag for the index. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

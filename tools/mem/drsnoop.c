@@ -1,7 +1,9 @@
-/* drsnoop: trace direct reclaim events with their latency (libbpf-tools
- * flags and columns, plus bcc's -T and -n, and -M for memory cgroup
- * reclaim: a task over its cgroup's limit stalls the same way but the
- * kernel reports it on other tracepoints). */
+/* applet drsnoop: trace direct memory reclaim with latency
+ * readme: direct reclaim stalls with latency and pages reclaimed (`-M`: memory cgroup reclaim too)
+ *
+ * libbpf-tools flags and columns, plus bcc's -T and -n, and -M for memory
+ * cgroup reclaim: a task over its cgroup's limit stalls the same way but
+ * the kernel reports it on other tracepoints. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,5 +1,9 @@
-/* extfrag: external memory fragmentation, two ways (from the
- * fragmentation articles in seed 001):
+/* applet extfrag: count page allocation fallbacks; zone fragmentation index
+ * readme: page allocator fallbacks by order and migrate type (`-s` stacks); each zone's
+ *         fragmentation index
+ *
+ * External memory fragmentation, two ways (from the fragmentation articles
+ * in seed 001):
  *  - the page allocator's fallbacks, kmem:mm_page_alloc_extfrag: an
  *    allocation served from another migrate type's free lists; those with
  *    a fallback order below the pageblock order mix pageblocks

@@ -1,7 +1,15 @@
-/* faults, ffaults, hfaults (the BPF Performance Tools book's .bt tools:
- * their banners and bpftrace's map output) and swapin (bcc's columns):
- * page faults by user stack, by file, hugetlb faults and swap-ins by
- * process.  One BPF object (faults.bpf.c) serves the four. */
+/* applet faults: count page faults by user stack and process name
+ * readme: page faults by user stack (`-f` folded)
+ * applet ffaults: count page faults by file name
+ * readme: page faults by file name
+ * applet hfaults: count hugetlb page faults by process
+ * readme: hugetlb page faults by process
+ * applet swapin: count swap-ins by process
+ * readme: swap-ins per process per interval
+ *
+ * faults, ffaults and hfaults are the BPF Performance Tools book's .bt tools
+ * (their banners and bpftrace's map output), swapin has bcc's columns.  One
+ * BPF object (faults.bpf.c) serves the four. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
-/* memleak: outstanding allocations by stack, every interval
- * (libbpf-tools' flags and report: "N bytes in M allocations from stack",
- * frames "\tI [<ADDR>] sym+0xoff [dso]"; bcc's --sort).
+/* applet memleak: report outstanding (possibly leaked) allocations by stack
+ * readme: outstanding allocations by stack: a process's allocator by uprobes (`-p PID`,
+ *         `-c CMD`) or the kernel's (kmem tracepoints)
+ *
+ * Every interval, libbpf-tools' flags and report: "N bytes in M allocations
+ * from stack", frames "\tI [<ADDR>] sym+0xoff [dso]"; bcc's --sort.
  *
  * -p PID / -c COMMAND: the process's allocator (libc's malloc family
  * found in /proc/PID/maps, or next to the command's dynamic loader, or

@@ -1,5 +1,7 @@
-/* numamove: NUMA-misplaced page migrations per second and the time they
- * took (libbpf-tools' columns). */
+/* applet numamove: show NUMA-misplaced page migrations per second
+ * readme: NUMA-misplaced page migrations per second and their time
+ *
+ * libbpf-tools' columns. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

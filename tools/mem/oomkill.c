@@ -1,5 +1,8 @@
-/* oomkill: trace OOM kills (libbpf-tools' line, with the load average
- * label printed once as bcc and bpftrace do).
+/* applet oomkill: trace OOM killer kills
+ * readme: each OOM kill: triggering and victim PID/comm, pages, load average
+ *
+ * libbpf-tools' line, with the load average label printed once as bcc and
+ * bpftrace do.
  *
  * The tracepoint oom:mark_victim names each victim, in the context of the
  * task that triggered the kill.  libbpf-tools' "N pages" is the OOM

@@ -1,6 +1,13 @@
-/* mmapsnoop (the book's columns), shmsnoop (bcc's) and brkstack (the
- * book's bpftrace map): mmap(2), System V shared memory and brk(2) calls
- * from their syscall tracepoints, one BPF object (syssnoop.bpf.c). */
+/* applet mmapsnoop: trace mmap() calls with protection, flags, size and file
+ * readme: `mmap()` calls with protection, flags, size and file
+ * applet shmsnoop: trace System V shared memory syscalls
+ * readme: System V shared memory calls
+ * applet brkstack: count brk() heap expansions by user stack
+ * readme: `brk()` heap expansions by user stack
+ *
+ * mmapsnoop has the book's columns, shmsnoop bcc's and brkstack the book's
+ * bpftrace map; all three read the syscall tracepoints, one BPF object
+ * (syssnoop.bpf.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>

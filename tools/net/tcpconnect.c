@@ -1,5 +1,7 @@
-/* tcpconnect: trace or count active TCP connects (libbpf-tools flags and
- * columns; --cgroup PATH filters by cgroup v2). */
+/* applet tcpconnect: trace or count active TCP connects
+ * readme: active TCP connects (`-c` counts per flow), port, uid and cgroup filters
+ *
+ * libbpf-tools flags and columns; --cgroup PATH filters by cgroup v2. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

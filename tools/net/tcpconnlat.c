@@ -1,5 +1,8 @@
-/* tcpconnlat: TCP connect latency, one line per connection that got
- * established (libbpf-tools flags and columns). */
+/* applet tcpconnlat: trace TCP connect latency
+ * readme: TCP connect latency (SYN_SENT to ESTABLISHED)
+ *
+ * One line per connection that got established (libbpf-tools flags and
+ * columns). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
-/* tcplife: one line per closed TCP session with its endpoints, bytes and
- * duration (libbpf-tools flags and columns; bcc's -t seconds column too). */
+/* applet tcplife: trace TCP sessions: endpoints, bytes, duration
+ * readme: TCP sessions when they close: endpoints, bytes sent and received, duration
+ *
+ * libbpf-tools flags and columns; bcc's -t seconds column too. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

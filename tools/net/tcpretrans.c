@@ -1,6 +1,8 @@
-/* tcpretrans: trace or count TCP retransmits (bcc's flags and columns:
- * there is no libbpf-tools version).  -l adds tail loss probes, which
- * need fentry or kprobes (no tracepoint marks them). */
+/* applet tcpretrans: trace or count TCP retransmits
+ * readme: TCP retransmits (`-c` per flow, `-l` tail loss probes where kprobes/fentry exist)
+ *
+ * bcc's flags and columns: there is no libbpf-tools version.  -l adds tail
+ * loss probes, which need fentry or kprobes (no tracepoint marks them). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,7 @@
-/* tcpstates: TCP state changes with the time spent in each state
- * (libbpf-tools flags and columns). */
+/* applet tcpstates: trace TCP state changes with the time in each state
+ * readme: every TCP state change with the time spent in the old state
+ *
+ * libbpf-tools flags and columns. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>

@@ -1,5 +1,7 @@
-/* execsnoop: trace exec() calls with their arguments (libbpf-tools
- * compatible flags and output). */
+/* applet execsnoop: trace new processes via exec() syscalls
+ * readme: every `exec()` with PID, PPID, return value and arguments
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>

@@ -1,6 +1,8 @@
-/* exitsnoop: trace process termination, with the process's age and its
- * exit code or the signal that ended it (libbpf-tools compatible flags
- * and output; bcc's --per-thread is accepted for -T). */
+/* applet exitsnoop: trace process termination with age and exit code or signal
+ * readme: process exits with age and exit code or signal (`-T` threads, `-x` failures only)
+ *
+ * libbpf-tools compatible flags and output; bcc's --per-thread is accepted
+ * for -T. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>

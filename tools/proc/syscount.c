@@ -1,5 +1,7 @@
-/* syscount: summarize syscall counts and latencies (libbpf-tools
- * compatible flags and output). */
+/* applet syscount: summarize syscall counts and latencies
+ * readme: syscall counts (and latency with `-L`), per syscall or per process (`-P`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

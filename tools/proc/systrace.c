@@ -1,4 +1,9 @@
-/* systrace: perf trace's syscall view without perf.  One line per system
+/* applet systrace: trace system calls like perf trace: lines, summary, flight recorder
+ * readme: perf trace without perf: each syscall with decoded arguments, result and duration
+ *         (`--duration MS`), a per-thread summary (`-s`), the last N calls of every cgroup
+ *         on SIGUSR1 (`--flight N`)
+ *
+ * perf trace's syscall view without perf.  One line per system
  * call with decoded arguments, the result (or errno) and the time it
  * took; --duration MS keeps only the slow ones; -s a per-thread summary
  * (perf trace -s); --flight N keeps the last N calls of every cgroup in

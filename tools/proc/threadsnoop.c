@@ -1,5 +1,8 @@
-/* threadsnoop: list new threads with the function they start in (bcc's
- * columns: TIME(ms) PID COMM FUNC).  Besides bcc's uprobe on
+/* applet threadsnoop: list new threads with their start function
+ * readme: new threads with their start function (pthread_create uprobe; other runtimes via
+ *         the fork tracepoint)
+ *
+ * bcc's columns: TIME(ms) PID COMM FUNC.  Besides bcc's uprobe on
  * pthread_create, the kernel's sched_process_fork tracepoint catches
  * threads made without the probed libc (other runtimes, static binaries,
  * other mount namespaces): FUNC is "[unknown]" for those. */

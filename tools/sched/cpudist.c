@@ -1,7 +1,9 @@
-/* cpudist: summarize on- and off-CPU time per task as a histogram
- * (libbpf-tools flags and output, plus bcc's -I and -e).  Every
- * switch-out counts, as in bcc; libbpf-tools counts only the on-CPU
- * slices that end in preemption.  Kernel side: schedhist.bpf.c. */
+/* applet cpudist: summarize on- and off-CPU time per task as a histogram
+ * readme: on-CPU (or `-O` off-CPU) time per scheduling as a log2 histogram
+ *
+ * libbpf-tools flags and output, plus bcc's -I and -e.  Every switch-out
+ * counts, as in bcc; libbpf-tools counts only the on-CPU slices that end
+ * in preemption.  Kernel side: schedhist.bpf.c. */
 #include "schedtool.h"
 
 static const struct opt opts[] = {

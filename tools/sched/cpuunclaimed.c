@@ -1,5 +1,7 @@
-/* cpuunclaimed: sample CPU run queues and calculate unclaimed idle CPU
- * (bcc flags and output).
+/* applet cpuunclaimed: sample run queues and calculate unclaimed idle CPU
+ * readme: idle CPUs while tasks wait on other CPUs' run queues, as a % (`-j` CSV of the samples)
+ *
+ * bcc flags and output.
  *
  * Each report: %CPU = CPUs running / all CPUs, and unclaimed idle =
  * CPUs that were idle while tasks waited on other CPUs' queues, as a

@@ -1,5 +1,8 @@
-/* loads: print the 1, 5 and 15 minute load averages every second, as the
- * book's bpftrace tool loads.bt does, to three decimals.
+/* applet loads: print load averages every second
+ * readme: the 1/5/15-minute load averages every second, to three decimals (the book's `loads.bt`)
+ *
+ * The 1, 5 and 15 minute averages, to three decimals, as the book's
+ * bpftrace tool loads.bt prints them.
  *
  * The values are the kernel's avenrun[], read by a BPF program
  * (loads.bpf.c) when kallsyms has the variable's address

@@ -1,5 +1,8 @@
-/* offwaketime: summarize blocked time by the blocked thread's off-CPU
- * stack and its waker's stack together (bcc flags and output, --svg).
+/* applet offwaketime: summarize blocked time by off-CPU stack and waker stack
+ * readme: the blocked stack and its waker's stack merged (`--` between them when folded)
+ *
+ * The blocked thread's off-CPU stack and its waker's stack together (bcc
+ * flags and output, --svg).
  *
  * The kernel side joins both halves into one record (the blocked
  * thread's stacks from its sched_switch, the waker's from sched_waking)

@@ -1,5 +1,8 @@
-/* profile: sample stack traces on every CPU at a fixed frequency
- * (libbpf-tools compatible flags and output, plus bcc's -c/-a and --svg).
+/* applet profile: profile CPU usage by sampling stack traces
+ * readme: CPU stacks sampled at a frequency (`-F HZ`), multi-line, folded (`-f`) or `--svg FILE`
+ *
+ * Stack traces sampled on every CPU at a fixed frequency (libbpf-tools
+ * compatible flags and output, plus bcc's -c/-a and --svg).
  *
  * One software cpu-clock perf event per online CPU (the hardware PMU may
  * be absent, and the originals fall back to the same event), each running

@@ -1,5 +1,8 @@
-/* runqlat: summarize run queue (scheduler) latency as a histogram
- * (libbpf-tools flags and output).  Kernel side: schedhist.bpf.c. */
+/* applet runqlat: summarize run queue (scheduler) latency as a histogram
+ * readme: run queue (scheduler) latency as a log2 histogram, per process (`-P`), thread (`-L`)
+ *         or PID namespace (`--pidnss`)
+ *
+ * libbpf-tools flags and output.  Kernel side: schedhist.bpf.c. */
 #include "schedtool.h"
 
 #define KEY_PIDNSS OPT_LONG_ONLY(1)

@@ -1,5 +1,7 @@
-/* runqlen: summarize scheduler run queue length as a histogram
- * (libbpf-tools flags and output).
+/* applet runqlen: summarize scheduler run queue length as a histogram
+ * readme: sampled run queue length as a linear histogram, per CPU (`-C`), or occupancy (`-O`)
+ *
+ * libbpf-tools flags and output.
  *
  * Every online CPU's cpu-clock event samples at -f HZ (99); the program
  * (runqlen.bpf.c) counts the run queue length it sees in that CPU's

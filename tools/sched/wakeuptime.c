@@ -1,5 +1,7 @@
-/* wakeuptime: summarize sleep-to-wakeup time by the waker's kernel stack
- * (libbpf-tools flags and output, plus bcc's -f and --svg).
+/* applet wakeuptime: summarize sleep to wakeup time by waker kernel stack
+ * readme: time blocked, by the waker's stack
+ *
+ * libbpf-tools flags and output, plus bcc's -f and --svg.
  *
  * sched_switch notes when a thread goes off CPU; sched_waking (in the
  * waker's context) adds the time it was blocked to the total of

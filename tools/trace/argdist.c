@@ -1,5 +1,8 @@
-/* argdist: frequency counts (-C) or log2 histograms (-H) of function
- * arguments, return values and expressions, bcc's specifier grammar and
+/* applet argdist: frequency counts or histograms of function arguments and return values
+ * readme: frequency counts (`-C`) or histograms (`-H`) of arguments:
+ *         `-H 'p:c:malloc(size_t size):size_t:size'`
+ *
+ * Of arguments, return values and expressions: bcc's specifier grammar and
  * output, with programs generated from the specifiers. */
 #include <errno.h>
 #include <limits.h>

@@ -1,7 +1,10 @@
-/* funccount: count calls of kernel functions, tracepoints, user functions
- * and USDT probes matching a pattern (bcc's flags and output), with
- * programs generated at run time: one per matched location, each adding
- * one to its own counter. */
+/* applet funccount: count function, tracepoint and USDT probe calls matching a pattern
+ * readme: calls per function, tracepoint or USDT probe matching a pattern
+ *         (`'t:syscalls:sys_enter_*'`, `c:malloc`)
+ *
+ * Kernel functions, tracepoints, user functions and USDT probes (bcc's
+ * flags and output), with programs generated at run time: one per matched
+ * location, each adding one to its own counter. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

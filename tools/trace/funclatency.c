@@ -1,7 +1,9 @@
-/* funclatency: time kernel or user functions (entry -> return) as log2
- * histograms, bcc's flags and output.  Entry programs push the time on a
- * per-thread stack (so nested and recursive calls pair up correctly),
- * return programs pop it. */
+/* applet funclatency: time functions (entry to return) as a latency histogram
+ * readme: entry-to-return latency histograms of kernel or user functions (`-F` per function)
+ *
+ * Kernel or user functions, log2 histograms, bcc's flags and output.  Entry
+ * programs push the time on a per-thread stack (so nested and recursive
+ * calls pair up correctly), return programs pop it. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,6 +1,9 @@
-/* stackcount: count events (kernel/user functions, tracepoints, USDT
- * probes) by stack trace, bcc's flags and output; programs generated per
- * matched location, all counting into one hash of {tgid, stacks, comm}. */
+/* applet stackcount: count events (functions, tracepoints, USDT probes) by stack trace
+ * readme: events counted by stack (`-U t:syscalls:sys_enter_brk`), multi-line, folded (`-f`)
+ *         or `--svg FILE`
+ *
+ * bcc's flags and output; programs generated per matched location, all
+ * counting into one hash of {tgid, stacks, comm}. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

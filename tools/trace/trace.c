@@ -1,8 +1,11 @@
-/* trace: print a message per event of any kernel function, tracepoint,
- * user function or USDT probe, with a filter, formatted arguments and
- * stacks (bcc's trace grammar, flags and columns).  The BPF programs are
- * generated from the probe text: one per location, all writing records
- * {header, values} into one ring buffer (or perf buffer). */
+/* applet trace: print a message per event of functions, tracepoints and USDT probes
+ * readme: a message per event of any probe: `trace 'sys_read (arg3 > 20000) "read %d bytes", arg3'`
+ *
+ * Of any kernel function, tracepoint, user function or USDT probe, with a
+ * filter, formatted arguments and stacks (bcc's trace grammar, flags and
+ * columns).  The BPF programs are generated from the probe text: one per
+ * location, all writing records {header, values} into one ring buffer (or
+ * perf buffer). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
