@@ -181,6 +181,7 @@ int main(int argc, char **argv)
 	a = find_applet(base);
 	if (a && a->is_tool) {
 		tool_applet = a->name;
+		tool_applet_summary = a->summary;
 		return tool_finish(a->main(argc, argv));
 	}
 	if (argc < 2) {
@@ -209,5 +210,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	tool_applet = a->name;
+	tool_applet_summary = a->summary;
 	return tool_finish(a->main(argc - 1, argv + 1));
 }

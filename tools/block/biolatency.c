@@ -37,9 +37,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "biolatency",
 	.usage = "[-h] [-T] [-m] [-Q] [-D] [-F] [-d DISK] [-c CG] [interval] [count]",
-	.summary = "Summarize block device I/O latency as a histogram.",
 	.examples =
 		"    biolatency              # summarize block I/O latency as a histogram\n"
 		"    biolatency 1 10         # print 1 second summaries, 10 times\n"

@@ -25,9 +25,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "biopattern",
 	.usage = "[-h] [-T] [-d DISK] [interval] [count]",
-	.summary = "Show block device I/O pattern: random and sequential shares per disk.",
 	.examples =
 		"    biopattern              # show block I/O pattern\n"
 		"    biopattern 1 10         # print 1 second summaries, 10 times\n"

@@ -33,9 +33,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "biosnoop",
 	.usage = "[-h] [-Q] [-t] [-d DISK] [-c CG] [-m MIN] [DURATION]",
-	.summary = "Trace block I/O: one line per request with its latency.",
 	.examples =
 		"    biosnoop              # trace all block I/O\n"
 		"    biosnoop -Q           # include OS queued time in I/O time\n"

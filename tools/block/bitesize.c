@@ -25,9 +25,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "bitesize",
 	.usage = "[-h] [-T] [-c COMM] [-d DISK] [interval] [count]",
-	.summary = "Summarize block device I/O size as a histogram per process name.",
 	.examples =
 		"    bitesize              # summarize block I/O size as a histogram\n"
 		"    bitesize 1 10         # print 1 second summaries, 10 times\n"

@@ -22,6 +22,7 @@
 
 volatile sig_atomic_t tool_exiting;
 const char *tool_applet;
+const char *tool_applet_summary;
 
 static void on_signal(int sig)
 {

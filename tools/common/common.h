@@ -18,8 +18,11 @@
 	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
 /* The applet name the tool runs under (main.c sets it): "ext4slower" when
- * fsslower's main runs for that alias (an alias line in fsslower.c). */
+ * fsslower's main runs for that alias (an alias line in fsslower.c).  The
+ * tools name themselves by it, and its one-line summary (from the same
+ * applet line) opens --help: each is written once, in the applet line. */
 extern const char *tool_applet;
+extern const char *tool_applet_summary;
 
 /* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so
  * blocking waits return EINTR). */

@@ -1,6 +1,8 @@
 #include "opt.h"
+#include "common.h"
 #include "out.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -73,12 +75,30 @@ static void print_opt(FILE *f, const struct opt *o)
 	fprintf(f, "  %-26s %s\n", left, o->help);
 }
 
+static const char *help_name(const struct tool_help *h)
+{
+	return h->name ? h->name : tool_applet;
+}
+
+/* The tool's own paragraph, else its applet's one-line summary as a
+ * sentence: "summarize ... histogram" -> "Summarize ... histogram." */
+static void print_summary(const struct tool_help *h)
+{
+	const char *s = h->summary ? h->summary : tool_applet_summary ? tool_applet_summary : "";
+
+	if (h->summary || !*s)
+		fputs(s, stdout);
+	else
+		printf("%c%s.", toupper((unsigned char)*s), s + 1);
+}
+
 static void print_help(const struct tool_help *h)
 {
 	const struct opt *o;
 
-	printf("Usage: %s %s\n\n%s\n\nOptions:\n", h->name, h->usage ? h->usage : "[OPTION...]",
-	       h->summary);
+	printf("Usage: %s %s\n\n", help_name(h), h->usage ? h->usage : "[OPTION...]");
+	print_summary(h);
+	printf("\n\nOptions:\n");
 	for (o = h->opts; o && o->key; o++)
 		print_opt(stdout, o);
 	for (o = common_opts; o->key; o++) {
@@ -99,11 +119,11 @@ void opt_usage_error(const struct tool_help *h, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", h->name);
+	fprintf(stderr, "%s: ", help_name(h));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", h->name);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", help_name(h));
 	exit(2);
 }
 
@@ -129,7 +149,7 @@ int opt_pid(const struct tool_help *h, const char *what, const char *arg)
 
 	snprintf(path, sizeof(path), "/proc/%d", pid); /* TIDs resolve here too */
 	if (access(path, F_OK) < 0) {
-		fprintf(stderr, "%s: no process with %s %d\n", h->name, what, pid);
+		fprintf(stderr, "%s: no process with %s %d\n", help_name(h), what, pid);
 		exit(2);
 	}
 	return pid;
@@ -225,7 +245,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 	const char *env = getenv("COREBOX_BTF");
 	char label[80];
 
-	out_cfg.tool = h->name;
+	out_cfg.tool = help_name(h);
 	if (env && *env)
 		tool_common.btf_path = env;
 	so[ns++] = '+'; /* stop at the first positional (like argp with no permute) */
@@ -278,10 +298,10 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		case OPT_LONG_ONLY(299):
 			if (c == 'V' && common_key(h, common('V')) != 'V')
 				break; /* the tool's own -V */
-			printf("%s (corebox) %s\n", h->name, corebox_version);
+			printf("%s (corebox) %s\n", help_name(h), corebox_version);
 			exit(0);
 		case KEY_USAGE:
-			printf("Usage: %s %s\n", h->name, h->usage ? h->usage : "[OPTION...]");
+			printf("Usage: %s %s\n", help_name(h), h->usage ? h->usage : "[OPTION...]");
 			exit(0);
 		case KEY_BTF:
 			tool_common.btf_path = optarg;

@@ -28,10 +28,14 @@ enum {
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
 };
 
+/* A tool's --help.  Its name and one-line summary are those of the applet
+ * line at the top of its source (tool_applet, tool_applet_summary): a tool
+ * leaves name and summary NULL and writes them nowhere else. */
 struct tool_help {
-	const char *name;     /* tool name for messages */
+	const char *name;     /* NULL: tool_applet; a command's "corebox btf dump" */
 	const char *usage;    /* "[-h] [-T] [-x] ..." after the name, or NULL (generated) */
-	const char *summary;  /* one paragraph */
+	const char *summary;  /* NULL: the applet's summary as a sentence; or a longer
+			       * paragraph in its place, where the tool has more to say */
 	const char *examples; /* preformatted lines, may be NULL */
 	const struct opt *opts; /* terminated by {0} */
 	unsigned flags;       /* OPT_* */

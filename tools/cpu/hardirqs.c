@@ -35,9 +35,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "hardirqs",
 	.usage = "[-h] [-T] [-N] [-d] [-C] [--CPU] [-s CPU] [-c CG] [interval] [count]",
-	.summary = "Summarize hard irq event time as histograms.",
 	.examples =
 		"    hardirqs            # sum hard irq event time\n"
 		"    hardirqs -d         # show hard irq event time as histograms\n"

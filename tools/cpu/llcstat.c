@@ -41,9 +41,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "llcstat",
 	.usage = "[-h] [-c SAMPLE_PERIOD] [-t] [--replay FILE] [duration]",
-	.summary = "Summarize cache references and misses by PID.",
 	.examples =
 		"    llcstat             # 10 seconds, every CPU\n"
 		"    llcstat -c 1000 5   # sample one in 1000 events, for 5 seconds\n"

@@ -35,9 +35,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "smpcalls",
 	.usage = "[-h] [-T] [interval] [count]",
-	.summary = "Time SMP calls: the latency of the functions CPUs ask other CPUs to run, by function.",
 	.examples =
 		"    smpcalls            # histograms at Ctrl-C\n"
 		"    smpcalls -T 1 10    # every second, 10 times, with time stamps\n",

@@ -23,9 +23,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "softirqs",
 	.usage = "[-h] [-T] [-N] [-d] [-C] [-c CPU] [interval] [count]",
-	.summary = "Summarize soft irq event time as histograms.",
 	.examples =
 		"    softirqs            # sum soft irq event time\n"
 		"    softirqs -d         # show soft irq event time as histograms\n"

@@ -31,9 +31,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "cachestat",
 	.usage = "[-h] [-T] [interval] [count]",
-	.summary = "Count page cache hits, misses and dirtied buffers per interval.",
 	.examples =
 		"    cachestat          # shows hits and misses to the file system page cache\n"
 		"    cachestat -T       # include timestamps\n"

@@ -106,9 +106,7 @@ static const struct opt opts[] = {
 };
 
 static struct tool_help help = {
-	.name = "fsslower",
 	.usage = "[-h] [-t FS] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]",
-	.summary = "Trace file system operations slower than a threshold.",
 	.examples =
 		"    fsslower -t ext4             # trace ext4 operations slower than 10 ms\n"
 		"    fsslower -t nfs -p 1216      # trace nfs operations with PID 1216 only\n"
@@ -291,7 +289,6 @@ int fsslower_main(int argc, char **argv)
 	int err = 0;
 
 	if (alias) {
-		help.name = tool_applet;
 		help.usage = "[-h] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]";
 		env.fs = alias;
 	}
@@ -320,15 +317,15 @@ int fsslower_main(int argc, char **argv)
 			strncpy(n2, env.fs->types[1], FSSLOWER_FSNAME_LEN - 1);
 	}
 	if (obj_setup_events(o, "events") < 0) {
-		tool_err(help.name, "%s", err_msg());
+		tool_err(tool_applet, "%s", err_msg());
 		obj_close(o);
 		return 1;
 	}
-	if (tool_load_attach(o, help.name))
+	if (tool_load_attach(o, tool_applet))
 		return 1;
 	strbuf_reset(&which);
 	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
-		tool_err(help.name, "cannot fill the system call table: %s", err_msg());
+		tool_err(tool_applet, "cannot fill the system call table: %s", err_msg());
 		err = 1;
 	}
 	if (!err && tool_common.verbose) {
@@ -338,17 +335,17 @@ int fsslower_main(int argc, char **argv)
 				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
 				"(opens include the path lookup); I/O by other means (mmap, splice, io_uring, aio) is not "
 				"seen\n",
-				help.name, env.fs->fs, env.fs->funcs[0], which.s,
+				tool_applet, env.fs->fs, env.fs->funcs[0], which.s,
 				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
 				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
 		else
 			for (int i = 0; i < FS_OP_MAX; i++)
-				fprintf(stderr, "%s: %s: %s on %s\n", help.name, op_names[i],
+				fprintf(stderr, "%s: %s: %s on %s\n", tool_applet, op_names[i],
 					path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
 	}
 	strbuf_free(&which);
 	if (!err && !(ev = events_open(obj_map(o, "events"), on_event, NULL))) {
-		tool_err(help.name, "%s", err_msg());
+		tool_err(tool_applet, "%s", err_msg());
 		err = 1;
 	}
 	if (!err) {
@@ -367,7 +364,7 @@ int fsslower_main(int argc, char **argv)
 			out_header(&table);
 		}
 		tool_flush();
-		err = tool_event_loop(help.name, ev, (uint64_t)env.duration * 1000000000ull);
+		err = tool_event_loop(tool_applet, ev, (uint64_t)env.duration * 1000000000ull);
 		events_close(ev);
 	}
 	obj_close(o);

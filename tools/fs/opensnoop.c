@@ -54,10 +54,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "opensnoop",
 	.usage = "[-h] [-T] [-U] [-x] [-p PID] [-t TID] [-u UID] [-d DURATION]\n"
 		 "                 [-n NAME] [-e] [-F] [-f FLAG]",
-	.summary = "Trace open family syscalls: one line per open(), openat() and openat2().",
 	.examples = "  opensnoop            # every open\n"
 		    "  opensnoop -T         # with a HH:MM:SS column\n"
 		    "  opensnoop -U         # with a UID column\n"

@@ -31,9 +31,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "readahead",
 	.usage = "[-h] [-d DURATION]",
-	.summary = "Show fs automatic read-ahead usage: unused read-ahead pages and the age of used ones.",
 	.examples =
 		"    readahead              # summarize read-ahead until Ctrl-C\n"
 		"    readahead -d 10        # trace for 10 seconds only\n",

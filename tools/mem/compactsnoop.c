@@ -25,9 +25,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "compactsnoop",
 	.usage = "[-h] [-T] [-p PID] [-d DURATION] [-K]",
-	.summary = "Trace compact zone.",
 	.examples = "    compactsnoop          # trace all compact stall\n"
 		    "    compactsnoop -T       # include timestamps\n"
 		    "    compactsnoop -d 10    # trace for 10 seconds only\n"

@@ -30,9 +30,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "drsnoop",
 	.usage = "[-h] [-p PID] [-t TID] [-d DURATION] [-e] [-T] [-n NAME] [-M]",
-	.summary = "Trace direct reclaim latency.",
 	.examples = "    drsnoop         # trace all direct reclaim events\n"
 		    "    drsnoop -p 123  # trace pid 123\n"
 		    "    drsnoop -t 123  # trace tid 123 (use for threads only)\n"

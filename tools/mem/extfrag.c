@@ -36,7 +36,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "extfrag",
 	.usage = "[-h] [-s] [-i INTERVAL] [-d DURATION] [-I]",
 	.summary = "Count the page allocator's fallbacks (kmem:mm_page_alloc_extfrag: allocations served "
 		   "from another migrate type's free lists, which fragment memory when the fallback order "

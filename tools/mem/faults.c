@@ -115,7 +115,6 @@ static const struct opt faults_opts[] = {
 };
 
 static const struct tool_help faults_help = {
-	.name = "faults",
 	.usage = "[-h] [-p PID] [-d DURATION] [-f]",
 	.summary = "Count page faults with user stacks (the page-faults software event on every CPU; "
 		   "the exceptions:page_fault_user tracepoint where software events cannot be opened).",
@@ -220,7 +219,6 @@ static const struct opt ffaults_opts[] = {
 };
 
 static const struct tool_help ffaults_help = {
-	.name = "ffaults",
 	.usage = "[-h] [-p PID] [-d DURATION]",
 	.summary = "Count page faults by file name: the faults served from a file's page cache "
 		   "(filemap:mm_filemap_fault where the kernel has it, else filemap_fault() by fentry or "
@@ -273,7 +271,6 @@ static const struct opt hfaults_opts[] = {
 };
 
 static const struct tool_help hfaults_help = {
-	.name = "hfaults",
 	.usage = "[-h] [-p PID] [-d DURATION]",
 	.summary = "Count huge page (hugetlbfs) faults by process: hugetlb_fault() by fentry or kprobe "
 		   "(the kernel has no tracepoint there).",
@@ -313,7 +310,6 @@ static const struct opt swapin_opts[] = {
 };
 
 static const struct tool_help swapin_help = {
-	.name = "swapin",
 	.usage = "[-h] [-T] [-p PID] [interval [count]]",
 	.summary = "Count swapin events by process: swap_read_folio() (swap_readpage() before 6.x) by "
 		   "fentry or kprobe; the kernel has no swap-in tracepoint.",

@@ -64,7 +64,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "memleak",
 	.usage = "[-h] [-c COMMAND] [-p PID] [-t] [-a] [-o AGE_MS] [-C] [-F] [-s SAMPLE_RATE] [-T TOP_STACKS]\n"
 		 "               [-z MIN_SIZE] [-Z MAX_SIZE] [-O OBJECT] [-P] [-S PREFIX] [--sort KEY]\n"
 		 "               [INTERVAL] [INTERVALS]",

@@ -24,9 +24,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "numamove",
 	.usage = "[-h] [-v]",
-	.summary = "Show page migrations of type NUMA misplaced per second.",
 	.examples = "    numamove              # Show page migrations' count and latency\n",
 	.opts = opts,
 	.flags = OPT_PROM,

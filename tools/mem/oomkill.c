@@ -29,7 +29,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "oomkill",
 	.usage = "[-h] [-v]",
 	.summary = "Trace OOM kills: the task that triggered each one, the victim, the OOM domain's "
 		   "size in pages (the victim's RSS where the kernel cannot be probed for it) and the "

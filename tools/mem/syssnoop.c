@@ -50,7 +50,6 @@ static const struct opt mmap_opts[] = {
 };
 
 static const struct tool_help mmap_help = {
-	.name = "mmapsnoop",
 	.usage = "[-h] [-T] [-p PID] [-d DURATION]",
 	.summary = "Trace mmap() calls system-wide: protection, flags, offset, size and the mapped file "
 		   "(empty for anonymous memory).",
@@ -138,9 +137,7 @@ static const struct opt shm_opts[] = {
 };
 
 static const struct tool_help shm_help = {
-	.name = "shmsnoop",
 	.usage = "[-h] [-T] [-p PID] [-t TID] [-d DURATION] [-n NAME]",
-	.summary = "Trace shm*() syscalls.",
 	.examples = "    shmsnoop           # trace all shm*() syscalls\n"
 		    "    shmsnoop -T        # include timestamps\n"
 		    "    shmsnoop -p 181    # only trace PID 181\n"
@@ -335,9 +332,7 @@ static const struct opt brk_opts[] = {
 };
 
 static const struct tool_help brk_help = {
-	.name = "brkstack",
 	.usage = "[-h] [-p PID] [-d DURATION] [-f]",
-	.summary = "Count brk(2) syscalls (heap expansions) with user stacks.",
 	.examples = "    brkstack            # brk() calls by user stack and process name, until Ctrl-C\n",
 	.opts = brk_opts,
 };

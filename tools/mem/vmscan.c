@@ -25,7 +25,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "vmscan",
 	.usage = "[-h] [interval [count]]",
 	.summary = "Measure VM scanner shrink and reclaim times: each interval (1 s by default) the "
 		   "milliseconds spent shrinking slab caches, in direct reclaim and in memory cgroup "

@@ -41,9 +41,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "tcpconnect",
 	.usage = "[-t] [-c] [-U] [-p PID] [-u UID] [-s] [-P PORTS] [--cgroup PATH]",
-	.summary = "tcpconnect: Count/Trace active tcp connections",
 	.examples = "    tcpconnect             # trace all TCP connect()s\n"
 		    "    tcpconnect -t          # include timestamps\n"
 		    "    tcpconnect -p 181      # only trace PID 181\n"

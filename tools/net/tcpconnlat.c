@@ -31,9 +31,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "tcpconnlat",
 	.usage = "[--help] [-t] [-p PID] [-L] [min_ms]",
-	.summary = "Trace TCP connects and show connection latency.",
 	.examples = "    tcpconnlat              # trace all TCP connects\n"
 		    "    tcpconnlat 1            # trace connection latency slower than 1 ms\n"
 		    "    tcpconnlat 0.1          # trace connection latency slower than 100 us\n"

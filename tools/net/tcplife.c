@@ -33,9 +33,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "tcplife",
 	.usage = "[-h] [-p PID] [-4] [-6] [-L] [-D] [-T] [-w]",
-	.summary = "Trace the lifespan of TCP sessions and summarize.",
 	.examples = "    tcplife -p 1215             # only trace PID 1215\n"
 		    "    tcplife -p 1215 -4          # trace IPv4 only\n"
 		    "    tcplife -L 80,443           # only sessions on local port 80 or 443\n",

@@ -33,9 +33,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "tcpretrans",
 	.usage = "[-h] [-s] [-l] [-c] [-4 | -6]",
-	.summary = "Trace TCP retransmits",
 	.examples = "    tcpretrans           # trace TCP retransmits\n"
 		    "    tcpretrans -l        # include TLP attempts\n"
 		    "    tcpretrans -c        # count retransmits per flow, print at Ctrl-C\n"

@@ -31,9 +31,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "tcpstates",
 	.usage = "[-4] [-6] [-T] [-L lport] [-D dport]",
-	.summary = "Trace TCP session state changes and durations.",
 	.examples = "    tcpstates                  # trace all TCP state changes\n"
 		    "    tcpstates -T               # include timestamps\n"
 		    "    tcpstates -L 80            # only trace local port 80\n"

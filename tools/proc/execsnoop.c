@@ -53,10 +53,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "execsnoop",
 	.usage = "[-h] [-T] [-t] [-x] [-u UID] [-q] [-n NAME] [-l LINE] [-U] [-c CG]\n"
 		 "                 [--max-args MAX_ARGS]",
-	.summary = "Trace exec() syscalls: one line per new program, with its arguments.",
 	.examples = "  execsnoop            # every exec()\n"
 		    "  execsnoop -x         # failed exec()s too\n"
 		    "  execsnoop -T         # with a HH:MM:SS column\n"

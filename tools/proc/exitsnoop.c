@@ -39,9 +39,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "exitsnoop",
 	.usage = "[-h] [-t] [-x] [-p PID] [-T] [-c CG]",
-	.summary = "Trace process termination.",
 	.examples = "    exitsnoop             # trace process exit events\n"
 		    "    exitsnoop -t          # include timestamps\n"
 		    "    exitsnoop -x          # trace error exits only\n"

@@ -38,9 +38,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "syscount",
 	.usage = "[-p PID] [-i INTERVAL] [-d DURATION] [-T TOP] [-c CG] [-x] [-e ERRNO] [-L] [-m] [-P] [-l] [-v]",
-	.summary = "syscount: summarize syscall counts and latencies",
 	.examples =
 		"    syscount                 # print top 10 syscalls by count every second\n"
 		"    syscount -p $(pidof dd)  # look only at a particular process\n"

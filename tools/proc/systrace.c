@@ -74,7 +74,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "systrace",
 	.usage = "[-p PID | -t TID | -c CGROUP | -G NAME] [-e LIST] [--duration MS] [--failure]\n"
 		 "                [-s | -S] [--stack] [--flight N] [-a] [[--] COMMAND [ARG...]]",
 	.summary = "Trace system calls like perf trace: one line per call with its arguments, result\n"

@@ -34,9 +34,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "threadsnoop",
 	.usage = "[-h] [-p PID]",
-	.summary = "List new thread creation.",
 	.examples = "    threadsnoop        # list new thread creation\n"
 		    "    threadsnoop -p 181 # only threads of PID 181\n",
 	.opts = opts,

@@ -21,9 +21,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "cpudist",
 	.usage = "[-h] [-O] [-T] [-m] [-P] [-L] [-p PID] [-I] [-e] [-c CG] [interval] [count]",
-	.summary = "Summarize on-CPU time per task as a histogram.",
 	.examples =
 		"    cpudist              # summarize on-CPU time as a histogram\n"
 		"    cpudist -O           # summarize off-CPU time as a histogram\n"

@@ -45,9 +45,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "cpuunclaimed",
 	.usage = "[-h] [-j] [-J] [-T] [interval] [count]",
-	.summary = "Sample CPU run queues and calculate unclaimed idle CPU",
 	.examples =
 		"    cpuunclaimed            # sample and calculate unclaimed idle CPUs,\n"
 		"                            # output every 1 second (default)\n"

@@ -1,8 +1,7 @@
-/* applet loads: print load averages every second
+/* applet loads: print the 1, 5 and 15 minute load averages every second, to three decimals
  * readme: the 1/5/15-minute load averages every second, to three decimals (the book's `loads.bt`)
  *
- * The 1, 5 and 15 minute averages, to three decimals, as the book's
- * bpftrace tool loads.bt prints them.
+ * As the book's bpftrace tool loads.bt prints them.
  *
  * The values are the kernel's avenrun[], read by a BPF program
  * (loads.bpf.c) when kallsyms has the variable's address
@@ -30,9 +29,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "loads",
 	.usage = "[-h] [-v] [interval] [count]",
-	.summary = "Print the load averages (1, 5 and 15 minutes) every second, to three decimals.",
 	.examples =
 		"    loads           # every second until Ctrl-C\n"
 		"    loads 5 3       # every 5 seconds, 3 times\n",

@@ -37,10 +37,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "offcputime",
 	.usage = "[-h] [-p PID | -t TID | -u | -k] [-U | -K] [-d] [-f] [--svg FILE] [-m MIN] [-M MAX] "
 		 "[--state STATE] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize off-CPU time by stack trace.",
 	.examples =
 		"    offcputime             # trace off-CPU stack time until Ctrl-C\n"
 		"    offcputime 5           # trace for 5 seconds only\n"

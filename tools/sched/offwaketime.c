@@ -37,10 +37,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "offwaketime",
 	.usage = "[-h] [-p PIDS | -t TIDS | -u | -k] [-U | -K] [-d] [-f] [--svg FILE] [-m MIN] [-M MAX] "
 		 "[--state STATE] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize blocked time by kernel stack trace + waker stack.",
 	.examples =
 		"    offwaketime             # trace off-CPU + waker stack time until Ctrl-C\n"
 		"    offwaketime 5           # trace for 5 seconds only\n"

@@ -50,10 +50,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "profile",
 	.usage = "[-h] [-p PID | -L TID] [-U | -K] [-F FREQUENCY | -c COUNT] [-d] [-a] [-f] [--svg FILE] "
 		 "[-I] [-C CPU] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Profile CPU usage by sampling stack traces at a timed interval.",
 	.examples =
 		"    profile             # profile stack traces at 49 Hertz until Ctrl-C\n"
 		"    profile -F 99       # profile stack traces at 99 Hertz\n"

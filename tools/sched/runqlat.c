@@ -20,9 +20,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "runqlat",
 	.usage = "[-h] [-T] [-m] [--pidnss] [-L] [-P] [-p PID] [-c CG] [interval] [count]",
-	.summary = "Summarize run queue (scheduler) latency as a histogram.",
 	.examples =
 		"    runqlat         # summarize run queue latency as a histogram\n"
 		"    runqlat 1 10    # print 1 second summaries, 10 times\n"

@@ -37,9 +37,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "runqlen",
 	.usage = "[-h] [-C] [-O] [-T] [-H] [-f FREQUENCY] [interval] [count]",
-	.summary = "Summarize scheduler run queue length as a histogram.",
 	.examples =
 		"    runqlen         # summarize run queue length as a histogram\n"
 		"    runqlen 1 10    # print 1 second summaries, 10 times\n"

@@ -70,7 +70,7 @@ static int report(void *ctx)
 	n = tool_map_drain(map_fd(obj_map(r->o, "hists")), sizeof(*r->keys), sizeof(*r->vals), r->keys,
 			   r->vals, SCHEDHIST_MAX_ENTRIES, &r->batch);
 	if (n < 0) {
-		tool_err(st->help->name, "cannot read the histograms: %s", strerror((int)-n));
+		tool_err(tool_applet, "cannot read the histograms: %s", strerror((int)-n));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -113,7 +113,7 @@ static int report(void *ctx)
 
 int schedtool_run(struct schedtool *st)
 {
-	const char *name = st->help->name;
+	const char *name = tool_applet;
 	struct report r = { .st = st, .batch = true };
 	int cgfd, ret;
 	struct obj *o;

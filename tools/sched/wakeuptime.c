@@ -38,10 +38,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "wakeuptime",
 	.usage = "[-h] [-p PID | -u] [-f] [--svg FILE] [-m MIN] [-M MAX] [--stack-storage-size N] "
 		 "[--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize sleep to wakeup time by waker kernel stack.",
 	.examples =
 		"    wakeuptime             # trace blocked time with waker stacks\n"
 		"    wakeuptime 5           # trace for 5 seconds only\n"

@@ -68,7 +68,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "argdist",
 	.usage = "[-h] [-p PID] [-t TID] [-z STRING_SIZE] [-i INTERVAL] [-d DURATION] [-n COUNT] [-v] [-c]\n"
 		 "               [-T TOP] [-H specifier] [-C specifier] [-I header]",
 	.summary = "Trace a function and display a summary of its parameter values.\n\n"

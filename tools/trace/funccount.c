@@ -32,9 +32,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "funccount",
 	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-r] [-D] [-c CPU] pattern",
-	.summary = "Count functions, tracepoints, and USDT probes.",
 	.examples = "  funccount 'vfs_*'             # count kernel fns starting with \"vfs\"\n"
 		    "  funccount -r '^vfs.*'         # same as above, using regular expressions\n"
 		    "  funccount -Ti 5 'vfs_*'       # output every 5 seconds, with timestamps\n"

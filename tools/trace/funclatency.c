@@ -40,9 +40,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "funclatency",
 	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-u] [-m] [-F] [-r] [-v] pattern",
-	.summary = "Time functions and print latency as a histogram.",
 	.examples = "  funclatency do_sys_open       # time the do_sys_open() kernel function\n"
 		    "  funclatency c:read            # time the read() C library function\n"
 		    "  funclatency -u vfs_read       # time vfs_read(), in microseconds\n"

@@ -50,10 +50,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "stackcount",
 	.usage = "[-h] [-p PID] [-c CPU] [-i INTERVAL] [-D DURATION] [-T] [-r] [-s] [-P] [-K] [-U] [-v] [-d]\n"
 		 "                  [-f] [--svg FILE] [--debug] pattern",
-	.summary = "Count events and their stack traces.",
 	.examples = "  stackcount submit_bio         # count kernel stack traces for submit_bio\n"
 		    "  stackcount -d ip_output       # include a user/kernel stack delimiter\n"
 		    "  stackcount -s ip_output       # show symbol offsets\n"

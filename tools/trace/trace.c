@@ -92,11 +92,9 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "trace",
 	.usage = "[-h] [-b BUFFER_PAGES] [-p PID] [-L TID] [--uid UID] [-v] [-Z STRING_SIZE] [-S]\n"
 		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-c CGROUP_PATH] [-n NAME] [-f MSG_FILTER] [-K]\n"
 		 "             [-U] [-a] [-I header] [-A] probe [probe ...]",
-	.summary = "Attach to functions and print trace messages.",
 	.examples =
 		"  trace do_sys_open                  # trace do_sys_open (kernel function entry)\n"
 		"  trace 'sys_execve \"%s\", arg1'      # exec'd file names (syscall tracepoint here)\n"
