@@ -18,7 +18,7 @@
 #   sh tools/applets.sh readme FILE     rewrite FILE's table between the lines
 #                                       <!-- applets:begin --> and <!-- applets:end -->
 set -eu
-top=$(dirname "$0")/..
+top=$(dirname "$(dirname "$0")")
 
 # The README lists the subsystems in this order (the tools of one folder
 # together, in file order); a folder not named here comes after them.
