@@ -50,8 +50,8 @@
  *
  * To see what the build step produced: bpf/insn_dump.h prints a program
  * (tests/unit/test_codegen_golden.c compares those with tests/golden/). */
-#ifndef COREBOX_TRACE_PROBE_H
-#define COREBOX_TRACE_PROBE_H
+#ifndef COREBOX_PROBE_PROBE_H
+#define COREBOX_PROBE_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>
