@@ -4,7 +4,8 @@
  * tests/golden/ARCH/NAME.txt (register offsets differ by architecture).
  *
  * Fixed inputs stand in for the kernel: tracepoint format files copied
- * from tracefs (tests/golden/tp/CAT.EVENT.format), kernel BTF from
+ * from Linux 6.18's tracefs on x86_64 (tests/golden/tp/CAT.EVENT.format:
+ * `cat /sys/kernel/tracing/events/CAT/EVENT/format`), kernel BTF from
  * tests/golden/kernel_types.btf (through --btf, the engine's own seam),
  * and hand-made locations where probe_resolve() would ask the kernel.
  * The programs are put together here from the engine's calls the way the
