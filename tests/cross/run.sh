@@ -106,7 +106,7 @@ build_objs() { # DIRS... -> object list on stdout
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
 [ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
 # the same layers as tests/unit/build.sh
-if ! objs=$(build_objs lib elf btf bpf loader tools/common tools/stack tools/trace); then
+if ! objs=$(build_objs lib elf btf bpf loader tools/common tools/stack tools/probe tools/trace); then
 	notok "unit test libraries do not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi

@@ -36,7 +36,7 @@ fi
 lib_dirs() {
 	case $1 in
 	elf) echo "lib elf" ;;
-	probe) echo "lib elf btf bpf loader tools/common tools/stack tools/trace" ;;
+	probe) echo "lib elf btf bpf loader tools/common tools/stack tools/probe tools/trace" ;;
 	*) echo "lib elf btf" ;;
 	esac
 }

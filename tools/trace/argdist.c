@@ -16,8 +16,8 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/mapdump.h"
-#include "tools/trace/build.h"
-#include "tools/trace/hist.h"
+#include "tools/probe/build.h"
+#include "tools/probe/hist.h"
 #include "lib/strbuf.h"
 
 #define MAX_SPECS 32

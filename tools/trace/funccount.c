@@ -16,7 +16,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 #include "tools/trace/pattern_tool.h"
 
 static const struct opt opts[] = {

@@ -6,7 +6,7 @@
 
 #include "lib/err.h"
 #include "tools/common/common.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 
 int pattern_tool_opt(struct pattern_tool *t, int key, const char *arg)
 {

@@ -18,7 +18,7 @@
 #include "tools/stack/flamegraph.h"
 #include "tools/stack/mapdump.h"
 #include "tools/stack/stacks.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 #include "tools/trace/pattern_tool.h"
 
 #define KEY_DEBUG OPT_LONG_ONLY(1)

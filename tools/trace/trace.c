@@ -21,7 +21,7 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/stacks.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 
 #define KEY_UID OPT_LONG_ONLY(1)
 #define MAX_PROBES 64
