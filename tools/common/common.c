@@ -415,29 +415,11 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 	return n;
 }
 
-/* Where cgroup v2 is mounted, for the hint (or NULL). */
-static char *cgroup2_mount(char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[512], dev[128], dir[256], type[64];
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-			snprintf(buf, size, "%s", dir);
-			fclose(f);
-			return buf;
-		}
-	fclose(f);
-	return NULL;
-}
-
 int tool_cgroup_open(const char *name, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sf;
-	char mnt[256];
+	char mnt[512];
 
 	if (fd < 0 && errno != ENOTDIR) {
 		tool_err(name, "cannot open cgroup %s: %s", path, strerror(errno));

@@ -99,6 +99,11 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 /* -c CGROUP: open the cgroup v2 directory (before load): an fd, or -1
  * after "NAME: cannot open cgroup ..." / "... is not a cgroup v2 directory". */
 int tool_cgroup_open(const char *name, const char *path);
+/* Each mount point of the cgroup v2 file system (/proc/self/mounts), in
+ * order, until fn returns non-zero; that value, or 0. */
+int cgroup2_mounts(int (*fn)(const char *dir, void *arg), void *arg);
+/* The first one into buf, or NULL when cgroup v2 is not mounted. */
+char *cgroup2_mount(char *buf, size_t size);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
 /* tool_load_attach() with the cgroup filter of path (NULL: none): 0 and

@@ -490,26 +490,22 @@ static int find_cb(const char *path, const struct stat *st, int type, struct FTW
 	return 0;
 }
 
+/* Look for the directory with inode find_ino under one cgroup2 mount. */
+static int find_in_mount(const char *dir, void *arg)
+{
+	(void)arg;
+	return nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0];
+}
+
 /* A cgroup id is its directory's inode number on the cgroup2 mount. */
 static const char *cgroup_path(uint64_t id, char *buf, size_t size)
 {
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[1024], dev[256], dir[512], type[64];
-
-	snprintf(buf, size, "cgroup id %llu", (unsigned long long)id);
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 || strcmp(type, "cgroup2"))
-			continue;
-		find_ino = id;
-		found_path[0] = 0;
-		if (nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0]) {
-			snprintf(buf, size, "%s", found_path);
-			break;
-		}
-	}
-	fclose(f);
+	find_ino = id;
+	found_path[0] = 0;
+	if (cgroup2_mounts(find_in_mount, NULL))
+		snprintf(buf, size, "%s", found_path);
+	else
+		snprintf(buf, size, "cgroup id %llu", (unsigned long long)id);
 	return buf;
 }
 
@@ -655,17 +651,9 @@ int systrace_main(int argc, char **argv)
 	if (env.stack && (env.summary || env.flight))
 		opt_usage_error(&help, "--stack shows the stacks of calls shown one by one: not with -s or --flight");
 	if (env.cgroup_name) {
-		const char *mnt = NULL;
-		FILE *f = fopen("/proc/self/mounts", "re");
-		char line[1024], dev[256], dir[512], type[64];
+		char dir[512];
+		const char *mnt = cgroup2_mount(dir, sizeof(dir));
 
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-				mnt = dir;
-				break;
-			}
-		if (f)
-			fclose(f);
 		if (env.cgroup_name[0] == '/' || !mnt)
 			snprintf(cgbuf, sizeof(cgbuf), "%s", env.cgroup_name);
 		else
