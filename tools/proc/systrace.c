@@ -618,9 +618,8 @@ static int start_command(void)
 	return 0;
 }
 
-static int target_gone(void *arg)
+static int target_gone(void)
 {
-	(void)arg;
 	if (child > 0)
 		return child_exited;
 	if (env.pid && kill(env.pid, 0) < 0 && errno == ESRCH)
@@ -630,12 +629,83 @@ static int target_gone(void *arg)
 	return 0;
 }
 
+static int do_events, do_summary;
+static int run_failed; /* a failed dump or start: exit 1, yet the run goes on */
+
+/* After each poll (or wait): a dump SIGUSR1 asked for; stop when the
+ * traced process is gone. */
+static int tick(struct obj *o)
+{
+	if (dump_requested) {
+		dump_requested = 0;
+		if (dump_flight(o))
+			run_failed = 1;
+	}
+	return target_gone();
+}
+
+/* Tracing is on: the command's pid in the map, the banner, then let the
+ * command run. */
+static int after_load(struct obj *o)
+{
+	if (env.cmd && !env.all && !env.pid && !env.tid && !env.cgroup) {
+		uint32_t pid = (uint32_t)child;
+		uint8_t one = 1;
+		int r = bpf_map_update(map_fd(obj_map(o, "pids")), &pid, &one, 0);
+
+		if (r < 0) {
+			tool_err("systrace", "cannot add the command to the pid map: %s", strerror(-r));
+			return -1;
+		}
+	}
+	if (do_events && env.stack)
+		usyms = usyms_new(0);
+	if (env.flight) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		base_ns = now_ns();
+		out_info("Recording the last %ld system calls of each cgroup: kill -USR1 %d to print them; "
+			 "Ctrl-C to print and end.\n", env.flight, (int)getpid());
+	} else if (!do_events && !env.cmd) {
+		out_info("Tracing system calls... Ctrl-C to print the summary.\n");
+	}
+	out_show(&etable, C_CGROUP, false);
+	out_show(&etable, C_STACK, env.stack);
+	out_show(&ftable, C_STACK, false);
+	tool_flush();
+	if (go_fd >= 0) { /* tracing is on: let the command run */
+		char c = 1;
+
+		if (write(go_fd, &c, 1) != 1)
+			run_failed = 1;
+		close(go_fd);
+		go_fd = -1;
+	}
+	return 0;
+}
+
+/* After the loop: the flight rings (Ctrl-C prints them), the summary. */
+static int finish(struct obj *o)
+{
+	int err = run_failed;
+
+	if (env.flight && dump_flight(o))
+		err = 1;
+	if (do_summary && print_summary(o))
+		err = 1;
+	return err;
+}
+
 int systrace_main(int argc, char **argv)
 {
-	int ci = command_index(argc, argv), err = 0, cgfd = -1, do_events, do_summary;
+	struct tool_events te = { "systrace", NULL, after_load, NULL, NULL, 0, tick, finish, NULL };
+	int ci = command_index(argc, argv), err;
 	char cgbuf[4096];
 	uint8_t *info;
-	struct events *ev = NULL;
 	struct obj *o;
 
 	if (ci < argc) {
@@ -716,15 +786,6 @@ int systrace_main(int argc, char **argv)
 				    (uint32_t)((env.mmap_pages ? env.mmap_pages : 128) * sysconf(_SC_PAGESIZE)));
 	else
 		map_set_max_entries(obj_map(o, "events"), 4096);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("systrace", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("systrace", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
 	if (env.cmd && start_command() < 0) {
 		tool_err("systrace", "cannot start %s: %s", env.cmd[0], strerror(errno));
 		obj_close(o);
@@ -732,87 +793,13 @@ int systrace_main(int argc, char **argv)
 	}
 	if (env.cmd)
 		signal(SIGCHLD, on_chld);
-	if (tool_load_attach(o, "systrace")) {
-		if (env.flight)
-			fprintf(stderr, "systrace: --flight needs BPF atomic fetch-and-add (Linux 5.12 or later)"
-				" if the verifier refused the rings\n");
-		err = 1;
-		o = NULL;
-		goto out;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "systrace", env.cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-	if (env.cmd && !env.all && !env.pid && !env.tid && !env.cgroup) {
-		uint32_t pid = (uint32_t)child;
-		uint8_t one = 1;
-		int r = bpf_map_update(map_fd(obj_map(o, "pids")), &pid, &one, 0);
-
-		if (r < 0) {
-			tool_err("systrace", "cannot add the command to the pid map: %s", strerror(-r));
-			err = 1;
-			goto out;
-		}
-	}
-	if (do_events) {
-		ev = events_open(obj_map(o, "events"), on_event, NULL);
-		if (!ev) {
-			tool_err("systrace", "%s", err_msg());
-			err = 1;
-			goto out;
-		}
-		if (env.stack)
-			usyms = usyms_new(0);
-	}
-	if (env.flight) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_usr1;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGUSR1, &sa, NULL);
-		base_ns = now_ns();
-		out_info("Recording the last %ld system calls of each cgroup: kill -USR1 %d to print them; "
-			 "Ctrl-C to print and end.\n", env.flight, (int)getpid());
-	} else if (!do_events && !env.cmd) {
-		out_info("Tracing system calls... Ctrl-C to print the summary.\n");
-	}
-	out_show(&etable, C_CGROUP, false);
-	out_show(&etable, C_STACK, env.stack);
-	out_show(&ftable, C_STACK, false);
-	tool_flush();
-	if (go_fd >= 0) { /* tracing is on: let the command run */
-		char c = 1;
-
-		if (write(go_fd, &c, 1) != 1)
-			err = 1;
-		close(go_fd);
-		go_fd = -1;
-	}
-
-	if (ev) {
-		err = tool_event_loop_tick("systrace", ev, 0, target_gone, NULL);
-		/* the target ended: its last calls may still be in the buffer
-		 * (after Ctrl-C the user wants out, not the backlog) */
-		for (int i = 0; i < 4 && target_gone(NULL) && !tool_stdout_gone() && events_poll(ev, 0) > 0; i++)
-			;
-		tool_flush();
-	} else {
-		while (!tool_exiting && !target_gone(NULL)) {
-			tool_sleep_ms(100);
-			if (dump_requested) {
-				dump_requested = 0;
-				if (dump_flight(o))
-					err = 1;
-			}
-		}
-	}
-	if (env.flight && dump_flight(o))
-		err = 1;
-	if (do_summary && print_summary(o))
-		err = 1;
-out:
+	te.cgroup = env.cgroup;
+	if (do_events)
+		te.on_event = on_event;
+	if (env.flight)
+		te.load_hint = "--flight needs BPF atomic fetch-and-add (Linux 5.12 or later) if the verifier "
+			       "refused the rings";
+	err = tool_run_events(o, &te);
 	if (go_fd >= 0)
 		close(go_fd); /* the command sees EOF and does not run */
 	if (child > 0) {
@@ -822,13 +809,7 @@ out:
 			kill(child, SIGTERM);
 		waitpid(child, &st, 0);
 	}
-	if (ev)
-		events_close(ev);
 	if (usyms)
 		usyms_free(usyms);
-	if (o)
-		obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
 	return err;
 }
