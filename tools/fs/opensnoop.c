@@ -262,9 +262,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 int opensnoop_main(int argc, char **argv)
 {
 	static const char *const variants[] = { "open", "openat", "openat2" };
-	struct events *ev;
+	struct tool_events te = { "opensnoop", NULL, NULL, on_event, &table };
 	struct obj *o;
-	int err = 0;
 	size_t i;
 
 	opt_parse(argc, argv, &help, parse, NULL);
@@ -293,30 +292,11 @@ int opensnoop_main(int argc, char **argv)
 		if (obj_prog(o, exit_))
 			prog_set_autoload(obj_prog(o, exit_), false);
 	}
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("opensnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "opensnoop"))
-		return 1;
-
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("opensnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-
 	out_show(&table, C_TIME, env.timestamp);
 	out_show(&table, C_UID, env.print_uid);
 	out_show(&table, C_FLAGS, env.extended);
 	out_show(&table, C_MODE, env.extended);
 	out_show(&table, C_MODE_NUM, env.extended);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("opensnoop", ev, (uint64_t)env.duration * 1000000000ull);
-	events_close(ev);
-	obj_close(o);
-	return err;
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }

@@ -212,9 +212,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int execsnoop_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "execsnoop", NULL, NULL, on_event, &table };
 	struct obj *o;
-	int err = 0, cgfd = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
@@ -224,43 +223,10 @@ int execsnoop_main(int argc, char **argv)
 	OBJ_SET(o, max_args, (int)env.max_args);
 	OBJ_SET(o, ignore_failed, (int)!env.fails);
 	OBJ_SET(o, filter_cg, (int)(env.cgroup != NULL));
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("execsnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("execsnoop", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	tool_elapsed(); /* -t counts from here */
-	if (tool_load_attach(o, "execsnoop")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "execsnoop", env.cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("execsnoop", "%s", err_msg());
-		err = 1;
-		goto out;
-	}
-
+	te.cgroup = env.cgroup;
 	out_show(&table, C_TIME, env.time);
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_UID, env.print_uid);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("execsnoop", ev, 0);
-	events_close(ev);
-out:
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return err;
+	tool_elapsed(); /* -t counts from here */
+	return tool_run_events(o, &te);
 }
