@@ -148,9 +148,21 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+/* -K: the stack map is read once loaded. */
+static int after_load(struct obj *o)
+{
+	if (env.stack &&
+	    stacks_init(&env.stacks, map_fd(obj_map(o, "stackmap")), 127, STACKS_SKIP_TRACE | STACKS_OFFSET |
+			STACKS_NO_USER) < 0) {
+		tool_err("compactsnoop", "%s", err_msg());
+		return -1;
+	}
+	return 0;
+}
+
 int compactsnoop_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { "compactsnoop", NULL, after_load, on_event, &table };
 	struct obj *o;
 	int ret;
 
@@ -162,21 +174,10 @@ int compactsnoop_main(int argc, char **argv)
 	OBJ_SET(o, kernel_stack, (uint8_t)env.stack);
 	if (!env.stack)
 		map_set_max_entries(obj_map(o, "stackmap"), 1);
-	ev = mem_attach_events(o, "compactsnoop", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (env.stack &&
-	    stacks_init(&env.stacks, map_fd(obj_map(o, "stackmap")), 127, STACKS_SKIP_TRACE | STACKS_OFFSET |
-			STACKS_NO_USER) < 0) {
-		tool_err("compactsnoop", "%s", err_msg());
-		events_close(ev);
-		obj_close(o);
-		return 1;
-	}
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_STACK, env.stack);
-	out_header(&table);
-	ret = mem_run_events(o, ev, "compactsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	ret = tool_run_events(o, &te);
 	if (env.stack) {
 		stacks_report_missed(&env.stacks, stderr);
 		stacks_fini(&env.stacks);

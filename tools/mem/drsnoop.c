@@ -116,10 +116,27 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+/* Where FREE(KB) comes from when it cannot be read in the kernel; the
+ * banner. */
+static int after_load(struct obj *o)
+{
+	(void)o;
+	if (env.free_from_vmstat)
+		fprintf(stderr, "drsnoop: vm_zone_stat is not in /proc/kallsyms (no CONFIG_KALLSYMS_ALL): "
+			"FREE(KB) is read from /proc/vmstat when each event is printed\n");
+	if (env.duration)
+		out_info("Tracing %s reclaim events for %ld secs.\n", env.memcg ? "direct and memcg" : "direct",
+			 env.duration);
+	else
+		out_info("Tracing %s reclaim events... Hit Ctrl-C to end.\n",
+			 env.memcg ? "direct and memcg" : "direct");
+	return 0;
+}
+
 int drsnoop_main(int argc, char **argv)
 {
 	static const char *const zone_stat = "vm_zone_stat";
-	struct events *ev;
+	struct tool_events te = { "drsnoop", NULL, after_load, on_event, &table };
 	struct obj *o;
 	uint64_t kaddr = 0;
 
@@ -142,22 +159,9 @@ int drsnoop_main(int argc, char **argv)
 		prog_set_autoload(obj_prog(o, "memcg_begin"), false);
 		prog_set_autoload(obj_prog(o, "memcg_end"), false);
 	}
-	ev = mem_attach_events(o, "drsnoop", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (env.free_from_vmstat)
-		fprintf(stderr, "drsnoop: vm_zone_stat is not in /proc/kallsyms (no CONFIG_KALLSYMS_ALL): "
-			"FREE(KB) is read from /proc/vmstat when each event is printed\n");
-
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_FREE, env.extended);
 	out_show(&table, C_TYPE, env.memcg);
-	if (env.duration)
-		out_info("Tracing %s reclaim events for %ld secs.\n", env.memcg ? "direct and memcg" : "direct",
-			 env.duration);
-	else
-		out_info("Tracing %s reclaim events... Hit Ctrl-C to end.\n",
-			 env.memcg ? "direct and memcg" : "direct");
-	out_header(&table);
-	return mem_run_events(o, ev, "drsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }

@@ -103,13 +103,26 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+static bool tp;           /* oom:mark_victim exists */
+static enum kfunc_way way; /* how oom_kill_process is probed */
+
+/* -v: what is attached; the banner. */
+static int after_load(struct obj *o)
+{
+	(void)o;
+	if (tool_common.verbose)
+		fprintf(stderr, "oomkill: %s%s%s\n", tp ? "oom:mark_victim" : "",
+			tp && way != KFUNC_NONE ? " + " : "",
+			way == KFUNC_NONE ? "" : way == KFUNC_FENTRY ? "fentry oom_kill_process" : "kprobe oom_kill_process");
+	out_info("Tracing OOM kills... Ctrl-C to stop.\n");
+	return 0;
+}
+
 int oomkill_main(int argc, char **argv)
 {
 	static const char *const func = "oom_kill_process";
-	enum kfunc_way way;
-	struct events *ev;
+	struct tool_events te = { "oomkill", NULL, after_load, on_event, NULL };
 	struct obj *o;
-	bool tp;
 
 	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
 	page_kb = sysconf(_SC_PAGESIZE) / 1024;
@@ -131,13 +144,5 @@ int oomkill_main(int argc, char **argv)
 		prog_set_autoload(obj_prog(o, "mark_victim"), false);
 		OBJ_SET(o, emit_from_entry, 1);
 	}
-	ev = mem_attach_events(o, "oomkill", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (tool_common.verbose)
-		fprintf(stderr, "oomkill: %s%s%s\n", tp ? "oom:mark_victim" : "",
-			tp && way != KFUNC_NONE ? " + " : "",
-			way == KFUNC_NONE ? "" : way == KFUNC_FENTRY ? "fentry oom_kill_process" : "kprobe oom_kill_process");
-	out_info("Tracing OOM kills... Ctrl-C to stop.\n");
-	return mem_run_events(o, ev, "oomkill", 0);
+	return tool_run_events(o, &te);
 }

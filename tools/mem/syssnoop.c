@@ -282,7 +282,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 int mmapsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "mmap_enter" };
-	struct events *ev;
+	struct tool_events te = { "mmapsnoop", NULL, NULL, on_event, &mtable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &mmap_help, mmap_parse, NULL);
@@ -291,18 +291,16 @@ int mmapsnoop_main(int argc, char **argv)
 	map_set_autocreate(obj_map(o, "counts"), false);
 	map_set_autocreate(obj_map(o, "stackmap"), false);
 	map_set_autocreate(obj_map(o, "shm_args"), false);
-	if (!(ev = mem_attach_events(o, "mmapsnoop", on_event, NULL)))
-		return 1;
 	out_show(&mtable, M_TIME, env.time);
-	out_header(&mtable);
-	return mem_run_events(o, ev, "mmapsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }
 
 int shmsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "shmget_enter", "shmat_enter", "shmdt_enter", "shmctl_enter",
 					     "shmget_exit", "shmat_exit", "shmdt_exit", "shmctl_exit" };
-	struct events *ev;
+	struct tool_events te = { "shmsnoop", NULL, NULL, on_event, &htable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &shm_help, shm_parse, NULL);
@@ -310,16 +308,14 @@ int shmsnoop_main(int argc, char **argv)
 	o = open_syssnoop(progs, 8, env.tid ? 0 : env.pid, env.tid);
 	map_set_autocreate(obj_map(o, "counts"), false);
 	map_set_autocreate(obj_map(o, "stackmap"), false);
-	if (!(ev = mem_attach_events(o, "shmsnoop", on_event, NULL)))
-		return 1;
 	if (env.tid) { /* bcc: the first column becomes TID */
 		memcpy(hcols_tid, hcols, sizeof(hcols));
 		hcols_tid[H_ID].head = "TID";
 		htable.cols = hcols_tid;
 	}
 	out_show(&htable, H_TS, env.time);
-	out_header(&htable);
-	return mem_run_events(o, ev, "shmsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }
 
 /* ---- brkstack -------------------------------------------------------- */
