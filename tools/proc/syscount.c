@@ -373,19 +373,8 @@ int syscount_main(int argc, char **argv)
 	/* shrink whichever aggregation map this mode does not use */
 	map_set_max_entries(env.process ? m_sys : m_procs, 1);
 
-	if (env.cgroup && (cgfd = tool_cgroup_open("syscount", env.cgroup)) < 0) {
-		obj_close(o);
+	if (tool_load_attach_cgroup(o, "syscount", env.cgroup, &cgfd) < 0)
 		return 1;
-	}
-	if (tool_load_attach(o, "syscount")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "syscount", env.cgroup, cgfd) < 0) {
-		ret = 1;
-		goto out;
-	}
 
 	rows = xcalloc(SC_MAX_ENTRIES > SC_MAX_NR ? SC_MAX_ENTRIES : SC_MAX_NR, sizeof(*rows));
 	if (env.process) {
@@ -444,7 +433,6 @@ int syscount_main(int argc, char **argv)
 	free(s.keys);
 	free(s.vals);
 	free(s.prev);
-out:
 	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);
