@@ -32,7 +32,6 @@ static const struct opt opts[] = {
 	{ 'F', "flag", NULL, "Print a histogram per set of I/O flags" },
 	{ 'd', NULL, "DISK", "Trace this disk only (name or MAJ:MIN)" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -69,7 +68,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'F': env.per_flag = true; break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

@@ -28,7 +28,6 @@ static const struct opt opts[] = {
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
 	{ 'm', "min", "MIN", "Min latency to trace, in ms" },
 	{ 't', "timestamp", NULL, "Include timestamp on output" },
-	{ 'v', "verbose", NULL, "Verbose debug output (and the attach points chosen)" },
 	{ 0 },
 };
 
@@ -62,7 +61,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'c': env.cgroup = arg; break;
 	case 'm': env.min_ms = opt_num(&help, "latency (in ms)", arg, 0, LLONG_MAX / 1000000); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.duration)
 			opt_usage_error(&help, "unrecognized positional argument: %s", arg);

@@ -20,7 +20,6 @@ static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'c', "comm", "COMM", "Trace this comm only (a prefix of the process name)" },
 	{ 'd', "disk", "DISK", "Trace this disk only (name or MAJ:MIN)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -53,7 +52,6 @@ static int parse(int key, const char *arg, void *ctx)
 		env.comm = arg;
 		break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

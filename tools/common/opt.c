@@ -19,8 +19,10 @@ struct tool_common tool_common;
 #define KEY_USAGE OPT_LONG_ONLY(203)
 
 /* Shared by every tool; entries whose short letter the tool already uses
- * lose it (fsslower's -j is CSV output: there --json stays). */
+ * lose it (fsslower's -j is CSV output: there --json stays); a tool with
+ * its own --verbose (stackcount's raw addresses) keeps it. */
 static const struct opt common_opts[] = {
+	{ 'v', "verbose", NULL, "say how the tool traces; the loader's steps and the verifier log" },
 	{ 'j', "json", NULL, "one JSON object per line: per event, or per interval report "
 			     "(\"time\": RFC 3339 wall clock)" },
 	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
@@ -271,7 +273,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			if (optind >= argc)
 				break;
 			/* a positional argument: hand it over and go on parsing */
-			if (fn(0, argv[optind], ctx))
+			if (!fn || fn(0, argv[optind], ctx))
 				opt_usage_error(h, "unexpected argument '%s'", argv[optind]);
 			optind++;
 			continue;
@@ -306,6 +308,12 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		case KEY_BTF:
 			tool_common.btf_path = optarg;
 			continue;
+		case 'v':
+			if (common_key(h, common('v')) == 'v') {
+				tool_common.verbose++; /* -vv: more (run) */
+				continue;
+			}
+			break;
 		case KEY_JSON:
 			out_cfg.format = OUT_JSON;
 			continue;
@@ -319,7 +327,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			out_cfg.prom_path = optarg;
 			continue;
 		}
-		if (fn(c, optarg, ctx)) {
+		if (!fn || fn(c, optarg, ctx)) {
 			const char *name = li >= 0 ? lo[li].name : NULL;
 
 			if (name)

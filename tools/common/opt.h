@@ -4,8 +4,8 @@
  * -h/--help/-? prints the help to stdout and exits 0, --usage the usage
  * line, -V/--version the version; a bad option or a bad argument prints
  * one line that names it plus "Try 'NAME --help'" and exits 2.
- * The options every tool shares are parsed here: --btf FILE into
- * tool_common; -j/--json (just --json where the tool has its own -j) and,
+ * The options every tool shares are parsed here: -v/--verbose and
+ * --btf FILE into tool_common; -j/--json (just --json where the tool has its own -j) and,
  * for OPT_PROM tools, --prom FILE into out_cfg (out.h). */
 #ifndef COREBOX_OPT_H
 #define COREBOX_OPT_H
@@ -44,7 +44,8 @@ struct tool_help {
 /* Parse argv.  fn is called for each option (key, argument or NULL) and
  * for each positional argument (key 0).  fn returns 0, or non-zero after
  * printing nothing: opt_parse then reports "invalid argument" for that
- * option and exits 2.  Returns normally only on success. */
+ * option and exits 2.  fn NULL: the tool has no options or arguments of
+ * its own.  Returns normally only on success. */
 void opt_parse(int argc, char **argv, const struct tool_help *h,
 	       int (*fn)(int key, const char *arg, void *ctx), void *ctx);
 
@@ -60,7 +61,7 @@ void opt_usage_error(const struct tool_help *h, const char *fmt, ...) __attribut
 
 struct tool_common {
 	const char *btf_path; /* --btf FILE (or $COREBOX_BTF) */
-	int verbose;          /* -v/--verbose */
+	int verbose;          /* -v/--verbose: how many times */
 };
 extern struct tool_common tool_common;
 

@@ -30,7 +30,6 @@ static const struct opt opts[] = {
 	{ 's', "cpu", "CPU", "Only stat irq on selected cpu" },
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'N', "nanoseconds", NULL, "Output in nanoseconds" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -83,7 +82,6 @@ static int parse(int key, const char *arg, void *ctx)
 		else
 			env.cgroup = arg;
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

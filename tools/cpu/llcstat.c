@@ -36,7 +36,6 @@ static const struct opt opts[] = {
 	{ 'c', "sample_period", "SAMPLE_PERIOD", "Sample one in this many number of cache reference / miss events" },
 	{ 't', "tid", NULL, "Summarize cache references and misses by PID/TID" },
 	{ KEY_REPLAY, "replay", "FILE", "report on samples recorded as text (ref|miss CPU PID TID PERIOD COMM)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -63,7 +62,6 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'c': env.period = (long)opt_num(&help, "sample period", arg, 1, 1L << 40); break;
 	case 't': env.per_thread = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case KEY_REPLAY: env.replay = arg; break;
 	case 0:
 		if (env.npos++)

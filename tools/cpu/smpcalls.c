@@ -30,7 +30,6 @@ BPF_OBJ_DECLARE(smpcalls);
 
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "print a time stamp before each interval's maps" },
-	{ 'v', "verbose", NULL, "print the mechanism used" },
 	{ 0 },
 };
 
@@ -53,7 +52,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

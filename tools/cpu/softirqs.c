@@ -18,7 +18,6 @@ static const struct opt opts[] = {
 	{ 'N', "nanoseconds", NULL, "Output in nanoseconds" },
 	{ 'C', "count", NULL, "Show event counts with timing" },
 	{ 'c', "cpu", "CPU", "Trace this cpu only" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -50,7 +49,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'C': env.count = true; break;
 	case 'T': env.iv.timestamp = true; break;
 	case 'c': env.cpu = (int)opt_num(&help, "cpu", arg, 0, 65535); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

@@ -26,7 +26,6 @@ BPF_OBJ_DECLARE(cachestat);
 
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Print timestamp" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and which kernel functions are counted" },
 	{ 0 },
 };
 
@@ -50,7 +49,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

@@ -101,7 +101,6 @@ static const struct opt opts[] = {
 	{ 'd', "duration", "DURATION", "Total duration of trace in seconds" },
 	{ 'c', "csv", NULL, "Output as csv" },
 	{ 'j', NULL, NULL, "Output as csv (bcc's flag; --json is JSON)" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and how the operations are traced" },
 	{ 0 },
 };
 
@@ -146,7 +145,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX); break;
 	case 'c':
 	case 'j': env.csv = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: /* bcc's positional min_ms */
 		env.min_ms = opt_num(&help, "min_ms", arg, 0, LLONG_MAX / 1000000);
 		break;

@@ -49,7 +49,6 @@ static const struct opt opts[] = {
 	{ 'x', "failed", NULL, "only show opens that failed" },
 	{ 'F', "full-path", NULL, "prefix relative paths with the process's working directory" },
 	{ 'f', "flag_filter", "FLAG", "only show opens with this flag (O_WRONLY, O_CREAT, ...); repeatable" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -149,7 +148,6 @@ static int parse(int key, const char *arg, void *ctx)
 		if (add_flag(arg))
 			opt_usage_error(&help, "unknown open flag '%s' (try O_WRONLY, O_CREAT, ...)", arg);
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

@@ -26,7 +26,6 @@ BPF_OBJ_DECLARE(readahead);
 
 static const struct opt opts[] = {
 	{ 'd', "duration", "DURATION", "Duration to trace (seconds; default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and how read-ahead is traced" },
 	{ 0 },
 };
 
@@ -46,7 +45,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'd': duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

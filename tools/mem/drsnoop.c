@@ -25,7 +25,6 @@ static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include a TIME(s) column: seconds since the first event" },
 	{ 'n', "name", "NAME", "Only print process names containing this name" },
 	{ 'M', "memcg", NULL, "Also trace memory cgroup reclaim (tasks over their cgroup's limit), with a TYPE column" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -61,7 +60,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T': env.timestamp = true; break;
 	case 'n': env.name = arg; break;
 	case 'M': env.memcg = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

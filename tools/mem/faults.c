@@ -58,7 +58,6 @@ static int fparse(int key, const char *arg, void *ctx)
 	case 'p': e->pid = opt_pid(e->help, "PID", arg); break;
 	case 'd': e->duration = (long)opt_num(e->help, "DURATION", arg, 1, INT_MAX); break;
 	case 'f': e->folded = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -110,7 +109,6 @@ static const struct opt faults_opts[] = {
 	{ 'p', "pid", "PID", "only page faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
 	{ 'f', "folded", NULL, "folded output (comm;frames count), for flame graphs" },
-	{ 'v', "verbose", NULL, "show loader details" },
 	{ 0 },
 };
 
@@ -214,7 +212,6 @@ int faults_main(int argc, char **argv)
 static const struct opt ffaults_opts[] = {
 	{ 'p', "pid", "PID", "only page faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
@@ -266,7 +263,6 @@ int ffaults_main(int argc, char **argv)
 static const struct opt hfaults_opts[] = {
 	{ 'p', "pid", "PID", "only hugetlb faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
@@ -305,7 +301,6 @@ int hfaults_main(int argc, char **argv)
 static const struct opt swapin_opts[] = {
 	{ 'T', "notime", NULL, "do not show the timestamp (HH:MM:SS)" },
 	{ 'p', "pid", "PID", "only swap-ins of this process" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
@@ -331,7 +326,6 @@ static int swparse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'T': sw.notime = true; break;
 	case 'p': sw.pid = opt_pid(&swapin_help, "PID", arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (sw.npos == 0)
 			sw.interval = (long)opt_num(&swapin_help, "interval", arg, 1, INT_MAX);

@@ -59,7 +59,6 @@ static const struct opt opts[] = {
 	  "the number of unique stack traces that can be stored and displayed (default 10240)" },
 	{ KEY_DEPTH, "perf-max-stack-depth", "PERF-MAX-STACK-DEPTH",
 	  "the limit for both kernel and user stack traces (default 127)" },
-	{ 'v', "verbose", NULL, "verbose debug output" },
 	{ 0 },
 };
 
@@ -134,7 +133,6 @@ static int parse(int key, const char *arg, void *ctx)
 		break;
 	case KEY_STORAGE: env.storage = (long)opt_num(&help, "stack storage size", arg, 1, 1 << 24); break;
 	case KEY_DEPTH: env.depth = (long)opt_num(&help, "perf max stack depth", arg, 1, 127); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.npos == 0)
 			env.interval = (long)opt_num(&help, "INTERVAL", arg, 1, INT_MAX);

@@ -10,16 +10,6 @@
 #include "lib/err.h"
 #include "lib/util.h"
 
-int mem_parse_verbose(int key, const char *arg, void *ctx)
-{
-	(void)arg;
-	(void)ctx;
-	if (key != 'v')
-		return 1;
-	tool_common.verbose = 1;
-	return 0;
-}
-
 long long mem_vmstat(const char *key)
 {
 	FILE *f = fopen("/proc/vmstat", "re");

@@ -10,9 +10,6 @@
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h" /* ev_comm */
 
-/* The option callback of tools whose only option is -v (opt_parse). */
-int mem_parse_verbose(int key, const char *arg, void *ctx);
-
 /* A counter of /proc/vmstat ("nr_free_pages"), or -1. */
 long long mem_vmstat(const char *key);
 /* Number of online NUMA nodes (/sys/devices/system/node/online), 1 when

@@ -19,7 +19,6 @@
 BPF_OBJ_DECLARE(numamove);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -103,7 +102,7 @@ int numamove_main(int argc, char **argv)
 	int ncpu, fd, ret = 0;
 	char hms[16];
 
-	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
+	opt_parse(argc, argv, &help, NULL, NULL);
 	ncpu = cpus_possible();
 	if (ncpu < 1) {
 		tool_err("numamove", "cannot read the possible CPUs");

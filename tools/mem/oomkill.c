@@ -24,7 +24,6 @@
 BPF_OBJ_DECLARE(oomkill);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -124,7 +123,7 @@ int oomkill_main(int argc, char **argv)
 	struct tool_events te = { "oomkill", NULL, after_load, on_event, NULL };
 	struct obj *o;
 
-	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
+	opt_parse(argc, argv, &help, NULL, NULL);
 	page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tool_signals();
 

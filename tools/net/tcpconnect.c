@@ -36,7 +36,6 @@ static const struct opt opts[] = {
 	{ 's', "source-port", NULL, "Consider source port when counting" },
 	{ 'P', "port", "PORTS", "Comma-separated list of destination ports to trace" },
 	{ KEY_CGROUP, "cgroup", "PATH", "Only connects from processes in this cgroup (v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -67,7 +66,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 's': env.source_port = 1; break;
 	case 'P': env.nports = inet_ports_parse(&help, "PORTS", arg, env.ports, INET_PORTS_MAX); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

@@ -26,7 +26,6 @@ static const struct opt opts[] = {
 	{ 't', "timestamp", NULL, "Include timestamp on output" },
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'L', "lport", NULL, "Include LPORT on output" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -51,7 +50,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 't': env.timestamp = 1; break;
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.lport = 1; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.npos++)
 			opt_usage_error(&help, "unrecognized positional argument: %s", arg);

@@ -28,7 +28,6 @@ static const struct opt opts[] = {
 	{ 't', "timestamp", NULL, "Include seconds since the first session on output (bcc)" },
 	{ 'L', "localport", "LOCALPORT", "Comma-separated list of local ports to trace." },
 	{ 'D', "remoteport", "REMOTEPORT", "Comma-separated list of remote ports to trace." },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -52,7 +51,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 't': env.timestamp = 1; break;
 	case 'L': env.f.nsports = inet_ports_parse(&help, "LOCALPORT", arg, env.f.sports, INET_PORTS_MAX); break;
 	case 'D': env.f.ndports = inet_ports_parse(&help, "REMOTEPORT", arg, env.f.dports, INET_PORTS_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

@@ -28,7 +28,6 @@ static const struct opt opts[] = {
 	{ 'c', "count", NULL, "count occurred retransmits per flow" },
 	{ '4', "ipv4", NULL, "trace IPv4 family only" },
 	{ '6', "ipv6", NULL, "trace IPv6 family only" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -58,7 +57,6 @@ static int parse(int key, const char *arg, void *ctx)
 					env.family == 2 ? '4' : '6');
 		env.family = key == '4' ? 2 : 10;
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

@@ -26,7 +26,6 @@ static const struct opt opts[] = {
 	{ 'w', "wide", NULL, "Wide column output (fits IPv6 addresses)" },
 	{ 'L', "localport", "LPORT", "Comma-separated list of local ports to trace." },
 	{ 'D', "remoteport", "DPORT", "Comma-separated list of remote ports to trace." },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -49,7 +48,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'w': env.wide = 1; break;
 	case 'L': env.f.nsports = inet_ports_parse(&help, "LPORT", arg, env.f.sports, INET_PORTS_MAX); break;
 	case 'D': env.f.ndports = inet_ports_parse(&help, "DPORT", arg, env.f.dports, INET_PORTS_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

@@ -48,7 +48,6 @@ static const struct opt opts[] = {
 	{ 'U', "print-uid", NULL, "add a UID column" },
 	{ KEY_MAX_ARGS, "max-args", "MAX_ARGS", "arguments captured and shown, 1..60 (default 20)" },
 	{ 'c', "cgroup", "PATH", "only trace processes in this cgroup (v2 directory)" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -86,7 +85,6 @@ static int parse(int key, const char *arg, void *ctx)
 		env.max_args = (int)opt_num(&help, "MAX_ARGS", arg, 1, EXECSNOOP_TOTAL_MAX_ARGS);
 		break;
 	case 'c': env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* no positional arguments */
 	}
 	return 0;

@@ -34,7 +34,6 @@ static const struct opt opts[] = {
 	{ 'T', "threaded", NULL, "Trace by thread." },
 	{ KEY_PER_THREAD, "per-thread", NULL, "Same as -T (bcc's name)" },
 	{ 'c', "cgroup", "PATH", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -59,7 +58,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T':
 	case KEY_PER_THREAD: env.threaded = 1; break;
 	case 'c': env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* no positional arguments */
 	}
 	return 0;

@@ -33,7 +33,6 @@ static const struct opt opts[] = {
 	{ 'P', "process", NULL, "Count by process and not by syscall" },
 	{ 'e', "errno", "ERRNO", "Trace only syscalls that return this error (numeric or EPERM, etc.)" },
 	{ 'l', "list", NULL, "Print list of recognized syscalls and exit" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -103,9 +102,6 @@ static int parse(int key, const char *arg, void *ctx)
 		break;
 	case 'l':
 		env.list = true;
-		break;
-	case 'v':
-		tool_common.verbose = 1;
 		break;
 	case 'e':
 		errno = 0;

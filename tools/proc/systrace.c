@@ -69,7 +69,6 @@ static const struct opt opts[] = {
 	{ 'a', "all-cpus", NULL, "system-wide (the default); with COMMAND: trace everything while it runs" },
 	{ 'm', "mmap-pages", "PAGES", "events buffer size in pages, a power of two (perf trace -m; default 128: "
 				      "512 KiB, more if calls are lost)" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -120,7 +119,6 @@ static int parse(int key, const char *arg, void *ctx)
 		if (env.mmap_pages & (env.mmap_pages - 1))
 			opt_usage_error(&help, "PAGES must be a power of two, not %ld", env.mmap_pages);
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* positional words are the COMMAND (split off before) */
 	}
 	return 0;

@@ -29,7 +29,6 @@ static struct {
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "only threads created by this process" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -45,7 +44,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

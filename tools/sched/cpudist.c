@@ -16,7 +16,6 @@ static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'I', "include-idle", NULL, "Include CPU idle time" },
 	{ 'e', "extension", NULL, "Show extension summary (average/total/count)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 

@@ -40,7 +40,6 @@ static const struct opt opts[] = {
 	{ 'j', "csv", NULL, "print sample summaries (verbose) as comma-separated values" },
 	{ 'J', "fullcsv", NULL, "print sample summaries with extra fields: CPU sample offsets" },
 	{ 'T', "timestamp", NULL, "include timestamp on output" },
-	{ 'v', "verbose", NULL, "print the way the run queues are read" },
 	{ 0 },
 };
 
@@ -69,7 +68,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'j': env.csv = true; break;
 	case 'J': env.csv = env.fullcsv = true; break;
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

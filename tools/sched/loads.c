@@ -24,7 +24,6 @@
 BPF_OBJ_DECLARE(loads);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "say where the load averages come from" },
 	{ 0 },
 };
 
@@ -46,7 +45,6 @@ static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

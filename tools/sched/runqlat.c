@@ -15,7 +15,6 @@ static const struct opt opts[] = {
 	{ 'L', "tids", NULL, "Print a histogram per thread ID" },
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 

@@ -32,7 +32,6 @@ static const struct opt opts[] = {
 	{ 'O', "runqocc", NULL, "Report run queue occupancy" },
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'H', "host", NULL, "Report nr_running from host's rq" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
@@ -66,7 +65,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T': env.iv.timestamp = true; break;
 	case 'H': env.host = true; break;
 	case 'f': env.freq = (long)opt_num(&help, "frequency", arg, 1, 100000); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

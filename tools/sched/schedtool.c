@@ -20,7 +20,6 @@ int schedtool_parse(struct schedtool *st, int key, const char *arg)
 	case 'L': schedtool_set_key(st, SCHEDHIST_TID); break;
 	case 'p': st->pid = (unsigned)opt_pid(st->help, "PID", arg); break;
 	case 'c': st->cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(st->help, &st->iv, &st->npos, arg); break;
 	default: return 1;
 	}

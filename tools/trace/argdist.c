@@ -45,7 +45,7 @@ struct aprobe {
 static struct {
 	int pid, tid, strsize, top, count;
 	long interval, duration;
-	bool cumulative, verbose;
+	bool cumulative;
 	struct aprobe *p;
 	int np;
 } env = { .strsize = 80, .interval = 1 };
@@ -58,7 +58,6 @@ static const struct opt opts[] = {
 	{ 'i', "interval", "SEC", "output interval, in seconds (default 1 second)" },
 	{ 'd', "duration", "SEC", "total duration of trace, in seconds" },
 	{ 'n', "number", "N", "number of outputs" },
-	{ 'v', "verbose", NULL, "print the generated programs' sizes and loader details" },
 	{ 'c', "cumulative", NULL, "do not clear histograms and freq counts at each interval" },
 	{ 'T', "top", "N", "number of top results to show (not applicable to histograms)" },
 	{ 'H', "histogram", "specifier", "probe specifier to capture histogram of (see examples below)" },
@@ -98,7 +97,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'i': env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX); break;
 	case 'd': env.duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
 	case 'n': env.count = (int)opt_num(&help, "number", arg, 1, INT_MAX); break;
-	case 'v': env.verbose = true; tool_common.verbose = 1; break;
 	case 'c': env.cumulative = true; break;
 	case 'T': env.top = (int)opt_num(&help, "top", arg, 1, INT_MAX); break;
 	case 'I': break;

@@ -27,7 +27,6 @@ static const struct opt opts[] = {
 	{ 'r', "regexp", NULL, "use regular expressions. Default is \"*\" wildcards only." },
 	{ 'D', "debug", NULL, "print the generated BPF program's size and sections" },
 	{ 'c', "cpu", "CPU", "trace this CPU only" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
@@ -56,7 +55,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'D': debug = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;

@@ -35,7 +35,6 @@ static const struct opt opts[] = {
 	{ 'm', "milliseconds", NULL, "millisecond histogram" },
 	{ 'F', "function", NULL, "show a separate histogram per function" },
 	{ 'r', "regexp", NULL, "use regular expressions. Default is \"*\" wildcards only." },
-	{ 'v', "verbose", NULL, "show the generated programs' sizes and loader details" },
 	{ 0 },
 };
 
@@ -65,7 +64,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'u': env.usec = true; break;
 	case 'm': env.msec = true; break;
 	case 'F': env.perfunc = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;

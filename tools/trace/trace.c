@@ -51,7 +51,7 @@ struct probe {
 static struct {
 	int pid, tid, max_events, strsize, pages;
 	long uid;
-	bool verbose, include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
+	bool include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
 	int nprobes;
@@ -72,7 +72,6 @@ static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "id of the process to trace (optional)" },
 	{ 'L', "tid", "TID", "id of the thread to trace (optional)" },
 	{ KEY_UID, "uid", "UID", "id of the user to trace (optional)" },
-	{ 'v', "verbose", NULL, "print the generated programs' sizes and the loader's steps" },
 	{ 'Z', "string-size", "N", "maximum size to read from strings (default 80)" },
 	{ 'S', "include-self", NULL, "do not filter trace's own pid from the trace" },
 	{ 'M', "max-events", "N", "number of events to print before quitting" },
@@ -119,7 +118,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.tid = opt_pid(&help, "TID", arg); break;
 	case KEY_UID: env.uid = (long)opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
-	case 'v': env.verbose = true; tool_common.verbose = 1; break;
 	case 'Z': env.strsize = (int)opt_num(&help, "string size", arg, 1, 4096); break;
 	case 'S': env.include_self = true; break;
 	case 'M': env.max_events = (int)opt_num(&help, "max events", arg, 1, INT_MAX); break;
@@ -302,7 +300,7 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 	gen_end(g, out);
 	if (build_add(o, l, g, p->s.text, env.pid) < 0)
 		goto bad;
-	if (env.verbose)
+	if (tool_common.verbose)
 		fprintf(stderr, "trace: %s at %s: %zu instructions\n", p->s.text, l->name, e->cnt);
 	gen_free(g);
 	return 0;
@@ -632,7 +630,7 @@ int trace_main(int argc, char **argv)
 		opt_usage_error(&help, "-M/--max-events should be specified with -A/--aggregate");
 	tool_signals();
 	ro.pid = env.pid;
-	ro.verbose = env.verbose;
+	ro.verbose = tool_common.verbose;
 	for (int i = 0; i < env.nprobes; i++) {
 		struct probe *p = &env.probes[i];
 
