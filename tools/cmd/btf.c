@@ -39,6 +39,7 @@ static const struct tool_help help = {
 		    "  corebox btf dump prog.bpf.o                     # types of a BPF object\n"
 		    "  corebox btf min /sys/kernel/btf/vmlinux -o k.btf   # for hosts without BTF\n",
 	.opts = no_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 static const struct opt dump_opts[] = {
@@ -57,6 +58,7 @@ static const struct tool_help dump_help = {
 		    "  corebox btf dump /sys/kernel/btf/vmlinux --types task_struct,\"struct pt_regs\"\n"
 		    "  corebox btf dump tool.bpf.o\n",
 	.opts = dump_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 struct dump_args {
@@ -148,6 +150,7 @@ static const struct tool_help min_help = {
 		    "  corebox btf min vmlinux-6.1 -o 6.1.btf        # on a build host, for another kernel\n"
 		    "  corebox execsnoop --btf min.btf\n",
 	.opts = min_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 /* The objects built into corebox (Makefile: build/bpfobjs.S). */

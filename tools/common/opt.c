@@ -52,6 +52,8 @@ static int common_key(const struct tool_help *h, const struct opt *c)
 		return 0;
 	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
 		return 0;
+	if (c->key == 'v' && (h->flags & OPT_NO_VERBOSE))
+		return 0;
 	for (const struct opt *o = h->opts; o && o->key; o++) {
 		if (o->name && c->name && !strcmp(o->name, c->name))
 			return 0; /* the tool has its own --NAME */

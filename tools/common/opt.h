@@ -26,6 +26,7 @@ struct opt {
 enum {
 	OPT_PROM = 1 << 0,    /* a summarizing tool: --prom FILE (Prometheus text) */
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
+	OPT_NO_VERBOSE = 1 << 2, /* no -v/--verbose (commands that load no BPF) */
 };
 
 /* A tool's --help.  Its name and one-line summary are those of the applet
