@@ -177,7 +177,8 @@ static int after_load(struct obj *o)
 int biosnoop_main(int argc, char **argv)
 {
 	struct obj_opts oo = { 0 };
-	struct tool_events te = { "biosnoop", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "biosnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 	int err;
 

@@ -326,7 +326,7 @@ static int after_load(struct obj *o)
 int fsslower_main(int argc, char **argv)
 {
 	const struct fs_config *alias = fs_of_applet(tool_applet);
-	struct tool_events te = { NULL, NULL, after_load, on_event, NULL };
+	struct tool_events te = { .after_load = after_load, .on_event = on_event };
 	struct obj *o;
 
 	if (alias) {

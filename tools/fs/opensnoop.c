@@ -260,7 +260,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 int opensnoop_main(int argc, char **argv)
 {
 	static const char *const variants[] = { "open", "openat", "openat2" };
-	struct tool_events te = { "opensnoop", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "opensnoop", .on_event = on_event, .header = &table };
 	struct obj *o;
 	size_t i;
 

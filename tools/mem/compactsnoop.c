@@ -162,7 +162,8 @@ static int after_load(struct obj *o)
 
 int compactsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { "compactsnoop", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "compactsnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 	int ret;
 

@@ -134,7 +134,8 @@ static int after_load(struct obj *o)
 int drsnoop_main(int argc, char **argv)
 {
 	static const char *const zone_stat = "vm_zone_stat";
-	struct tool_events te = { "drsnoop", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "drsnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 	uint64_t kaddr = 0;
 

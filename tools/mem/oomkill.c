@@ -120,7 +120,7 @@ static int after_load(struct obj *o)
 int oomkill_main(int argc, char **argv)
 {
 	static const char *const func = "oom_kill_process";
-	struct tool_events te = { "oomkill", NULL, after_load, on_event, NULL };
+	struct tool_events te = { .name = "oomkill", .after_load = after_load, .on_event = on_event };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, NULL, NULL);

@@ -282,7 +282,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 int mmapsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "mmap_enter" };
-	struct tool_events te = { "mmapsnoop", NULL, NULL, on_event, &mtable };
+	struct tool_events te = { .name = "mmapsnoop", .on_event = on_event, .header = &mtable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &mmap_help, mmap_parse, NULL);
@@ -300,7 +300,7 @@ int shmsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "shmget_enter", "shmat_enter", "shmdt_enter", "shmctl_enter",
 					     "shmget_exit", "shmat_exit", "shmdt_exit", "shmctl_exit" };
-	struct tool_events te = { "shmsnoop", NULL, NULL, on_event, &htable };
+	struct tool_events te = { .name = "shmsnoop", .on_event = on_event, .header = &htable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &shm_help, shm_parse, NULL);

@@ -159,7 +159,8 @@ static int after_load(struct obj *o)
 
 int tcpconnect_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpconnect", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "tcpconnect",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	env.uid = -1;

@@ -105,7 +105,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int tcpconnlat_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpconnlat", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "tcpconnlat", .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

@@ -116,7 +116,8 @@ static int fill_ports(struct obj *o)
 
 int tcplife_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcplife", NULL, fill_ports, on_event, &table };
+	struct tool_events te = { .name = "tcplife",
+				  .after_load = fill_ports, .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

@@ -161,7 +161,8 @@ static int after_load(struct obj *o)
 
 int tcpretrans_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpretrans", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "tcpretrans",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct prog *fentry, *kprobe;
 	struct obj *o;
 

@@ -210,7 +210,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int execsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { "execsnoop", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "execsnoop", .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

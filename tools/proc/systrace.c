@@ -700,7 +700,8 @@ static int finish(struct obj *o)
 
 int systrace_main(int argc, char **argv)
 {
-	struct tool_events te = { "systrace", NULL, after_load, NULL, NULL, 0, tick, finish, NULL };
+	struct tool_events te = { .name = "systrace",
+				  .after_load = after_load, .tick = tick, .finish = finish };
 	int ci = command_index(argc, argv), err;
 	char cgbuf[4096];
 	uint8_t *info;

@@ -136,7 +136,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int threadsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { "threadsnoop", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "threadsnoop", .on_event = on_event, .header = &table };
 	char glibc[256], target[300];
 	struct obj *o;
 	int nlib = 0, err;
