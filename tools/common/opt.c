@@ -263,6 +263,17 @@ static void check_btf_path(const struct tool_help *h)
 	exit(1);
 }
 
+/* --prom FILE is checked before tracing starts, as --svg is: a device or
+ * FIFO of that name must not be replaced, and a missing directory must
+ * not pass unnoticed until the first report. */
+static void check_prom_path(const struct tool_help *h)
+{
+	if (out_cfg.prom_path && out_prom_check(out_cfg.prom_path) < 0) {
+		tool_err(help_name(h), "%s", err_msg());
+		exit(1);
+	}
+}
+
 void opt_parse(int argc, char **argv, const struct tool_help *h,
 	       int (*fn)(int key, const char *arg, void *ctx), void *ctx)
 {
@@ -298,6 +309,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		if (c == -1) {
 			if (optind >= argc) {
 				check_btf_path(h);
+				check_prom_path(h);
 				break;
 			}
 			/* a positional argument: hand it over and go on parsing */
