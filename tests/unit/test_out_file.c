@@ -86,6 +86,7 @@ int main(void)
 	T_OK(out_file_check(dir) == -EISDIR, "check: a directory target refused: %s", err_msg());
 	T_OK(out_file_check(at("no/such/dir/x.prom")) == -ENOENT && strstr(err_msg(), "cannot create a temporary file in"),
 	     "check: a missing directory refused: %s", err_msg());
+	T_OK(out_file_check("") == -ENOENT, "check: an empty name refused: %s", err_msg());
 	T_OK(out_file_check(at("new.prom")) == 0 && access(at("new.prom"), F_OK) != 0 && count(".new.prom") == 0,
 	     "check: a creatable target passes, nothing left behind");
 

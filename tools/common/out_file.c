@@ -19,6 +19,8 @@ static int target_ok(const char *path)
 {
 	struct stat st;
 
+	if (!*path) /* "" names nothing rename() could replace */
+		return err_set(ENOENT, "an empty file name");
 	if (stat(path, &st) < 0)
 		return errno == ENOENT ? 0 : err_sys(errno, "cannot stat %s", path);
 	if (!S_ISREG(st.st_mode))
