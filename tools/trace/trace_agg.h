@@ -1,7 +1,7 @@
 /* trace -A: count each distinct event (its text line, or its JSON
  * fields) and report them most frequent first, when tracing ends. */
-#ifndef COREBOX_TRACE_AGG_H
-#define COREBOX_TRACE_AGG_H
+#ifndef COREBOX_TRACE_TRACE_AGG_H
+#define COREBOX_TRACE_TRACE_AGG_H
 
 #include <stddef.h>
 
