@@ -9,7 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
 
 struct tool_common tool_common;
 
@@ -239,6 +243,41 @@ static void bad_option(const struct tool_help *h, const struct option *lo, const
 	opt_usage_error(h, "unrecognized option '--%s'", name);
 }
 
+/* A --btf FILE (or $COREBOX_BTF) that cannot be BTF is an error for every
+ * tool, also one that never needs kernel BTF (loads, profile, run
+ * --dry-run): a typo must not pass unnoticed until the day the file is
+ * needed.  Same checks and message as the loader (open_regular: missing,
+ * a directory, a FIFO, a device), and an empty file; whether the bytes
+ * parse is left to the loader, which maps the file when it needs it. */
+static void check_btf_path(const struct tool_help *h)
+{
+	struct stat st;
+	int fd;
+
+	if (!tool_common.btf_path)
+		return;
+	fd = open_regular(tool_common.btf_path, &st);
+	if (fd >= 0) {
+		close(fd);
+		if (st.st_size > 0)
+			return;
+		err_set(EINVAL, "%s is empty", tool_common.btf_path);
+	}
+	tool_err(help_name(h), "kernel BTF: %s", err_msg());
+	exit(1);
+}
+
+/* --prom FILE is checked before tracing starts, as --svg is: a device or
+ * FIFO of that name must not be replaced, and a missing directory must
+ * not pass unnoticed until the first report. */
+static void check_prom_path(const struct tool_help *h)
+{
+	if (out_cfg.prom_path && out_prom_check(out_cfg.prom_path) < 0) {
+		tool_err(help_name(h), "%s", err_msg());
+		exit(1);
+	}
+}
+
 void opt_parse(int argc, char **argv, const struct tool_help *h,
 	       int (*fn)(int key, const char *arg, void *ctx), void *ctx)
 {
@@ -272,8 +311,11 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 
 		c = getopt_long(argc, argv, so, lo, &li);
 		if (c == -1) {
-			if (optind >= argc)
+			if (optind >= argc) {
+				check_btf_path(h);
+				check_prom_path(h);
 				break;
+			}
 			/* a positional argument: hand it over and go on parsing */
 			if (!fn || fn(0, argv[optind], ctx))
 				opt_usage_error(h, "unexpected argument '%s'", argv[optind]);

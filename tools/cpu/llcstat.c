@@ -137,15 +137,25 @@ static void print_rows(struct row *rows, size_t n)
 
 static int replay(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	FILE *f = stdin;
 	char line[256];
 	struct row *rows = NULL;
 	size_t n = 0;
 	int lineno = 0, ret = 0;
 
-	if (!f) {
-		tool_err("llcstat", "cannot open %s: %s", path, strerror(errno));
-		return 1;
+	if (strcmp(path, "-")) {
+		/* the checks --btf gets: /dev/zero would feed "blank" lines
+		 * forever, a FIFO block the open, a directory read as empty */
+		int fd = open_regular(path, NULL);
+
+		if (fd < 0 || !(f = fdopen(fd, "r"))) {
+			if (fd >= 0) {
+				err_sys(errno, "cannot open %s", path);
+				close(fd);
+			}
+			tool_err("llcstat", "%s", err_msg());
+			return 1;
+		}
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char type[8], comm[64];

@@ -22,6 +22,7 @@
 #include "tools/common/common.h"
 #include "tools/stack/stacks.h"
 #include "tools/probe/build.h"
+#include "tools/trace/trace_agg.h"
 
 #define KEY_UID OPT_LONG_ONLY(1)
 #define MAX_PROBES 64
@@ -61,8 +62,7 @@ static struct {
 	double start_real;
 	struct stacks stk;
 	bool stk_ok;
-	struct agg { char *text; long count; } *agg;
-	size_t nagg;
+	struct trace_agg agg; /* -A */
 	bool done;
 } env = { .uid = -1, .strsize = 80, .pages = 64 };
 static struct probe probe_table[MAX_PROBES]; /* bss: not in the binary */
@@ -472,24 +472,6 @@ static void json_event(struct strbuf *b, const struct probe *p, const struct loc
 	}
 }
 
-/* -A: count each distinct event (its text, or its JSON fields). */
-static void aggregate(char *text)
-{
-	size_t i;
-
-	for (i = 0; i < env.nagg; i++)
-		if (!strcmp(env.agg[i].text, text))
-			break;
-	if (i == env.nagg) {
-		env.agg = xrealloc(env.agg, (env.nagg + 1) * sizeof(*env.agg));
-		env.agg[env.nagg].text = text;
-		env.agg[env.nagg++].count = 1;
-		return;
-	}
-	env.agg[i].count++;
-	free(text);
-}
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	const uint8_t *rec = data;
@@ -538,7 +520,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strbuf_reset(&b);
 		json_event(&b, p, &p->locs[li], rec, tgid, pid, cpu, comm, msg.s, kid, uid);
 		if (env.aggregate) {
-			aggregate(xstrdup(b.s));
+			trace_agg_add(&env.agg, xstrdup(b.s));
 		} else {
 			struct strbuf ev = { 0 };
 
@@ -576,7 +558,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (env.ustack)
 		print_stack(&line, uid, (int)tgid);
 	if (env.aggregate) {
-		aggregate(xstrdup(line.s));
+		trace_agg_add(&env.agg, xstrdup(line.s));
 	} else {
 		fwrite(line.s, 1, line.len, stdout);
 		if (env.kstack || env.ustack)
@@ -600,13 +582,6 @@ static uint32_t ring_size(int pages)
 	while (size < want && size < (256u << 20))
 		size <<= 1;
 	return (uint32_t)size;
-}
-
-static int cmp_agg(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-
-	return x->count > y->count ? -1 : x->count < y->count;
 }
 
 int trace_main(int argc, char **argv)
@@ -695,17 +670,17 @@ int trace_main(int argc, char **argv)
 	tool_flush();
 	rc = tool_event_loop("trace", ev, 0);
 	if (env.aggregate && !tool_stdout_gone()) {
-		qsort(env.agg, env.nagg, sizeof(*env.agg), cmp_agg);
-		for (size_t i = 0; i < env.nagg; i++) {
+		trace_agg_sort(&env.agg);
+		for (size_t i = 0; i < env.agg.n; i++) {
 			if (out_json()) { /* {the event's fields, "count"} */
 				struct strbuf b = { 0 };
 
 				strbuf_reset(&b);
-				strbuf_addf(&b, "{%s,\"count\":%ld}", env.agg[i].text, env.agg[i].count);
+				strbuf_addf(&b, "{%s,\"count\":%ld}", env.agg.rows[i].text, env.agg.rows[i].count);
 				out_json_value(NULL, &b);
 				strbuf_free(&b);
 			} else {
-				printf("%s-->COUNT %ld\n\n", env.agg[i].text, env.agg[i].count);
+				printf("%s-->COUNT %ld\n\n", env.agg.rows[i].text, env.agg.rows[i].count);
 			}
 		}
 		tool_flush();
@@ -721,8 +696,6 @@ out:
 		locs_free(env.probes[i].locs, env.probes[i].nlocs);
 		spec_free(&env.probes[i].s);
 	}
-	for (size_t i = 0; i < env.nagg; i++)
-		free(env.agg[i].text);
-	free(env.agg);
+	trace_agg_free(&env.agg);
 	return rc;
 }
