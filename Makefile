@@ -11,6 +11,7 @@
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
 #   make vmlinux.h  regenerate the trimmed kernel-types header with corebox's own BTF dumper
 #                   from the pinned tools/include/vmlinux.btf (make vmlinux.btf refreshes it)
+#   make readme     regenerate README.md's tool table from the applet lines of the tools' sources
 
 VERSION  := 0.2
 
@@ -103,6 +104,17 @@ $(B)/version.h: FORCE
 $(B)/obj/tools/common/version.o: $(B)/version.h
 $(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
 
+# The applet table tools/main.c includes, generated from the applet lines
+# at the top of each tool's source (tools/applets.sh).  Replaced only when
+# it changes: editing a tool rebuilds main.o only if its applet lines did.
+$(B)/applets.h: $(filter-out tools/main.c,$(TOOL_SRCS)) tools/applets.sh
+	@mkdir -p $(B)
+	@sh tools/applets.sh header > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+
+$(B)/obj/tools/main.o: $(B)/applets.h
+$(B)/obj/tools/main.o: CFLAGS += -I$(B)
+
 $(KINC)/.stamp:
 	@test -n "$(ASM_DIR)" || { echo "no asm/ UAPI headers for $(ARCH) ($(TRIPLET)): run make deps (as root)" >&2; exit 1; }
 	@mkdir -p $(KINC)
@@ -190,6 +202,11 @@ vmlinux.h: corebox
 	  echo ' * CO-RE relocates every access against the running kernel'"'"'s BTF. */'; \
 	  ./corebox btf dump tools/include/vmlinux.btf --types "$(VMLINUX_TYPES)"; } > tools/include/vmlinux.h.new
 	mv tools/include/vmlinux.h.new tools/include/vmlinux.h
+
+# README.md's tool table, between its applets:begin/end marker lines
+# (tests/readme.sh fails when it differs from the sources).
+readme:
+	sh tools/applets.sh readme README.md
 
 deps:
 	@sh tests/install-deps.sh
@@ -337,5 +354,5 @@ endif
 
 FORCE:
 
-.PHONY: all deps demo check test bench vmtest clean vmlinux.h vmlinux.btf FORCE unit-tests unit-objs fuzz-harnesses \
-	loader-test-objs run-test-objs vm-guest
+.PHONY: all deps demo check test bench vmtest clean vmlinux.h vmlinux.btf readme FORCE unit-tests unit-objs \
+	fuzz-harnesses loader-test-objs run-test-objs vm-guest

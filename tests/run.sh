@@ -48,6 +48,10 @@ for t in $B/unit/test_*; do
 	count $B/$n.out $? $n
 done
 
+# README's tool table against the applet lines of the tools' sources.
+sh tests/readme.sh > $B/readme.out 2>&1
+count $B/readme.out $? readme
+
 # 2. End-to-end tests on the live kernel.
 for t in tests/e2e/*.sh; do
 	[ -f "$t" ] || continue

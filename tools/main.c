@@ -16,6 +16,8 @@
 
 #include "tools/common/common.h"
 
+/* build/applets.h: tools/applets.sh makes it from the applet lines at the
+ * top of each tool's source. */
 #define APPLET(name, summary) int name##_main(int argc, char **argv);
 #define APPLET_ALIAS(name, tool, summary)
 #define COMMAND(name, summary) int name##_main(int argc, char **argv);
@@ -179,6 +181,7 @@ int main(int argc, char **argv)
 	a = find_applet(base);
 	if (a && a->is_tool) {
 		tool_applet = a->name;
+		tool_applet_summary = a->summary;
 		return tool_finish(a->main(argc, argv));
 	}
 	if (argc < 2) {
@@ -207,5 +210,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	tool_applet = a->name;
+	tool_applet_summary = a->summary;
 	return tool_finish(a->main(argc - 1, argv + 1));
 }

@@ -34,6 +34,17 @@ for d in hard soft; do
 	else notok "$d link: rc=$rc $(head -2 "$W/o" | tr '\n' '|')"; fi
 done
 
+# A tool's --help opens with its applet line's summary, the one corebox
+# --help lists (an alias's own for an alias): the name and summary are
+# written once, at the top of the tool's source.
+for t in biolatency ext4slower; do
+	s=$("$CB" --help | sed -n "s/^  $t  *//p")
+	want=$(echo "$s" | awk '{ print toupper(substr($0, 1, 1)) substr($0, 2) "." }')
+	got=$("$CB" $t --help | sed -n 3p)
+	[ -n "$s" ] && [ "$got" = "$want" ] && ok "$t --help opens with its applet summary ($want)" ||
+		notok "$t --help: '$got', corebox --help lists '$s'"
+done
+
 run "$CB" nosuchtool
 [ $rc = 2 ] && [ "$(lines)" = 1 ] && grep -q "unknown tool 'nosuchtool'" "$W/o" &&
 	ok "unknown tool: one line, exit 2" || notok "unknown tool: rc=$rc $(cat "$W/o")"

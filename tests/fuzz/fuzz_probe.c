@@ -10,8 +10,8 @@
 
 #include "bpf/insn.h"
 #include "err.h"
-#include "tools/trace/match.h"
-#include "tools/trace/probe.h"
+#include "tools/probe/match.h"
+#include "tools/probe/probe.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

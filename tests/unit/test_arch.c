@@ -1,4 +1,4 @@
-/* tools/common/arch.c and the syscall table against the architecture's
+/* tools/probe/arch.c and the syscall table against the architecture's
  * own UAPI headers: register offsets (struct pt_regs / user_pt_regs of
  * <asm/ptrace.h>), __NR_* numbers, and USDT operand parsing in both
  * syntaxes.  Runs natively and, for arm64, under qemu-user. */
@@ -10,7 +10,7 @@
 
 #include "lib/err.h"
 #include "lib/util.h"
-#include "tools/common/arch.h"
+#include "tools/probe/arch.h"
 #include "tools/common/common.h"
 #include "t.h"
 

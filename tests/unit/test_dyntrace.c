@@ -9,8 +9,8 @@
 #include "bpf/insn.h"
 #include "lib/err.h"
 #include "t.h"
-#include "tools/trace/match.h"
-#include "tools/trace/probe.h"
+#include "tools/probe/match.h"
+#include "tools/probe/probe.h"
 
 static void test_emit(void)
 {

@@ -30,7 +30,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
-#include "tools/common/arch.h"
+#include "tools/probe/arch.h"
 
 enum { S_FENTRY, S_FEXIT, S_KPROBE, S_KRETPROBE, S_TP_BTF, S_RAW_TP, S_TRACEPOINT, S_UPROBE,
        S_URETPROBE, S_PERF_EVENT, S_UPROBE_ARGSUM, S_URETPROBE_RETSUM, S_NR };

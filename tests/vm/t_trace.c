@@ -1,6 +1,6 @@
 /* VM checks of the dynamic-tracing tools' generated programs, on every
  * architecture: the registers a function's arguments and return value are
- * read from (x86 rdi/rsi/rax, arm64 x0/x1/x0: tools/common/arch.c), and a
+ * read from (x86 rdi/rsi/rax, arm64 x0/x1/x0: tools/probe/arch.c), and a
  * kernel function probe (fentry where the kernel has it, else kprobes).
  * Ground truth: a child calls cbxvm_traced(i, 1000 + i) for i = 0..N-1
  * (it returns the sum); another sleeps 1 ms M times (M do_nanosleep()). */

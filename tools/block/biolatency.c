@@ -1,5 +1,7 @@
-/* biolatency: summarize block device I/O latency as a histogram
- * (libbpf-tools compatible flags and output). */
+/* applet biolatency: summarize block device I/O latency as a histogram
+ * readme: block I/O latency as a log2 histogram, per disk (`-D`) or flags (`-F`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -30,14 +32,11 @@ static const struct opt opts[] = {
 	{ 'F', "flag", NULL, "Print a histogram per set of I/O flags" },
 	{ 'd', NULL, "DISK", "Trace this disk only (name or MAJ:MIN)" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "biolatency",
 	.usage = "[-h] [-T] [-m] [-Q] [-D] [-F] [-d DISK] [-c CG] [interval] [count]",
-	.summary = "Summarize block device I/O latency as a histogram.",
 	.examples =
 		"    biolatency              # summarize block I/O latency as a histogram\n"
 		"    biolatency 1 10         # print 1 second summaries, 10 times\n"
@@ -69,7 +68,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'F': env.per_flag = true; break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

@@ -1,6 +1,9 @@
-/* biopattern: per disk, the share of random and sequential block I/O
- * in each interval (libbpf-tools compatible flags and output; -d also
- * takes MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
+/* applet biopattern: show random vs sequential block I/O per disk
+ * readme: per disk, random vs sequential I/O per interval (`-d` takes a name or `MAJ:MIN`)
+ *
+ * The share of random and sequential block I/O of each disk in each
+ * interval (libbpf-tools compatible flags and output; -d also takes
+ * MAJ:MIN, as in "biopattern -T 1 -d 259:0"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +20,11 @@ BPF_OBJ_DECLARE(biopattern);
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'd', "disk", "DISK", "Trace this disk only (name or MAJ:MIN)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "biopattern",
 	.usage = "[-h] [-T] [-d DISK] [interval] [count]",
-	.summary = "Show block device I/O pattern: random and sequential shares per disk.",
 	.examples =
 		"    biopattern              # show block I/O pattern\n"
 		"    biopattern 1 10         # print 1 second summaries, 10 times\n"
@@ -47,7 +47,6 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

@@ -1,5 +1,8 @@
-/* biosnoop: trace block device I/O, one line per request with its
- * latency (libbpf-tools compatible flags and output). */
+/* applet biosnoop: trace block device I/O with latency, one line per request
+ * readme: every block request: process, disk, type (`R`, `WS`, ...), sector, bytes, latency
+ *         (`-Q` queue time)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -25,14 +28,11 @@ static const struct opt opts[] = {
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
 	{ 'm', "min", "MIN", "Min latency to trace, in ms" },
 	{ 't', "timestamp", NULL, "Include timestamp on output" },
-	{ 'v', "verbose", NULL, "Verbose debug output (and the attach points chosen)" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "biosnoop",
 	.usage = "[-h] [-Q] [-t] [-d DISK] [-c CG] [-m MIN] [DURATION]",
-	.summary = "Trace block I/O: one line per request with its latency.",
 	.examples =
 		"    biosnoop              # trace all block I/O\n"
 		"    biosnoop -Q           # include OS queued time in I/O time\n"
@@ -61,7 +61,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case 'c': env.cgroup = arg; break;
 	case 'm': env.min_ms = opt_num(&help, "latency (in ms)", arg, 0, LLONG_MAX / 1000000); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.duration)
 			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
@@ -163,13 +162,25 @@ static const char *choose_attribution(struct obj *o)
 	return how;
 }
 
+static const char *attribution;
+
+/* -v: what is attached, and where the submitter comes from. */
+static int after_load(struct obj *o)
+{
+	if (tool_common.verbose)
+		fprintf(stderr, "biosnoop: requests from block_rq_%s/block_rq_complete (%s); submitter from %s\n",
+			env.queued ? "insert/issue" : "issue", prog_mechanism(obj_prog(o, "block_rq_issue")),
+			attribution);
+	return 0;
+}
+
 int biosnoop_main(int argc, char **argv)
 {
 	struct obj_opts oo = { 0 };
-	const char *attribution;
-	struct events *ev;
+	struct tool_events te = { .name = "biosnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
-	int cgfd = -1, err;
+	int err;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	o = BLK_OPEN(biosnoop, env.disk);
@@ -186,45 +197,13 @@ int biosnoop_main(int argc, char **argv)
 		OBJ_SET(o, rq_arg1, (uint8_t)1);
 	blk_flags_init(obj_kernel_btf(o, &oo));
 	attribution = choose_attribution(o);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("biosnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("biosnoop", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "biosnoop")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (tool_common.verbose)
-		fprintf(stderr, "biosnoop: requests from block_rq_%s/block_rq_complete (%s); submitter from %s\n",
-			env.queued ? "insert/issue" : "issue", prog_mechanism(obj_prog(o, "block_rq_issue")),
-			attribution);
-	err = 0;
-	if (cgfd >= 0 && tool_cgroup_filter(o, "biosnoop", env.cgroup, cgfd) < 0)
-		err = 1;
-	ev = err ? NULL : events_open(obj_map(o, "events"), on_event, NULL);
-	if (!err && !ev) {
-		tool_err("biosnoop", "%s", err_msg());
-		err = 1;
-	}
-	if (!err) {
-		tool_signals();
-		out_show(&table, C_TS, !env.timestamp);
-		out_show(&table, C_TIME, env.timestamp);
-		out_show(&table, C_QUE, env.queued);
-		out_header(&table);
-		tool_flush();
-		err = tool_event_loop("biosnoop", ev, (uint64_t)env.duration * 1000000000ull);
-		events_close(ev);
-	}
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
+	te.cgroup = env.cgroup;
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	out_show(&table, C_TS, !env.timestamp);
+	out_show(&table, C_TIME, env.timestamp);
+	out_show(&table, C_QUE, env.queued);
+	tool_signals();
+	err = tool_run_events(o, &te);
 	blk_parts_free();
 	return err;
 }

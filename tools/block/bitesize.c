@@ -1,5 +1,7 @@
-/* bitesize: block I/O size histograms per process name (libbpf-tools
- * compatible flags and output). */
+/* applet bitesize: summarize block device I/O size as a histogram per process
+ * readme: block I/O size histograms per process name (`-c COMM`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +20,11 @@ static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'c', "comm", "COMM", "Trace this comm only (a prefix of the process name)" },
 	{ 'd', "disk", "DISK", "Trace this disk only (name or MAJ:MIN)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "bitesize",
 	.usage = "[-h] [-T] [-c COMM] [-d DISK] [interval] [count]",
-	.summary = "Summarize block device I/O size as a histogram per process name.",
 	.examples =
 		"    bitesize              # summarize block I/O size as a histogram\n"
 		"    bitesize 1 10         # print 1 second summaries, 10 times\n"
@@ -53,7 +52,6 @@ static int parse(int key, const char *arg, void *ctx)
 		env.comm = arg;
 		break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

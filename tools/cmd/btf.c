@@ -1,4 +1,4 @@
-/* corebox btf: BTF utilities.
+/* command btf: dump BTF as a C header; write minimal BTF
  *
  *   corebox btf dump [FILE] [--types a,b,...]   C header (vmlinux.h)
  *   corebox btf min KERNEL_BTF -o OUT [OBJ...]  minimal BTF for CO-RE
@@ -39,6 +39,7 @@ static const struct tool_help help = {
 		    "  corebox btf dump prog.bpf.o                     # types of a BPF object\n"
 		    "  corebox btf min /sys/kernel/btf/vmlinux -o k.btf   # for hosts without BTF\n",
 	.opts = no_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 static const struct opt dump_opts[] = {
@@ -57,6 +58,7 @@ static const struct tool_help dump_help = {
 		    "  corebox btf dump /sys/kernel/btf/vmlinux --types task_struct,\"struct pt_regs\"\n"
 		    "  corebox btf dump tool.bpf.o\n",
 	.opts = dump_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 struct dump_args {
@@ -151,6 +153,7 @@ static const struct tool_help min_help = {
 		    "  corebox execsnoop --btf min.btf\n"
 		    "  corebox btf min /sys/kernel/btf/vmlinux -o k.btf --types task_struct   # make vmlinux.btf\n",
 	.opts = min_opts,
+	.flags = OPT_NO_VERBOSE, /* loads no BPF */
 };
 
 /* The objects built into corebox (Makefile: build/bpfobjs.S). */

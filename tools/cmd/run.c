@@ -1,4 +1,4 @@
-/* corebox run: load and run any libbpf-style BPF object.
+/* command run: load and run any libbpf-style BPF object
  *
  *   corebox run OBJ.bpf.o [-d SECONDS] [--dry-run] [--only|--skip NAMES]
  *               [--map NAME=N] [--set NAME=VALUE] [--event-type TYPE] ...
@@ -42,7 +42,6 @@ static const struct opt opts[] = {
 					" enum name, string)" },
 	{ KEY_EVTYPE, "event-type", "TYPE", "records are struct TYPE (MAP=TYPE: of one map; default: the type"
 					    " the code sends, else hex)" },
-	{ 'v', "verbose", NULL, "say what was chosen and defaulted; load steps" },
 	{ 0 },
 };
 
@@ -161,9 +160,6 @@ static int parse_arg(int key, const char *arg, void *ctx)
 	case KEY_MEMLIMIT:
 		run_env.map_mem_limit = parse_size(arg);
 		run_env.map_mem_limit_set = true;
-		return 0;
-	case 'v':
-		tool_common.verbose++;
 		return 0;
 	}
 	return 1;

@@ -22,6 +22,7 @@
 
 volatile sig_atomic_t tool_exiting;
 const char *tool_applet;
+const char *tool_applet_summary;
 
 static void on_signal(int sig)
 {
@@ -253,103 +254,6 @@ void tool_sleep_ms(long ms)
 	}
 }
 
-int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
-{
-	return tool_event_loop_tick(name, ev, duration_ns, NULL, NULL);
-}
-
-int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
-			 int (*tick)(void *arg), void *arg)
-{
-	uint64_t start = now_ns(), next_note = start + 1000000000ull, noted = 0, lost;
-	int ret = 0;
-
-	while (!tool_exiting) {
-		int timeout = 100, n;
-		uint64_t now;
-
-		if (duration_ns) {
-			now = now_ns();
-			if (now - start >= duration_ns)
-				break;
-			if (duration_ns - (now - start) < 100000000ull)
-				timeout = (int)((duration_ns - (now - start)) / 1000000) + 1;
-		}
-		n = events_poll(ev, timeout);
-		if (n < 0 && n != -EINTR) {
-			tool_err(name, "reading events: %s", err_msg());
-			ret = 1;
-			break;
-		}
-		if ((n > 0 && tool_flush() < 0) || tool_stdout_gone())
-			break;
-		if (tick && tick(arg))
-			break; /* what is already in the buffer is read below */
-		now = now_ns();
-		if (now >= next_note) { /* new losses, at most once a second */
-			lost = events_lost(ev);
-			if (lost > noted) {
-				fprintf(stderr, "%s: lost %llu events (%llu so far)\n", name,
-					(unsigned long long)(lost - noted), (unsigned long long)lost);
-				noted = lost;
-			}
-			next_note = now + 1000000000ull;
-		}
-	}
-	/* Ctrl-C, the duration or the tick ended the loop: what the kernel
-	 * already wrote happened before, so it is shown (one bounded poll) */
-	if (!ret && !tool_stdout_gone())
-		events_poll(ev, 0);
-	tool_flush();
-	tool_report_lost(name, events_lost(ev));
-	return ret;
-}
-
-int tool_run_events(struct obj *o, const struct tool_events *te)
-{
-	struct events *ev;
-	int err = 0, cgfd = -1, r;
-
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err(te->name, "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (te->cgroup && (cgfd = tool_cgroup_open(te->name, te->cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, te->name)) { /* closed o */
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, te->name, te->cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-	if (te->after_load && (r = te->after_load(o)) != 0) {
-		err = r < 0;
-		goto out;
-	}
-	ev = events_open(obj_map(o, "events"), te->on_event, NULL);
-	if (!ev) {
-		tool_err(te->name, "%s", err_msg());
-		err = 1;
-		goto out;
-	}
-	if (te->header)
-		out_header(te->header);
-	tool_flush();
-	err = tool_event_loop(te->name, ev, 0);
-	events_close(ev);
-out:
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return err;
-}
-
 char *tool_hms(char *buf, size_t size)
 {
 	time_t t = time(NULL);
@@ -414,29 +318,11 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 	return n;
 }
 
-/* Where cgroup v2 is mounted, for the hint (or NULL). */
-static char *cgroup2_mount(char *buf, size_t size)
-{
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[512], dev[128], dir[256], type[64];
-
-	if (!f)
-		return NULL;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%127s %255s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-			snprintf(buf, size, "%s", dir);
-			fclose(f);
-			return buf;
-		}
-	fclose(f);
-	return NULL;
-}
-
 int tool_cgroup_open(const char *name, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	struct statfs sf;
-	char mnt[256];
+	char mnt[512];
 
 	if (fd < 0 && errno != ENOTDIR) {
 		tool_err(name, "cannot open cgroup %s: %s", path, strerror(errno));

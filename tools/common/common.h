@@ -18,8 +18,11 @@
 	tool_open(#name, name##_bpf_obj, (size_t)(name##_bpf_obj_end - name##_bpf_obj))
 
 /* The applet name the tool runs under (main.c sets it): "ext4slower" when
- * fsslower's main runs for that alias (tools/applets.h APPLET_ALIAS). */
+ * fsslower's main runs for that alias (an alias line in fsslower.c).  The
+ * tools name themselves by it, and its one-line summary (from the same
+ * applet line) opens --help: each is written once, in the applet line. */
 extern const char *tool_applet;
+extern const char *tool_applet_summary;
 
 /* Set by SIGINT/SIGTERM (installed by tool_signals, without SA_RESTART so
  * blocking waits return EINTR). */
@@ -52,30 +55,37 @@ int tool_flush(void);
 bool tool_stdout_gone(void);
 int tool_finish(int rc);
 
-/* The loop of event tools: poll the events map, flush after each batch,
- * stop on a signal, a closed output or after duration_ns (0: none); new
- * losses are noted on stderr at most once a second, the total at the end.
- * 0, or 1 after a message. */
+/* The loop of event tools (tools/common/event_tool.c): poll the events
+ * map, flush after each batch, stop on a signal, a closed output or after
+ * duration_ns (0: none); new losses are noted on stderr at most once a
+ * second, the total at the end.  0, or 1 after a message.  For tools that
+ * read their events some other way than tool_run_events. */
 int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns);
-/* The same, calling tick(arg) after each poll: non-zero stops the loop
- * (after handling what the buffer already holds), e.g. when the traced
- * process is gone. */
-int tool_event_loop_tick(const char *name, struct events *ev, uint64_t duration_ns,
-			 int (*tick)(void *arg), void *arg);
 
-/* What an event tool's main() does once its .rodata knobs are set:
- * the events map (ring buffer, else perf buffer), -c CGROUP when cgroup
- * is set, load and attach, then after_load(o) if given (fill filter maps;
- * it returns 0 to go on, 1 when it did all there was to do (a summary
- * mode), -1 after a message), the table header (if header), and the
- * event loop until a signal or a closed output.  Closes o.  Returns the
- * tool's exit status. */
+/* What an event tool's main() does once its .rodata knobs are set
+ * (tools/common/event_tool.c): the events map (ring buffer, else perf
+ * buffer), -c CGROUP when cgroup is set, load and attach (on failure:
+ * the error, then load_hint if given), the consumer (when on_event is
+ * set; without it the loop just waits: a summary tool), then
+ * after_load(o) if given (fill filter maps, say what was attached, print
+ * a banner; it returns 0 to go on, 1 when it did all there was to do (a
+ * summary mode), -1 after a message), the table header (if header), and
+ * the event loop until a signal, a closed output or duration_ns (0:
+ * none).  tick(o), if given, runs after each poll: non-zero stops the
+ * loop (after reading what the buffer already holds), e.g. when the
+ * traced process is gone.  finish(o), if given, runs after the loop,
+ * before the object is closed (print a summary): non-zero makes the exit
+ * status 1.  Closes o.  Returns the tool's exit status. */
 struct tool_events {
 	const char *name;
 	const char *cgroup;
 	int (*after_load)(struct obj *o);
 	event_cb on_event;
 	const struct out_table *header;
+	uint64_t duration_ns;
+	int (*tick)(struct obj *o);
+	int (*finish)(struct obj *o);
+	const char *load_hint;
 };
 int tool_run_events(struct obj *o, const struct tool_events *te);
 
@@ -96,6 +106,11 @@ long tool_map_drain(int fd, size_t key_size, size_t val_size, void *keys, void *
 /* -c CGROUP: open the cgroup v2 directory (before load): an fd, or -1
  * after "NAME: cannot open cgroup ..." / "... is not a cgroup v2 directory". */
 int tool_cgroup_open(const char *name, const char *path);
+/* Each mount point of the cgroup v2 file system (/proc/self/mounts), in
+ * order, until fn returns non-zero; that value, or 0. */
+int cgroup2_mounts(int (*fn)(const char *dir, void *arg), void *arg);
+/* The first one into buf, or NULL when cgroup v2 is not mounted. */
+char *cgroup2_mount(char *buf, size_t size);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
 /* tool_load_attach() with the cgroup filter of path (NULL: none): 0 and

@@ -1,13 +1,19 @@
 #include "opt.h"
+#include "common.h"
 #include "out.h"
 
+#include <ctype.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
 
 struct tool_common tool_common;
 
@@ -17,8 +23,10 @@ struct tool_common tool_common;
 #define KEY_USAGE OPT_LONG_ONLY(203)
 
 /* Shared by every tool; entries whose short letter the tool already uses
- * lose it (fsslower's -j is CSV output: there --json stays). */
+ * lose it (fsslower's -j is CSV output: there --json stays); a tool with
+ * its own --verbose (stackcount's raw addresses) keeps it. */
 static const struct opt common_opts[] = {
+	{ 'v', "verbose", NULL, "say how the tool traces; the loader's steps and the verifier log" },
 	{ 'j', "json", NULL, "one JSON object per line: per event, or per interval report "
 			     "(\"time\": RFC 3339 wall clock)" },
 	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
@@ -48,6 +56,8 @@ static int common_key(const struct tool_help *h, const struct opt *c)
 		return 0;
 	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
 		return 0;
+	if (c->key == 'v' && (h->flags & OPT_NO_VERBOSE))
+		return 0;
 	for (const struct opt *o = h->opts; o && o->key; o++) {
 		if (o->name && c->name && !strcmp(o->name, c->name))
 			return 0; /* the tool has its own --NAME */
@@ -73,12 +83,30 @@ static void print_opt(FILE *f, const struct opt *o)
 	fprintf(f, "  %-26s %s\n", left, o->help);
 }
 
+static const char *help_name(const struct tool_help *h)
+{
+	return h->name ? h->name : tool_applet;
+}
+
+/* The tool's own paragraph, else its applet's one-line summary as a
+ * sentence: "summarize ... histogram" -> "Summarize ... histogram." */
+static void print_summary(const struct tool_help *h)
+{
+	const char *s = h->summary ? h->summary : tool_applet_summary ? tool_applet_summary : "";
+
+	if (h->summary || !*s)
+		fputs(s, stdout);
+	else
+		printf("%c%s.", toupper((unsigned char)*s), s + 1);
+}
+
 static void print_help(const struct tool_help *h)
 {
 	const struct opt *o;
 
-	printf("Usage: %s %s\n\n%s\n\nOptions:\n", h->name, h->usage ? h->usage : "[OPTION...]",
-	       h->summary);
+	printf("Usage: %s %s\n\n", help_name(h), h->usage ? h->usage : "[OPTION...]");
+	print_summary(h);
+	printf("\n\nOptions:\n");
 	for (o = h->opts; o && o->key; o++)
 		print_opt(stdout, o);
 	for (o = common_opts; o->key; o++) {
@@ -99,11 +127,11 @@ void opt_usage_error(const struct tool_help *h, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", h->name);
+	fprintf(stderr, "%s: ", help_name(h));
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", h->name);
+	fprintf(stderr, "\nTry '%s --help' for more information.\n", help_name(h));
 	exit(2);
 }
 
@@ -129,7 +157,7 @@ int opt_pid(const struct tool_help *h, const char *what, const char *arg)
 
 	snprintf(path, sizeof(path), "/proc/%d", pid); /* TIDs resolve here too */
 	if (access(path, F_OK) < 0) {
-		fprintf(stderr, "%s: no process with %s %d\n", h->name, what, pid);
+		fprintf(stderr, "%s: no process with %s %d\n", help_name(h), what, pid);
 		exit(2);
 	}
 	return pid;
@@ -215,6 +243,41 @@ static void bad_option(const struct tool_help *h, const struct option *lo, const
 	opt_usage_error(h, "unrecognized option '--%s'", name);
 }
 
+/* A --btf FILE (or $COREBOX_BTF) that cannot be BTF is an error for every
+ * tool, also one that never needs kernel BTF (loads, profile, run
+ * --dry-run): a typo must not pass unnoticed until the day the file is
+ * needed.  Same checks and message as the loader (open_regular: missing,
+ * a directory, a FIFO, a device), and an empty file; whether the bytes
+ * parse is left to the loader, which maps the file when it needs it. */
+static void check_btf_path(const struct tool_help *h)
+{
+	struct stat st;
+	int fd;
+
+	if (!tool_common.btf_path)
+		return;
+	fd = open_regular(tool_common.btf_path, &st);
+	if (fd >= 0) {
+		close(fd);
+		if (st.st_size > 0)
+			return;
+		err_set(EINVAL, "%s is empty", tool_common.btf_path);
+	}
+	tool_err(help_name(h), "kernel BTF: %s", err_msg());
+	exit(1);
+}
+
+/* --prom FILE is checked before tracing starts, as --svg is: a device or
+ * FIFO of that name must not be replaced, and a missing directory must
+ * not pass unnoticed until the first report. */
+static void check_prom_path(const struct tool_help *h)
+{
+	if (out_cfg.prom_path && out_prom_check(out_cfg.prom_path) < 0) {
+		tool_err(help_name(h), "%s", err_msg());
+		exit(1);
+	}
+}
+
 void opt_parse(int argc, char **argv, const struct tool_help *h,
 	       int (*fn)(int key, const char *arg, void *ctx), void *ctx)
 {
@@ -225,7 +288,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 	const char *env = getenv("COREBOX_BTF");
 	char label[80];
 
-	out_cfg.tool = h->name;
+	out_cfg.tool = help_name(h);
 	if (env && *env)
 		tool_common.btf_path = env;
 	so[ns++] = '+'; /* stop at the first positional (like argp with no permute) */
@@ -248,10 +311,13 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 
 		c = getopt_long(argc, argv, so, lo, &li);
 		if (c == -1) {
-			if (optind >= argc)
+			if (optind >= argc) {
+				check_btf_path(h);
+				check_prom_path(h);
 				break;
+			}
 			/* a positional argument: hand it over and go on parsing */
-			if (fn(0, argv[optind], ctx))
+			if (!fn || fn(0, argv[optind], ctx))
 				opt_usage_error(h, "unexpected argument '%s'", argv[optind]);
 			optind++;
 			continue;
@@ -278,14 +344,20 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		case OPT_LONG_ONLY(299):
 			if (c == 'V' && common_key(h, common('V')) != 'V')
 				break; /* the tool's own -V */
-			printf("%s (corebox) %s\n", h->name, corebox_version);
+			printf("%s (corebox) %s\n", help_name(h), corebox_version);
 			exit(0);
 		case KEY_USAGE:
-			printf("Usage: %s %s\n", h->name, h->usage ? h->usage : "[OPTION...]");
+			printf("Usage: %s %s\n", help_name(h), h->usage ? h->usage : "[OPTION...]");
 			exit(0);
 		case KEY_BTF:
 			tool_common.btf_path = optarg;
 			continue;
+		case 'v':
+			if (common_key(h, common('v')) == 'v') {
+				tool_common.verbose++; /* -vv: more (run) */
+				continue;
+			}
+			break;
 		case KEY_JSON:
 			out_cfg.format = OUT_JSON;
 			continue;
@@ -299,7 +371,7 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			out_cfg.prom_path = optarg;
 			continue;
 		}
-		if (fn(c, optarg, ctx)) {
+		if (!fn || fn(c, optarg, ctx)) {
 			const char *name = li >= 0 ? lo[li].name : NULL;
 
 			if (name)

@@ -4,8 +4,8 @@
  * -h/--help/-? prints the help to stdout and exits 0, --usage the usage
  * line, -V/--version the version; a bad option or a bad argument prints
  * one line that names it plus "Try 'NAME --help'" and exits 2.
- * The options every tool shares are parsed here: --btf FILE into
- * tool_common; -j/--json (just --json where the tool has its own -j) and,
+ * The options every tool shares are parsed here: -v/--verbose and
+ * --btf FILE into tool_common; -j/--json (just --json where the tool has its own -j) and,
  * for OPT_PROM tools, --prom FILE into out_cfg (out.h). */
 #ifndef COREBOX_OPT_H
 #define COREBOX_OPT_H
@@ -26,12 +26,17 @@ struct opt {
 enum {
 	OPT_PROM = 1 << 0,    /* a summarizing tool: --prom FILE (Prometheus text) */
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
+	OPT_NO_VERBOSE = 1 << 2, /* no -v/--verbose (commands that load no BPF) */
 };
 
+/* A tool's --help.  Its name and one-line summary are those of the applet
+ * line at the top of its source (tool_applet, tool_applet_summary): a tool
+ * leaves name and summary NULL and writes them nowhere else. */
 struct tool_help {
-	const char *name;     /* tool name for messages */
+	const char *name;     /* NULL: tool_applet; a command's "corebox btf dump" */
 	const char *usage;    /* "[-h] [-T] [-x] ..." after the name, or NULL (generated) */
-	const char *summary;  /* one paragraph */
+	const char *summary;  /* NULL: the applet's summary as a sentence; or a longer
+			       * paragraph in its place, where the tool has more to say */
 	const char *examples; /* preformatted lines, may be NULL */
 	const struct opt *opts; /* terminated by {0} */
 	unsigned flags;       /* OPT_* */
@@ -40,7 +45,8 @@ struct tool_help {
 /* Parse argv.  fn is called for each option (key, argument or NULL) and
  * for each positional argument (key 0).  fn returns 0, or non-zero after
  * printing nothing: opt_parse then reports "invalid argument" for that
- * option and exits 2.  Returns normally only on success. */
+ * option and exits 2.  fn NULL: the tool has no options or arguments of
+ * its own.  Returns normally only on success. */
 void opt_parse(int argc, char **argv, const struct tool_help *h,
 	       int (*fn)(int key, const char *arg, void *ctx), void *ctx);
 
@@ -56,7 +62,7 @@ void opt_usage_error(const struct tool_help *h, const char *fmt, ...) __attribut
 
 struct tool_common {
 	const char *btf_path; /* --btf FILE (or $COREBOX_BTF) */
-	int verbose;          /* -v/--verbose */
+	int verbose;          /* -v/--verbose: how many times */
 };
 extern struct tool_common tool_common;
 

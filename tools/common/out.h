@@ -142,6 +142,10 @@ void out_doc_num(const char *key, double value, const char *help);
 /* Print the JSON document, write the Prometheus file.  0, or -1 after a
  * message (the Prometheus file could not be written). */
 int out_doc_end(void);
+/* --prom FILE, before the tool starts: 0, or -errno with a message
+ * (err_msg) when FILE exists and is not a regular file (it is never
+ * replaced) or no file can be created in its directory (out_file.h). */
+int out_prom_check(const char *path);
 
 /* Histograms. */
 struct out_label {

@@ -1,7 +1,7 @@
 /* The Prometheus text exposition format (version 0.0.4): every series the
  * tool reported since it started, rewritten after each report to a temp
  * file renamed over --prom FILE (node_exporter's textfile collector reads
- * whole files only).
+ * whole files only; out_file.c does the replacing, safely).
  *
  * Interval tools report what happened in the interval; Prometheus wants
  * counters that never go down, so counters and histograms add up here. */
@@ -11,8 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "out_file.h"
 #include "out_int.h"
 
 enum { FAM_COUNTER, FAM_GAUGE, FAM_HIST };
@@ -260,26 +262,22 @@ static void write_hist(FILE *f, const struct family *fm, const struct series *s)
 		*s->labels ? "}" : "", (unsigned long long)cum);
 }
 
+int out_prom_check(const char *path)
+{
+	int err = out_file_check(path);
+
+	return err ? err_prefix(err, "--prom") : 0;
+}
+
 int prom_write(const char *path)
 {
-	size_t n = strlen(path) + 16;
-	char *tmp = xmalloc(n);
+	struct out_file of;
 	FILE *f;
-	int err = 0;
+	int err = out_file_begin(&of, path);
 
-	/* same directory, so rename() is atomic; a dot name, which the
-	 * textfile collector ignores (it reads *.prom) */
-	{
-		const char *slash = strrchr(path, '/');
-		int dir = slash ? (int)(slash - path + 1) : 0;
-
-		snprintf(tmp, n, "%.*s.%s.tmp", dir, path, path + dir);
-	}
-	f = fopen(tmp, "we");
-	if (!f) {
-		err = errno;
+	if (err)
 		goto fail;
-	}
+	f = of.f;
 	for (size_t fi = 0; fi < nfams; fi++) {
 		const struct family *fm = &fams[fi];
 
@@ -298,20 +296,10 @@ int prom_write(const char *path)
 			fputc('\n', f);
 		}
 	}
-	if (fflush(f) || ferror(f))
-		err = errno ? errno : EIO;
-	if (fclose(f) && !err)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (!err) {
-		free(tmp);
+	if (!(err = out_file_commit(&of)))
 		return 0;
-	}
-	unlink(tmp);
 fail:
-	fprintf(stderr, "%s: cannot write the Prometheus file %s: %s\n", out_cfg.tool ? out_cfg.tool : "corebox",
-		path, strerror(err));
-	free(tmp);
+	err_prefix(err, "cannot write the Prometheus file %s", path);
+	fprintf(stderr, "%s: %s\n", out_cfg.tool ? out_cfg.tool : "corebox", err_msg());
 	return -1;
 }

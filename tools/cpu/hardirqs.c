@@ -1,4 +1,7 @@
-/* hardirqs: summarize hard IRQ event time (libbpf-tools output).
+/* applet hardirqs: summarize hard IRQ event time
+ * readme: hard IRQ handler time and counts (`-C` counts, `--CPU` per CPU, `-d` histograms)
+ *
+ * libbpf-tools output.
  *
  * Flags: libbpf-tools changed them over time; corebox takes them all
  * where they do not clash: -C/--count counts instead of times (bcc and
@@ -27,14 +30,11 @@ static const struct opt opts[] = {
 	{ 's', "cpu", "CPU", "Only stat irq on selected cpu" },
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'N', "nanoseconds", NULL, "Output in nanoseconds" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "hardirqs",
 	.usage = "[-h] [-T] [-N] [-d] [-C] [--CPU] [-s CPU] [-c CG] [interval] [count]",
-	.summary = "Summarize hard irq event time as histograms.",
 	.examples =
 		"    hardirqs            # sum hard irq event time\n"
 		"    hardirqs -d         # show hard irq event time as histograms\n"
@@ -82,7 +82,6 @@ static int parse(int key, const char *arg, void *ctx)
 		else
 			env.cgroup = arg;
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

@@ -1,5 +1,7 @@
-/* llcstat: summarize last-level cache references and misses by process
- * (libbpf-tools flags and output).
+/* applet llcstat: summarize last-level cache references and misses by process
+ * readme: last-level cache references, misses and hit % by process (needs a hardware PMU)
+ *
+ * libbpf-tools flags and output.
  *
  * Two hardware events per CPU (cache misses, cache references) sample
  * every -c SAMPLE_PERIOD events; llcstat.bpf.c adds each sample's period
@@ -34,14 +36,11 @@ static const struct opt opts[] = {
 	{ 'c', "sample_period", "SAMPLE_PERIOD", "Sample one in this many number of cache reference / miss events" },
 	{ 't', "tid", NULL, "Summarize cache references and misses by PID/TID" },
 	{ KEY_REPLAY, "replay", "FILE", "report on samples recorded as text (ref|miss CPU PID TID PERIOD COMM)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "llcstat",
 	.usage = "[-h] [-c SAMPLE_PERIOD] [-t] [--replay FILE] [duration]",
-	.summary = "Summarize cache references and misses by PID.",
 	.examples =
 		"    llcstat             # 10 seconds, every CPU\n"
 		"    llcstat -c 1000 5   # sample one in 1000 events, for 5 seconds\n"
@@ -63,7 +62,6 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'c': env.period = (long)opt_num(&help, "sample period", arg, 1, 1L << 40); break;
 	case 't': env.per_thread = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case KEY_REPLAY: env.replay = arg; break;
 	case 0:
 		if (env.npos++)
@@ -139,15 +137,25 @@ static void print_rows(struct row *rows, size_t n)
 
 static int replay(const char *path)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	FILE *f = stdin;
 	char line[256];
 	struct row *rows = NULL;
 	size_t n = 0;
 	int lineno = 0, ret = 0;
 
-	if (!f) {
-		tool_err("llcstat", "cannot open %s: %s", path, strerror(errno));
-		return 1;
+	if (strcmp(path, "-")) {
+		/* the checks --btf gets: /dev/zero would feed "blank" lines
+		 * forever, a FIFO block the open, a directory read as empty */
+		int fd = open_regular(path, NULL);
+
+		if (fd < 0 || !(f = fdopen(fd, "r"))) {
+			if (fd >= 0) {
+				err_sys(errno, "cannot open %s", path);
+				close(fd);
+			}
+			tool_err("llcstat", "%s", err_msg());
+			return 1;
+		}
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char type[8], comm[64];

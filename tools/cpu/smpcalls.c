@@ -1,5 +1,9 @@
-/* smpcalls: time SMP calls by function (the book's smpcalls.bt, output
- * as bpftrace prints it), plus -T, interval and count.
+/* applet smpcalls: time SMP calls (cross-CPU function calls) by function
+ * readme: SMP calls (functions run on other CPUs) by function and latency, bpftrace-style
+ *         histograms
+ *
+ * The book's smpcalls.bt, output as bpftrace prints it, plus -T, interval
+ * and count.
  *
  * The mechanism (smpcalls.bpf.c): the csd tracepoints on 6.3+ kernels
  * (queue -> done of each call another CPU runs, and the IPIs sent by
@@ -26,14 +30,11 @@ BPF_OBJ_DECLARE(smpcalls);
 
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "print a time stamp before each interval's maps" },
-	{ 'v', "verbose", NULL, "print the mechanism used" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "smpcalls",
 	.usage = "[-h] [-T] [interval] [count]",
-	.summary = "Time SMP calls: the latency of the functions CPUs ask other CPUs to run, by function.",
 	.examples =
 		"    smpcalls            # histograms at Ctrl-C\n"
 		"    smpcalls -T 1 10    # every second, 10 times, with time stamps\n",
@@ -51,7 +52,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

@@ -1,5 +1,7 @@
-/* softirqs: summarize soft IRQ event time (libbpf-tools flags and
- * output).  Kernel side: irqs.bpf.c (softirq_entry/exit). */
+/* applet softirqs: summarize soft IRQ event time
+ * readme: softirq time and counts (`-C`), or histograms (`-d`), per vector
+ *
+ * libbpf-tools flags and output.  Kernel side: irqs.bpf.c (softirq_entry/exit). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,14 +18,11 @@ static const struct opt opts[] = {
 	{ 'N', "nanoseconds", NULL, "Output in nanoseconds" },
 	{ 'C', "count", NULL, "Show event counts with timing" },
 	{ 'c', "cpu", "CPU", "Trace this cpu only" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "softirqs",
 	.usage = "[-h] [-T] [-N] [-d] [-C] [-c CPU] [interval] [count]",
-	.summary = "Summarize soft irq event time as histograms.",
 	.examples =
 		"    softirqs            # sum soft irq event time\n"
 		"    softirqs -d         # show soft irq event time as histograms\n"
@@ -50,7 +49,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'C': env.count = true; break;
 	case 'T': env.iv.timestamp = true; break;
 	case 'c': env.cpu = (int)opt_num(&help, "cpu", arg, 0, 65535); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

@@ -1,5 +1,7 @@
-/* cachestat: page cache hits, misses and dirtied buffers per interval
- * (libbpf-tools compatible flags and output).
+/* applet cachestat: count page cache hits, misses and dirtied buffers per interval
+ * readme: page cache hits, misses, dirtied buffers, hit ratio per interval
+ *
+ * libbpf-tools compatible flags and output.
  *
  * Hits need the page cache's access function (folio_mark_accessed, or
  * mark_page_accessed before 5.15) through fentry or a kprobe.  A kernel
@@ -24,14 +26,11 @@ BPF_OBJ_DECLARE(cachestat);
 
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Print timestamp" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and which kernel functions are counted" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "cachestat",
 	.usage = "[-h] [-T] [interval] [count]",
-	.summary = "Count page cache hits, misses and dirtied buffers per interval.",
 	.examples =
 		"    cachestat          # shows hits and misses to the file system page cache\n"
 		"    cachestat -T       # include timestamps\n"
@@ -50,7 +49,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default:
 		return 1;

@@ -1,8 +1,17 @@
-/* fsslower (and its names ext4slower, xfsslower, btrfsslower, nfsslower,
- * f2fsslower, fuseslower, bcachefsslower, zfsslower): trace file system
- * reads, writes, opens and fsyncs slower than a threshold
- * (libbpf-tools' fsslower flags and output; bcc's positional min_ms and
- * -j CSV flag as well).
+/* applet fsslower: trace file system operations slower than a threshold
+ * readme: file system reads, writes, opens, fsyncs slower than a threshold, or as the
+ *         file system's own tool (`ext4slower 0` shows every one)
+ * alias ext4slower (fsslower): trace slow ext4 operations
+ * alias xfsslower (fsslower): trace slow xfs operations
+ * alias btrfsslower (fsslower): trace slow btrfs operations
+ * alias nfsslower (fsslower): trace slow nfs operations
+ * alias f2fsslower (fsslower): trace slow f2fs operations
+ * alias fuseslower (fsslower): trace slow fuse operations
+ * alias bcachefsslower (fsslower): trace slow bcachefs operations
+ * alias zfsslower (fsslower): trace slow zfs operations
+ *
+ * libbpf-tools' fsslower flags and output; bcc's positional min_ms and -j
+ * CSV flag as well.
  *
  * The file system's own file operations are traced with fentry/fexit
  * where the kernel takes them, else kprobes; on a kernel with neither,
@@ -92,14 +101,11 @@ static const struct opt opts[] = {
 	{ 'd', "duration", "DURATION", "Total duration of trace in seconds" },
 	{ 'c', "csv", NULL, "Output as csv" },
 	{ 'j', NULL, NULL, "Output as csv (bcc's flag; --json is JSON)" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and how the operations are traced" },
 	{ 0 },
 };
 
 static struct tool_help help = {
-	.name = "fsslower",
 	.usage = "[-h] [-t FS] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]",
-	.summary = "Trace file system operations slower than a threshold.",
 	.examples =
 		"    fsslower -t ext4             # trace ext4 operations slower than 10 ms\n"
 		"    fsslower -t nfs -p 1216      # trace nfs operations with PID 1216 only\n"
@@ -139,7 +145,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX); break;
 	case 'c':
 	case 'j': env.csv = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: /* bcc's positional min_ms */
 		env.min_ms = opt_num(&help, "min_ms", arg, 0, LLONG_MAX / 1000000);
 		break;
@@ -272,17 +277,59 @@ static const struct fs_config *fs_of_applet(const char *name)
 	return NULL;
 }
 
+static enum path path; /* how the operations are traced (choose_path) */
+
+/* Once loaded: the system call table of the syscall path; -v: how the
+ * operations are traced; the banner and header (or the CSV one). */
+static int after_load(struct obj *o)
+{
+	struct strbuf which = { 0 };
+
+	strbuf_reset(&which);
+	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
+		tool_err(tool_applet, "cannot fill the system call table: %s", err_msg());
+		strbuf_free(&which);
+		return -1;
+	}
+	if (tool_common.verbose) {
+		if (path == PATH_SYSCALLS)
+			fprintf(stderr,
+				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (raw tracepoints "
+				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
+				"(opens include the path lookup); I/O by other means (mmap, splice, io_uring, aio) is not "
+				"seen\n",
+				tool_applet, env.fs->fs, env.fs->funcs[0], which.s,
+				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
+				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
+		else
+			for (int i = 0; i < FS_OP_MAX; i++)
+				fprintf(stderr, "%s: %s: %s on %s\n", tool_applet, op_names[i],
+					path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
+	}
+	strbuf_free(&which);
+	if (env.csv && !out_json()) {
+		printf("ENDTIME_ns,TASK,PID,TYPE,BYTES,OFFSET_b,LATENCY_us,FILE\n");
+	} else {
+		if (env.min_ms)
+			out_info("Tracing %s operations slower than %lld ms", env.fs->fs, env.min_ms);
+		else
+			out_info("Tracing %s operations", env.fs->fs);
+		if (env.duration)
+			out_info(" for %ld secs.\n", env.duration);
+		else
+			out_info("... Hit Ctrl-C to end.\n");
+		out_header(&table);
+	}
+	return 0;
+}
+
 int fsslower_main(int argc, char **argv)
 {
 	const struct fs_config *alias = fs_of_applet(tool_applet);
-	struct strbuf which = { 0 };
-	struct events *ev = NULL;
-	enum path path;
+	struct tool_events te = { .after_load = after_load, .on_event = on_event };
 	struct obj *o;
-	int err = 0;
 
 	if (alias) {
-		help.name = tool_applet;
 		help.usage = "[-h] [-p PID] [-m MIN] [-d DURATION] [-c] [min_ms]";
 		env.fs = alias;
 	}
@@ -310,57 +357,8 @@ int fsslower_main(int argc, char **argv)
 		if (n2 && env.fs->types[1])
 			strncpy(n2, env.fs->types[1], FSSLOWER_FSNAME_LEN - 1);
 	}
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err(help.name, "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, help.name))
-		return 1;
-	strbuf_reset(&which);
-	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
-		tool_err(help.name, "cannot fill the system call table: %s", err_msg());
-		err = 1;
-	}
-	if (!err && tool_common.verbose) {
-		if (path == PATH_SYSCALLS)
-			fprintf(stderr,
-				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (raw tracepoints "
-				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
-				"(opens include the path lookup); I/O by other means (mmap, splice, io_uring, aio) is not "
-				"seen\n",
-				help.name, env.fs->fs, env.fs->funcs[0], which.s,
-				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
-				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
-		else
-			for (int i = 0; i < FS_OP_MAX; i++)
-				fprintf(stderr, "%s: %s: %s on %s\n", help.name, op_names[i],
-					path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
-	}
-	strbuf_free(&which);
-	if (!err && !(ev = events_open(obj_map(o, "events"), on_event, NULL))) {
-		tool_err(help.name, "%s", err_msg());
-		err = 1;
-	}
-	if (!err) {
-		tool_signals();
-		if (env.csv && !out_json()) {
-			printf("ENDTIME_ns,TASK,PID,TYPE,BYTES,OFFSET_b,LATENCY_us,FILE\n");
-		} else {
-			if (env.min_ms)
-				out_info("Tracing %s operations slower than %lld ms", env.fs->fs, env.min_ms);
-			else
-				out_info("Tracing %s operations", env.fs->fs);
-			if (env.duration)
-				out_info(" for %ld secs.\n", env.duration);
-			else
-				out_info("... Hit Ctrl-C to end.\n");
-			out_header(&table);
-		}
-		tool_flush();
-		err = tool_event_loop(help.name, ev, (uint64_t)env.duration * 1000000000ull);
-		events_close(ev);
-	}
-	obj_close(o);
-	return err;
+	tool_signals();
+	te.name = tool_applet;
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }

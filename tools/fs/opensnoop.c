@@ -1,5 +1,7 @@
-/* opensnoop: trace open()/openat()/openat2() with path and result
- * (libbpf-tools compatible flags and output, plus bcc's -f flag filter). */
+/* applet opensnoop: trace open() family syscalls
+ * readme: `open`/`openat`/`openat2` with PID, FD, error and path
+ *
+ * libbpf-tools compatible flags and output, plus bcc's -f flag filter. */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -47,15 +49,12 @@ static const struct opt opts[] = {
 	{ 'x', "failed", NULL, "only show opens that failed" },
 	{ 'F', "full-path", NULL, "prefix relative paths with the process's working directory" },
 	{ 'f', "flag_filter", "FLAG", "only show opens with this flag (O_WRONLY, O_CREAT, ...); repeatable" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "opensnoop",
 	.usage = "[-h] [-T] [-U] [-x] [-p PID] [-t TID] [-u UID] [-d DURATION]\n"
 		 "                 [-n NAME] [-e] [-F] [-f FLAG]",
-	.summary = "Trace open family syscalls: one line per open(), openat() and openat2().",
 	.examples = "  opensnoop            # every open\n"
 		    "  opensnoop -T         # with a HH:MM:SS column\n"
 		    "  opensnoop -U         # with a UID column\n"
@@ -149,7 +148,6 @@ static int parse(int key, const char *arg, void *ctx)
 		if (add_flag(arg))
 			opt_usage_error(&help, "unknown open flag '%s' (try O_WRONLY, O_CREAT, ...)", arg);
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -262,9 +260,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 int opensnoop_main(int argc, char **argv)
 {
 	static const char *const variants[] = { "open", "openat", "openat2" };
-	struct events *ev;
+	struct tool_events te = { .name = "opensnoop", .on_event = on_event, .header = &table };
 	struct obj *o;
-	int err = 0;
 	size_t i;
 
 	opt_parse(argc, argv, &help, parse, NULL);
@@ -293,30 +290,11 @@ int opensnoop_main(int argc, char **argv)
 		if (obj_prog(o, exit_))
 			prog_set_autoload(obj_prog(o, exit_), false);
 	}
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("opensnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (tool_load_attach(o, "opensnoop"))
-		return 1;
-
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("opensnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-
 	out_show(&table, C_TIME, env.timestamp);
 	out_show(&table, C_UID, env.print_uid);
 	out_show(&table, C_FLAGS, env.extended);
 	out_show(&table, C_MODE, env.extended);
 	out_show(&table, C_MODE_NUM, env.extended);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("opensnoop", ev, (uint64_t)env.duration * 1000000000ull);
-	events_close(ev);
-	obj_close(o);
-	return err;
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }

@@ -1,5 +1,8 @@
-/* readahead: how many read-ahead pages were never used, and the age of
- * the used ones at first use (libbpf-tools compatible flags and output).
+/* applet readahead: show read-ahead pages used and unused, and their age
+ * readme: read-ahead pages never used, and the age of the used ones
+ *
+ * The age is that of a used page at its first use.  libbpf-tools compatible
+ * flags and output.
  *
  * The kernel's readahead, page allocation and page access functions by
  * fentry, else kprobes; where neither works, the readahead:* and
@@ -23,14 +26,11 @@ BPF_OBJ_DECLARE(readahead);
 
 static const struct opt opts[] = {
 	{ 'd', "duration", "DURATION", "Duration to trace (seconds; default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "Verbose debug output, and how read-ahead is traced" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "readahead",
 	.usage = "[-h] [-d DURATION]",
-	.summary = "Show fs automatic read-ahead usage: unused read-ahead pages and the age of used ones.",
 	.examples =
 		"    readahead              # summarize read-ahead until Ctrl-C\n"
 		"    readahead -d 10        # trace for 10 seconds only\n",
@@ -45,7 +45,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'd': duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;

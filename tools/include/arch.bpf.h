@@ -31,7 +31,7 @@
  *                           SEC("kprobe/" CB_SYSCALL_FN(openat)) and
  *                           SEC("fentry/" CB_SYSCALL_FN(openat)); the wrapper
  *                           takes one argument, the user pt_regs.  (The user
- *                           side has ARCH_SYSCALL_PREFIX, tools/common/arch.h.)
+ *                           side has ARCH_SYSCALL_PREFIX, tools/probe/arch.h.)
  *    PT_REGS_PARM1_SYSCALL(regs) .. PARM6  a syscall's arguments from those
  *                           user pt_regs (direct loads: kprobe ctx);
  *    PT_REGS_PARM1_CORE_SYSCALL(regs) .. PARM6  the same through CO-RE probe
@@ -53,7 +53,7 @@
  *    arm64: x0..x5 (syscalls: orig_x0 for the 1st), return x0, fp x29, lr x30.
  *
  *  USDT and register-named arguments are resolved on the user side
- *  (tools/common/arch.c: register name -> pt_regs offset, USDT operand
+ *  (tools/probe/arch.c: register name -> pt_regs offset, USDT operand
  *  parsing for both architectures); the BPF side then reads
  *  bpf_probe_read_kernel(&v, size, (void *)ctx + offset).
  *

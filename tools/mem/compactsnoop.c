@@ -1,6 +1,8 @@
-/* compactsnoop: trace memory compaction with its latency and result
- * (bcc's compactsnoop: flags, columns, -K stacks; -e is not offered, its
- * fragmentation index needs a kretprobe: see extfrag for the index). */
+/* applet compactsnoop: trace memory compaction with latency and result
+ * readme: memory compaction per zone: order, mode, latency, result (`-K` stacks)
+ *
+ * bcc's compactsnoop: flags, columns, -K stacks; -e is not offered, its
+ * fragmentation index needs a kretprobe: see extfrag for the index. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +25,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "compactsnoop",
 	.usage = "[-h] [-T] [-p PID] [-d DURATION] [-K]",
-	.summary = "Trace compact zone.",
 	.examples = "    compactsnoop          # trace all compact stall\n"
 		    "    compactsnoop -T       # include timestamps\n"
 		    "    compactsnoop -d 10    # trace for 10 seconds only\n"
@@ -148,9 +148,22 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+/* -K: the stack map is read once loaded. */
+static int after_load(struct obj *o)
+{
+	if (env.stack &&
+	    stacks_init(&env.stacks, map_fd(obj_map(o, "stackmap")), 127, STACKS_SKIP_TRACE | STACKS_OFFSET |
+			STACKS_NO_USER) < 0) {
+		tool_err("compactsnoop", "%s", err_msg());
+		return -1;
+	}
+	return 0;
+}
+
 int compactsnoop_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { .name = "compactsnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 	int ret;
 
@@ -162,21 +175,10 @@ int compactsnoop_main(int argc, char **argv)
 	OBJ_SET(o, kernel_stack, (uint8_t)env.stack);
 	if (!env.stack)
 		map_set_max_entries(obj_map(o, "stackmap"), 1);
-	ev = mem_attach_events(o, "compactsnoop", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (env.stack &&
-	    stacks_init(&env.stacks, map_fd(obj_map(o, "stackmap")), 127, STACKS_SKIP_TRACE | STACKS_OFFSET |
-			STACKS_NO_USER) < 0) {
-		tool_err("compactsnoop", "%s", err_msg());
-		events_close(ev);
-		obj_close(o);
-		return 1;
-	}
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_STACK, env.stack);
-	out_header(&table);
-	ret = mem_run_events(o, ev, "compactsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	ret = tool_run_events(o, &te);
 	if (env.stack) {
 		stacks_report_missed(&env.stacks, stderr);
 		stacks_fini(&env.stacks);

@@ -1,7 +1,9 @@
-/* drsnoop: trace direct reclaim events with their latency (libbpf-tools
- * flags and columns, plus bcc's -T and -n, and -M for memory cgroup
- * reclaim: a task over its cgroup's limit stalls the same way but the
- * kernel reports it on other tracepoints). */
+/* applet drsnoop: trace direct memory reclaim with latency
+ * readme: direct reclaim stalls with latency and pages reclaimed (`-M`: memory cgroup reclaim too)
+ *
+ * libbpf-tools flags and columns, plus bcc's -T and -n, and -M for memory
+ * cgroup reclaim: a task over its cgroup's limit stalls the same way but
+ * the kernel reports it on other tracepoints. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,14 +25,11 @@ static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include a TIME(s) column: seconds since the first event" },
 	{ 'n', "name", "NAME", "Only print process names containing this name" },
 	{ 'M', "memcg", NULL, "Also trace memory cgroup reclaim (tasks over their cgroup's limit), with a TYPE column" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "drsnoop",
 	.usage = "[-h] [-p PID] [-t TID] [-d DURATION] [-e] [-T] [-n NAME] [-M]",
-	.summary = "Trace direct reclaim latency.",
 	.examples = "    drsnoop         # trace all direct reclaim events\n"
 		    "    drsnoop -p 123  # trace pid 123\n"
 		    "    drsnoop -t 123  # trace tid 123 (use for threads only)\n"
@@ -61,7 +60,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T': env.timestamp = true; break;
 	case 'n': env.name = arg; break;
 	case 'M': env.memcg = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -116,10 +114,28 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+/* Where FREE(KB) comes from when it cannot be read in the kernel; the
+ * banner. */
+static int after_load(struct obj *o)
+{
+	(void)o;
+	if (env.free_from_vmstat)
+		fprintf(stderr, "drsnoop: vm_zone_stat is not in /proc/kallsyms (no CONFIG_KALLSYMS_ALL): "
+			"FREE(KB) is read from /proc/vmstat when each event is printed\n");
+	if (env.duration)
+		out_info("Tracing %s reclaim events for %ld secs.\n", env.memcg ? "direct and memcg" : "direct",
+			 env.duration);
+	else
+		out_info("Tracing %s reclaim events... Hit Ctrl-C to end.\n",
+			 env.memcg ? "direct and memcg" : "direct");
+	return 0;
+}
+
 int drsnoop_main(int argc, char **argv)
 {
 	static const char *const zone_stat = "vm_zone_stat";
-	struct events *ev;
+	struct tool_events te = { .name = "drsnoop",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 	uint64_t kaddr = 0;
 
@@ -142,22 +158,9 @@ int drsnoop_main(int argc, char **argv)
 		prog_set_autoload(obj_prog(o, "memcg_begin"), false);
 		prog_set_autoload(obj_prog(o, "memcg_end"), false);
 	}
-	ev = mem_attach_events(o, "drsnoop", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (env.free_from_vmstat)
-		fprintf(stderr, "drsnoop: vm_zone_stat is not in /proc/kallsyms (no CONFIG_KALLSYMS_ALL): "
-			"FREE(KB) is read from /proc/vmstat when each event is printed\n");
-
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_FREE, env.extended);
 	out_show(&table, C_TYPE, env.memcg);
-	if (env.duration)
-		out_info("Tracing %s reclaim events for %ld secs.\n", env.memcg ? "direct and memcg" : "direct",
-			 env.duration);
-	else
-		out_info("Tracing %s reclaim events... Hit Ctrl-C to end.\n",
-			 env.memcg ? "direct and memcg" : "direct");
-	out_header(&table);
-	return mem_run_events(o, ev, "drsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }

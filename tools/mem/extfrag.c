@@ -1,5 +1,9 @@
-/* extfrag: external memory fragmentation, two ways (from the
- * fragmentation articles in seed 001):
+/* applet extfrag: count page allocation fallbacks; zone fragmentation index
+ * readme: page allocator fallbacks by order and migrate type (`-s` stacks); each zone's
+ *         fragmentation index
+ *
+ * External memory fragmentation, two ways (from the fragmentation articles
+ * in seed 001):
  *  - the page allocator's fallbacks, kmem:mm_page_alloc_extfrag: an
  *    allocation served from another migrate type's free lists; those with
  *    a fallback order below the pageblock order mix pageblocks
@@ -32,7 +36,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "extfrag",
 	.usage = "[-h] [-s] [-i INTERVAL] [-d DURATION] [-I]",
 	.summary = "Count the page allocator's fallbacks (kmem:mm_page_alloc_extfrag: allocations served "
 		   "from another migrate type's free lists, which fragment memory when the fallback order "

@@ -1,7 +1,15 @@
-/* faults, ffaults, hfaults (the BPF Performance Tools book's .bt tools:
- * their banners and bpftrace's map output) and swapin (bcc's columns):
- * page faults by user stack, by file, hugetlb faults and swap-ins by
- * process.  One BPF object (faults.bpf.c) serves the four. */
+/* applet faults: count page faults by user stack and process name
+ * readme: page faults by user stack (`-f` folded)
+ * applet ffaults: count page faults by file name
+ * readme: page faults by file name
+ * applet hfaults: count hugetlb page faults by process
+ * readme: hugetlb page faults by process
+ * applet swapin: count swap-ins by process
+ * readme: swap-ins per process per interval
+ *
+ * faults, ffaults and hfaults are the BPF Performance Tools book's .bt tools
+ * (their banners and bpftrace's map output), swapin has bcc's columns.  One
+ * BPF object (faults.bpf.c) serves the four. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -50,7 +58,6 @@ static int fparse(int key, const char *arg, void *ctx)
 	case 'p': e->pid = opt_pid(e->help, "PID", arg); break;
 	case 'd': e->duration = (long)opt_num(e->help, "DURATION", arg, 1, INT_MAX); break;
 	case 'f': e->folded = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -102,12 +109,10 @@ static const struct opt faults_opts[] = {
 	{ 'p', "pid", "PID", "only page faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
 	{ 'f', "folded", NULL, "folded output (comm;frames count), for flame graphs" },
-	{ 'v', "verbose", NULL, "show loader details" },
 	{ 0 },
 };
 
 static const struct tool_help faults_help = {
-	.name = "faults",
 	.usage = "[-h] [-p PID] [-d DURATION] [-f]",
 	.summary = "Count page faults with user stacks (the page-faults software event on every CPU; "
 		   "the exceptions:page_fault_user tracepoint where software events cannot be opened).",
@@ -207,12 +212,10 @@ int faults_main(int argc, char **argv)
 static const struct opt ffaults_opts[] = {
 	{ 'p', "pid", "PID", "only page faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
 static const struct tool_help ffaults_help = {
-	.name = "ffaults",
 	.usage = "[-h] [-p PID] [-d DURATION]",
 	.summary = "Count page faults by file name: the faults served from a file's page cache "
 		   "(filemap:mm_filemap_fault where the kernel has it, else filemap_fault() by fentry or "
@@ -260,12 +263,10 @@ int ffaults_main(int argc, char **argv)
 static const struct opt hfaults_opts[] = {
 	{ 'p', "pid", "PID", "only hugetlb faults of this process" },
 	{ 'd', "duration", "DURATION", "trace for DURATION seconds (default: until Ctrl-C)" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
 static const struct tool_help hfaults_help = {
-	.name = "hfaults",
 	.usage = "[-h] [-p PID] [-d DURATION]",
 	.summary = "Count huge page (hugetlbfs) faults by process: hugetlb_fault() by fentry or kprobe "
 		   "(the kernel has no tracepoint there).",
@@ -300,12 +301,10 @@ int hfaults_main(int argc, char **argv)
 static const struct opt swapin_opts[] = {
 	{ 'T', "notime", NULL, "do not show the timestamp (HH:MM:SS)" },
 	{ 'p', "pid", "PID", "only swap-ins of this process" },
-	{ 'v', "verbose", NULL, "show loader details and the mechanism" },
 	{ 0 },
 };
 
 static const struct tool_help swapin_help = {
-	.name = "swapin",
 	.usage = "[-h] [-T] [-p PID] [interval [count]]",
 	.summary = "Count swapin events by process: swap_read_folio() (swap_readpage() before 6.x) by "
 		   "fentry or kprobe; the kernel has no swap-in tracepoint.",
@@ -327,7 +326,6 @@ static int swparse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'T': sw.notime = true; break;
 	case 'p': sw.pid = opt_pid(&swapin_help, "PID", arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (sw.npos == 0)
 			sw.interval = (long)opt_num(&swapin_help, "interval", arg, 1, INT_MAX);

@@ -1,6 +1,9 @@
-/* memleak: outstanding allocations by stack, every interval
- * (libbpf-tools' flags and report: "N bytes in M allocations from stack",
- * frames "\tI [<ADDR>] sym+0xoff [dso]"; bcc's --sort).
+/* applet memleak: report outstanding (possibly leaked) allocations by stack
+ * readme: outstanding allocations by stack: a process's allocator by uprobes (`-p PID`,
+ *         `-c CMD`) or the kernel's (kmem tracepoints)
+ *
+ * Every interval, libbpf-tools' flags and report: "N bytes in M allocations
+ * from stack", frames "\tI [<ADDR>] sym+0xoff [dso]"; bcc's --sort.
  *
  * -p PID / -c COMMAND: the process's allocator (libc's malloc family
  * found in /proc/PID/maps, or next to the command's dynamic loader, or
@@ -56,12 +59,10 @@ static const struct opt opts[] = {
 	  "the number of unique stack traces that can be stored and displayed (default 10240)" },
 	{ KEY_DEPTH, "perf-max-stack-depth", "PERF-MAX-STACK-DEPTH",
 	  "the limit for both kernel and user stack traces (default 127)" },
-	{ 'v', "verbose", NULL, "verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "memleak",
 	.usage = "[-h] [-c COMMAND] [-p PID] [-t] [-a] [-o AGE_MS] [-C] [-F] [-s SAMPLE_RATE] [-T TOP_STACKS]\n"
 		 "               [-z MIN_SIZE] [-Z MAX_SIZE] [-O OBJECT] [-P] [-S PREFIX] [--sort KEY]\n"
 		 "               [INTERVAL] [INTERVALS]",
@@ -132,7 +133,6 @@ static int parse(int key, const char *arg, void *ctx)
 		break;
 	case KEY_STORAGE: env.storage = (long)opt_num(&help, "stack storage size", arg, 1, 1 << 24); break;
 	case KEY_DEPTH: env.depth = (long)opt_num(&help, "perf max stack depth", arg, 1, 127); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.npos == 0)
 			env.interval = (long)opt_num(&help, "INTERVAL", arg, 1, INT_MAX);

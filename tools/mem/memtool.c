@@ -10,46 +10,6 @@
 #include "lib/err.h"
 #include "lib/util.h"
 
-struct events *mem_attach_events(struct obj *o, const char *name, event_cb cb, void *ctx)
-{
-	struct events *ev;
-
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err(name, "%s", err_msg());
-		obj_close(o);
-		return NULL;
-	}
-	if (tool_load_attach(o, name))
-		return NULL;
-	ev = events_open(obj_map(o, "events"), cb, ctx);
-	if (!ev) {
-		tool_err(name, "%s", err_msg());
-		obj_close(o);
-	}
-	return ev;
-}
-
-int mem_run_events(struct obj *o, struct events *ev, const char *name, long duration_s)
-{
-	int ret;
-
-	tool_flush();
-	ret = tool_event_loop(name, ev, (uint64_t)duration_s * 1000000000ull);
-	events_close(ev);
-	obj_close(o);
-	return ret;
-}
-
-int mem_parse_verbose(int key, const char *arg, void *ctx)
-{
-	(void)arg;
-	(void)ctx;
-	if (key != 'v')
-		return 1;
-	tool_common.verbose = 1;
-	return 0;
-}
-
 long long mem_vmstat(const char *key)
 {
 	FILE *f = fopen("/proc/vmstat", "re");

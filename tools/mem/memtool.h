@@ -1,6 +1,5 @@
-/* What the memory tools' user sides share: starting an event tool (events
- * map set up, load, attach, consumer open) and running it, and small
- * readers of /proc files. */
+/* What the memory tools' user sides share: small readers of /proc files
+ * (an event tool starts with tool_run_events, tools/common/common.h). */
 #ifndef COREBOX_MEM_MEMTOOL_H
 #define COREBOX_MEM_MEMTOOL_H
 
@@ -10,16 +9,6 @@
 
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h" /* ev_comm */
-
-/* obj_setup_events("events"), tool_load_attach, events_open: the event
- * stream, or NULL after a message (the object is closed then). */
-struct events *mem_attach_events(struct obj *o, const char *name, event_cb cb, void *ctx);
-/* tool_event_loop for duration_s seconds (0: until a signal), then close
- * the stream and the object: the tool's exit status. */
-int mem_run_events(struct obj *o, struct events *ev, const char *name, long duration_s);
-
-/* The option callback of tools whose only option is -v (opt_parse). */
-int mem_parse_verbose(int key, const char *arg, void *ctx);
 
 /* A counter of /proc/vmstat ("nr_free_pages"), or -1. */
 long long mem_vmstat(const char *key);

@@ -1,5 +1,7 @@
-/* numamove: NUMA-misplaced page migrations per second and the time they
- * took (libbpf-tools' columns). */
+/* applet numamove: show NUMA-misplaced page migrations per second
+ * readme: NUMA-misplaced page migrations per second and their time
+ *
+ * libbpf-tools' columns. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,14 +19,11 @@
 BPF_OBJ_DECLARE(numamove);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "numamove",
 	.usage = "[-h] [-v]",
-	.summary = "Show page migrations of type NUMA misplaced per second.",
 	.examples = "    numamove              # Show page migrations' count and latency\n",
 	.opts = opts,
 	.flags = OPT_PROM,
@@ -103,7 +102,7 @@ int numamove_main(int argc, char **argv)
 	int ncpu, fd, ret = 0;
 	char hms[16];
 
-	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
+	opt_parse(argc, argv, &help, NULL, NULL);
 	ncpu = cpus_possible();
 	if (ncpu < 1) {
 		tool_err("numamove", "cannot read the possible CPUs");

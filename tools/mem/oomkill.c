@@ -1,5 +1,8 @@
-/* oomkill: trace OOM kills (libbpf-tools' line, with the load average
- * label printed once as bcc and bpftrace do).
+/* applet oomkill: trace OOM killer kills
+ * readme: each OOM kill: triggering and victim PID/comm, pages, load average
+ *
+ * libbpf-tools' line, with the load average label printed once as bcc and
+ * bpftrace do.
  *
  * The tracepoint oom:mark_victim names each victim, in the context of the
  * task that triggered the kill.  libbpf-tools' "N pages" is the OOM
@@ -21,12 +24,10 @@
 BPF_OBJ_DECLARE(oomkill);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "oomkill",
 	.usage = "[-h] [-v]",
 	.summary = "Trace OOM kills: the task that triggered each one, the victim, the OOM domain's "
 		   "size in pages (the victim's RSS where the kernel cannot be probed for it) and the "
@@ -101,15 +102,28 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+static bool tp;           /* oom:mark_victim exists */
+static enum kfunc_way way; /* how oom_kill_process is probed */
+
+/* -v: what is attached; the banner. */
+static int after_load(struct obj *o)
+{
+	(void)o;
+	if (tool_common.verbose)
+		fprintf(stderr, "oomkill: %s%s%s\n", tp ? "oom:mark_victim" : "",
+			tp && way != KFUNC_NONE ? " + " : "",
+			way == KFUNC_NONE ? "" : way == KFUNC_FENTRY ? "fentry oom_kill_process" : "kprobe oom_kill_process");
+	out_info("Tracing OOM kills... Ctrl-C to stop.\n");
+	return 0;
+}
+
 int oomkill_main(int argc, char **argv)
 {
 	static const char *const func = "oom_kill_process";
-	enum kfunc_way way;
-	struct events *ev;
+	struct tool_events te = { .name = "oomkill", .after_load = after_load, .on_event = on_event };
 	struct obj *o;
-	bool tp;
 
-	opt_parse(argc, argv, &help, mem_parse_verbose, NULL);
+	opt_parse(argc, argv, &help, NULL, NULL);
 	page_kb = sysconf(_SC_PAGESIZE) / 1024;
 	tool_signals();
 
@@ -129,13 +143,5 @@ int oomkill_main(int argc, char **argv)
 		prog_set_autoload(obj_prog(o, "mark_victim"), false);
 		OBJ_SET(o, emit_from_entry, 1);
 	}
-	ev = mem_attach_events(o, "oomkill", on_event, NULL);
-	if (!ev)
-		return 1;
-	if (tool_common.verbose)
-		fprintf(stderr, "oomkill: %s%s%s\n", tp ? "oom:mark_victim" : "",
-			tp && way != KFUNC_NONE ? " + " : "",
-			way == KFUNC_NONE ? "" : way == KFUNC_FENTRY ? "fentry oom_kill_process" : "kprobe oom_kill_process");
-	out_info("Tracing OOM kills... Ctrl-C to stop.\n");
-	return mem_run_events(o, ev, "oomkill", 0);
+	return tool_run_events(o, &te);
 }

@@ -1,6 +1,13 @@
-/* mmapsnoop (the book's columns), shmsnoop (bcc's) and brkstack (the
- * book's bpftrace map): mmap(2), System V shared memory and brk(2) calls
- * from their syscall tracepoints, one BPF object (syssnoop.bpf.c). */
+/* applet mmapsnoop: trace mmap() calls with protection, flags, size and file
+ * readme: `mmap()` calls with protection, flags, size and file
+ * applet shmsnoop: trace System V shared memory syscalls
+ * readme: System V shared memory calls
+ * applet brkstack: count brk() heap expansions by user stack
+ * readme: `brk()` heap expansions by user stack
+ *
+ * mmapsnoop has the book's columns, shmsnoop bcc's and brkstack the book's
+ * bpftrace map; all three read the syscall tracepoints, one BPF object
+ * (syssnoop.bpf.c). */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,7 +50,6 @@ static const struct opt mmap_opts[] = {
 };
 
 static const struct tool_help mmap_help = {
-	.name = "mmapsnoop",
 	.usage = "[-h] [-T] [-p PID] [-d DURATION]",
 	.summary = "Trace mmap() calls system-wide: protection, flags, offset, size and the mapped file "
 		   "(empty for anonymous memory).",
@@ -131,9 +137,7 @@ static const struct opt shm_opts[] = {
 };
 
 static const struct tool_help shm_help = {
-	.name = "shmsnoop",
 	.usage = "[-h] [-T] [-p PID] [-t TID] [-d DURATION] [-n NAME]",
-	.summary = "Trace shm*() syscalls.",
 	.examples = "    shmsnoop           # trace all shm*() syscalls\n"
 		    "    shmsnoop -T        # include timestamps\n"
 		    "    shmsnoop -p 181    # only trace PID 181\n"
@@ -278,7 +282,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 int mmapsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "mmap_enter" };
-	struct events *ev;
+	struct tool_events te = { .name = "mmapsnoop", .on_event = on_event, .header = &mtable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &mmap_help, mmap_parse, NULL);
@@ -287,18 +291,16 @@ int mmapsnoop_main(int argc, char **argv)
 	map_set_autocreate(obj_map(o, "counts"), false);
 	map_set_autocreate(obj_map(o, "stackmap"), false);
 	map_set_autocreate(obj_map(o, "shm_args"), false);
-	if (!(ev = mem_attach_events(o, "mmapsnoop", on_event, NULL)))
-		return 1;
 	out_show(&mtable, M_TIME, env.time);
-	out_header(&mtable);
-	return mem_run_events(o, ev, "mmapsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }
 
 int shmsnoop_main(int argc, char **argv)
 {
 	static const char *const progs[] = { "shmget_enter", "shmat_enter", "shmdt_enter", "shmctl_enter",
 					     "shmget_exit", "shmat_exit", "shmdt_exit", "shmctl_exit" };
-	struct events *ev;
+	struct tool_events te = { .name = "shmsnoop", .on_event = on_event, .header = &htable };
 	struct obj *o;
 
 	opt_parse(argc, argv, &shm_help, shm_parse, NULL);
@@ -306,16 +308,14 @@ int shmsnoop_main(int argc, char **argv)
 	o = open_syssnoop(progs, 8, env.tid ? 0 : env.pid, env.tid);
 	map_set_autocreate(obj_map(o, "counts"), false);
 	map_set_autocreate(obj_map(o, "stackmap"), false);
-	if (!(ev = mem_attach_events(o, "shmsnoop", on_event, NULL)))
-		return 1;
 	if (env.tid) { /* bcc: the first column becomes TID */
 		memcpy(hcols_tid, hcols, sizeof(hcols));
 		hcols_tid[H_ID].head = "TID";
 		htable.cols = hcols_tid;
 	}
 	out_show(&htable, H_TS, env.time);
-	out_header(&htable);
-	return mem_run_events(o, ev, "shmsnoop", env.duration);
+	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
+	return tool_run_events(o, &te);
 }
 
 /* ---- brkstack -------------------------------------------------------- */
@@ -328,9 +328,7 @@ static const struct opt brk_opts[] = {
 };
 
 static const struct tool_help brk_help = {
-	.name = "brkstack",
 	.usage = "[-h] [-p PID] [-d DURATION] [-f]",
-	.summary = "Count brk(2) syscalls (heap expansions) with user stacks.",
 	.examples = "    brkstack            # brk() calls by user stack and process name, until Ctrl-C\n",
 	.opts = brk_opts,
 };

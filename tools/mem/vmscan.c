@@ -1,6 +1,9 @@
-/* vmscan: VM scanner shrink and reclaim times per interval (the BPF
- * Performance Tools book's vmscan.bt: its header, columns and the
- * duration histograms printed at the end). */
+/* applet vmscan: measure VM scanner shrink and reclaim times per interval
+ * readme: per interval: ms in slab shrinking, direct and memcg reclaim; kswapd wake-ups;
+ *         page writes
+ *
+ * The BPF Performance Tools book's vmscan.bt: its header, columns and the
+ * duration histograms printed at the end. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -22,7 +25,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "vmscan",
 	.usage = "[-h] [interval [count]]",
 	.summary = "Measure VM scanner shrink and reclaim times: each interval (1 s by default) the "
 		   "milliseconds spent shrinking slab caches, in direct reclaim and in memory cgroup "

@@ -1,5 +1,7 @@
-/* tcpconnect: trace or count active TCP connects (libbpf-tools flags and
- * columns; --cgroup PATH filters by cgroup v2). */
+/* applet tcpconnect: trace or count active TCP connects
+ * readme: active TCP connects (`-c` counts per flow), port, uid and cgroup filters
+ *
+ * libbpf-tools flags and columns; --cgroup PATH filters by cgroup v2. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +36,11 @@ static const struct opt opts[] = {
 	{ 's', "source-port", NULL, "Consider source port when counting" },
 	{ 'P', "port", "PORTS", "Comma-separated list of destination ports to trace" },
 	{ KEY_CGROUP, "cgroup", "PATH", "Only connects from processes in this cgroup (v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "tcpconnect",
 	.usage = "[-t] [-c] [-U] [-p PID] [-u UID] [-s] [-P PORTS] [--cgroup PATH]",
-	.summary = "tcpconnect: Count/Trace active tcp connections",
 	.examples = "    tcpconnect             # trace all TCP connect()s\n"
 		    "    tcpconnect -t          # include timestamps\n"
 		    "    tcpconnect -p 181      # only trace PID 181\n"
@@ -67,7 +66,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 's': env.source_port = 1; break;
 	case 'P': env.nports = inet_ports_parse(&help, "PORTS", arg, env.ports, INET_PORTS_MAX); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -161,7 +159,8 @@ static int after_load(struct obj *o)
 
 int tcpconnect_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpconnect", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "tcpconnect",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	env.uid = -1;

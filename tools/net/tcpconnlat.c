@@ -1,5 +1,8 @@
-/* tcpconnlat: TCP connect latency, one line per connection that got
- * established (libbpf-tools flags and columns). */
+/* applet tcpconnlat: trace TCP connect latency
+ * readme: TCP connect latency (SYN_SENT to ESTABLISHED)
+ *
+ * One line per connection that got established (libbpf-tools flags and
+ * columns). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,14 +26,11 @@ static const struct opt opts[] = {
 	{ 't', "timestamp", NULL, "Include timestamp on output" },
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'L', "lport", NULL, "Include LPORT on output" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "tcpconnlat",
 	.usage = "[--help] [-t] [-p PID] [-L] [min_ms]",
-	.summary = "Trace TCP connects and show connection latency.",
 	.examples = "    tcpconnlat              # trace all TCP connects\n"
 		    "    tcpconnlat 1            # trace connection latency slower than 1 ms\n"
 		    "    tcpconnlat 0.1          # trace connection latency slower than 100 us\n"
@@ -50,7 +50,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 't': env.timestamp = 1; break;
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.lport = 1; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0:
 		if (env.npos++)
 			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
@@ -106,7 +105,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int tcpconnlat_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpconnlat", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "tcpconnlat", .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

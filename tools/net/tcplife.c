@@ -1,5 +1,7 @@
-/* tcplife: one line per closed TCP session with its endpoints, bytes and
- * duration (libbpf-tools flags and columns; bcc's -t seconds column too). */
+/* applet tcplife: trace TCP sessions: endpoints, bytes, duration
+ * readme: TCP sessions when they close: endpoints, bytes sent and received, duration
+ *
+ * libbpf-tools flags and columns; bcc's -t seconds column too. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,14 +28,11 @@ static const struct opt opts[] = {
 	{ 't', "timestamp", NULL, "Include seconds since the first session on output (bcc)" },
 	{ 'L', "localport", "LOCALPORT", "Comma-separated list of local ports to trace." },
 	{ 'D', "remoteport", "REMOTEPORT", "Comma-separated list of remote ports to trace." },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "tcplife",
 	.usage = "[-h] [-p PID] [-4] [-6] [-L] [-D] [-T] [-w]",
-	.summary = "Trace the lifespan of TCP sessions and summarize.",
 	.examples = "    tcplife -p 1215             # only trace PID 1215\n"
 		    "    tcplife -p 1215 -4          # trace IPv4 only\n"
 		    "    tcplife -L 80,443           # only sessions on local port 80 or 443\n",
@@ -52,7 +51,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 't': env.timestamp = 1; break;
 	case 'L': env.f.nsports = inet_ports_parse(&help, "LOCALPORT", arg, env.f.sports, INET_PORTS_MAX); break;
 	case 'D': env.f.ndports = inet_ports_parse(&help, "REMOTEPORT", arg, env.f.dports, INET_PORTS_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -118,7 +116,8 @@ static int fill_ports(struct obj *o)
 
 int tcplife_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcplife", NULL, fill_ports, on_event, &table };
+	struct tool_events te = { .name = "tcplife",
+				  .after_load = fill_ports, .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

@@ -1,6 +1,8 @@
-/* tcpretrans: trace or count TCP retransmits (bcc's flags and columns:
- * there is no libbpf-tools version).  -l adds tail loss probes, which
- * need fentry or kprobes (no tracepoint marks them). */
+/* applet tcpretrans: trace or count TCP retransmits
+ * readme: TCP retransmits (`-c` per flow, `-l` tail loss probes where kprobes/fentry exist)
+ *
+ * bcc's flags and columns: there is no libbpf-tools version.  -l adds tail
+ * loss probes, which need fentry or kprobes (no tracepoint marks them). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +28,11 @@ static const struct opt opts[] = {
 	{ 'c', "count", NULL, "count occurred retransmits per flow" },
 	{ '4', "ipv4", NULL, "trace IPv4 family only" },
 	{ '6', "ipv6", NULL, "trace IPv6 family only" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "tcpretrans",
 	.usage = "[-h] [-s] [-l] [-c] [-4 | -6]",
-	.summary = "Trace TCP retransmits",
 	.examples = "    tcpretrans           # trace TCP retransmits\n"
 		    "    tcpretrans -l        # include TLP attempts\n"
 		    "    tcpretrans -c        # count retransmits per flow, print at Ctrl-C\n"
@@ -58,7 +57,6 @@ static int parse(int key, const char *arg, void *ctx)
 					env.family == 2 ? '4' : '6');
 		env.family = key == '4' ? 2 : 10;
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -163,7 +161,8 @@ static int after_load(struct obj *o)
 
 int tcpretrans_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpretrans", NULL, after_load, on_event, &table };
+	struct tool_events te = { .name = "tcpretrans",
+				  .after_load = after_load, .on_event = on_event, .header = &table };
 	struct prog *fentry, *kprobe;
 	struct obj *o;
 

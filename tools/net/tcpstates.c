@@ -1,5 +1,7 @@
-/* tcpstates: TCP state changes with the time spent in each state
- * (libbpf-tools flags and columns). */
+/* applet tcpstates: trace TCP state changes with the time in each state
+ * readme: every TCP state change with the time spent in the old state
+ *
+ * libbpf-tools flags and columns. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,14 +26,11 @@ static const struct opt opts[] = {
 	{ 'w', "wide", NULL, "Wide column output (fits IPv6 addresses)" },
 	{ 'L', "localport", "LPORT", "Comma-separated list of local ports to trace." },
 	{ 'D', "remoteport", "DPORT", "Comma-separated list of remote ports to trace." },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "tcpstates",
 	.usage = "[-4] [-6] [-T] [-L lport] [-D dport]",
-	.summary = "Trace TCP session state changes and durations.",
 	.examples = "    tcpstates                  # trace all TCP state changes\n"
 		    "    tcpstates -T               # include timestamps\n"
 		    "    tcpstates -L 80            # only trace local port 80\n"
@@ -49,7 +48,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'w': env.wide = 1; break;
 	case 'L': env.f.nsports = inet_ports_parse(&help, "LPORT", arg, env.f.sports, INET_PORTS_MAX); break;
 	case 'D': env.f.ndports = inet_ports_parse(&help, "DPORT", arg, env.f.dports, INET_PORTS_MAX); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -106,7 +104,8 @@ static int fill_ports(struct obj *o)
 
 int tcpstates_main(int argc, char **argv)
 {
-	struct tool_events te = { "tcpstates", NULL, fill_ports, on_event, &table };
+	struct tool_events te = { .name = "tcpstates",
+				  .after_load = fill_ports, .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

@@ -1,5 +1,7 @@
-/* execsnoop: trace exec() calls with their arguments (libbpf-tools
- * compatible flags and output). */
+/* applet execsnoop: trace new processes via exec() syscalls
+ * readme: every `exec()` with PID, PPID, return value and arguments
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
@@ -46,15 +48,12 @@ static const struct opt opts[] = {
 	{ 'U', "print-uid", NULL, "add a UID column" },
 	{ KEY_MAX_ARGS, "max-args", "MAX_ARGS", "arguments captured and shown, 1..60 (default 20)" },
 	{ 'c', "cgroup", "PATH", "only trace processes in this cgroup (v2 directory)" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "execsnoop",
 	.usage = "[-h] [-T] [-t] [-x] [-u UID] [-q] [-n NAME] [-l LINE] [-U] [-c CG]\n"
 		 "                 [--max-args MAX_ARGS]",
-	.summary = "Trace exec() syscalls: one line per new program, with its arguments.",
 	.examples = "  execsnoop            # every exec()\n"
 		    "  execsnoop -x         # failed exec()s too\n"
 		    "  execsnoop -T         # with a HH:MM:SS column\n"
@@ -86,7 +85,6 @@ static int parse(int key, const char *arg, void *ctx)
 		env.max_args = (int)opt_num(&help, "MAX_ARGS", arg, 1, EXECSNOOP_TOTAL_MAX_ARGS);
 		break;
 	case 'c': env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* no positional arguments */
 	}
 	return 0;
@@ -212,9 +210,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int execsnoop_main(int argc, char **argv)
 {
-	struct events *ev;
+	struct tool_events te = { .name = "execsnoop", .on_event = on_event, .header = &table };
 	struct obj *o;
-	int err = 0, cgfd = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
@@ -224,43 +221,10 @@ int execsnoop_main(int argc, char **argv)
 	OBJ_SET(o, max_args, (int)env.max_args);
 	OBJ_SET(o, ignore_failed, (int)!env.fails);
 	OBJ_SET(o, filter_cg, (int)(env.cgroup != NULL));
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("execsnoop", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("execsnoop", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
-	tool_elapsed(); /* -t counts from here */
-	if (tool_load_attach(o, "execsnoop")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "execsnoop", env.cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-
-	ev = events_open(obj_map(o, "events"), on_event, NULL);
-	if (!ev) {
-		tool_err("execsnoop", "%s", err_msg());
-		err = 1;
-		goto out;
-	}
-
+	te.cgroup = env.cgroup;
 	out_show(&table, C_TIME, env.time);
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_UID, env.print_uid);
-	out_header(&table);
-	tool_flush();
-	err = tool_event_loop("execsnoop", ev, 0);
-	events_close(ev);
-out:
-	obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
-	return err;
+	tool_elapsed(); /* -t counts from here */
+	return tool_run_events(o, &te);
 }

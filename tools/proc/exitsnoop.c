@@ -1,6 +1,8 @@
-/* exitsnoop: trace process termination, with the process's age and its
- * exit code or the signal that ended it (libbpf-tools compatible flags
- * and output; bcc's --per-thread is accepted for -T). */
+/* applet exitsnoop: trace process termination with age and exit code or signal
+ * readme: process exits with age and exit code or signal (`-T` threads, `-x` failures only)
+ *
+ * libbpf-tools compatible flags and output; bcc's --per-thread is accepted
+ * for -T. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -32,14 +34,11 @@ static const struct opt opts[] = {
 	{ 'T', "threaded", NULL, "Trace by thread." },
 	{ KEY_PER_THREAD, "per-thread", NULL, "Same as -T (bcc's name)" },
 	{ 'c', "cgroup", "PATH", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "exitsnoop",
 	.usage = "[-h] [-t] [-x] [-p PID] [-T] [-c CG]",
-	.summary = "Trace process termination.",
 	.examples = "    exitsnoop             # trace process exit events\n"
 		    "    exitsnoop -t          # include timestamps\n"
 		    "    exitsnoop -x          # trace error exits only\n"
@@ -59,7 +58,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T':
 	case KEY_PER_THREAD: env.threaded = 1; break;
 	case 'c': env.cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* no positional arguments */
 	}
 	return 0;
@@ -125,7 +123,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int exitsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { "exitsnoop", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "exitsnoop", .on_event = on_event, .header = &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

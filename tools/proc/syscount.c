@@ -1,5 +1,7 @@
-/* syscount: summarize syscall counts and latencies (libbpf-tools
- * compatible flags and output). */
+/* applet syscount: summarize syscall counts and latencies
+ * readme: syscall counts (and latency with `-L`), per syscall or per process (`-P`)
+ *
+ * libbpf-tools compatible flags and output. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -31,14 +33,11 @@ static const struct opt opts[] = {
 	{ 'P', "process", NULL, "Count by process and not by syscall" },
 	{ 'e', "errno", "ERRNO", "Trace only syscalls that return this error (numeric or EPERM, etc.)" },
 	{ 'l', "list", NULL, "Print list of recognized syscalls and exit" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "syscount",
 	.usage = "[-p PID] [-i INTERVAL] [-d DURATION] [-T TOP] [-c CG] [-x] [-e ERRNO] [-L] [-m] [-P] [-l] [-v]",
-	.summary = "syscount: summarize syscall counts and latencies",
 	.examples =
 		"    syscount                 # print top 10 syscalls by count every second\n"
 		"    syscount -p $(pidof dd)  # look only at a particular process\n"
@@ -103,9 +102,6 @@ static int parse(int key, const char *arg, void *ctx)
 		break;
 	case 'l':
 		env.list = true;
-		break;
-	case 'v':
-		tool_common.verbose = 1;
 		break;
 	case 'e':
 		errno = 0;
@@ -373,19 +369,8 @@ int syscount_main(int argc, char **argv)
 	/* shrink whichever aggregation map this mode does not use */
 	map_set_max_entries(env.process ? m_sys : m_procs, 1);
 
-	if (env.cgroup && (cgfd = tool_cgroup_open("syscount", env.cgroup)) < 0) {
-		obj_close(o);
+	if (tool_load_attach_cgroup(o, "syscount", env.cgroup, &cgfd) < 0)
 		return 1;
-	}
-	if (tool_load_attach(o, "syscount")) {
-		if (cgfd >= 0)
-			close(cgfd);
-		return 1;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "syscount", env.cgroup, cgfd) < 0) {
-		ret = 1;
-		goto out;
-	}
 
 	rows = xcalloc(SC_MAX_ENTRIES > SC_MAX_NR ? SC_MAX_ENTRIES : SC_MAX_NR, sizeof(*rows));
 	if (env.process) {
@@ -444,7 +429,6 @@ int syscount_main(int argc, char **argv)
 	free(s.keys);
 	free(s.vals);
 	free(s.prev);
-out:
 	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);

@@ -1,4 +1,9 @@
-/* systrace: perf trace's syscall view without perf.  One line per system
+/* applet systrace: trace system calls like perf trace: lines, summary, flight recorder
+ * readme: perf trace without perf: each syscall with decoded arguments, result and duration
+ *         (`--duration MS`), a per-thread summary (`-s`), the last N calls of every cgroup
+ *         on SIGUSR1 (`--flight N`)
+ *
+ * perf trace's syscall view without perf.  One line per system
  * call with decoded arguments, the result (or errno) and the time it
  * took; --duration MS keeps only the slow ones; -s a per-thread summary
  * (perf trace -s); --flight N keeps the last N calls of every cgroup in
@@ -64,12 +69,10 @@ static const struct opt opts[] = {
 	{ 'a', "all-cpus", NULL, "system-wide (the default); with COMMAND: trace everything while it runs" },
 	{ 'm', "mmap-pages", "PAGES", "events buffer size in pages, a power of two (perf trace -m; default 128: "
 				      "512 KiB, more if calls are lost)" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "systrace",
 	.usage = "[-p PID | -t TID | -c CGROUP | -G NAME] [-e LIST] [--duration MS] [--failure]\n"
 		 "                [-s | -S] [--stack] [--flight N] [-a] [[--] COMMAND [ARG...]]",
 	.summary = "Trace system calls like perf trace: one line per call with its arguments, result\n"
@@ -116,7 +119,6 @@ static int parse(int key, const char *arg, void *ctx)
 		if (env.mmap_pages & (env.mmap_pages - 1))
 			opt_usage_error(&help, "PAGES must be a power of two, not %ld", env.mmap_pages);
 		break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1; /* positional words are the COMMAND (split off before) */
 	}
 	return 0;
@@ -486,26 +488,22 @@ static int find_cb(const char *path, const struct stat *st, int type, struct FTW
 	return 0;
 }
 
+/* Look for the directory with inode find_ino under one cgroup2 mount. */
+static int find_in_mount(const char *dir, void *arg)
+{
+	(void)arg;
+	return nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0];
+}
+
 /* A cgroup id is its directory's inode number on the cgroup2 mount. */
 static const char *cgroup_path(uint64_t id, char *buf, size_t size)
 {
-	FILE *f = fopen("/proc/self/mounts", "re");
-	char line[1024], dev[256], dir[512], type[64];
-
-	snprintf(buf, size, "cgroup id %llu", (unsigned long long)id);
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) != 3 || strcmp(type, "cgroup2"))
-			continue;
-		find_ino = id;
-		found_path[0] = 0;
-		if (nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0]) {
-			snprintf(buf, size, "%s", found_path);
-			break;
-		}
-	}
-	fclose(f);
+	find_ino = id;
+	found_path[0] = 0;
+	if (cgroup2_mounts(find_in_mount, NULL))
+		snprintf(buf, size, "%s", found_path);
+	else
+		snprintf(buf, size, "cgroup id %llu", (unsigned long long)id);
 	return buf;
 }
 
@@ -618,9 +616,8 @@ static int start_command(void)
 	return 0;
 }
 
-static int target_gone(void *arg)
+static int target_gone(void)
 {
-	(void)arg;
 	if (child > 0)
 		return child_exited;
 	if (env.pid && kill(env.pid, 0) < 0 && errno == ESRCH)
@@ -630,12 +627,84 @@ static int target_gone(void *arg)
 	return 0;
 }
 
+static int do_events, do_summary;
+static int run_failed; /* a failed dump or start: exit 1, yet the run goes on */
+
+/* After each poll (or wait): a dump SIGUSR1 asked for; stop when the
+ * traced process is gone. */
+static int tick(struct obj *o)
+{
+	if (dump_requested) {
+		dump_requested = 0;
+		if (dump_flight(o))
+			run_failed = 1;
+	}
+	return target_gone();
+}
+
+/* Tracing is on: the command's pid in the map, the banner, then let the
+ * command run. */
+static int after_load(struct obj *o)
+{
+	if (env.cmd && !env.all && !env.pid && !env.tid && !env.cgroup) {
+		uint32_t pid = (uint32_t)child;
+		uint8_t one = 1;
+		int r = bpf_map_update(map_fd(obj_map(o, "pids")), &pid, &one, 0);
+
+		if (r < 0) {
+			tool_err("systrace", "cannot add the command to the pid map: %s", strerror(-r));
+			return -1;
+		}
+	}
+	if (do_events && env.stack)
+		usyms = usyms_new(0);
+	if (env.flight) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_usr1;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		base_ns = now_ns();
+		out_info("Recording the last %ld system calls of each cgroup: kill -USR1 %d to print them; "
+			 "Ctrl-C to print and end.\n", env.flight, (int)getpid());
+	} else if (!do_events && !env.cmd) {
+		out_info("Tracing system calls... Ctrl-C to print the summary.\n");
+	}
+	out_show(&etable, C_CGROUP, false);
+	out_show(&etable, C_STACK, env.stack);
+	out_show(&ftable, C_STACK, false);
+	tool_flush();
+	if (go_fd >= 0) { /* tracing is on: let the command run */
+		char c = 1;
+
+		if (write(go_fd, &c, 1) != 1)
+			run_failed = 1;
+		close(go_fd);
+		go_fd = -1;
+	}
+	return 0;
+}
+
+/* After the loop: the flight rings (Ctrl-C prints them), the summary. */
+static int finish(struct obj *o)
+{
+	int err = run_failed;
+
+	if (env.flight && dump_flight(o))
+		err = 1;
+	if (do_summary && print_summary(o))
+		err = 1;
+	return err;
+}
+
 int systrace_main(int argc, char **argv)
 {
-	int ci = command_index(argc, argv), err = 0, cgfd = -1, do_events, do_summary;
+	struct tool_events te = { .name = "systrace",
+				  .after_load = after_load, .tick = tick, .finish = finish };
+	int ci = command_index(argc, argv), err;
 	char cgbuf[4096];
 	uint8_t *info;
-	struct events *ev = NULL;
 	struct obj *o;
 
 	if (ci < argc) {
@@ -651,17 +720,9 @@ int systrace_main(int argc, char **argv)
 	if (env.stack && (env.summary || env.flight))
 		opt_usage_error(&help, "--stack shows the stacks of calls shown one by one: not with -s or --flight");
 	if (env.cgroup_name) {
-		const char *mnt = NULL;
-		FILE *f = fopen("/proc/self/mounts", "re");
-		char line[1024], dev[256], dir[512], type[64];
+		char dir[512];
+		const char *mnt = cgroup2_mount(dir, sizeof(dir));
 
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2")) {
-				mnt = dir;
-				break;
-			}
-		if (f)
-			fclose(f);
 		if (env.cgroup_name[0] == '/' || !mnt)
 			snprintf(cgbuf, sizeof(cgbuf), "%s", env.cgroup_name);
 		else
@@ -724,15 +785,6 @@ int systrace_main(int argc, char **argv)
 				    (uint32_t)((env.mmap_pages ? env.mmap_pages : 128) * sysconf(_SC_PAGESIZE)));
 	else
 		map_set_max_entries(obj_map(o, "events"), 4096);
-	if (obj_setup_events(o, "events") < 0) {
-		tool_err("systrace", "%s", err_msg());
-		obj_close(o);
-		return 1;
-	}
-	if (env.cgroup && (cgfd = tool_cgroup_open("systrace", env.cgroup)) < 0) {
-		obj_close(o);
-		return 1;
-	}
 	if (env.cmd && start_command() < 0) {
 		tool_err("systrace", "cannot start %s: %s", env.cmd[0], strerror(errno));
 		obj_close(o);
@@ -740,87 +792,13 @@ int systrace_main(int argc, char **argv)
 	}
 	if (env.cmd)
 		signal(SIGCHLD, on_chld);
-	if (tool_load_attach(o, "systrace")) {
-		if (env.flight)
-			fprintf(stderr, "systrace: --flight needs BPF atomic fetch-and-add (Linux 5.12 or later)"
-				" if the verifier refused the rings\n");
-		err = 1;
-		o = NULL;
-		goto out;
-	}
-	if (cgfd >= 0 && tool_cgroup_filter(o, "systrace", env.cgroup, cgfd) < 0) {
-		err = 1;
-		goto out;
-	}
-	if (env.cmd && !env.all && !env.pid && !env.tid && !env.cgroup) {
-		uint32_t pid = (uint32_t)child;
-		uint8_t one = 1;
-		int r = bpf_map_update(map_fd(obj_map(o, "pids")), &pid, &one, 0);
-
-		if (r < 0) {
-			tool_err("systrace", "cannot add the command to the pid map: %s", strerror(-r));
-			err = 1;
-			goto out;
-		}
-	}
-	if (do_events) {
-		ev = events_open(obj_map(o, "events"), on_event, NULL);
-		if (!ev) {
-			tool_err("systrace", "%s", err_msg());
-			err = 1;
-			goto out;
-		}
-		if (env.stack)
-			usyms = usyms_new(0);
-	}
-	if (env.flight) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = on_usr1;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGUSR1, &sa, NULL);
-		base_ns = now_ns();
-		out_info("Recording the last %ld system calls of each cgroup: kill -USR1 %d to print them; "
-			 "Ctrl-C to print and end.\n", env.flight, (int)getpid());
-	} else if (!do_events && !env.cmd) {
-		out_info("Tracing system calls... Ctrl-C to print the summary.\n");
-	}
-	out_show(&etable, C_CGROUP, false);
-	out_show(&etable, C_STACK, env.stack);
-	out_show(&ftable, C_STACK, false);
-	tool_flush();
-	if (go_fd >= 0) { /* tracing is on: let the command run */
-		char c = 1;
-
-		if (write(go_fd, &c, 1) != 1)
-			err = 1;
-		close(go_fd);
-		go_fd = -1;
-	}
-
-	if (ev) {
-		err = tool_event_loop_tick("systrace", ev, 0, target_gone, NULL);
-		/* the target ended: its last calls may still be in the buffer
-		 * (after Ctrl-C the user wants out, not the backlog) */
-		for (int i = 0; i < 4 && target_gone(NULL) && !tool_stdout_gone() && events_poll(ev, 0) > 0; i++)
-			;
-		tool_flush();
-	} else {
-		while (!tool_exiting && !target_gone(NULL)) {
-			tool_sleep_ms(100);
-			if (dump_requested) {
-				dump_requested = 0;
-				if (dump_flight(o))
-					err = 1;
-			}
-		}
-	}
-	if (env.flight && dump_flight(o))
-		err = 1;
-	if (do_summary && print_summary(o))
-		err = 1;
-out:
+	te.cgroup = env.cgroup;
+	if (do_events)
+		te.on_event = on_event;
+	if (env.flight)
+		te.load_hint = "--flight needs BPF atomic fetch-and-add (Linux 5.12 or later) if the verifier "
+			       "refused the rings";
+	err = tool_run_events(o, &te);
 	if (go_fd >= 0)
 		close(go_fd); /* the command sees EOF and does not run */
 	if (child > 0) {
@@ -830,13 +808,7 @@ out:
 			kill(child, SIGTERM);
 		waitpid(child, &st, 0);
 	}
-	if (ev)
-		events_close(ev);
 	if (usyms)
 		usyms_free(usyms);
-	if (o)
-		obj_close(o);
-	if (cgfd >= 0)
-		close(cgfd);
 	return err;
 }

@@ -1,5 +1,8 @@
-/* threadsnoop: list new threads with the function they start in (bcc's
- * columns: TIME(ms) PID COMM FUNC).  Besides bcc's uprobe on
+/* applet threadsnoop: list new threads with their start function
+ * readme: new threads with their start function (pthread_create uprobe; other runtimes via
+ *         the fork tracepoint)
+ *
+ * bcc's columns: TIME(ms) PID COMM FUNC.  Besides bcc's uprobe on
  * pthread_create, the kernel's sched_process_fork tracepoint catches
  * threads made without the probed libc (other runtimes, static binaries,
  * other mount namespaces): FUNC is "[unknown]" for those. */
@@ -26,14 +29,11 @@ static struct {
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "only threads created by this process" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "threadsnoop",
 	.usage = "[-h] [-p PID]",
-	.summary = "List new thread creation.",
 	.examples = "    threadsnoop        # list new thread creation\n"
 		    "    threadsnoop -p 181 # only threads of PID 181\n",
 	.opts = opts,
@@ -44,7 +44,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return 1;
 	}
 	return 0;
@@ -137,7 +136,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int threadsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { "threadsnoop", NULL, NULL, on_event, &table };
+	struct tool_events te = { .name = "threadsnoop", .on_event = on_event, .header = &table };
 	char glibc[256], target[300];
 	struct obj *o;
 	int nlib = 0, err;

@@ -1,7 +1,9 @@
-/* cpudist: summarize on- and off-CPU time per task as a histogram
- * (libbpf-tools flags and output, plus bcc's -I and -e).  Every
- * switch-out counts, as in bcc; libbpf-tools counts only the on-CPU
- * slices that end in preemption.  Kernel side: schedhist.bpf.c. */
+/* applet cpudist: summarize on- and off-CPU time per task as a histogram
+ * readme: on-CPU (or `-O` off-CPU) time per scheduling as a log2 histogram
+ *
+ * libbpf-tools flags and output, plus bcc's -I and -e.  Every switch-out
+ * counts, as in bcc; libbpf-tools counts only the on-CPU slices that end
+ * in preemption.  Kernel side: schedhist.bpf.c. */
 #include "schedtool.h"
 
 static const struct opt opts[] = {
@@ -14,14 +16,11 @@ static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'I', "include-idle", NULL, "Include CPU idle time" },
 	{ 'e', "extension", NULL, "Show extension summary (average/total/count)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "cpudist",
 	.usage = "[-h] [-O] [-T] [-m] [-P] [-L] [-p PID] [-I] [-e] [-c CG] [interval] [count]",
-	.summary = "Summarize on-CPU time per task as a histogram.",
 	.examples =
 		"    cpudist              # summarize on-CPU time as a histogram\n"
 		"    cpudist -O           # summarize off-CPU time as a histogram\n"

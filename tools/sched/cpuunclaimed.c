@@ -1,5 +1,7 @@
-/* cpuunclaimed: sample CPU run queues and calculate unclaimed idle CPU
- * (bcc flags and output).
+/* applet cpuunclaimed: sample run queues and calculate unclaimed idle CPU
+ * readme: idle CPUs while tasks wait on other CPUs' run queues, as a % (`-j` CSV of the samples)
+ *
+ * bcc flags and output.
  *
  * Each report: %CPU = CPUs running / all CPUs, and unclaimed idle =
  * CPUs that were idle while tasks waited on other CPUs' queues, as a
@@ -38,14 +40,11 @@ static const struct opt opts[] = {
 	{ 'j', "csv", NULL, "print sample summaries (verbose) as comma-separated values" },
 	{ 'J', "fullcsv", NULL, "print sample summaries with extra fields: CPU sample offsets" },
 	{ 'T', "timestamp", NULL, "include timestamp on output" },
-	{ 'v', "verbose", NULL, "print the way the run queues are read" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "cpuunclaimed",
 	.usage = "[-h] [-j] [-J] [-T] [interval] [count]",
-	.summary = "Sample CPU run queues and calculate unclaimed idle CPU",
 	.examples =
 		"    cpuunclaimed            # sample and calculate unclaimed idle CPUs,\n"
 		"                            # output every 1 second (default)\n"
@@ -69,7 +68,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'j': env.csv = true; break;
 	case 'J': env.csv = env.fullcsv = true; break;
 	case 'T': env.iv.timestamp = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

@@ -1,5 +1,7 @@
-/* loads: print the 1, 5 and 15 minute load averages every second, as the
- * book's bpftrace tool loads.bt does, to three decimals.
+/* applet loads: print the 1, 5 and 15 minute load averages every second, to three decimals
+ * readme: the 1/5/15-minute load averages every second, to three decimals (the book's `loads.bt`)
+ *
+ * As the book's bpftrace tool loads.bt prints them.
  *
  * The values are the kernel's avenrun[], read by a BPF program
  * (loads.bpf.c) when kallsyms has the variable's address
@@ -22,14 +24,11 @@
 BPF_OBJ_DECLARE(loads);
 
 static const struct opt opts[] = {
-	{ 'v', "verbose", NULL, "say where the load averages come from" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "loads",
 	.usage = "[-h] [-v] [interval] [count]",
-	.summary = "Print the load averages (1, 5 and 15 minutes) every second, to three decimals.",
 	.examples =
 		"    loads           # every second until Ctrl-C\n"
 		"    loads 5 3       # every 5 seconds, 3 times\n",
@@ -46,7 +45,6 @@ static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

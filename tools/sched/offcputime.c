@@ -1,5 +1,8 @@
-/* offcputime: summarize off-CPU time (time blocked) by stack trace
- * (libbpf-tools flags and output, plus bcc's -U/-K/-d/-f and --svg).
+/* applet offcputime: summarize off-CPU time by stack trace
+ * readme: time blocked, by kernel and user stack
+ *
+ * Off-CPU time is time blocked (libbpf-tools flags and output, plus bcc's
+ * -U/-K/-d/-f and --svg).
  *
  * sched_switch (tp_btf, raw_tp when the kernel can't) records the stacks
  * of each thread going off CPU; the time until it runs again is summed
@@ -34,10 +37,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "offcputime",
 	.usage = "[-h] [-p PID | -t TID | -u | -k] [-U | -K] [-d] [-f] [--svg FILE] [-m MIN] [-M MAX] "
 		 "[--state STATE] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize off-CPU time by stack trace.",
 	.examples =
 		"    offcputime             # trace off-CPU stack time until Ctrl-C\n"
 		"    offcputime 5           # trace for 5 seconds only\n"

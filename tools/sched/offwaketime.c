@@ -1,5 +1,8 @@
-/* offwaketime: summarize blocked time by the blocked thread's off-CPU
- * stack and its waker's stack together (bcc flags and output, --svg).
+/* applet offwaketime: summarize blocked time by off-CPU stack and waker stack
+ * readme: the blocked stack and its waker's stack merged (`--` between them when folded)
+ *
+ * The blocked thread's off-CPU stack and its waker's stack together (bcc
+ * flags and output, --svg).
  *
  * The kernel side joins both halves into one record (the blocked
  * thread's stacks from its sched_switch, the waker's from sched_waking)
@@ -34,10 +37,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "offwaketime",
 	.usage = "[-h] [-p PIDS | -t TIDS | -u | -k] [-U | -K] [-d] [-f] [--svg FILE] [-m MIN] [-M MAX] "
 		 "[--state STATE] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize blocked time by kernel stack trace + waker stack.",
 	.examples =
 		"    offwaketime             # trace off-CPU + waker stack time until Ctrl-C\n"
 		"    offwaketime 5           # trace for 5 seconds only\n"

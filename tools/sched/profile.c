@@ -1,5 +1,8 @@
-/* profile: sample stack traces on every CPU at a fixed frequency
- * (libbpf-tools compatible flags and output, plus bcc's -c/-a and --svg).
+/* applet profile: profile CPU usage by sampling stack traces
+ * readme: CPU stacks sampled at a frequency (`-F HZ`), multi-line, folded (`-f`) or `--svg FILE`
+ *
+ * Stack traces sampled on every CPU at a fixed frequency (libbpf-tools
+ * compatible flags and output, plus bcc's -c/-a and --svg).
  *
  * One software cpu-clock perf event per online CPU (the hardware PMU may
  * be absent, and the originals fall back to the same event), each running
@@ -47,10 +50,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "profile",
 	.usage = "[-h] [-p PID | -L TID] [-U | -K] [-F FREQUENCY | -c COUNT] [-d] [-a] [-f] [--svg FILE] "
 		 "[-I] [-C CPU] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
-	.summary = "Profile CPU usage by sampling stack traces at a timed interval.",
 	.examples =
 		"    profile             # profile stack traces at 49 Hertz until Ctrl-C\n"
 		"    profile -F 99       # profile stack traces at 99 Hertz\n"

@@ -1,5 +1,8 @@
-/* runqlat: summarize run queue (scheduler) latency as a histogram
- * (libbpf-tools flags and output).  Kernel side: schedhist.bpf.c. */
+/* applet runqlat: summarize run queue (scheduler) latency as a histogram
+ * readme: run queue (scheduler) latency as a log2 histogram, per process (`-P`), thread (`-L`)
+ *         or PID namespace (`--pidnss`)
+ *
+ * libbpf-tools flags and output.  Kernel side: schedhist.bpf.c. */
 #include "schedtool.h"
 
 #define KEY_PIDNSS OPT_LONG_ONLY(1)
@@ -12,14 +15,11 @@ static const struct opt opts[] = {
 	{ 'L', "tids", NULL, "Print a histogram per thread ID" },
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "runqlat",
 	.usage = "[-h] [-T] [-m] [--pidnss] [-L] [-P] [-p PID] [-c CG] [interval] [count]",
-	.summary = "Summarize run queue (scheduler) latency as a histogram.",
 	.examples =
 		"    runqlat         # summarize run queue latency as a histogram\n"
 		"    runqlat 1 10    # print 1 second summaries, 10 times\n"

@@ -1,5 +1,7 @@
-/* runqlen: summarize scheduler run queue length as a histogram
- * (libbpf-tools flags and output).
+/* applet runqlen: summarize scheduler run queue length as a histogram
+ * readme: sampled run queue length as a linear histogram, per CPU (`-C`), or occupancy (`-O`)
+ *
+ * libbpf-tools flags and output.
  *
  * Every online CPU's cpu-clock event samples at -f HZ (99); the program
  * (runqlen.bpf.c) counts the run queue length it sees in that CPU's
@@ -30,14 +32,11 @@ static const struct opt opts[] = {
 	{ 'O', "runqocc", NULL, "Report run queue occupancy" },
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
 	{ 'H', "host", NULL, "Report nr_running from host's rq" },
-	{ 'v', "verbose", NULL, "Verbose debug output" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "runqlen",
 	.usage = "[-h] [-C] [-O] [-T] [-H] [-f FREQUENCY] [interval] [count]",
-	.summary = "Summarize scheduler run queue length as a histogram.",
 	.examples =
 		"    runqlen         # summarize run queue length as a histogram\n"
 		"    runqlen 1 10    # print 1 second summaries, 10 times\n"
@@ -66,7 +65,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'T': env.iv.timestamp = true; break;
 	case 'H': env.host = true; break;
 	case 'f': env.freq = (long)opt_num(&help, "frequency", arg, 1, 100000); break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
 	}

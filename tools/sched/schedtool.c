@@ -20,7 +20,6 @@ int schedtool_parse(struct schedtool *st, int key, const char *arg)
 	case 'L': schedtool_set_key(st, SCHEDHIST_TID); break;
 	case 'p': st->pid = (unsigned)opt_pid(st->help, "PID", arg); break;
 	case 'c': st->cgroup = arg; break;
-	case 'v': tool_common.verbose = 1; break;
 	case 0: interval_arg(st->help, &st->iv, &st->npos, arg); break;
 	default: return 1;
 	}
@@ -70,7 +69,7 @@ static int report(void *ctx)
 	n = tool_map_drain(map_fd(obj_map(r->o, "hists")), sizeof(*r->keys), sizeof(*r->vals), r->keys,
 			   r->vals, SCHEDHIST_MAX_ENTRIES, &r->batch);
 	if (n < 0) {
-		tool_err(st->help->name, "cannot read the histograms: %s", strerror((int)-n));
+		tool_err(tool_applet, "cannot read the histograms: %s", strerror((int)-n));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -113,7 +112,7 @@ static int report(void *ctx)
 
 int schedtool_run(struct schedtool *st)
 {
-	const char *name = st->help->name;
+	const char *name = tool_applet;
 	struct report r = { .st = st, .batch = true };
 	int cgfd, ret;
 	struct obj *o;

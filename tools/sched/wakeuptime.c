@@ -1,5 +1,7 @@
-/* wakeuptime: summarize sleep-to-wakeup time by the waker's kernel stack
- * (libbpf-tools flags and output, plus bcc's -f and --svg).
+/* applet wakeuptime: summarize sleep to wakeup time by waker kernel stack
+ * readme: time blocked, by the waker's stack
+ *
+ * libbpf-tools flags and output, plus bcc's -f and --svg.
  *
  * sched_switch notes when a thread goes off CPU; sched_waking (in the
  * waker's context) adds the time it was blocked to the total of
@@ -36,10 +38,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "wakeuptime",
 	.usage = "[-h] [-p PID | -u] [-f] [--svg FILE] [-m MIN] [-M MAX] [--stack-storage-size N] "
 		 "[--perf-max-stack-depth N] [duration]",
-	.summary = "Summarize sleep to wakeup time by waker kernel stack.",
 	.examples =
 		"    wakeuptime             # trace blocked time with waker stacks\n"
 		"    wakeuptime 5           # trace for 5 seconds only\n"

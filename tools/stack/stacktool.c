@@ -52,11 +52,11 @@ int stacktool_parse(struct stacktool_env *e, int key, const char *arg)
 		struct stat st;
 
 		if (fd < 0 || fstat(fd, &st) < 0) {
-			tool_err(e->help->name, "cannot create %s: %s", arg, strerror(errno));
+			tool_err(tool_applet, "cannot create %s: %s", arg, strerror(errno));
 			exit(1);
 		}
 		if (S_ISREG(st.st_mode) && ftruncate(fd, 0) < 0) {
-			tool_err(e->help->name, "cannot truncate %s: %s", arg, strerror(errno));
+			tool_err(tool_applet, "cannot truncate %s: %s", arg, strerror(errno));
 			exit(1);
 		}
 		fcntl(fd, F_SETFL, 0);
@@ -143,8 +143,8 @@ static int fill_filter(struct obj *o, const char *tool, const char *map, const u
 int stacktool_fill_filters(struct obj *o, const struct stacktool_env *e, const char *pid_map,
 			   const char *tid_map)
 {
-	if (fill_filter(o, e->help->name, pid_map, e->pids, e->npids) < 0 ||
-	    fill_filter(o, e->help->name, tid_map, e->tids, e->ntids) < 0)
+	if (fill_filter(o, tool_applet, pid_map, e->pids, e->npids) < 0 ||
+	    fill_filter(o, tool_applet, tid_map, e->tids, e->ntids) < 0)
 		return -1;
 	return 0;
 }
@@ -174,7 +174,7 @@ const char *stacktool_comm(char buf[STACKTOOL_COMM_LEN + 1], const char *comm)
 
 int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct stacktool_report *r)
 {
-	const char *name = e->help->name;
+	const char *name = tool_applet;
 	uint64_t div = r->value_div ? r->value_div : 1;
 	struct map_dump d;
 	struct stacks s;

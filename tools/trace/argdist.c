@@ -1,5 +1,8 @@
-/* argdist: frequency counts (-C) or log2 histograms (-H) of function
- * arguments, return values and expressions, bcc's specifier grammar and
+/* applet argdist: frequency counts or histograms of function arguments and return values
+ * readme: frequency counts (`-C`) or histograms (`-H`) of arguments:
+ *         `-H 'p:c:malloc(size_t size):size_t:size'`
+ *
+ * Of arguments, return values and expressions: bcc's specifier grammar and
  * output, with programs generated from the specifiers. */
 #include <errno.h>
 #include <limits.h>
@@ -13,8 +16,8 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/mapdump.h"
-#include "tools/trace/build.h"
-#include "tools/trace/hist.h"
+#include "tools/probe/build.h"
+#include "tools/probe/hist.h"
 #include "lib/strbuf.h"
 
 #define MAX_SPECS 32
@@ -42,7 +45,7 @@ struct aprobe {
 static struct {
 	int pid, tid, strsize, top, count;
 	long interval, duration;
-	bool cumulative, verbose;
+	bool cumulative;
 	struct aprobe *p;
 	int np;
 } env = { .strsize = 80, .interval = 1 };
@@ -55,7 +58,6 @@ static const struct opt opts[] = {
 	{ 'i', "interval", "SEC", "output interval, in seconds (default 1 second)" },
 	{ 'd', "duration", "SEC", "total duration of trace, in seconds" },
 	{ 'n', "number", "N", "number of outputs" },
-	{ 'v', "verbose", NULL, "print the generated programs' sizes and loader details" },
 	{ 'c', "cumulative", NULL, "do not clear histograms and freq counts at each interval" },
 	{ 'T', "top", "N", "number of top results to show (not applicable to histograms)" },
 	{ 'H', "histogram", "specifier", "probe specifier to capture histogram of (see examples below)" },
@@ -65,7 +67,6 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "argdist",
 	.usage = "[-h] [-p PID] [-t TID] [-z STRING_SIZE] [-i INTERVAL] [-d DURATION] [-n COUNT] [-v] [-c]\n"
 		 "               [-T TOP] [-H specifier] [-C specifier] [-I header]",
 	.summary = "Trace a function and display a summary of its parameter values.\n\n"
@@ -96,7 +97,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'i': env.interval = (long)opt_num(&help, "interval", arg, 1, INT_MAX); break;
 	case 'd': env.duration = (long)opt_num(&help, "duration", arg, 1, INT_MAX); break;
 	case 'n': env.count = (int)opt_num(&help, "number", arg, 1, INT_MAX); break;
-	case 'v': env.verbose = true; tool_common.verbose = 1; break;
 	case 'c': env.cumulative = true; break;
 	case 'T': env.top = (int)opt_num(&help, "top", arg, 1, INT_MAX); break;
 	case 'I': break;

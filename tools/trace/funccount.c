@@ -1,7 +1,10 @@
-/* funccount: count calls of kernel functions, tracepoints, user functions
- * and USDT probes matching a pattern (bcc's flags and output), with
- * programs generated at run time: one per matched location, each adding
- * one to its own counter. */
+/* applet funccount: count function, tracepoint and USDT probe calls matching a pattern
+ * readme: calls per function, tracepoint or USDT probe matching a pattern
+ *         (`'t:syscalls:sys_enter_*'`, `c:malloc`)
+ *
+ * Kernel functions, tracepoints, user functions and USDT probes (bcc's
+ * flags and output), with programs generated at run time: one per matched
+ * location, each adding one to its own counter. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -13,7 +16,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 #include "tools/trace/pattern_tool.h"
 
 static const struct opt opts[] = {
@@ -24,14 +27,11 @@ static const struct opt opts[] = {
 	{ 'r', "regexp", NULL, "use regular expressions. Default is \"*\" wildcards only." },
 	{ 'D', "debug", NULL, "print the generated BPF program's size and sections" },
 	{ 'c', "cpu", "CPU", "trace this CPU only" },
-	{ 'v', "verbose", NULL, "show loader details and the verifier log" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "funccount",
 	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-r] [-D] [-c CPU] pattern",
-	.summary = "Count functions, tracepoints, and USDT probes.",
 	.examples = "  funccount 'vfs_*'             # count kernel fns starting with \"vfs\"\n"
 		    "  funccount -r '^vfs.*'         # same as above, using regular expressions\n"
 		    "  funccount -Ti 5 'vfs_*'       # output every 5 seconds, with timestamps\n"
@@ -55,7 +55,6 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'D': debug = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;

@@ -1,7 +1,9 @@
-/* funclatency: time kernel or user functions (entry -> return) as log2
- * histograms, bcc's flags and output.  Entry programs push the time on a
- * per-thread stack (so nested and recursive calls pair up correctly),
- * return programs pop it. */
+/* applet funclatency: time functions (entry to return) as a latency histogram
+ * readme: entry-to-return latency histograms of kernel or user functions (`-F` per function)
+ *
+ * Kernel or user functions, log2 histograms, bcc's flags and output.  Entry
+ * programs push the time on a per-thread stack (so nested and recursive
+ * calls pair up correctly), return programs pop it. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -14,8 +16,8 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/mapdump.h"
-#include "tools/trace/build.h"
-#include "tools/trace/hist.h"
+#include "tools/probe/build.h"
+#include "tools/probe/hist.h"
 #include "tools/trace/pattern_tool.h"
 
 #define DEPTH 16
@@ -33,14 +35,11 @@ static const struct opt opts[] = {
 	{ 'm', "milliseconds", NULL, "millisecond histogram" },
 	{ 'F', "function", NULL, "show a separate histogram per function" },
 	{ 'r', "regexp", NULL, "use regular expressions. Default is \"*\" wildcards only." },
-	{ 'v', "verbose", NULL, "show the generated programs' sizes and loader details" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.name = "funclatency",
 	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-u] [-m] [-F] [-r] [-v] pattern",
-	.summary = "Time functions and print latency as a histogram.",
 	.examples = "  funclatency do_sys_open       # time the do_sys_open() kernel function\n"
 		    "  funclatency c:read            # time the read() C library function\n"
 		    "  funclatency -u vfs_read       # time vfs_read(), in microseconds\n"
@@ -65,7 +64,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'u': env.usec = true; break;
 	case 'm': env.msec = true; break;
 	case 'F': env.perfunc = true; break;
-	case 'v': tool_common.verbose = 1; break;
 	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;

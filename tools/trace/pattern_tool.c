@@ -6,7 +6,7 @@
 
 #include "lib/err.h"
 #include "tools/common/common.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 
 int pattern_tool_opt(struct pattern_tool *t, int key, const char *arg)
 {
@@ -45,7 +45,7 @@ int pattern_tool_spec(const struct pattern_tool *t, struct spec *s, struct resol
 	int errpos = 0;
 
 	if (spec_parse_pattern(t->pattern, s, &errpos) < 0) {
-		spec_report(t->help->name, t->pattern, errpos, err_msg());
+		spec_report(tool_applet, t->pattern, errpos, err_msg());
 		return 2;
 	}
 	tool_signals();
@@ -61,7 +61,7 @@ int pattern_tool_prog(const struct pattern_tool *t, struct obj *o, const struct 
 
 	gen_end(g, out);
 	if (build_add(o, l, g, t->pattern, t->pid) < 0)
-		rc = build_probe_error(t->help->name, s, g);
+		rc = build_probe_error(tool_applet, s, g);
 	else if (debug)
 		fprintf(stderr, "%s: %zu instructions\n", l->name, gen_emit(g)->cnt);
 	gen_free(g);

@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "tools/trace/probe.h"
+#include "tools/probe/probe.h"
 
 struct obj;
 struct tool_help;

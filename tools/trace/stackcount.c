@@ -1,6 +1,9 @@
-/* stackcount: count events (kernel/user functions, tracepoints, USDT
- * probes) by stack trace, bcc's flags and output; programs generated per
- * matched location, all counting into one hash of {tgid, stacks, comm}. */
+/* applet stackcount: count events (functions, tracepoints, USDT probes) by stack trace
+ * readme: events counted by stack (`-U t:syscalls:sys_enter_brk`), multi-line, folded (`-f`)
+ *         or `--svg FILE`
+ *
+ * bcc's flags and output; programs generated per matched location, all
+ * counting into one hash of {tgid, stacks, comm}. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +18,7 @@
 #include "tools/stack/flamegraph.h"
 #include "tools/stack/mapdump.h"
 #include "tools/stack/stacks.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
 #include "tools/trace/pattern_tool.h"
 
 #define KEY_DEBUG OPT_LONG_ONLY(1)
@@ -47,10 +50,8 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "stackcount",
 	.usage = "[-h] [-p PID] [-c CPU] [-i INTERVAL] [-D DURATION] [-T] [-r] [-s] [-P] [-K] [-U] [-v] [-d]\n"
 		 "                  [-f] [--svg FILE] [--debug] pattern",
-	.summary = "Count events and their stack traces.",
 	.examples = "  stackcount submit_bio         # count kernel stack traces for submit_bio\n"
 		    "  stackcount -d ip_output       # include a user/kernel stack delimiter\n"
 		    "  stackcount -s ip_output       # show symbol offsets\n"

@@ -1,8 +1,11 @@
-/* trace: print a message per event of any kernel function, tracepoint,
- * user function or USDT probe, with a filter, formatted arguments and
- * stacks (bcc's trace grammar, flags and columns).  The BPF programs are
- * generated from the probe text: one per location, all writing records
- * {header, values} into one ring buffer (or perf buffer). */
+/* applet trace: print a message per event of functions, tracepoints and USDT probes
+ * readme: a message per event of any probe: `trace 'sys_read (arg3 > 20000) "read %d bytes", arg3'`
+ *
+ * Of any kernel function, tracepoint, user function or USDT probe, with a
+ * filter, formatted arguments and stacks (bcc's trace grammar, flags and
+ * columns).  The BPF programs are generated from the probe text: one per
+ * location, all writing records {header, values} into one ring buffer (or
+ * perf buffer). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,7 +21,8 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/stack/stacks.h"
-#include "tools/trace/build.h"
+#include "tools/probe/build.h"
+#include "tools/trace/trace_agg.h"
 
 #define KEY_UID OPT_LONG_ONLY(1)
 #define MAX_PROBES 64
@@ -48,7 +52,7 @@ struct probe {
 static struct {
 	int pid, tid, max_events, strsize, pages;
 	long uid;
-	bool verbose, include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
+	bool include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
 	int nprobes;
@@ -58,8 +62,7 @@ static struct {
 	double start_real;
 	struct stacks stk;
 	bool stk_ok;
-	struct agg { char *text; long count; } *agg;
-	size_t nagg;
+	struct trace_agg agg; /* -A */
 	bool done;
 } env = { .uid = -1, .strsize = 80, .pages = 64 };
 static struct probe probe_table[MAX_PROBES]; /* bss: not in the binary */
@@ -69,7 +72,6 @@ static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "id of the process to trace (optional)" },
 	{ 'L', "tid", "TID", "id of the thread to trace (optional)" },
 	{ KEY_UID, "uid", "UID", "id of the user to trace (optional)" },
-	{ 'v', "verbose", NULL, "print the generated programs' sizes and the loader's steps" },
 	{ 'Z', "string-size", "N", "maximum size to read from strings (default 80)" },
 	{ 'S', "include-self", NULL, "do not filter trace's own pid from the trace" },
 	{ 'M', "max-events", "N", "number of events to print before quitting" },
@@ -89,11 +91,9 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.name = "trace",
 	.usage = "[-h] [-b BUFFER_PAGES] [-p PID] [-L TID] [--uid UID] [-v] [-Z STRING_SIZE] [-S]\n"
 		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-c CGROUP_PATH] [-n NAME] [-f MSG_FILTER] [-K]\n"
 		 "             [-U] [-a] [-I header] [-A] probe [probe ...]",
-	.summary = "Attach to functions and print trace messages.",
 	.examples =
 		"  trace do_sys_open                  # trace do_sys_open (kernel function entry)\n"
 		"  trace 'sys_execve \"%s\", arg1'      # exec'd file names (syscall tracepoint here)\n"
@@ -118,7 +118,6 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.tid = opt_pid(&help, "TID", arg); break;
 	case KEY_UID: env.uid = (long)opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
-	case 'v': env.verbose = true; tool_common.verbose = 1; break;
 	case 'Z': env.strsize = (int)opt_num(&help, "string size", arg, 1, 4096); break;
 	case 'S': env.include_self = true; break;
 	case 'M': env.max_events = (int)opt_num(&help, "max events", arg, 1, INT_MAX); break;
@@ -301,7 +300,7 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 	gen_end(g, out);
 	if (build_add(o, l, g, p->s.text, env.pid) < 0)
 		goto bad;
-	if (env.verbose)
+	if (tool_common.verbose)
 		fprintf(stderr, "trace: %s at %s: %zu instructions\n", p->s.text, l->name, e->cnt);
 	gen_free(g);
 	return 0;
@@ -473,24 +472,6 @@ static void json_event(struct strbuf *b, const struct probe *p, const struct loc
 	}
 }
 
-/* -A: count each distinct event (its text, or its JSON fields). */
-static void aggregate(char *text)
-{
-	size_t i;
-
-	for (i = 0; i < env.nagg; i++)
-		if (!strcmp(env.agg[i].text, text))
-			break;
-	if (i == env.nagg) {
-		env.agg = xrealloc(env.agg, (env.nagg + 1) * sizeof(*env.agg));
-		env.agg[env.nagg].text = text;
-		env.agg[env.nagg++].count = 1;
-		return;
-	}
-	env.agg[i].count++;
-	free(text);
-}
-
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	const uint8_t *rec = data;
@@ -539,7 +520,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strbuf_reset(&b);
 		json_event(&b, p, &p->locs[li], rec, tgid, pid, cpu, comm, msg.s, kid, uid);
 		if (env.aggregate) {
-			aggregate(xstrdup(b.s));
+			trace_agg_add(&env.agg, xstrdup(b.s));
 		} else {
 			struct strbuf ev = { 0 };
 
@@ -577,7 +558,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (env.ustack)
 		print_stack(&line, uid, (int)tgid);
 	if (env.aggregate) {
-		aggregate(xstrdup(line.s));
+		trace_agg_add(&env.agg, xstrdup(line.s));
 	} else {
 		fwrite(line.s, 1, line.len, stdout);
 		if (env.kstack || env.ustack)
@@ -603,13 +584,6 @@ static uint32_t ring_size(int pages)
 	return (uint32_t)size;
 }
 
-static int cmp_agg(const void *a, const void *b)
-{
-	const struct agg *x = a, *y = b;
-
-	return x->count > y->count ? -1 : x->count < y->count;
-}
-
 int trace_main(int argc, char **argv)
 {
 	env.probes = probe_table;
@@ -631,7 +605,7 @@ int trace_main(int argc, char **argv)
 		opt_usage_error(&help, "-M/--max-events should be specified with -A/--aggregate");
 	tool_signals();
 	ro.pid = env.pid;
-	ro.verbose = env.verbose;
+	ro.verbose = tool_common.verbose;
 	for (int i = 0; i < env.nprobes; i++) {
 		struct probe *p = &env.probes[i];
 
@@ -696,17 +670,17 @@ int trace_main(int argc, char **argv)
 	tool_flush();
 	rc = tool_event_loop("trace", ev, 0);
 	if (env.aggregate && !tool_stdout_gone()) {
-		qsort(env.agg, env.nagg, sizeof(*env.agg), cmp_agg);
-		for (size_t i = 0; i < env.nagg; i++) {
+		trace_agg_sort(&env.agg);
+		for (size_t i = 0; i < env.agg.n; i++) {
 			if (out_json()) { /* {the event's fields, "count"} */
 				struct strbuf b = { 0 };
 
 				strbuf_reset(&b);
-				strbuf_addf(&b, "{%s,\"count\":%ld}", env.agg[i].text, env.agg[i].count);
+				strbuf_addf(&b, "{%s,\"count\":%ld}", env.agg.rows[i].text, env.agg.rows[i].count);
 				out_json_value(NULL, &b);
 				strbuf_free(&b);
 			} else {
-				printf("%s-->COUNT %ld\n\n", env.agg[i].text, env.agg[i].count);
+				printf("%s-->COUNT %ld\n\n", env.agg.rows[i].text, env.agg.rows[i].count);
 			}
 		}
 		tool_flush();
@@ -722,8 +696,6 @@ out:
 		locs_free(env.probes[i].locs, env.probes[i].nlocs);
 		spec_free(&env.probes[i].s);
 	}
-	for (size_t i = 0; i < env.nagg; i++)
-		free(env.agg[i].text);
-	free(env.agg);
+	trace_agg_free(&env.agg);
 	return rc;
 }

@@ -10,11 +10,11 @@
  *                     "w0".."w30", "sp", "pc", "lr", "fp".
  *   arch_arg_reg_offset(), arch_ret_reg_offset()  where a function's n-th
  *                     argument and its return value are in struct pt_regs
- *                     (generated programs: tools/trace/codegen.c).
+ *                     (generated programs: tools/probe/codegen.c).
  *   arch_usdt_arg_parse(), arch_usdt_args_parse()  USDT arguments
  *                     ("-4@-20(%rbp)", "8@[x1, 16]"): what the BPF side
  *                     must read, as pt_regs offsets, a displacement and a
- *                     size (tools/trace/resolve.c decodes probes with it).
+ *                     size (tools/probe/resolve.c decodes probes with it).
  * Both architectures' tables are always compiled in (the unit tests check
  * both on any host); ARCH_HOST is the one this binary runs on. */
 #ifndef COREBOX_TOOLS_ARCH_H
@@ -34,7 +34,7 @@ enum arch { ARCH_X86_64, ARCH_ARM64 };
 #define ARCH_NAME "arm64"
 #define ARCH_SYSCALL_PREFIX "__arm64_sys_"
 #else
-#error "corebox: unsupported architecture (x86_64 and arm64 are; see tools/common/arch.h)"
+#error "corebox: unsupported architecture (x86_64 and arm64 are; see tools/probe/arch.h)"
 #endif
 
 /* Offset of register NAME in struct pt_regs of arch a, or -1 (and

@@ -10,8 +10,8 @@
  * bcc's re.match, a name matches when the expression matches at its
  * start (anchor with '$' for the whole name).  Matching simulates the
  * automaton (Thompson): time linear in the name, whatever the pattern. */
-#ifndef COREBOX_TRACE_MATCH_H
-#define COREBOX_TRACE_MATCH_H
+#ifndef COREBOX_PROBE_MATCH_H
+#define COREBOX_PROBE_MATCH_H
 
 #include <stdbool.h>
 

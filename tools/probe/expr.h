@@ -5,8 +5,8 @@
  * small values: a base (integer, struct from kernel BTF, void) with a
  * pointer depth and an optional array length; struct members come from
  * kernel BTF (ctype_member), everything else is built in. */
-#ifndef COREBOX_TRACE_EXPR_H
-#define COREBOX_TRACE_EXPR_H
+#ifndef COREBOX_PROBE_EXPR_H
+#define COREBOX_PROBE_EXPR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* Generated programs into one loader object, loaded and attached. */
-#ifndef COREBOX_TRACE_BUILD_H
-#define COREBOX_TRACE_BUILD_H
+#ifndef COREBOX_PROBE_BUILD_H
+#define COREBOX_PROBE_BUILD_H
 
 #include "probe.h"
 

@@ -4,8 +4,8 @@
  *                t:CAT:EVENT, u:LIB:PROBE
  *   argdist:     TYPE:LIB:FUNC(SIG)[:TYPES[:EXPRS[:FILTER]]][#LABEL]
  * Every part keeps its offset in the text so an error can point at it. */
-#ifndef COREBOX_TRACE_SPEC_H
-#define COREBOX_TRACE_SPEC_H
+#ifndef COREBOX_PROBE_SPEC_H
+#define COREBOX_PROBE_SPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

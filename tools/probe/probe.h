@@ -1,9 +1,57 @@
-/* From a parsed probe (spec.h) to concrete attach points ("locations")
- * with the mechanism this kernel allows, and from those to BPF programs
- * (codegen.c).  Shared by trace, funccount, stackcount, argdist and
- * funclatency. */
-#ifndef COREBOX_TRACE_PROBE_H
-#define COREBOX_TRACE_PROBE_H
+/* The tracing compiler: probe text in, loaded and attached BPF programs
+ * out, with no compiler or BPF object file in between.  Used by trace,
+ * funccount, stackcount, argdist and funclatency (tools/trace), and meant
+ * for any other front end (a bpftrace-like language) that has the same
+ * needs: typed expressions over kernel and user memory, maps, records
+ * for printf, stacks, histograms.
+ *
+ * The pipeline, and the call at each step:
+ *
+ *   1. parse       probe text -> struct spec (spec.h): spec_parse_trace(),
+ *                  spec_parse_pattern(), spec_parse_argdist().  A spec
+ *                  keeps the probe's parts as text with their offsets, so
+ *                  later errors can point into the original text.  Another
+ *                  front end fills a struct spec (or just the loc below)
+ *                  from its own grammar.
+ *   2. resolve     spec -> struct loc[] (this file): probe_resolve() finds
+ *                  the attach points (functions, tracepoints, USDT probes)
+ *                  and the mechanism this kernel allows for each (enum
+ *                  mech), with what typing needs: the tracepoint format,
+ *                  the kernel BTF prototype, the USDT operands (arch.h).
+ *   3. typed tree  expression text -> struct node (expr.h): expr_parse().
+ *                  Types are struct ctype values (integer, pointer depth,
+ *                  array, struct from kernel BTF, __user); they are
+ *                  resolved while compiling, against the location.
+ *   4. build       struct gen per location (this file, codegen.c):
+ *                  gen_new(), gen_begin() (context, pid/tid/uid/cpu/cgroup
+ *                  filters), then the front end's own program around
+ *                  gen_filter() / gen_value() / gen_string() (or the
+ *                  *_node forms for a tree it parsed itself), gen_stack()
+ *                  for its frame, gen_lookup() / gen_hash_inc() /
+ *                  gen_log2l() (hist.h) for maps, and gen_end().  Raw
+ *                  instructions go through gen_emit() (bpf/insn.h); maps
+ *                  are referred to by their index in the loader object.
+ *   5. load        build.h: build_add() turns each finished gen into a
+ *                  program of a loader object (loader/gen.c: the same
+ *                  relocation, load and attach paths as the embedded
+ *                  objects); build_finish() loads and attaches them all.
+ *
+ * Errors: functions return a negative errno with a message (lib/err.h);
+ * gen_errpos() and spec errpos give the offset in the probe text, and
+ * build_probe_error() prints the message with a caret under it.
+ *
+ * Memory: a spec owns its strings (spec_free) but not its text; locs own
+ * theirs (locs_free); a gen borrows its loc and spec, which must outlive
+ * it, copies its cg_opts, and owns its instructions until gen_free
+ * (build_add copies them into the object); expression trees are the
+ * caller's (expr_free).
+ * The kernel BTF is opened once on first use and shared
+ * (probe_kernel_btf; released by build_finish).
+ *
+ * To see what the build step produced: bpf/insn_dump.h prints a program
+ * (tests/unit/test_codegen_golden.c compares those with tests/golden/). */
+#ifndef COREBOX_PROBE_PROBE_H
+#define COREBOX_PROBE_PROBE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -23,7 +23,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
-#include "tools/common/arch.h"
+#include "tools/probe/arch.h"
 #include "tools/common/common.h"
 #include "tools/common/opt.h"
 
@@ -821,7 +821,7 @@ out:
 
 /* ---- USDT ---- */
 
-/* Operands are decoded by tools/common/arch.c, in the syntax of the
+/* Operands are decoded by tools/probe/arch.c, in the syntax of the
  * architecture corebox runs on (x86 "-4@-12(%rbp)", arm64 "-4@[x29, -12]"). */
 static void usdt_from_arch(const struct arch_usdt_arg *x, struct usdt_arg *a)
 {

@@ -13,7 +13,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
-#include "tools/common/arch.h"
+#include "tools/probe/arch.h"
 #include "tools/common/common.h"
 
 void loc_section(const struct loc *l, char *buf, size_t size)

@@ -17,7 +17,7 @@
 #include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
-#include "tools/common/arch.h"
+#include "tools/probe/arch.h"
 
 #define FRAME_MAX 512
 
