@@ -243,7 +243,7 @@ int main(void)
 	uint64_t t0;
 
 	if (geteuid() != 0) {
-		printf("ok - bpf_live skipped (needs root)\n");
+		T_SKIP("bpf_live", "needs root");
 		return 0;
 	}
 	nbefore = list_progs(before, 4096);
