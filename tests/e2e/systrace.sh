@@ -101,7 +101,18 @@ fi
 
 # ---- 2: -s: every call counted exactly ------------------------------------------------
 if helper && trace Tracing -p "$HPID" -s; then
+	# the summary's map (hash, 12-byte key, 65536 entries) is preallocated:
+	# allocated at each insert it lost calls whenever systrace's memory
+	# cgroup was at its limit (page cache after a build), on an idle machine
+	stats_flags=$(for f in /proc/"$TPID"/fdinfo/*; do
+		awk '/^map_type:/ { t = $2 } /^key_size:/ { k = $2 } /^max_entries:/ { m = $2 } /^map_flags:/ { fl = $2 }
+			END { if (t == 1 && k == 12 && m == 65536) print fl }' "$f" 2>/dev/null
+	done)
 	finish
+	if [ "$stats_flags" = 0x0 ]; then ok "-s: the summary's map is preallocated (no allocation to fail at an insert)"
+	else notok "-s: the summary's map flags: '$stats_flags' (want 0x0, preallocated)"; fi
+	if [ ! -s "$W/err" ]; then ok "-s: no call left out of the summary, nothing on stderr"
+	else notok "-s stderr: $(head -c 300 "$W/err")"; fi
 	if [ "$rc" = 0 ] && [ "$(rows "$W/out")" = "$(want_rows)" ]; then ok "-s: getppid $N, close $M ($M errors), nanosleep $K, nothing else"
 	else notok "-s: status $rc, rows: $(rows "$W/out" | tr '\n' '|') want $(want_rows | tr '\n' '|')"; fi
 	if grep -q "^ sysmix ($HP), $((2 * (N + M + K))) events, 100.0%$" "$W/out" &&

@@ -387,6 +387,30 @@ static double rel_stddev(const struct st_stats *s)
 	return (double)(100.0L * sqrtl(m2 / ((n - 1) * n)) / mean);
 }
 
+/* The calls the kernel side could not count, one line per cause: each
+ * says what happened (the old single line blamed a full map for what was
+ * a failed allocation). */
+_Static_assert(ST_STATS_MAX == 65536, "the stats_full line below names the number");
+static void report_unsummarized(struct obj *o)
+{
+	static const struct {
+		const char *global, *why;
+	} causes[] = {
+		{ "stats_full", "the summary holds 65536 thread/syscall pairs, no more" },
+		{ "stats_nomem", "the kernel could not allocate a new thread/syscall pair (out of memory)" },
+		{ "stats_busy", "the summary's hash bucket lock was refused" },
+		{ "stats_other", "the summary's insert failed" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(causes); i++) {
+		uint64_t *n = obj_global(o, causes[i].global, sizeof(uint64_t));
+
+		if (n && *n)
+			fprintf(stderr, "systrace: %llu calls were not summarized: %s\n", (unsigned long long)*n,
+				causes[i].why);
+	}
+}
+
 static int print_summary(struct obj *o)
 {
 	struct st_key *keys = xcalloc(ST_STATS_MAX, sizeof(*keys));
@@ -398,7 +422,6 @@ static int print_summary(struct obj *o)
 	bool batch = true;
 	long n = tool_map_drain(map_fd(obj_map(o, "stats")), sizeof(*keys), sizeof(*vals), keys, vals,
 				ST_STATS_MAX, &batch);
-	uint64_t *dropped = obj_global(o, "stats_dropped", sizeof(uint64_t));
 
 	if (n < 0) {
 		tool_err("systrace", "cannot read the summary: %s", strerror((int)-n));
@@ -465,9 +488,7 @@ static int print_summary(struct obj *o)
 		}
 		out_text("\n\n");
 	}
-	if (dropped && *dropped)
-		fprintf(stderr, "systrace: %llu calls were not summarized (more than %d thread/syscall pairs)\n",
-			(unsigned long long)*dropped, ST_STATS_MAX);
+	report_unsummarized(o);
 	free(rows);
 	free(thr);
 	return out_doc_end() < 0;
