@@ -182,6 +182,14 @@ if grep -Eq 'access\(filename: /nonexistent_cbx, mode: R\) += -1 ENOENT \(No suc
 	ok "errno shown as -1 ENOENT (No such file or directory)"
 else notok "errno line: $(grep nonexistent "$W/cmd" | head -2 | tr '\n' '|')"; fi
 
+# COMMAND's exit status is systrace's (perf trace, strace): 127 not found, 126 not runnable
+st_exit() { "$CB" systrace -s "$@" > /dev/null 2> "$W/exit.err"; echo $?; }
+got="$(st_exit /nonexistent_cbx) $(st_exit -- false) $(st_exit -- sh -c 'exit 3') $(st_exit -- true)"
+got="$got $(st_exit -- sh -c 'kill -KILL $$') $(st_exit -- "$W")"
+if [ "$got" = "127 1 3 0 137 126" ]; then
+	ok "COMMAND exit status: not found 127, false 1, exit 3, true 0, SIGKILL 137, a directory 126"
+else notok "COMMAND exit status: $got (want 127 1 3 0 137 126)"; fi
+
 # ---- 6: JSON events, JSON + Prometheus summary -----------------------------------------------
 if helper && trace - -j -p "$HPID" --duration 20; then
 	finish

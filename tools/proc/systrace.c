@@ -629,12 +629,27 @@ static int start_command(void)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the tool failed: do not run it untraced */
 		execvp(env.cmd[0], env.cmd);
-		fprintf(stderr, "systrace: cannot run %s: %s\n", env.cmd[0], strerror(errno));
-		_exit(127);
+		int e = errno;
+
+		fprintf(stderr, "systrace: cannot run %s: %s\n", env.cmd[0], strerror(e));
+		_exit(e == ENOENT ? 127 : 126); /* as the shells: not found, found but not runnable */
 	}
 	close(p[0]);
 	go_fd = p[1];
 	return 0;
+}
+
+/* systrace COMMAND exits as the command did (as perf trace and strace
+ * do, so it can stand in a script): its exit status, 128 + the signal
+ * that killed it, 126/127 from the child when it could not be run.  A
+ * command systrace itself ended (Ctrl-C, a failure) does not decide. */
+static int command_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
 }
 
 static int target_gone(void)
@@ -823,11 +838,12 @@ int systrace_main(int argc, char **argv)
 	if (go_fd >= 0)
 		close(go_fd); /* the command sees EOF and does not run */
 	if (child > 0) {
-		int st;
+		int st, ended_first = child_exited;
 
-		if (!child_exited)
+		if (!ended_first)
 			kill(child, SIGTERM);
-		waitpid(child, &st, 0);
+		if (waitpid(child, &st, 0) == child && ended_first && !err)
+			err = command_status(st);
 	}
 	if (usyms)
 		usyms_free(usyms);
