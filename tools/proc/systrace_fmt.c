@@ -423,7 +423,7 @@ static void add_value(struct strbuf *b, const struct st_call *c, int i, enum kin
 		strbuf_addf(b, "%d", fd);
 		if (fd >= 0 && (p = fd_path(c->pid, fd))) {
 			strbuf_addc(b, '<');
-			strbuf_add_safe(b, p);
+			out_escaped(b, p); /* a path: on one line */
 			strbuf_addc(b, '>');
 		}
 		return;
@@ -431,7 +431,7 @@ static void add_value(struct strbuf *b, const struct st_call *c, int i, enum kin
 		if (c->str[i] && !c->str[i][0])
 			strbuf_add(b, "\"\"");
 		else if (c->str[i])
-			strbuf_add_safe(b, c->str[i]);
+			out_escaped(b, c->str[i]);
 		else
 			strbuf_addf(b, "%#llx", (unsigned long long)v);
 		return;
@@ -561,10 +561,14 @@ void st_fmt_ret(struct strbuf *b, const struct st_call *c)
 
 void st_fmt_line(struct strbuf *b, double ts_ms, double dur_ms, const char *comm, const struct st_call *c)
 {
-	char safe[64];
+	char name[15];
 	size_t start, printed, pad;
 
-	strbuf_addf(b, "%10.3f (%6.3f ms): %.14s/%u ", ts_ms, dur_ms, str_escape(safe, sizeof(safe), comm, ""), c->tid);
+	/* perf's %.14s of the name, then escaped (never cut mid-escape) */
+	snprintf(name, sizeof(name), "%s", comm);
+	strbuf_addf(b, "%10.3f (%6.3f ms): ", ts_ms, dur_ms);
+	out_escaped(b, name);
+	strbuf_addf(b, "/%u ", c->tid);
 	start = b->len;
 	st_fmt_entry(b, c);
 	/* perf: the entry string and its ')' padded to 70 columns, at least one space */
