@@ -105,4 +105,20 @@ assert any(r.get("comm") == name for r in rows["xsj"]), "exitsnoop -j"
 PY
 then ok "JSON (execsnoop, opensnoop, exitsnoop): valid lines carrying the raw bytes"
 else notok "JSON: invalid or without the hostile strings"; fi
+# error messages echo the user's own arguments escaped, on their line
+BAD=$(printf 'x\ny\033[2J')
+# usage_err LABEL WANT CMD...: exit 2, two lines, the first starts with WANT
+usage_err() {
+	label=$1 want=$2
+	shift 2
+	"$@" > /dev/null 2> "$W/uerr"
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(wc -l < "$W/uerr")" -le 2 ] && [ "$(head -1 "$W/uerr" | cut -c1-${#want})" = "$want" ]; then
+		ok "$label: the argument escaped in the message"
+	else notok "$label: status $rc: $(cat -v "$W/uerr" | tr '\n' '|')"; fi
+}
+usage_err "systrace -e" "systrace: unknown syscall 'x\x0ay\x1b[2J' in -e (" "$CB" systrace -e "$BAD"
+usage_err "opensnoop -p" "opensnoop: invalid PID: 'x\x0ay\x1b[2J'" "$CB" opensnoop -p "$BAD"
+usage_err "an unknown option" "execsnoop: unrecognized option '--x\x0ay\x1b[2J'" "$CB" execsnoop "--$BAD"
+usage_err "an unknown tool" "corebox: unknown tool 'x\x0ay\x1b[2J' (corebox --list shows the tools)" "$CB" "$BAD"
 [ "$fails" = 0 ]
