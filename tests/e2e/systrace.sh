@@ -31,6 +31,7 @@ trap 'exit 1' INT TERM
 
 build_helper bpf_count
 build_helper sysmix
+build_helper fd_spread
 need_corebox
 bpf_snapshot before
 rm -f "$W/fifo" && mkfifo "$W/fifo"
@@ -238,6 +239,24 @@ if trace -; then
 		ok "system-wide, every call: SIGINT ends it with status 0 within 5 s; its own calls not shown"
 	else notok "system-wide SIGINT: status $rc; own calls: $(grep -Ec " (corebox|systrace)/$me " "$W/out")"; fi
 fi
+
+# ---- 8: memory: the fd -> path cache is bounded by bytes ---------------------------------
+# 300 processes leave 100 open fds each, 200-byte paths: 30,000 paths
+# (6 MB) seen; the peak RSS may grow by the cache's bound, not with them
+mkdir "$W/spread"
+if trace - -e openat,close,exit_group; then
+	hwm0=$(awk '/^VmHWM:/ { print $2 }' /proc/"$TPID"/status)
+	"$W/fd_spread" "$W/spread" 300 100
+	sleep 1.5
+	hwm1=$(awk '/^VmHWM:/ { print $2 }' /proc/"$TPID"/status)
+	kill -INT "$TPID"
+	if wait_exit "$TPID" 50; then wait "$TPID"; rc=$?; else rc=timeout; kill -KILL "$TPID"; fi
+	TPID=
+	if [ "$rc" = 0 ] && [ $((hwm1 - hwm0)) -lt 640 ]; then
+		ok "30,000 fd paths seen: peak RSS $hwm0 -> $hwm1 KiB (the fd path cache holds 256 KiB)"
+	else notok "30,000 fd paths seen: status $rc, peak RSS $hwm0 -> $hwm1 KiB (want less than 640 KiB more)"; fi
+fi
+rm -rf "$W/spread"
 
 snoop_left
 [ "$fails" = 0 ]
