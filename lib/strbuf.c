@@ -87,18 +87,18 @@ size_t utf8_len(const unsigned char *s, size_t n)
 
 void strbuf_add_safe(struct strbuf *b, const char *str)
 {
+	strbuf_add_escaped(b, str, "\n\t");
+}
+
+void strbuf_add_escaped(struct strbuf *b, const char *str, const char *keep)
+{
 	const unsigned char *s = (const unsigned char *)str;
+	bool escaping = str_needs_escape(str, keep);
 
 	while (*s) {
-		size_t n = str_printable_len(s);
+		char piece[5];
 
-		if (!n && (*s == '\n' || *s == '\t'))
-			n = 1;
-		if (n) {
-			strbuf_addn(b, (const char *)s, n);
-			s += n;
-		} else {
-			strbuf_addf(b, "\\x%02x", *s++);
-		}
+		s += str_escape_piece(s, keep, escaping, piece);
+		strbuf_add(b, piece);
 	}
 }

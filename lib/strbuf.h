@@ -28,5 +28,8 @@ size_t utf8_len(const unsigned char *s, size_t n);
  * included), newlines and tabs unchanged, anything else as \xHH, so
  * escaping twice changes nothing. */
 void strbuf_add_safe(struct strbuf *b, const char *s);
+/* s escaped by str_escape's rule, the characters in keep (NULL: none)
+ * passing raw: a column of untrusted text on one line (keep NULL). */
+void strbuf_add_escaped(struct strbuf *b, const char *s, const char *keep);
 
 #endif

@@ -223,31 +223,42 @@ bool str_needs_escape(const char *s, const char *keep)
 	return false;
 }
 
+size_t str_escape_piece(const unsigned char *p, const char *keep, bool escaping, char piece[5])
+{
+	size_t n = str_printable_len(p);
+
+	if (!n && keep && strchr(keep, *p))
+		n = 1;
+	if (!n) {
+		snprintf(piece, 5, "\\x%02x", *p);
+		return 1;
+	}
+	if (escaping && *p == '\\') {
+		memcpy(piece, "\\\\", 3);
+		return 1;
+	}
+	memcpy(piece, p, n);
+	piece[n] = 0;
+	return n;
+}
+
 char *str_escape(char *out, size_t size, const char *s, const char *keep)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	bool escaping = str_needs_escape(s, keep);
 	size_t o = 0;
 
 	if (!size)
 		return out;
 	while (*p) {
-		size_t n = str_printable_len(p);
+		char piece[5];
+		size_t used = str_escape_piece(p, keep, escaping, piece), n = strlen(piece);
 
-		if (!n && keep && strchr(keep, *p))
-			n = 1;
-		if (n) {
-			if (o + n >= size)
-				break;
-			memcpy(out + o, p, n);
-			o += n;
-			p += n;
-		} else {
-			if (o + 4 >= size)
-				break;
-			snprintf(out + o, 5, "\\x%02x", *p);
-			o += 4;
-			p++;
-		}
+		if (o + n >= size)
+			break; /* never half an escape or half a character */
+		memcpy(out + o, piece, n);
+		o += n;
+		p += used;
 	}
 	out[o] = 0;
 	return out;
@@ -256,18 +267,13 @@ char *str_escape(char *out, size_t size, const char *s, const char *keep)
 void fputs_escaped(const char *s, const char *keep, FILE *f)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	bool escaping = str_needs_escape(s, keep);
 
 	while (*p) {
-		size_t n = str_printable_len(p);
+		char piece[5];
 
-		if (!n && keep && strchr(keep, *p))
-			n = 1;
-		if (n) {
-			fwrite(p, 1, n, f);
-			p += n;
-		} else {
-			fprintf(f, "\\x%02x", *p++);
-		}
+		p += str_escape_piece(p, keep, escaping, piece);
+		fputs(piece, f);
 	}
 }
 

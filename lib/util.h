@@ -40,13 +40,22 @@ char *xstrdup(const char *s);
  * closed) and close-on-exec.  Returns the (possibly new) fd. */
 int fd_good(int fd);
 
-/* Untrusted text (names and strings from files, kernel logs quoting
- * them) made safe for a terminal: every byte that is not printable - C0
- * controls, DEL, bytes that are not well-formed UTF-8, UTF-8 encoded C1
- * controls - becomes \xNN; characters in keep (e.g. "\n") pass as they
- * are.  out is always terminated (truncated to size).  Returns out. */
+/* Untrusted text (names and strings from files, the traced system, the
+ * command line) made safe for a terminal or a log line, by the one rule
+ * every escaping place shares (str_escape_piece): every byte that is not
+ * printable - C0 controls (newline, tab, ESC included), DEL, bytes that
+ * are not well-formed UTF-8, UTF-8 encoded C1 controls - becomes \xNN,
+ * and in a string that has such a byte each backslash becomes \\ as well
+ * (so the escaped string reads back: every backslash starts an escape);
+ * a string of printable text passes byte for byte (as libbpf-tools
+ * prints it).  Characters in keep (e.g. "\n") pass as they are.  out is
+ * always terminated (truncated to size, never mid-escape).  Returns out. */
 char *str_escape(char *out, size_t size, const char *s, const char *keep);
-/* Would str_escape change s? */
+/* The rule itself: the piece (NUL-terminated, at most 4 bytes) the
+ * character at p becomes; returns the bytes of p it took.  escaping:
+ * str_needs_escape(the whole string, keep). */
+size_t str_escape_piece(const unsigned char *p, const char *keep, bool escaping, char piece[5]);
+/* Would str_escape escape anything in s (other than backslashes)? */
 bool str_needs_escape(const char *s, const char *keep);
 /* fputs(str_escape(s, keep)) without a size limit. */
 void fputs_escaped(const char *s, const char *keep, FILE *f);

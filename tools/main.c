@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "lib/strbuf.h"
 #include "tools/common/common.h"
 
 /* build/applets.h: tools/applets.sh makes it from the applet lines at the
@@ -206,7 +207,12 @@ int main(int argc, char **argv)
 	}
 	a = find_applet(argv[1]);
 	if (!a) {
-		fprintf(stderr, "corebox: unknown tool '%s' (corebox --list shows the tools)\n", argv[1]);
+		struct strbuf name = { 0 }; /* the user's word, echoed: escaped */
+
+		strbuf_reset(&name);
+		out_escaped(&name, argv[1]);
+		fprintf(stderr, "corebox: unknown tool '%s' (corebox --list shows the tools)\n", name.s);
+		strbuf_free(&name);
 		return 2;
 	}
 	tool_applet = a->name;

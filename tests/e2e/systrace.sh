@@ -31,6 +31,7 @@ trap 'exit 1' INT TERM
 
 build_helper bpf_count
 build_helper sysmix
+build_helper fd_spread
 need_corebox
 bpf_snapshot before
 rm -f "$W/fifo" && mkfifo "$W/fifo"
@@ -84,7 +85,18 @@ fi
 
 # ---- 2: -s: every call counted exactly ------------------------------------------------
 if helper && trace Tracing -p "$HPID" -s; then
+	# the summary's map (hash, 12-byte key, 65536 entries) is preallocated:
+	# allocated at each insert it lost calls whenever systrace's memory
+	# cgroup was at its limit (page cache after a build), on an idle machine
+	stats_flags=$(for f in /proc/"$TPID"/fdinfo/*; do
+		awk '/^map_type:/ { t = $2 } /^key_size:/ { k = $2 } /^max_entries:/ { m = $2 } /^map_flags:/ { fl = $2 }
+			END { if (t == 1 && k == 12 && m == 65536) print fl }' "$f" 2>/dev/null
+	done)
 	finish
+	if [ "$stats_flags" = 0x0 ]; then ok "-s: the summary's map is preallocated (no allocation to fail at an insert)"
+	else notok "-s: the summary's map flags: '$stats_flags' (want 0x0, preallocated)"; fi
+	if [ ! -s "$W/t.err" ]; then ok "-s: no call left out of the summary, nothing on stderr"
+	else notok "-s stderr: $(head -c 300 "$W/t.err")"; fi
 	if [ "$rc" = 0 ] && [ "$(rows "$W/t.out")" = "$(want_rows)" ]; then ok "-s: getppid $N, close $M ($M errors), nanosleep $K, nothing else"
 	else notok "-s: status $rc, rows: $(rows "$W/t.out" | tr '\n' '|') want $(want_rows | tr '\n' '|')"; fi
 	if grep -q "^ sysmix ($HP), $((2 * (N + M + K))) events, 100.0%$" "$W/t.out" &&
@@ -154,6 +166,14 @@ if grep -Eq 'access\(filename: /nonexistent_cbx, mode: R\) += -1 ENOENT \(No suc
 	ok "errno shown as -1 ENOENT (No such file or directory)"
 else notok "errno line: $(grep nonexistent "$W/cmd" | head -2 | tr '\n' '|')"; fi
 
+# COMMAND's exit status is systrace's (perf trace, strace): 127 not found, 126 not runnable
+st_exit() { "$CB" systrace -s "$@" > /dev/null 2> "$W/exit.err"; echo $?; }
+got="$(st_exit /nonexistent_cbx) $(st_exit -- false) $(st_exit -- sh -c 'exit 3') $(st_exit -- true)"
+got="$got $(st_exit -- sh -c 'kill -KILL $$') $(st_exit -- "$W")"
+if [ "$got" = "127 1 3 0 137 126" ]; then
+	ok "COMMAND exit status: not found 127, false 1, exit 3, true 0, SIGKILL 137, a directory 126"
+else notok "COMMAND exit status: $got (want 127 1 3 0 137 126)"; fi
+
 # ---- 6: JSON events, JSON + Prometheus summary -----------------------------------------------
 if helper && trace - -j -p "$HPID" --duration 20; then
 	finish
@@ -202,6 +222,24 @@ if trace -; then
 		ok "system-wide, every call: SIGINT ends it with status 0 within 5 s; its own calls not shown"
 	else notok "system-wide SIGINT: status $rc; own calls: $(grep -Ec " (corebox|systrace)/$me " "$W/t.out")"; fi
 fi
+
+# ---- 8: memory: the fd -> path cache is bounded by bytes ---------------------------------
+# 300 processes leave 100 open fds each, 200-byte paths: 30,000 paths
+# (6 MB) seen; the peak RSS may grow by the cache's bound, not with them
+mkdir "$W/spread"
+if trace - -e openat,close,exit_group; then
+	hwm0=$(awk '/^VmHWM:/ { print $2 }' /proc/"$TPID"/status)
+	"$W/fd_spread" "$W/spread" 300 100
+	sleep 1.5
+	hwm1=$(awk '/^VmHWM:/ { print $2 }' /proc/"$TPID"/status)
+	kill -INT "$TPID"
+	if wait_exit "$TPID" 50; then wait "$TPID"; rc=$?; else rc=timeout; kill -KILL "$TPID"; fi
+	TPID=
+	if [ "$rc" = 0 ] && [ $((hwm1 - hwm0)) -lt 640 ]; then
+		ok "30,000 fd paths seen: peak RSS $hwm0 -> $hwm1 KiB (the fd path cache holds 256 KiB)"
+	else notok "30,000 fd paths seen: status $rc, peak RSS $hwm0 -> $hwm1 KiB (want less than 640 KiB more)"; fi
+fi
+rm -rf "$W/spread"
 
 snoop_left
 [ "$fails" = 0 ]

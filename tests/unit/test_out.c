@@ -126,6 +126,21 @@ int main(void)
 	T_OK(!strcmp(s, "COMM             PID    ARGS\nbash             42     ls -l a b\n"), "columns switched off:\n%s", s);
 	free(s);
 
+	/* every text string cell is escaped: a hostile comm and argv */
+	out_show(&tab, C_LAT, true);
+	row[C_COMM].s = "\033]0;X\a\n";
+	row[C_ARGS].strv.p = "a\nb\0c\\d\0e\\\033";
+	row[C_ARGS].strv.size = 11;
+	s = capture(print_header_row);
+	T_OK(!strcmp(s, "COMM             PID    LAT(ms) ARGS\n"
+			"\\x1b]0;X\\x07\\x0a 42        1.50 a\\x0ab c\\d e\\\\\\x1b\n"),
+	     "text: comm and each argument escaped on its own, printable ones unchanged:\n%s", s);
+	free(s);
+	row[C_COMM].s = "bash";
+	row[C_ARGS].strv.p = argv_;
+	row[C_ARGS].strv.size = sizeof(argv_);
+	out_show(&tab, C_LAT, false);
+
 	/* ---- JSON rows (events) ---- */
 	out_cfg.format = OUT_JSON;
 	s = capture(print_header_row);

@@ -36,6 +36,12 @@ static void test_escape(void)
 	     "overlong and surrogate encodings escaped: %s", out);
 	T_OK(!strcmp(str_escape(out, 8, "abc\033def", ""), "abc\\x1b") && strlen(out) == 7,
 	     "truncated at the buffer, never mid-escape: '%s'", out);
+	T_OK(!strcmp(str_escape(out, sizeof(out), "C:\\dir\\x1b", ""), "C:\\dir\\x1b"),
+	     "backslashes in printable text unchanged (libbpf-tools' bytes): %s", out);
+	T_OK(!strcmp(str_escape(out, sizeof(out), "a\\x1b\033", ""), "a\\\\x1b\\x1b"),
+	     "a string that is escaped has its backslashes escaped too (reads back): %s", out);
+	T_OK(!strcmp(str_escape(out, 4, "\\\n", ""), "\\\\") && !strcmp(str_escape(out, 2, "\\\n", ""), ""),
+	     "truncated never mid-backslash: '%s'", out);
 	T_OK(str_needs_escape("a\033", "") && !str_needs_escape("a\n", "\n") && !str_needs_escape("ok", ""),
 	     "str_needs_escape");
 	{

@@ -1,6 +1,7 @@
 #include "opt.h"
 #include "common.h"
 #include "out.h"
+#include "lib/strbuf.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -123,15 +124,22 @@ static void print_help(const struct tool_help *h)
 		printf("\nExamples:\n%s", h->examples);
 }
 
+/* The message quotes the user's own words (a PID, a syscall name, a
+ * path): escaped as the output layer escapes, on one line, so a newline
+ * or ESC in an argument cannot forge a line or drive the terminal. */
 void opt_usage_error(const struct tool_help *h, const char *fmt, ...)
 {
+	struct strbuf b = { 0 };
+	char *msg = NULL;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", help_name(h));
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fprintf(stderr, "\nTry '%s --help' for more information.\n", help_name(h));
+	strbuf_reset(&b);
+	out_escaped(&b, msg ? msg : fmt);
+	fprintf(stderr, "%s: %s\nTry '%s --help' for more information.\n", help_name(h), b.s, help_name(h));
 	exit(2);
 }
 

@@ -101,27 +101,46 @@ static void text_cell(FILE *f, const struct out_col *c, const union out_val *v)
 	case OUT_FLOAT:
 		fprintf(f, fmt, v->f);
 		break;
-	case OUT_STRV: { /* the strings separated by spaces */
+	case OUT_STRV: { /* the strings separated by spaces, each escaped */
 		const char *p = v->strv.p, *end = p + v->strv.size;
-		struct strbuf b = { 0 };
+		struct strbuf b = { 0 }, one = { 0 };
 
 		strbuf_reset(&b);
+		strbuf_reset(&one);
 		for (int i = 0; i < v->strv.n && p < end; i++) {
 			size_t n = strnlen(p, (size_t)(end - p));
 
 			if (i)
 				strbuf_addc(&b, ' ');
-			strbuf_addn(&b, p, n);
+			strbuf_reset(&one);
+			strbuf_addn(&one, p, n);
+			out_escaped(&b, one.s);
 			p += n + 1;
 		}
 		fprintf(f, fmt, b.s);
 		strbuf_free(&b);
+		strbuf_free(&one);
 		break;
 	}
-	default:
-		fprintf(f, fmt, v->s ? v->s : "");
+	default: {
+		struct strbuf b = { 0 };
+
+		strbuf_reset(&b);
+		out_escaped(&b, v->s ? v->s : "");
+		fprintf(f, fmt, b.s);
+		strbuf_free(&b);
 		break;
 	}
+	}
+}
+
+/* Every text string cell goes through here: the bytes come from the
+ * traced system (comm, argv, paths) or the command line, and a raw ESC
+ * or newline would drive the terminal or forge a line.  Printable text
+ * is unchanged (libbpf-tools' bytes); JSON escapes by its own rules. */
+void out_escaped(struct strbuf *b, const char *s)
+{
+	strbuf_add_escaped(b, s, NULL);
 }
 
 static bool visible(const struct out_table *t, unsigned i)

@@ -128,6 +128,14 @@ void out_row(const struct out_table *t, const union out_val *v);
  * it still counts in the Prometheus series. */
 void out_row_unshown(const struct out_table *t, const union out_val *v);
 
+/* A text column's string made safe for a terminal and a log line, by
+ * the one rule of lib/util.h str_escape: control bytes (newline, tab,
+ * ESC...) as \xNN and, in a string that has one, backslashes as \\;
+ * printable text unchanged.  out_row applies it to every text string
+ * cell; a tool that prints a column itself (.text) calls it. */
+struct strbuf;
+void out_escaped(struct strbuf *b, const char *s);
+
 /* Text only (nothing in JSON): banners, interval time stamps, section
  * lines.  out_info prints to stdout in text and to stderr in JSON, for
  * lines a user watching should still see ("Tracing... Hit Ctrl-C"). */

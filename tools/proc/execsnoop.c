@@ -15,6 +15,7 @@
 #include "tools/common/evcopy.h"
 #include "execsnoop.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 BPF_OBJ_DECLARE(execsnoop);
@@ -109,45 +110,47 @@ static int args_contain(const struct execsnoop_event *e, unsigned int size, cons
 	return 0;
 }
 
-static void put_quoted(FILE *f, char c)
-{
-	switch (c) {
-	case '"': fputs("\\\"", f); break;
-	case '\t': fputs("\\t", f); break;
-	case '\n': fputs("\\n", f); break;
-	default: putc(c, f);
-	}
-}
-
 /* Arguments as libbpf-tools prints them: each one followed by a space
- * (quoted: "arg" followed by a space), then " ..." if some were cut;
- * the end of the line. */
+ * (quoted: "arg" followed by a space, its double quotes as \"), then
+ * " ..." if some were cut; the end of the line.  Each argument is
+ * escaped on its own (out_escaped): an argument of printable text keeps
+ * libbpf-tools' bytes, one with a newline or ESC cannot forge a line or
+ * drive the terminal. */
 static void text_args(FILE *f, const struct out_col *c, const union out_val *v)
 {
-	int done = 0, count = v->strv.n;
-	size_t i;
+	const char *p = v->strv.p, *end = p + v->strv.size;
+	struct strbuf arg = { 0 }, safe = { 0 };
+	int count = v->strv.n, done = 0;
 
 	(void)c;
 	if (env.quote)
 		putc('"', f);
-	for (i = 0; i < v->strv.size && done < count; i++) {
-		char ch = v->strv.p[i];
+	while (p < end && done < count) {
+		size_t n = strnlen(p, (size_t)(end - p));
 
-		if (ch == '\0') {
-			done++;
-			if (env.quote) {
-				fputs("\" ", f);
-				if (done < count)
-					putc('"', f);
-			} else {
-				putc(' ', f);
-			}
-		} else if (env.quote) {
-			put_quoted(f, ch);
+		strbuf_reset(&arg);
+		strbuf_reset(&safe);
+		strbuf_addn(&arg, p, n);
+		out_escaped(&safe, arg.s);
+		for (const char *q = safe.s; *q; q++)
+			if (env.quote && *q == '"')
+				fputs("\\\"", f);
+			else
+				putc(*q, f);
+		if (p + n == end)
+			break; /* cut: no terminating NUL, no separator (libbpf-tools) */
+		done++;
+		if (env.quote) { /* the dangling quote of a cut list is libbpf-tools' too */
+			fputs("\" ", f);
+			if (done < count)
+				putc('"', f);
 		} else {
-			putc(ch, f);
+			putc(' ', f);
 		}
+		p += n + 1;
 	}
+	strbuf_free(&arg);
+	strbuf_free(&safe);
 	if (count == env.max_args + 1)
 		fputs(" ...", f);
 	putc('\n', f);

@@ -30,7 +30,15 @@ const volatile __u8 want_stack = 0;
 const volatile __u64 min_ns = 0;
 const volatile __u32 flight_n = 1;
 
-__u64 stats_dropped = 0;  /* -s: the stats map was full */
+/* -s: calls left out of the summary, each counted by why its pair's
+ * first insert failed (a non-preallocated hash can fail for more than
+ * being full: the summary says which) */
+__u64 stats_full = 0;     /* -E2BIG: ST_STATS_MAX pairs already */
+__u64 stats_nomem = 0;    /* -ENOMEM: an element could not be allocated (only a
+			   * non-preallocated map allocates at the insert) */
+__u64 stats_busy = 0;     /* the bucket lock was refused (-EBUSY, -EDEADLK,
+			   * -ETIMEDOUT: a nested or stuck holder) */
+__u64 stats_other = 0;    /* any other error (none known) */
 __u64 rings_dropped = 0;  /* --flight: the rings map was full */
 
 /* per syscall: string arguments to copy (bits 0..5), ST_TRACED (-e);
@@ -52,10 +60,17 @@ struct {
 	__type(value, __u8);
 } pids SEC(".maps");
 
+/* Preallocated: a non-preallocated element is allocated at the insert
+ * with GFP_NOWAIT and charged to systrace's memory cgroup, which fails
+ * (-ENOMEM, retries or not) whenever that cgroup is at its limit, e.g.
+ * full of page cache after a build: calls went missing from the summary
+ * on an idle machine.  Preallocation charges all the elements once, at
+ * load, where the kernel can reclaim (65536 * ~150 bytes, only with -s:
+ * the map has one entry otherwise); the insert then fails only when the
+ * map is full. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, ST_STATS_MAX);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct st_key);
 	__type(value, struct st_stats);
 } stats SEC(".maps");
@@ -189,24 +204,58 @@ static __always_inline void sq_add(struct st_stats *s, __u64 d)
 	}
 }
 
+/* The pair's stats, inserted on its first call.  A failed insert is
+ * retried a few times: a refused bucket lock is transient (another CPU
+ * held it too long), and -EEXIST cannot happen (the key holds the thread,
+ * and a thread makes one call at a time) but would mean found. */
+#define ST_INSERT_TRIES 4
+/* asm-generic/errno*.h: the same numbers on x86_64 and arm64 */
+#define ST_E2BIG 7
+#define ST_ENOMEM 12
+#define ST_EBUSY 16
+#define ST_EEXIST 17
+#define ST_EDEADLK 35
+#define ST_ETIMEDOUT 110
+static __always_inline struct st_stats *stats_of(const struct st_key *key)
+{
+	struct st_stats *s, fresh;
+	long err = 0;
+
+	s = bpf_map_lookup_elem(&stats, key);
+	if (s)
+		return s;
+	__builtin_memset(&fresh, 0, sizeof(fresh));
+	fresh.min = ~0ull;
+	fresh.comm_ts = bpf_ktime_get_ns();
+	bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
+	for (int i = 0; i < ST_INSERT_TRIES; i++) {
+		err = bpf_map_update_elem(&stats, key, &fresh, BPF_NOEXIST);
+		if (!err || err == -ST_EEXIST) {
+			s = bpf_map_lookup_elem(&stats, key);
+			if (s)
+				return s;
+		}
+		if (err == -ST_E2BIG)
+			break;
+	}
+	if (err == -ST_E2BIG)
+		__sync_fetch_and_add(&stats_full, 1);
+	else if (err == -ST_ENOMEM)
+		__sync_fetch_and_add(&stats_nomem, 1);
+	else if (err == -ST_EBUSY || err == -ST_EDEADLK || err == -ST_ETIMEDOUT)
+		__sync_fetch_and_add(&stats_busy, 1);
+	else
+		__sync_fetch_and_add(&stats_other, 1);
+	return NULL;
+}
+
 static __always_inline void summarize(__u64 pid_tgid, __u32 nr, long ret, __u64 dur)
 {
 	struct st_key key = { .pid = pid_tgid >> 32, .tid = (__u32)pid_tgid, .nr = nr };
-	struct st_stats *s, fresh;
+	struct st_stats *s = stats_of(&key);
 
-	s = bpf_map_lookup_elem(&stats, &key);
-	if (!s) {
-		__builtin_memset(&fresh, 0, sizeof(fresh));
-		fresh.min = ~0ull;
-		fresh.comm_ts = bpf_ktime_get_ns();
-		bpf_get_current_comm(fresh.comm, sizeof(fresh.comm));
-		bpf_map_update_elem(&stats, &key, &fresh, BPF_NOEXIST);
-		s = bpf_map_lookup_elem(&stats, &key);
-		if (!s) {
-			__sync_fetch_and_add(&stats_dropped, 1);
-			return;
-		}
-	}
+	if (!s)
+		return;
 	/* one writer: a thread is in one system call at a time */
 	s->calls++;
 	if (ret < 0)

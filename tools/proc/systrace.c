@@ -387,6 +387,30 @@ static double rel_stddev(const struct st_stats *s)
 	return (double)(100.0L * sqrtl(m2 / ((n - 1) * n)) / mean);
 }
 
+/* The calls the kernel side could not count, one line per cause: each
+ * says what happened (the old single line blamed a full map for what was
+ * a failed allocation). */
+_Static_assert(ST_STATS_MAX == 65536, "the stats_full line below names the number");
+static void report_unsummarized(struct obj *o)
+{
+	static const struct {
+		const char *global, *why;
+	} causes[] = {
+		{ "stats_full", "the summary holds 65536 thread/syscall pairs, no more" },
+		{ "stats_nomem", "the kernel could not allocate a new thread/syscall pair (out of memory)" },
+		{ "stats_busy", "the summary's hash bucket lock was refused" },
+		{ "stats_other", "the summary's insert failed" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(causes); i++) {
+		uint64_t *n = obj_global(o, causes[i].global, sizeof(uint64_t));
+
+		if (n && *n)
+			fprintf(stderr, "systrace: %llu calls were not summarized: %s\n", (unsigned long long)*n,
+				causes[i].why);
+	}
+}
+
 static int print_summary(struct obj *o)
 {
 	struct st_key *keys = xcalloc(ST_STATS_MAX, sizeof(*keys));
@@ -398,7 +422,6 @@ static int print_summary(struct obj *o)
 	bool batch = true;
 	long n = tool_map_drain(map_fd(obj_map(o, "stats")), sizeof(*keys), sizeof(*vals), keys, vals,
 				ST_STATS_MAX, &batch);
-	uint64_t *dropped = obj_global(o, "stats_dropped", sizeof(uint64_t));
 
 	if (n < 0) {
 		tool_err("systrace", "cannot read the summary: %s", strerror((int)-n));
@@ -465,9 +488,7 @@ static int print_summary(struct obj *o)
 		}
 		out_text("\n\n");
 	}
-	if (dropped && *dropped)
-		fprintf(stderr, "systrace: %llu calls were not summarized (more than %d thread/syscall pairs)\n",
-			(unsigned long long)*dropped, ST_STATS_MAX);
+	report_unsummarized(o);
 	free(rows);
 	free(thr);
 	return out_doc_end() < 0;
@@ -608,12 +629,27 @@ static int start_command(void)
 		if (read(p[0], &c, 1) != 1)
 			_exit(127); /* the tool failed: do not run it untraced */
 		execvp(env.cmd[0], env.cmd);
-		fprintf(stderr, "systrace: cannot run %s: %s\n", env.cmd[0], strerror(errno));
-		_exit(127);
+		int e = errno;
+
+		fprintf(stderr, "systrace: cannot run %s: %s\n", env.cmd[0], strerror(e));
+		_exit(e == ENOENT ? 127 : 126); /* as the shells: not found, found but not runnable */
 	}
 	close(p[0]);
 	go_fd = p[1];
 	return 0;
+}
+
+/* systrace COMMAND exits as the command did (as perf trace and strace
+ * do, so it can stand in a script): its exit status, 128 + the signal
+ * that killed it, 126/127 from the child when it could not be run.  A
+ * command systrace itself ended (Ctrl-C, a failure) does not decide. */
+static int command_status(int st)
+{
+	if (WIFEXITED(st))
+		return WEXITSTATUS(st);
+	if (WIFSIGNALED(st))
+		return 128 + WTERMSIG(st);
+	return 1;
 }
 
 static int target_gone(void)
@@ -802,11 +838,12 @@ int systrace_main(int argc, char **argv)
 	if (go_fd >= 0)
 		close(go_fd); /* the command sees EOF and does not run */
 	if (child > 0) {
-		int st;
+		int st, ended_first = child_exited;
 
-		if (!child_exited)
+		if (!ended_first)
 			kill(child, SIGTERM);
-		waitpid(child, &st, 0);
+		if (waitpid(child, &st, 0) == child && ended_first && !err)
+			err = command_status(st);
 	}
 	if (usyms)
 		usyms_free(usyms);

@@ -8,7 +8,7 @@
 #define ST_STACK_MAX 64      /* user frames kept with --stack */
 #define ST_FLIGHT_STR 64     /* bytes kept of the first string in --flight */
 #define ST_FLIGHT_MAX 10000  /* --flight N upper bound (one ring <= 1.7 MB) */
-#define ST_STATS_MAX 65536   /* -s: (thread, syscall) pairs */
+#define ST_STATS_MAX 65536   /* -s: (thread, syscall) pairs (systrace.c says the number) */
 
 /* sc_info[nr]: bits 0..5: argument i is a string to copy; ST_TRACED: in -e */
 #define ST_TRACED 0x80

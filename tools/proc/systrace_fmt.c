@@ -213,9 +213,16 @@ struct fdent {
 	char *path; /* NULL: empty slot */
 };
 static struct fdent *fdtab;
-static size_t fdcap, fdused;
+static size_t fdcap, fdused, fdbytes;
 
-#define FDTAB_MAX 65536
+/* The cache is bounded by the memory it holds (the table and the paths,
+ * with malloc's overhead per path), not by entries: 65536 slots of paths
+ * up to 511 bytes grew systrace's RSS with every process it saw.  When a
+ * new entry would pass the bound it starts over: the paths are looked up
+ * again in /proc (a closed fd of a process gone is then unknown, shown as
+ * the number alone). */
+#define FD_CACHE_BYTES (256u * 1024)
+#define FD_PATH_COST(len) ((len) + 1 + 16)
 
 static size_t fd_slot(uint32_t pid, int fd)
 {
@@ -233,26 +240,30 @@ static void fd_clear(void)
 		free(fdtab[i].path);
 	free(fdtab);
 	fdtab = NULL;
-	fdcap = fdused = 0;
+	fdcap = fdused = fdbytes = 0;
 }
 
 static void fd_set(uint32_t pid, int fd, const char *path)
 {
 	size_t h;
 
+	size_t cost;
+	char *copy;
+
 	if (fd < 0 || !path)
 		return;
+	copy = xstrdup(path); /* first: path may be an entry (dup) that starting over frees */
+	cost = FD_PATH_COST(strlen(copy));
+	if (fdcap && (fdbytes + cost > FD_CACHE_BYTES ||
+		      ((fdused + 1) * 2 > fdcap && fdbytes + fdcap * sizeof(*fdtab) + cost > FD_CACHE_BYTES)))
+		fd_clear(); /* full (or no room to grow the table): start over */
 	if (!fdcap || (fdused + 1) * 2 > fdcap) {
 		struct fdent *old = fdtab;
 		size_t oldcap = fdcap;
 
-		if (fdcap >= FDTAB_MAX) { /* a bounded cache: start over */
-			fd_clear();
-			oldcap = 0;
-			old = NULL;
-		}
 		fdcap = fdcap ? fdcap * 2 : 256;
 		fdtab = xcalloc(fdcap, sizeof(*fdtab));
+		fdbytes += (fdcap - oldcap) * sizeof(*fdtab);
 		fdused = 0;
 		for (size_t i = 0; i < oldcap; i++)
 			if (old[i].path) {
@@ -264,13 +275,15 @@ static void fd_set(uint32_t pid, int fd, const char *path)
 	}
 	h = fd_slot(pid, fd);
 	if (fdtab[h].path) {
+		fdbytes -= FD_PATH_COST(strlen(fdtab[h].path));
 		free(fdtab[h].path);
 	} else {
 		fdused++;
 	}
 	fdtab[h].pid = pid;
 	fdtab[h].fd = fd;
-	fdtab[h].path = xstrdup(path);
+	fdtab[h].path = copy;
+	fdbytes += cost;
 }
 
 /* Removal in open addressing: empty the slot, reinsert the cluster after it. */
@@ -283,6 +296,7 @@ static void fd_del(uint32_t pid, int fd)
 	h = fd_slot(pid, fd);
 	if (!fdtab[h].path)
 		return;
+	fdbytes -= FD_PATH_COST(strlen(fdtab[h].path));
 	free(fdtab[h].path);
 	fdtab[h].path = NULL;
 	fdused--;
@@ -423,7 +437,7 @@ static void add_value(struct strbuf *b, const struct st_call *c, int i, enum kin
 		strbuf_addf(b, "%d", fd);
 		if (fd >= 0 && (p = fd_path(c->pid, fd))) {
 			strbuf_addc(b, '<');
-			strbuf_add_safe(b, p);
+			out_escaped(b, p); /* a path: on one line */
 			strbuf_addc(b, '>');
 		}
 		return;
@@ -431,7 +445,7 @@ static void add_value(struct strbuf *b, const struct st_call *c, int i, enum kin
 		if (c->str[i] && !c->str[i][0])
 			strbuf_add(b, "\"\"");
 		else if (c->str[i])
-			strbuf_add_safe(b, c->str[i]);
+			out_escaped(b, c->str[i]);
 		else
 			strbuf_addf(b, "%#llx", (unsigned long long)v);
 		return;
@@ -561,10 +575,14 @@ void st_fmt_ret(struct strbuf *b, const struct st_call *c)
 
 void st_fmt_line(struct strbuf *b, double ts_ms, double dur_ms, const char *comm, const struct st_call *c)
 {
-	char safe[64];
+	char name[15];
 	size_t start, printed, pad;
 
-	strbuf_addf(b, "%10.3f (%6.3f ms): %.14s/%u ", ts_ms, dur_ms, str_escape(safe, sizeof(safe), comm, ""), c->tid);
+	/* perf's %.14s of the name, then escaped (never cut mid-escape) */
+	snprintf(name, sizeof(name), "%s", comm);
+	strbuf_addf(b, "%10.3f (%6.3f ms): ", ts_ms, dur_ms);
+	out_escaped(b, name);
+	strbuf_addf(b, "/%u ", c->tid);
 	start = b->len;
 	st_fmt_entry(b, c);
 	/* perf: the entry string and its ')' padded to 70 columns, at least one space */

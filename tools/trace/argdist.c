@@ -280,15 +280,13 @@ bad:
 
 static void value_text(struct strbuf *b, const struct field *f, const uint8_t *key)
 {
-	if (f->str || f->comm) {
-		for (int i = 0; i < f->size && key[f->off + i]; i++) {
-			unsigned char c = key[f->off + i];
+	if (f->str || f->comm) { /* bytes of the traced system: the output layer's one escape */
+		struct strbuf raw = { 0 };
 
-			if (c < 0x20 || c == 0x7f)
-				strbuf_addf(b, "\\x%02x", c);
-			else
-				strbuf_addc(b, (char)c);
-		}
+		strbuf_reset(&raw);
+		strbuf_addn(&raw, (const char *)key + f->off, strnlen((const char *)key + f->off, (size_t)f->size));
+		out_escaped(b, raw.s);
+		strbuf_free(&raw);
 		return;
 	}
 	{

@@ -312,16 +312,16 @@ bad:
 
 /* ---- the user side ---- */
 
+/* A %s value (at most n bytes from the traced system): the output
+ * layer's one escape. */
 static void put_text(struct strbuf *b, const char *s, size_t n)
 {
-	for (size_t i = 0; i < n && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
+	struct strbuf raw = { 0 };
 
-		if (c < 0x20 || c == 0x7f)
-			strbuf_addf(b, "\\x%02x", c);
-		else
-			strbuf_addc(b, (char)c);
-	}
+	strbuf_reset(&raw);
+	strbuf_addn(&raw, s, strnlen(s, n));
+	out_escaped(b, raw.s);
+	strbuf_free(&raw);
 }
 
 static void sym_k(uint64_t addr, char *buf, size_t size)
@@ -550,7 +550,14 @@ static int on_event(void *ctx, const void *data, size_t size)
 	}
 	if (env.print_cpu)
 		strbuf_addf(&line, "%-3u ", cpu);
-	strbuf_addf(&line, "%-7u %-7u %-15s %-16s ", tgid, pid, comm, p->locs[li].name);
+	{
+		struct strbuf safe = { 0 }; /* the thread names itself: escaped */
+
+		strbuf_reset(&safe);
+		out_escaped(&safe, comm);
+		strbuf_addf(&line, "%-7u %-7u %-15s %-16s ", tgid, pid, safe.s, p->locs[li].name);
+		strbuf_free(&safe);
+	}
 	strbuf_addn(&line, msg.s, msg.len);
 	strbuf_addc(&line, '\n');
 	if (env.kstack)
