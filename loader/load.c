@@ -342,7 +342,7 @@ static int load_prog(struct obj *o, struct prog *p)
 
 	choose_uprobe_kind(p);
 	s = (struct bpf_prog_spec){
-		.name = p->name,
+		.name = probe_prog_name() ? p->name : NULL, /* < 4.15: no names */
 		.type = p->type,
 		.expected_attach_type = p->expected_attach_type,
 		.insns = p->insns,

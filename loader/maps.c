@@ -396,6 +396,8 @@ static int create_one(struct obj *o, struct map *m)
 		snprintf(kname, sizeof(kname), "%.8s%s", o->name, m->name);
 		s.name = kname;
 	}
+	if (!probe_prog_name())
+		s.name = NULL; /* a kernel before 4.15 refuses any object name */
 	switch (m->type) {
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
 		if (!s.max_entries || (int)s.max_entries > cpus_possible())
