@@ -171,6 +171,9 @@ int maps_collect(struct obj *o);
 int maps_create(struct obj *o);
 void maps_destroy(struct obj *o);
 struct map *map_by_sec(struct obj *o, size_t sec, uint64_t off);
+/* Does the kernel take object names (4.15+)?  Without them sys.c must
+ * get NULL names. */
+bool kernel_takes_names(const struct obj *o);
 /* externs.c */
 int externs_collect(struct obj *o);
 int externs_resolve(struct obj *o);
