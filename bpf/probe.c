@@ -138,17 +138,28 @@ static bool do_ringbuf(void)
 	return fd >= 0;
 }
 
+static int ringbuf_state; /* probe_ringbuf's answer, for do_mmapable */
+
 bool probe_ringbuf(void)
 {
-	CACHED("ringbuf", do_ringbuf());
+	if (probe_disabled("ringbuf"))
+		return false;
+	if (ringbuf_state == UNKNOWN)
+		ringbuf_state = do_ringbuf() ? YES : NO;
+	return ringbuf_state == YES;
 }
 
 static bool do_mmapable(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	int fd = map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, BPF_F_MMAPABLE);
+	int fd;
 	void *p;
 
+	/* ring buffers (5.8) came after mmapable arrays (5.5): an event tool
+	 * has asked about them already, and then this costs no syscall */
+	if (ringbuf_state == YES)
+		return true;
+	fd = map_create(BPF_MAP_TYPE_ARRAY, 4, 8, 1, BPF_F_MMAPABLE);
 	if (fd < 0)
 		return false;
 	p = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

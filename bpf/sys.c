@@ -2,7 +2,6 @@
  * to the end of the last field it uses, so kernels older than our headers
  * see no unknown (non-zero) tail bytes. */
 #include "sys.h"
-#include "probe.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -72,7 +71,7 @@ int bpf_map_create(const struct bpf_map_spec *s)
 		a->inner_map_fd = (uint32_t)s->inner_map_fd;
 		size = maxu(size, OFFEND(inner_map_fd));
 	}
-	if (s->name && s->name[0] && probe_prog_name()) {
+	if (s->name && s->name[0]) {
 		sanitize_name(a->map_name, s->name);
 		size = maxu(size, OFFEND(map_name));
 	}
@@ -191,7 +190,7 @@ static unsigned prog_attr(union bpf_attr *a, const struct bpf_prog_spec *s)
 		a->prog_flags = s->flags;
 		size = maxu(size, OFFEND(prog_flags));
 	}
-	if (s->name && s->name[0] && probe_prog_name()) {
+	if (s->name && s->name[0]) {
 		sanitize_name(a->prog_name, s->name);
 		size = maxu(size, OFFEND(prog_name));
 	}

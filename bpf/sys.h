@@ -14,7 +14,9 @@
 int sys_bpf(int cmd, void *attr, unsigned int size);
 
 struct bpf_map_spec {
-	const char *name;       /* truncated/sanitised to 15 chars [A-Za-z0-9_.] */
+	const char *name;       /* truncated/sanitised to 15 chars [A-Za-z0-9_.];
+				 * NULL on kernels without object names (< 4.15:
+				 * the caller asks probe_prog_name()) */
 	uint32_t type;
 	uint32_t key_size;
 	uint32_t value_size;
@@ -39,7 +41,7 @@ int bpf_map_lookup_batch(int fd, void *in_batch, void *out_batch, void *keys,
 int bpf_map_freeze(int fd);
 
 struct bpf_prog_spec {
-	const char *name;
+	const char *name;       /* as bpf_map_spec.name */
 	uint32_t type;
 	uint32_t expected_attach_type;
 	const struct bpf_insn *insns;

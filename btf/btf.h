@@ -36,6 +36,12 @@ struct btf;
  * (vmlinux) whose ids and strings come first; NULL otherwise.
  * Returns NULL with err_msg() set on malformed input. */
 struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *base);
+/* btf_new(data, size, 0, base) for BTF the running kernel made and
+ * verified itself (/sys/kernel/btf/...: vmlinux at boot, each module at
+ * load): the name offsets inside members, enumerators and parameters are
+ * not checked again, a third of the parse of vmlinux's 127k types and of
+ * a tool's start.  The header, type lengths and type names still are. */
+struct btf *btf_new_kernel(const void *data, size_t size, const struct btf *base);
 void btf_free(struct btf *btf);
 
 /* Number of type ids including void (valid ids: 1 .. btf_nr_types()-1;

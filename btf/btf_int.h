@@ -10,6 +10,7 @@ struct btf {
 	size_t size;
 	uint8_t *owned;        /* private copy (== data) or NULL when borrowed */
 	bool writable;         /* copy=1: btf_type_mut allowed */
+	bool kernel_verified;  /* btf_new_kernel: trailer names not checked */
 
 	const uint8_t *types;  /* type section */
 	uint32_t types_len;

@@ -3,7 +3,10 @@
  * Huffman codes are canonical, so a code is fully described by how many
  * codes each bit length has (cnt[]) and the symbols sorted by code (sym[]).
  * Decoding walks the lengths one bit at a time: at length l the codes of
- * that length are the cnt[l] consecutive values starting at "first". */
+ * that length are the cnt[l] consecutive values starting at "first".
+ * Codes of up to FAST_BITS bits (nearly all of them) are first looked up
+ * in a table indexed by the next input bits: walking bit by bit made
+ * inflating a tool's object most of its start-up (0.5 ms for 25 KB). */
 #include "inflate.h"
 #include "err.h"
 
@@ -12,9 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FAST_BITS 9
+
 struct huff {
 	uint16_t cnt[16]; /* number of codes of each length (cnt[0]: unused symbols) */
 	uint16_t sym[288]; /* symbols in code order */
+	/* next FAST_BITS input bits -> length << 9 | symbol, 0: longer code */
+	uint16_t fast[1 << FAST_BITS];
 };
 
 struct inf {
@@ -88,6 +95,27 @@ static int room(struct inf *s, size_t n)
 	return 0;
 }
 
+/* The lookup table of the codes up to FAST_BITS long.  Codes arrive
+ * first bit first, i.e. bit-reversed in the LSB-first input bits: code c
+ * of length l fills every index whose low l bits are c reversed. */
+static void fill_fast(struct huff *h)
+{
+	unsigned code = 0, k = 0;
+
+	memset(h->fast, 0, sizeof(h->fast));
+	for (unsigned l = 1; l < 16; l++, code <<= 1)
+		for (unsigned j = 0; j < h->cnt[l]; j++, k++, code++) {
+			unsigned rev = 0;
+
+			if (l > FAST_BITS)
+				continue;
+			for (unsigned b = 0; b < l; b++)
+				rev |= ((code >> b) & 1) << (l - 1 - b);
+			for (unsigned x = rev; x < 1u << FAST_BITS; x += 1u << l)
+				h->fast[x] = (uint16_t)(l << 9 | h->sym[k]);
+		}
+}
+
 /* Build a code from n bit lengths.  Over-subscribed lengths are rejected;
  * so are incomplete ones, except a code with at most one symbol (RFC 1951
  * allows a lone distance code) or when incomplete_ok. */
@@ -112,6 +140,7 @@ static int build(struct huff *h, const uint8_t *len, int n, int incomplete_ok)
 	for (i = 0; i < n; i++)
 		if (len[i])
 			h->sym[off[len[i]]++] = i;
+	fill_fast(h);
 	return 0;
 }
 
@@ -121,6 +150,23 @@ static int decode(struct inf *s, const struct huff *h)
 {
 	uint32_t bits = s->bits;
 	int nbits = s->nbits, code = 0, first = 0, idx = 0;
+
+	/* nbits <= 7: two more bytes make at least FAST_BITS.  Whole bytes
+	 * not used go back to the input, so nbits stays <= 7 (stored blocks
+	 * and the gzip trailer are read from s->pos). */
+	if (s->in_len - s->pos >= 2) {
+		uint32_t more = bits | (uint32_t)s->in[s->pos] << nbits | (uint32_t)s->in[s->pos + 1] << (nbits + 8);
+		unsigned e = h->fast[more & ((1u << FAST_BITS) - 1)];
+
+		if (e) {
+			int l = (int)(e >> 9), left = nbits + 16 - l;
+
+			s->pos += 2 - (size_t)(left / 8);
+			s->nbits = left % 8;
+			s->bits = (more >> l) & ((1u << s->nbits) - 1);
+			return (int)(e & 511);
+		}
+	}
 
 	for (int l = 1; l < 16; l++) {
 		int c = h->cnt[l];

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bpf/kallsyms.h"
 #include "bpf/probe.h"
 #include "lib/err.h"
 #include "lib/inflate.h"
@@ -159,32 +160,29 @@ static void kconfig_store(struct ext_var *e, void *dst, const char *val)
 	memcpy(dst, &v, e->size < 8 ? e->size : 8); /* little-endian */
 }
 
+struct ksym_want {
+	const char *name;
+	uint64_t addr;
+};
+
+static int ksym_match(void *ctx, const struct kallsym *s)
+{
+	struct ksym_want *w = ctx;
+
+	if (strcmp(s->name, w->name))
+		return 0;
+	w->addr = s->addr;
+	return 1;
+}
+
 /* Address of a kernel symbol from /proc/kallsyms (0 if absent). */
 static uint64_t kallsyms_addr(const char *name)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	uint64_t addr = 0;
+	struct ksym_want w = { name, 0 };
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, sym[400];
-
-		if (sscanf(line, "%llx %c %399s", &a, &type, sym) != 3)
-			continue;
-		/* LTO may add a .llvm.<hash> suffix */
-		char *dot = strstr(sym, ".llvm.");
-		if (dot)
-			*dot = 0;
-		if (!strcmp(sym, name)) {
-			addr = a;
-			break;
-		}
-	}
-	fclose(f);
-	return addr;
+	if (kallsyms_each(NULL, ksym_match, &w) < 0)
+		err_clear(); /* unreadable: as absent, the caller says which symbol */
+	return w.addr;
 }
 
 int externs_resolve(struct obj *o)

@@ -86,6 +86,14 @@ static int locate_btf(const char *path, const void *map, size_t size, const void
 	return 0;
 }
 
+/* The kernel's own /sys/kernel/btf files: it verified them (vmlinux at
+ * boot, modules at load), so their parse skips what it checked.  Not a
+ * --btf file, a vmlinux under /boot, or a $COREBOX_SYSFS_BTF stand-in. */
+static bool kernel_made(const char *path)
+{
+	return !getenv("COREBOX_SYSFS_BTF") && !strncmp(path, "/sys/kernel/btf/", 16);
+}
+
 static int open_one(struct kbtf *k, const char *path, const struct btf *base)
 {
 	const void *data;
@@ -97,7 +105,7 @@ static int open_one(struct kbtf *k, const char *path, const struct btf *base)
 	snprintf(k->path, sizeof(k->path), "%s", path);
 	if ((err = locate_btf(path, k->map, k->map_size, &data, &size)))
 		goto fail;
-	k->btf = btf_new(data, size, 0, base);
+	k->btf = kernel_made(path) ? btf_new_kernel(data, size, base) : btf_new(data, size, 0, base);
 	if (!k->btf) {
 		err = err_prefix(-EINVAL, "%s", path);
 		goto fail;

@@ -98,102 +98,6 @@ static void sanitize_extern_btf(struct obj *o)
 	}
 }
 
-/* ---- kernel BTFs ------------------------------------------------------ */
-
-const struct btf *obj_sys_btf(struct obj *o)
-{
-	if (o->kbtf_loaded && kbtf_is_sys(&o->kbtf))
-		return o->kbtf.btf;
-	if (o->sys_loaded)
-		return o->sys.btf;
-	if (o->sys_failed) {
-		err_set(ENOENT, "the running kernel has no BTF");
-		return NULL;
-	}
-	if (kbtf_open_sys(&o->sys) < 0) {
-		o->sys_failed = true;
-		return NULL;
-	}
-	o->sys_loaded = true;
-	return o->sys.btf;
-}
-
-static void load_modules(struct obj *o)
-{
-	const struct btf *base = obj_sys_btf(o);
-	char **names, path[512];
-	size_t n;
-
-	o->mods_loaded = true;
-	if (!base) {
-		err_clear();
-		return;
-	}
-	kbtf_module_names(&names, &n);
-	o->mods = xcalloc(n ? n : 1, sizeof(*o->mods));
-	for (size_t i = 0; i < n; i++) {
-		struct kmod_btf *m = &o->mods[o->nr_mods];
-
-		if (kbtf_module_path(path, sizeof(path), names[i]) == 0 &&
-		    kbtf_open_split(&m->k, path, base) == 0) {
-			m->name = names[i];
-			o->nr_mods++;
-			continue;
-		}
-		/* an unreadable module BTF is skipped, not fatal */
-		if (o->verbose)
-			fprintf(stderr, "%s: skipping module BTF %s: %s\n", o->name, names[i], err_msg());
-		err_clear();
-		free(names[i]);
-	}
-	free(names);
-}
-
-struct kmod_btf *obj_kmod(struct obj *o, size_t i)
-{
-	if (!o->mods_loaded)
-		load_modules(o);
-	return i < o->nr_mods ? &o->mods[i] : NULL;
-}
-
-int32_t obj_kmod_find(struct obj *o, const char *name, int kind, struct kmod_btf **mod)
-{
-	struct kmod_btf *m;
-
-	for (size_t i = 0; (m = obj_kmod(o, i)); i++) {
-		/* btf_find also searches the base (vmlinux): only own ids count */
-		int32_t id = btf_find(m->k.btf, name, kind);
-
-		if (id > 0 && (uint32_t)id >= btf_nr_types(obj_sys_btf(o))) {
-			*mod = m;
-			return id;
-		}
-	}
-	return -ENOENT;
-}
-
-void obj_kernel_btf_release(struct obj *o)
-{
-	for (size_t i = 0; i < o->nr_mods; i++) {
-		kbtf_close(&o->mods[i].k);
-		if (o->mods[i].fd > 0)
-			close(o->mods[i].fd);
-		free(o->mods[i].name);
-	}
-	free(o->mods);
-	o->mods = NULL;
-	o->nr_mods = 0;
-	o->mods_loaded = false;
-	for (size_t i = 0; i < o->nr_progs; i++)
-		o->progs[i].attach_btf_obj_fd = 0; /* closed with its module */
-	if (o->sys_loaded)
-		kbtf_close(&o->sys);
-	o->sys_loaded = o->sys_failed = false;
-	if (o->kbtf_loaded)
-		kbtf_close(&o->kbtf);
-	o->kbtf_loaded = false;
-}
-
 /* ---- program BTF ---------------------------------------------------------- */
 
 /* libbpf's bpf_object__sanitize_btf on a copy (loader-anchors.md §1.10):
@@ -302,29 +206,94 @@ void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size)
 	return out;
 }
 
-static unsigned btf_missing(void)
+/* The BTF_MISSING_* kinds the program BTF uses: only those need the
+ * kernel's support, so only those are ever probed. */
+static unsigned btf_kinds_used(const struct btf *btf)
+{
+	unsigned used = 0;
+
+	for (uint32_t id = 1; id < btf_nr_types(btf); id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		switch (t ? btf_kind(t) : 0) {
+		case BTF_KIND_FUNC:
+			used |= BTF_MISSING_FUNC | (btf_vlen(t) == BTF_FUNC_GLOBAL ? BTF_MISSING_GLOBAL_FUNC : 0);
+			break;
+		case BTF_KIND_VAR:
+		case BTF_KIND_DATASEC:
+			used |= BTF_MISSING_DATASEC;
+			break;
+		case BTF_KIND_FLOAT:
+			used |= BTF_MISSING_FLOAT;
+			break;
+		case BTF_KIND_DECL_TAG:
+			used |= BTF_MISSING_DECL_TAG;
+			break;
+		case BTF_KIND_TYPE_TAG:
+			used |= BTF_MISSING_TYPE_TAG;
+			break;
+		case BTF_KIND_ENUM64:
+			used |= BTF_MISSING_ENUM64;
+			break;
+		}
+	}
+	return used;
+}
+
+static const struct {
+	unsigned bit;
+	const char *feat;     /* COREBOX_DISABLE name */
+	bool (*probe)(void);
+} btf_kinds[] = {
+	{ BTF_MISSING_FUNC, "btf_func", probe_btf_func },
+	{ BTF_MISSING_GLOBAL_FUNC, "btf_global_func", probe_btf_global_func },
+	{ BTF_MISSING_DATASEC, "btf_datasec", probe_btf_datasec },
+	{ BTF_MISSING_FLOAT, "btf_float", probe_btf_float },
+	{ BTF_MISSING_DECL_TAG, "btf_decl_tag", probe_btf_decl_tag },
+	{ BTF_MISSING_TYPE_TAG, "btf_type_tag", probe_btf_type_tag },
+	{ BTF_MISSING_ENUM64, "btf_enum64", probe_btf_enum64 },
+};
+
+/* Of the kinds used, those COREBOX_DISABLE switches off (no syscall) or,
+ * with probe, those the kernel refuses (a BTF load each, once per
+ * process). */
+static unsigned btf_missing(unsigned used, bool probe)
 {
 	unsigned m = 0;
 
-	m |= probe_btf_func() ? 0 : BTF_MISSING_FUNC;
-	m |= probe_btf_global_func() ? 0 : BTF_MISSING_GLOBAL_FUNC;
-	m |= probe_btf_datasec() ? 0 : BTF_MISSING_DATASEC;
-	m |= probe_btf_float() ? 0 : BTF_MISSING_FLOAT;
-	m |= probe_btf_decl_tag() ? 0 : BTF_MISSING_DECL_TAG;
-	m |= probe_btf_type_tag() ? 0 : BTF_MISSING_TYPE_TAG;
-	m |= probe_btf_enum64() ? 0 : BTF_MISSING_ENUM64;
+	for (size_t i = 0; i < ARRAY_SIZE(btf_kinds); i++)
+		if ((used & btf_kinds[i].bit) &&
+		    (probe ? !btf_kinds[i].probe() : probe_disabled(btf_kinds[i].feat)))
+			m |= btf_kinds[i].bit;
 	return m;
+}
+
+/* The program BTF without the kinds in missing, loaded: fd or -errno. */
+static int load_btf_without(struct obj *o, unsigned missing, char **log)
+{
+	size_t size;
+	void *blob = btf_sanitized(o->btf, missing, &size);
+	int fd;
+
+	free(*log);
+	*log = NULL;
+	fd = bpf_btf_load(blob, size, log);
+	free(blob);
+	return fd;
 }
 
 /* Upload the program BTF (sanitized for this kernel) so maps get their
  * key/value types and programs their func_info and source lines; a kernel
  * that takes no BTF, or refuses ours, gets none: programs then load
- * without func_info (see needs_func_info). */
+ * without func_info (see needs_func_info).
+ *
+ * Start-up time: the BTF goes to the kernel as it is first (only the
+ * kinds COREBOX_DISABLE switches off removed); a kernel that takes it
+ * knows every kind it uses, and no feature probe runs.  Only a refusal
+ * probes, and only the kinds the object uses, then tries again. */
 static void load_prog_btf(struct obj *o)
 {
-	unsigned missing;
-	void *blob;
-	size_t size;
+	unsigned used, missing, probed;
 	char *log = NULL;
 	int fd;
 
@@ -333,15 +302,24 @@ static void load_prog_btf(struct obj *o)
 		snprintf(o->btf_note, sizeof(o->btf_note), "the object has no BTF");
 		return;
 	}
-	if (!probe_btf()) {
+	if (probe_disabled("btf")) {
 		snprintf(o->btf_note, sizeof(o->btf_note), "this kernel takes no BTF");
 		return;
 	}
 	sanitize_extern_btf(o);
-	missing = btf_missing();
-	blob = btf_sanitized(o->btf, missing, &size);
-	fd = bpf_btf_load(blob, size, &log);
-	free(blob);
+	used = btf_kinds_used(o->btf);
+	missing = btf_missing(used, false);
+	fd = load_btf_without(o, missing, &log);
+	if (fd < 0 && !probe_btf()) {
+		free(log);
+		err_clear();
+		snprintf(o->btf_note, sizeof(o->btf_note), "this kernel takes no BTF");
+		return;
+	}
+	if (fd < 0 && (probed = btf_missing(used, true)) != missing) {
+		missing = probed;
+		fd = load_btf_without(o, missing, &log);
+	}
 	if (fd < 0) {
 		/* not fatal: programs load without BTF (no source lines) */
 		snprintf(o->btf_note, sizeof(o->btf_note), "the kernel refused the program's BTF (%s)", err_msg());
@@ -438,7 +416,7 @@ static int load_prog(struct obj *o, struct prog *p)
 
 	choose_uprobe_kind(p);
 	s = (struct bpf_prog_spec){
-		.name = p->name,
+		.name = kernel_takes_names(o) ? p->name : NULL,
 		.type = p->type,
 		.expected_attach_type = p->expected_attach_type,
 		.insns = p->insns,

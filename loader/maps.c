@@ -378,6 +378,13 @@ uint64_t map_mem_estimate(const struct map *m)
 	}
 }
 
+bool kernel_takes_names(const struct obj *o)
+{
+	/* names came in 4.15, program BTF in 4.18: a kernel that took the
+	 * object's BTF takes names, without a probe (a program load) */
+	return o->btf_fd >= 0 || probe_prog_name();
+}
+
 static int create_one(struct obj *o, struct map *m)
 {
 	struct bpf_map_spec s = {
@@ -396,6 +403,8 @@ static int create_one(struct obj *o, struct map *m)
 		snprintf(kname, sizeof(kname), "%.8s%s", o->name, m->name);
 		s.name = kname;
 	}
+	if (!kernel_takes_names(o))
+		s.name = NULL;
 	switch (m->type) {
 	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
 		if (!s.max_entries || (int)s.max_entries > cpus_possible())

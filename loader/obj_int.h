@@ -171,6 +171,9 @@ int maps_collect(struct obj *o);
 int maps_create(struct obj *o);
 void maps_destroy(struct obj *o);
 struct map *map_by_sec(struct obj *o, size_t sec, uint64_t off);
+/* Does the kernel take object names (4.15+)?  Without them sys.c must
+ * get NULL names. */
+bool kernel_takes_names(const struct obj *o);
 /* externs.c */
 int externs_collect(struct obj *o);
 int externs_resolve(struct obj *o);
@@ -183,7 +186,9 @@ const struct sec_reloc *code_reloc_at(const struct code_sec *c, size_t idx);
  * code, or NULL; freed by core_poisons_free (end of obj_load). */
 const char *prog_poison_desc(const struct obj *o, const struct prog *p, size_t idx);
 void core_poisons_free(struct obj *o);
-/* load.c */
+/* obj_kbtf.c */
+/* The CO-RE target BTF (--btf FILE or the kernel's), opened once. */
+int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts);
 /* The running kernel's BTF (ids for tp_btf/fentry/iter targets and typed
  * ksyms): the CO-RE BTF when it is that one, else /sys/kernel/btf/vmlinux
  * on its own; NULL (message set) when the kernel has no BTF. */
@@ -194,6 +199,7 @@ struct kmod_btf *obj_kmod(struct obj *o, size_t i);
 int32_t obj_kmod_find(struct obj *o, const char *name, int kind, struct kmod_btf **mod);
 /* Unmap every kernel BTF (CO-RE, running kernel, modules); obj_close. */
 void obj_kernel_btf_release(struct obj *o);
+/* load.c */
 /* Program BTF rewritten for a kernel that lacks the kinds in `missing`
  * (BTF_MISSING_* bits), as libbpf does: a malloc'd blob. */
 enum {
@@ -201,13 +207,14 @@ enum {
 	BTF_MISSING_DECL_TAG = 16, BTF_MISSING_TYPE_TAG = 32, BTF_MISSING_ENUM64 = 64,
 };
 void *btf_sanitized(const struct btf *btf, unsigned missing, size_t *size);
-/* attach.c */
+/* sec.c: kind, program type and target from the section name. */
 int prog_setup_type(struct prog *p);
+/* target.c */
 int prog_resolve_btf_target(struct obj *o, struct prog *p);
+bool prog_needs_kernel_btf(const struct prog *p);
+/* attach.c */
 void prog_detach(struct prog *p);
 /* Close every program's links and perf events at once (obj_close). */
 void obj_detach_parallel(struct obj *o);
-bool prog_needs_kernel_btf(const struct prog *p);
-int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts);
 
 #endif

@@ -36,6 +36,10 @@ count() {
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 }
 
+# 0. The layering: includes point down, no circles (tests/layers.sh).
+sh tests/layers.sh > $B/layers.out 2>&1
+count $B/layers.out $? layers
+
 # 1. Unit tests: every tests/unit/test_*.c linked with the library layers.
 sh tests/core/gen.sh build/test/core || { echo "not ok - CO-RE test inputs (tests/core/gen.sh) failed"; fail=$((fail + 1)); }
 sh tests/loader/gen.sh build/test/loader || { echo "not ok - loader test objects (tests/loader/gen.sh) failed"; fail=$((fail + 1)); }

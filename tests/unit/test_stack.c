@@ -321,6 +321,7 @@ static const char fake_kallsyms[] =
 	"ffffffff81005000 T try_to_wake_up\n"
 	"ffffffff81006000 T pipe_write\n"
 	"ffffffff81007000 D some_data\n"
+	"ffffffff81008000 t css_free_rwork_fn.llvm.8133216447427096451\n" /* clang LTO */
 	"ffffffffa0000000 t bpf_prog_6deef7357e7b4530_handle_switch\t[bpf]\n"
 	"ffffffffa1000000 t ext4_foo\t[ext4]\n"
 	"ffffffffa1000100 t ext4_bar\t[ext4]\n";
@@ -335,7 +336,7 @@ static void test_ksyms(void)
 
 	T_OK(!write_text(DIR "/kallsyms", fake_kallsyms), "fake kallsyms written");
 	err = ksyms_load_file(DIR "/kallsyms", &ks);
-	T_OK(err == 0 && ksyms_count(ks) == 11, "fake kallsyms: %zu text symbols (err %d %s)", ksyms_count(ks), err,
+	T_OK(err == 0 && ksyms_count(ks) == 12, "fake kallsyms: %zu text symbols (err %d %s)", ksyms_count(ks), err,
 	     err_msg());
 	if (err)
 		return;
@@ -352,6 +353,9 @@ static void test_ksyms(void)
 	T_OK(!strcmp(buf, "[unknown]"), "unknown kernel frame: %s", buf);
 	T_OK(ksyms_addr(ks, "pipe_write", &a) == 0 && a == 0xffffffff81006000, "address by name");
 	T_OK(ksyms_addr(ks, "some_data", &a) == -ENOENT, "data symbols are not loaded");
+	T_OK(ksyms_lookup(ks, 0xffffffff81008008, &k) == 0 && !strcmp(k.name, "css_free_rwork_fn"),
+	     "LTO's .llvm.<hash> suffix dropped: %s", k.name);
+	T_OK(ksyms_addr(ks, "css_free_rwork_fn", &a) == 0 && a == 0xffffffff81008000, "LTO symbol found by its source name");
 
 	uint64_t st[] = { 0xffffffffa0000040, 0xffffffff81003010, 0xffffffff81002020, 0xffffffff81004030,
 			  0xffffffff81001008 };

@@ -13,7 +13,7 @@
 #include "bpf/cpus.h"
 #include "bpf/sys.h"
 #include "btf/btf.h"
-#include "btf_print.h"
+#include "btf/btf_print.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bpf/kallsyms.h"
 #include "bpf/probe.h"
 #include "lib/err.h"
 #include "loader/obj.h"
@@ -13,35 +14,35 @@ bool kfunc_have_kprobes(void)
 	return probe_kprobe_pmu() || probe_kprobe_legacy();
 }
 
-/* One pass over /proc/kallsyms: addrs[i] for each names[i] found.
- * Names may carry a ".llvm.<hash>" suffix under LTO; a kprobe needs the
- * name as it is, so only exact names count (after that suffix). */
+struct ksym_addrs {
+	const char *const *names;
+	int n, found;
+	uint64_t *addrs;
+};
+
+static int ksym_addr_of(void *ctx, const struct kallsym *s)
+{
+	struct ksym_addrs *ka = ctx;
+
+	for (int i = 0; i < ka->n; i++)
+		if (!ka->addrs[i] && s->addr && ka->names[i] && !strcmp(s->name, ka->names[i])) {
+			ka->addrs[i] = s->addr;
+			ka->found++;
+		}
+	return ka->found == ka->n;
+}
+
+/* One pass over /proc/kallsyms: addrs[i] for each names[i] found (names
+ * as the source has them: the reader drops LTO's ".llvm.<hash>"). */
 int ksym_addrs(const char *const *names, int n, uint64_t *addrs)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
-	int found = 0;
+	struct ksym_addrs ka = { names, n, 0, addrs };
 
 	for (int i = 0; i < n; i++)
 		addrs[i] = 0;
-	if (!f)
-		return 0;
-	while (found < n && fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, sym[400], *dot;
-
-		if (sscanf(line, "%llx %c %399s", &a, &type, sym) != 3)
-			continue;
-		if ((dot = strstr(sym, ".llvm.")))
-			*dot = 0;
-		for (int i = 0; i < n; i++)
-			if (!addrs[i] && a && names[i] && !strcmp(sym, names[i])) {
-				addrs[i] = a;
-				found++;
-			}
-	}
-	fclose(f);
-	return found;
+	if (n > 0 && kallsyms_each(NULL, ksym_addr_of, &ka) < 0)
+		err_clear(); /* unreadable: none found */
+	return ka.found;
 }
 
 enum kfunc_way kfunc_way(struct obj *o, const char *func)

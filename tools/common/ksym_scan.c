@@ -1,28 +1,16 @@
 #include "ksym_scan.h"
 
-#include <stdio.h>
 #include <string.h>
 
+#include "bpf/kallsyms.h"
+#include "lib/err.h"
 #include "lib/util.h"
 
-/* Calls fn for each "ADDR TYPE NAME" line until it returns non-zero. */
-static void scan(int (*fn)(uint64_t addr, char type, const char *name, void *ctx), void *ctx)
+/* Symbols with a visible address; an unreadable file finds nothing. */
+static void scan(kallsym_fn fn, void *ctx)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], sym[400];
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type;
-
-		if (sscanf(line, "%llx %c %399s", &a, &type, sym) != 3 || !a)
-			continue;
-		if (fn(a, type, sym, ctx))
-			break;
-	}
-	fclose(f);
+	if (kallsyms_each(NULL, fn, ctx) < 0)
+		err_clear();
 }
 
 struct find_addr {
@@ -30,14 +18,13 @@ struct find_addr {
 	uint64_t addr;
 };
 
-static int match_name(uint64_t addr, char type, const char *name, void *ctx)
+static int match_name(void *ctx, const struct kallsym *s)
 {
 	struct find_addr *fa = ctx;
 
-	(void)type;
-	if (strcmp(name, fa->name))
+	if (!s->addr || strcmp(s->name, fa->name))
 		return 0;
-	fa->addr = addr;
+	fa->addr = s->addr;
 	return 1;
 }
 
@@ -55,15 +42,15 @@ struct find_names {
 	size_t n, found;
 };
 
-static int match_addr(uint64_t addr, char type, const char *name, void *ctx)
+static int match_addr(void *ctx, const struct kallsym *s)
 {
 	struct find_names *fn = ctx;
 
-	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+	if (!s->addr || !kallsym_is_text(s))
 		return 0;
 	for (size_t i = 0; i < fn->n; i++)
-		if (fn->addrs[i] == addr && !fn->names[i]) {
-			fn->names[i] = xstrdup(name);
+		if (fn->addrs[i] == s->addr && !fn->names[i]) {
+			fn->names[i] = xstrdup(s->name);
 			fn->found++;
 		}
 	return fn->found == fn->n;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "bpf/perf.h"
+#include "bpf/kallsyms.h"
 #include "bpf/probe.h"
 #include "bpf/tracefs.h"
 #include "btf/btf.h"
@@ -392,44 +393,42 @@ static void nearest_tracepoint(const char *func, char *out, size_t size)
 	}
 }
 
+struct kallsyms_funcs {
+	const struct matcher *m;
+	const char *exact;
+	char ***names;
+	int *n;
+};
+
+static int kallsyms_func(void *ctx, const struct kallsym *s)
+{
+	struct kallsyms_funcs *kf = ctx;
+	const char *name = s->name;
+	char ***names = kf->names;
+	int *n = kf->n;
+
+	if (!kallsym_is_text(s) || s->nlen > 255)
+		return 0;
+	if (kf->exact ? strcmp(name, kf->exact) : !match(kf->m, name))
+		return 0;
+	if (strstr(name, ".cold") || !strncmp(name, "__SCT__", 7) || !strncmp(name, "_kbl_addr_", 10) ||
+	    !strncmp(name, "__perf", 6) || !strncmp(name, "perf_", 5) || !strncmp(name, "__pfx_", 6) ||
+	    !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "__bpf_trace_", 12))
+		return 0;
+	for (int i = *n - 1; i >= 0 && i >= *n - 4; i--)
+		if (!strcmp((*names)[i], name))
+			return 0;
+	*names = xrealloc(*names, (size_t)(*n + 1) * sizeof(**names));
+	(*names)[(*n)++] = xstrdup(name);
+	return kf->exact != NULL;
+}
+
 /* Streamed /proc/kallsyms: text symbols bcc would offer as kprobe targets. */
 static int kallsyms_funcs(const struct matcher *m, const char *exact, char ***names, int *n)
 {
-	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
+	struct kallsyms_funcs kf = { m, exact, names, n };
 
-	if (!f)
-		return err_sys(errno, "cannot open /proc/kallsyms");
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[256];
-		unsigned long long addr;
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-			continue;
-		if (exact ? strcmp(name, exact) : !match(m, name))
-			continue;
-		if (strstr(name, ".cold") || !strncmp(name, "__SCT__", 7) || !strncmp(name, "_kbl_addr_", 10) ||
-		    !strncmp(name, "__perf", 6) || !strncmp(name, "perf_", 5) || !strncmp(name, "__pfx_", 6) ||
-		    !strncmp(name, "bpf_prog_", 9) || !strncmp(name, "__bpf_trace_", 12))
-			continue;
-		{
-			bool dup = false;
-
-			for (int i = *n - 1; i >= 0 && i >= *n - 4; i--)
-				if (!strcmp((*names)[i], name))
-					dup = true;
-			if (dup)
-				continue;
-		}
-		*names = xrealloc(*names, (size_t)(*n + 1) * sizeof(**names));
-		(*names)[(*n)++] = xstrdup(name);
-		if (exact)
-			break;
-	}
-	fclose(f);
-	return 0;
+	return kallsyms_each(NULL, kallsyms_func, &kf);
 }
 
 /* Is the kprobe blacklist or the ftrace filter list against name? */

@@ -2,12 +2,11 @@
 #include "tools/stack/ksyms.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "bpf/kallsyms.h"
 #include "err.h"
 #include "util.h"
 
@@ -39,113 +38,41 @@ struct ksyms {
 
 /* ---- the file, one text symbol at a time ---- */
 
-struct ksym_line {
-	uint64_t addr;
-	const char *name, *mod; /* not NUL-terminated: nlen, mlen bytes */
-	size_t nlen, mlen;
+/* Called for each text symbol; non-zero stops the scan. */
+typedef int (*ksym_fn)(void *ctx, const struct kallsym *l);
+
+struct text_scan {
+	ksym_fn fn;
+	void *ctx;
+	size_t n_text;
 };
 
-/* Called for each text symbol; non-zero stops the scan. */
-typedef int (*ksym_fn)(void *ctx, const struct ksym_line *l);
-
-static int hexval(int c)
+static int text_only(void *ctx, const struct kallsym *l)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c |= 0x20;
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	struct text_scan *ts = ctx;
+
+	if (!kallsym_is_text(l))
+		return 0;
+	ts->n_text++;
+	return ts->fn(ts->ctx, l);
 }
 
-/* "ADDR TYPE NAME[\t[MOD]]" (NUL-terminated, no newline): 1 for a text
- * symbol (in *l), else 0. */
-static int parse_line(const char *p, struct ksym_line *l)
-{
-	const char *q = p, *name, *mod;
-	int d, type;
-
-	l->addr = 0;
-	for (; (d = hexval((unsigned char)*q)) >= 0 && q - p < 16; q++)
-		l->addr = l->addr << 4 | (unsigned)d;
-	if (q == p || q[0] != ' ' || !q[1] || q[2] != ' ')
-		return 0;
-	type = q[1];
-	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-		return 0;
-	name = q + 3;
-	l->name = name;
-	l->nlen = strcspn(name, " \t");
-	if (!l->nlen || l->nlen > 4096)
-		return 0;
-	l->mod = NULL;
-	l->mlen = 0;
-	if (name[l->nlen]) {
-		mod = name + l->nlen + strspn(name + l->nlen, " \t");
-		if (*mod == '[') {
-			l->mod = mod + 1;
-			l->mlen = strcspn(mod + 1, "]");
-			if (!l->mlen || l->mlen > 256)
-				l->mod = NULL, l->mlen = 0;
-		}
-	}
-	return 1;
-}
-
-/* Read the file in 16 KiB pieces (never whole), fn for each text symbol.
- * *count: text symbols seen (the scan stopped early: so far).  0, or
- * -errno with a message. */
+/* One pass (bpf/kallsyms.c), fn for each text symbol.  *count: text
+ * symbols seen (the scan stopped early: so far).  0, or -errno with a
+ * message. */
 static int scan(const char *path, ksym_fn fn, void *ctx, size_t *count)
 {
-	enum { BUFSZ = 16384 };
-	size_t have = 0, n_text = 0;
-	char *buf;
-	int fd, err = 0, stop = 0;
+	struct text_scan ts = { fn, ctx, 0 };
+	int err = kallsyms_each(path, text_only, &ts);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_sys(errno, "cannot open %s", path);
-	buf = xmalloc(BUFSZ + 1);
-	while (!stop) {
-		ssize_t n = read(fd, buf + have, BUFSZ - have);
-		char *p, *nl;
-		struct ksym_line l;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			err = err_sys(errno, "cannot read %s", path);
-			break;
-		}
-		have += (size_t)n;
-		buf[have] = 0;
-		for (p = buf; !stop && (nl = memchr(p, '\n', have - (size_t)(p - buf))) != NULL; p = nl + 1) {
-			*nl = 0;
-			if (parse_line(p, &l)) {
-				n_text++;
-				stop = fn(ctx, &l);
-			}
-		}
-		if (stop)
-			break;
-		if (n == 0 || have - (size_t)(p - buf) == BUFSZ) { /* EOF, or an absurd line */
-			if (p < buf + have && parse_line(p, &l)) {
-				n_text++;
-				fn(ctx, &l);
-			}
-			break;
-		}
-		have -= (size_t)(p - buf);
-		memmove(buf, p, have);
-	}
-	close(fd);
-	free(buf);
 	if (count)
-		*count = n_text;
+		*count = ts.n_text;
 	return err;
 }
 
 /* ---- opening: is the file there, are its addresses visible? ---- */
 
-static int first_text(void *ctx, const struct ksym_line *l)
+static int first_text(void *ctx, const struct kallsym *l)
 {
 	*(uint64_t *)ctx = l->addr;
 	return 1;
@@ -193,7 +120,7 @@ void ksyms_free(struct ksyms *ks)
 
 /* ---- naming ---- */
 
-static int nothing(void *ctx, const struct ksym_line *l)
+static int nothing(void *ctx, const struct kallsym *l)
 {
 	(void)ctx;
 	(void)l;
@@ -280,7 +207,7 @@ struct pass {
 /* A symbol at A is the best candidate of the first wanted address at or
  * above it when it beats the one there: every other wanted address above
  * A then has a candidate at least as near (see ksyms_resolve). */
-static int consider(void *ctx, const struct ksym_line *l)
+static int consider(void *ctx, const struct kallsym *l)
 {
 	struct pass *ps = ctx;
 	size_t lo = 0, hi = ps->m;
@@ -445,7 +372,7 @@ struct by_name {
 	bool found;
 };
 
-static int match_name(void *ctx, const struct ksym_line *l)
+static int match_name(void *ctx, const struct kallsym *l)
 {
 	struct by_name *b = ctx;
 

@@ -4,8 +4,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "btf/btf.h"
-#include "lib/util.h"
+#include "btf.h"
+#include "util.h"
 
 #define MAX_DEPTH 16
 
