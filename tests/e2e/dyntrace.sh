@@ -3,7 +3,7 @@
 # funclatency): a helper calls uniquely named functions exactly N times,
 # fires a USDT probe M times, mallocs 12345 bytes 5 times and sleeps 20 ms
 # 3 times; the tools must see exactly that.  Plus the syscall shortcuts
-# and tracepoints on the live kernel, and probe parse errors (exit 2 with a
+# and tracepoints on the live kernel, and probe parse and type errors (exit 2 with a
 # caret).  Every wait is bounded.
 set -u
 CB=${COREBOX:-./corebox}
@@ -219,4 +219,18 @@ if [ $rc = 2 ] && grep -q '^  *\^$' "$W/perr"; then ok "bad predicate: exit 2 wi
 [ $rc = 2 ] && ok "bad pattern: exit 2" || notok "bad pattern: rc $rc"
 "$CB" trace 'cbx_no_such_kernel_function_xyz' > /dev/null 2> "$W/nf"; rc=$?
 [ $rc = 1 ] && [ "$(wc -l < "$W/nf")" = 1 ] && ok "unknown kernel function: one line, exit 1" || notok "unknown function: rc $rc $(cat "$W/nf")"
+# a char array counted as a number was its address, which the verifier
+# refused (pointer shifted): a type error with a caret, before loading
+timeout 10 "$CB" argdist -d 1 -C 't:sched:sched_switch():int:args->next_comm' > /dev/null 2> "$W/aerr"; rc=$?
+if [ $rc = 2 ] && grep -q 'next_comm is a char array.*char\*' "$W/aerr" && grep -q '^  *\^$' "$W/aerr"; then
+	ok "argdist: a char array as int: type error with a caret, exit 2"
+else notok "argdist: char array as int: rc $rc: $(tr '\n' '|' < "$W/aerr" | head -c 300)"; fi
+timeout 10 "$CB" argdist -d 1 -i 1 -C 't:sched:sched_switch():char*:args->next_comm' > "$W/acomm" 2> "$W/aerr"; rc=$?
+if [ $rc = 0 ] && grep -q 'args->next_comm = [^ ]' "$W/acomm"; then ok "argdist: the char array as char*: counted as text"
+else notok "argdist: char array as char*: rc $rc: $(head -c 300 "$W/aerr")"; fi
+# a load failure names the tool once (out of descriptors when loading)
+prlimit --nofile=4:4 "$CB" argdist -d 1 -C 't:sched:sched_switch():u64:args->prev_state' > /dev/null 2> "$W/aerr"; rc=$?
+if [ $rc = 1 ] && grep -q '^argdist: cannot load' "$W/aerr" && ! grep -q 'argdist: argdist:' "$W/aerr"; then
+	ok "argdist: a load error says 'argdist:' once"
+else notok "argdist: load error: rc $rc: $(head -c 300 "$W/aerr")"; fi
 exit $((fails > 0))
