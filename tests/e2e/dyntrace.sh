@@ -3,8 +3,9 @@
 # funclatency): a helper calls uniquely named functions exactly N times,
 # fires a USDT probe M times, mallocs 12345 bytes 5 times and sleeps 20 ms
 # 3 times; the tools must see exactly that.  Plus the syscall shortcuts
-# and tracepoints on the live kernel, and probe parse and type errors (exit 2 with a
-# caret).  Every wait is bounded.
+# and tracepoints on the live kernel (a kernel address passed to read(2)
+# is read as user memory: nothing of the kernel's printed), and probe
+# parse and type errors (exit 2 with a caret).  Every wait is bounded.
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cb-dyntrace.XXXXXX)
@@ -23,6 +24,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 need_corebox
 build_helper cbx_dyn -O2 -fno-omit-frame-pointer
+build_helper kaddr_read
 H=$W/cbx_dyn
 
 # run NAME HEADER TOOL ARGS...: start the helper, the tool (output in
@@ -151,6 +153,20 @@ WORK="dd if=/dev/zero of=/dev/null bs=54321 count=3 2>/dev/null"
 if tk rd 'PID' trace 'sys_read (arg3 > 50000) "read %d bytes", arg3'; then
 	c=$(grep -c ' dd  .*read 54321 bytes$' "$W/rd.out")
 	[ "$c" = 3 ] && ok "trace sys_read filter: 3 reads of 54321 bytes" || notok "sys_read: $c: $(tail -3 "$W/rd.out" | tr '\n' '|')"
+fi
+# a syscall's pointer is user memory whatever its value: a process passing
+# a kernel address (read-only data, which a kernel read would copy) must
+# get nothing of the kernel's printed: %s empty, the loads 0
+KADDR=$(awk '$2 == "R" && $1 != "0000000000000000" { print $1; exit }' /proc/kallsyms)
+if [ -z "$KADDR" ]; then
+	echo "ok - $T: kernel address as a syscall pointer # SKIP no read-only data symbol in /proc/kallsyms"
+else
+	WORK="$W/kaddr_read $KADDR"
+	if tk ka 'PID' trace 'sys_read (arg1 == 4242) "%llx [%s] %llx %llx", arg2, arg2, *(u64 *)arg2, *(u64 *)(arg2 + 8)'; then
+		if grep -q " kaddr_read  *sys_read  *$KADDR \[\] 0 0\$" "$W/ka.out"; then
+			ok "trace: a kernel address passed to read(2) is read as user memory (nothing printed)"
+		else notok "trace: kernel address as a syscall pointer: $(grep kaddr_read "$W/ka.out" | tr '\n' '|' | head -c 400)"; fi
+	fi
 fi
 WORK="$W/cbx-uniq-exec"
 if tk fcs 'Tracing' funccount 't:syscalls:sys_enter_exec*'; then
