@@ -76,15 +76,15 @@ uint64_t events_lost(const struct events *ev)
 {
 	const uint64_t *dropped;
 
-	if (ev->pb)
-		return perfbuf_lost(ev->pb);
-	/* ring buffer: the BPF side counts failed outputs (events.bpf.h) */
+	/* the BPF side counts each failed output once, when it fails
+	 * (events.bpf.h); PERF_RECORD_LOST counts the same records, later or
+	 * never (it is written only when a later record fits), so it is the
+	 * count only for objects without that counter */
 	dropped = obj_global(ev->map->obj, "cb_events_dropped", sizeof(*dropped));
-	if (!dropped) {
-		err_clear();
-		return 0;
-	}
-	return *dropped;
+	if (dropped)
+		return *dropped;
+	err_clear();
+	return ev->pb ? perfbuf_lost(ev->pb) : 0;
 }
 
 void events_close(struct events *ev)

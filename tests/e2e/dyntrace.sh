@@ -3,8 +3,9 @@
 # funclatency): a helper calls uniquely named functions exactly N times,
 # fires a USDT probe M times, mallocs 12345 bytes 5 times and sleeps 20 ms
 # 3 times; the tools must see exactly that.  Plus the syscall shortcuts
-# and tracepoints on the live kernel, and probe parse errors (exit 2 with a
-# caret).  Every wait is bounded.
+# and tracepoints on the live kernel (a kernel address passed to read(2)
+# is read as user memory: nothing of the kernel's printed), and probe
+# parse and type errors (exit 2 with a caret).  Every wait is bounded.
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cb-dyntrace.XXXXXX)
@@ -23,6 +24,7 @@ cleanup() {
 trap cleanup EXIT INT TERM
 need_corebox
 build_helper cbx_dyn -O2 -fno-omit-frame-pointer
+build_helper kaddr_read
 H=$W/cbx_dyn
 
 # run NAME HEADER TOOL ARGS...: start the helper, the tool (output in
@@ -152,6 +154,20 @@ if tk rd 'PID' trace 'sys_read (arg3 > 50000) "read %d bytes", arg3'; then
 	c=$(grep -c ' dd  .*read 54321 bytes$' "$W/rd.out")
 	[ "$c" = 3 ] && ok "trace sys_read filter: 3 reads of 54321 bytes" || notok "sys_read: $c: $(tail -3 "$W/rd.out" | tr '\n' '|')"
 fi
+# a syscall's pointer is user memory whatever its value: a process passing
+# a kernel address (read-only data, which a kernel read would copy) must
+# get nothing of the kernel's printed: %s empty, the loads 0
+KADDR=$(awk '$2 == "R" && $1 != "0000000000000000" { print $1; exit }' /proc/kallsyms)
+if [ -z "$KADDR" ]; then
+	echo "ok - $T: kernel address as a syscall pointer # SKIP no read-only data symbol in /proc/kallsyms"
+else
+	WORK="$W/kaddr_read $KADDR"
+	if tk ka 'PID' trace 'sys_read (arg1 == 4242) "%llx [%s] %llx %llx", arg2, arg2, *(u64 *)arg2, *(u64 *)(arg2 + 8)'; then
+		if grep -q " kaddr_read  *sys_read  *$KADDR \[\] 0 0\$" "$W/ka.out"; then
+			ok "trace: a kernel address passed to read(2) is read as user memory (nothing printed)"
+		else notok "trace: kernel address as a syscall pointer: $(grep kaddr_read "$W/ka.out" | tr '\n' '|' | head -c 400)"; fi
+	fi
+fi
 WORK="$W/cbx-uniq-exec"
 if tk fcs 'Tracing' funccount 't:syscalls:sys_enter_exec*'; then
 	c=$(count_of "$W/fcs.out" syscalls:sys_enter_execve)
@@ -219,4 +235,18 @@ if [ $rc = 2 ] && grep -q '^  *\^$' "$W/perr"; then ok "bad predicate: exit 2 wi
 [ $rc = 2 ] && ok "bad pattern: exit 2" || notok "bad pattern: rc $rc"
 "$CB" trace 'cbx_no_such_kernel_function_xyz' > /dev/null 2> "$W/nf"; rc=$?
 [ $rc = 1 ] && [ "$(wc -l < "$W/nf")" = 1 ] && ok "unknown kernel function: one line, exit 1" || notok "unknown function: rc $rc $(cat "$W/nf")"
+# a char array counted as a number was its address, which the verifier
+# refused (pointer shifted): a type error with a caret, before loading
+timeout 10 "$CB" argdist -d 1 -C 't:sched:sched_switch():int:args->next_comm' > /dev/null 2> "$W/aerr"; rc=$?
+if [ $rc = 2 ] && grep -q 'next_comm is a char array.*char\*' "$W/aerr" && grep -q '^  *\^$' "$W/aerr"; then
+	ok "argdist: a char array as int: type error with a caret, exit 2"
+else notok "argdist: char array as int: rc $rc: $(tr '\n' '|' < "$W/aerr" | head -c 300)"; fi
+timeout 10 "$CB" argdist -d 1 -i 1 -C 't:sched:sched_switch():char*:args->next_comm' > "$W/acomm" 2> "$W/aerr"; rc=$?
+if [ $rc = 0 ] && grep -q 'args->next_comm = [^ ]' "$W/acomm"; then ok "argdist: the char array as char*: counted as text"
+else notok "argdist: char array as char*: rc $rc: $(head -c 300 "$W/aerr")"; fi
+# a load failure names the tool once (out of descriptors when loading)
+prlimit --nofile=4:4 "$CB" argdist -d 1 -C 't:sched:sched_switch():u64:args->prev_state' > /dev/null 2> "$W/aerr"; rc=$?
+if [ $rc = 1 ] && grep -q '^argdist: cannot load' "$W/aerr" && ! grep -q 'argdist: argdist:' "$W/aerr"; then
+	ok "argdist: a load error says 'argdist:' once"
+else notok "argdist: load error: rc $rc: $(head -c 300 "$W/aerr")"; fi
 exit $((fails > 0))

@@ -7,7 +7,8 @@
 # operations must be printed with the file's name, its type, size and
 # offset; -m keeps the slow read (LAT >= DELAY) and nothing under the
 # threshold; -c/-j print CSV, --json the same events; a file on tmpfs is
-# not ext4's; xfsslower sees nothing of ext4; bad input exits 2.  On this
+# not ext4's; xfsslower sees nothing of ext4; bad input (and more than
+# one positional min_ms) exits 2.  On this
 # kernel (no fentry, no kprobes) the system call path is the one tested;
 # make vmtest tests fentry and kprobes.
 # Run as root from the repository root: sh tests/e2e/fsslower.sh
@@ -158,6 +159,12 @@ if [ $rc = 2 ] && grep -q 'filesystem must be specified' "$W/bad.out"; then ok "
 else notok "fsslower without -t: status $rc: $(cat "$W/bad.out")"; fi
 usage_exit2 "fsslower -t nosuchfs" fsslower -t nosuchfs
 usage_exit2 "ext4slower -m -1" ext4slower -m -1
+# extra positionals were taken silently and the tool ran: a timeout (not a
+# hang) reports the old behaviour
+timeout 5 "$CB" ext4slower 1 1 1 1 > "$W/extra.out" 2>&1
+rc=$?
+if [ $rc = 2 ] && grep -q "unexpected argument '1'" "$W/extra.out"; then ok "ext4slower 1 1 1 1: usage error, exit 2"
+else notok "ext4slower 1 1 1 1: status $rc: $(head -c 300 "$W/extra.out")"; fi
 
 # The kernel frees programs of closed raw tracepoint links after an RCU
 # tasks grace period (about a second here): wait for that, bounded, then

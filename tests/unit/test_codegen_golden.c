@@ -75,6 +75,11 @@ static const struct gcase cases[] = {
 	  M_TP, "syscalls.sys_enter_read" },
 	{ "trace_sys_filter", F_TRACE, "sys_read (arg3 > 20000) \"read %d bytes\", arg3", M_SYSCALL, "syscalls.sys_enter_read",
 	  .syscall_tp = true },
+	/* a syscall's arguments are user memory whatever their value: user read helpers only */
+	{ "trace_sys_user_mem", F_TRACE, "sys_read (arg1 == 4242) \"%llx %s %llx\", arg2, arg2, *(u64 *)(arg2 + 8)", M_SYSCALL,
+	  "syscalls.sys_enter_read", .syscall_tp = true },
+	{ "trace_sys_tp_user_mem", F_TRACE, "sys_read \"%s %llx\", arg2, *(u64 *)arg2", M_TP, "syscalls.sys_enter_read",
+	  .syscall_tp = true }, /* the same shortcut on the tracepoint itself */
 	{ "trace_sys_retval", F_TRACE, "r::sys_read (retval < 0) \"%ld\", retval", M_SYSCALL, "syscalls.sys_exit_read",
 	  .syscall_tp = true, .is_return = true },
 	{ "trace_kretprobe_hex", F_TRACE, "r::do_sys_open \"%llx\", retval", M_KRETPROBE, .is_return = true },

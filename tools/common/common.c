@@ -352,9 +352,15 @@ int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cg
 	return 0;
 }
 
+/* A lost event is one record the kernel side could not hand over (the
+ * buffer was full), counted once when it failed: it passed the filters
+ * the kernel applies (-p, -t, -u, -c...), not yet those the tool applies
+ * to what it reads (opensnoop's -n), so it may be another process's. */
 void tool_report_lost(const char *name, uint64_t lost)
 {
 	if (lost)
-		fprintf(stderr, "%s: lost %llu events (consumer too slow; try a filter)\n", name,
-			(unsigned long long)lost);
+		fprintf(stderr,
+			"%s: lost %llu events (consumer too slow; try a filter): records the kernel found the buffer "
+			"full for, before the tool's own name filters\n",
+			name, (unsigned long long)lost);
 }

@@ -118,7 +118,8 @@ int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cg
  * message with o closed. */
 int tool_load_attach_cgroup(struct obj *o, const char *name, const char *path, int *cgfd);
 
-/* Lost-event note at exit, when any were lost: "Lost N events." to stderr. */
+/* Lost-event note at exit, when any were lost: "NAME: lost N events (...)"
+ * to stderr, saying what one lost event is. */
 void tool_report_lost(const char *name, uint64_t lost);
 
 /* Syscall and errno name tables (x86_64 and arm64 built in). */

@@ -131,6 +131,9 @@ static const struct fs_config *fs_by_name(const char *name, size_t len)
 	return NULL;
 }
 
+/* how many positional min_ms were given: a second is a usage error */
+static int min_ms_given;
+
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
@@ -145,7 +148,9 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'd': env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX); break;
 	case 'c':
 	case 'j': env.csv = true; break;
-	case 0: /* bcc's positional min_ms */
+	case 0: /* bcc's positional min_ms: one, as bcc's argparse takes */
+		if (min_ms_given++)
+			opt_usage_error(&help, "unexpected argument '%s' (one min_ms at most)", arg);
 		env.min_ms = opt_num(&help, "min_ms", arg, 0, LLONG_MAX / 1000000);
 		break;
 	default:

@@ -21,8 +21,10 @@ struct {
 
 const volatile int cb_perfbuf = 0;
 
-/* Ring buffer records that found the buffer full; the loader reports them
- * as lost events (perf buffers count their own losses). */
+/* Records the kernel could not hand over (the buffer was full), counted
+ * here for both kinds of buffer: the loader reports this as the lost
+ * events.  A perf buffer also says so in PERF_RECORD_LOST, but only when
+ * a later record fits, so losses at the end of a burst would go unseen. */
 __u64 cb_events_dropped = 0;
 
 /* Copy size bytes at data into the events stream.  size must be provably
@@ -32,8 +34,15 @@ static __always_inline long events_output(void *ctx, void *data, __u64 size)
 {
 	long err;
 
-	if (cb_perfbuf)
-		return bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, data, size);
+	if (cb_perfbuf) {
+		/* -ENOSPC is a full buffer; -ENOENT is a cpu whose buffer is
+		 * not open yet (between attach and the reader's start), where
+		 * nothing was traced for the user yet */
+		err = bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, data, size);
+		if (err == -28 /* -ENOSPC */)
+			__sync_fetch_and_add(&cb_events_dropped, 1);
+		return err;
+	}
 	err = bpf_ringbuf_output(&events, data, size, 0);
 	if (err)
 		__sync_fetch_and_add(&cb_events_dropped, 1);

@@ -241,6 +241,18 @@ static int attach_one(struct prog *p, const char *tool, int *first_err, char *fi
 	return -EINVAL;
 }
 
+/* obj_load names the object in its messages ("argdist: program ..."), and
+ * the tools name their object after themselves: say the name once. */
+static void load_error(const char *tool)
+{
+	const char *m = err_msg();
+	size_t n = strlen(tool);
+
+	if (!strncmp(m, tool, n) && m[n] == ':' && m[n + 1] == ' ')
+		m += n + 2;
+	tool_err(tool, "%s", m);
+}
+
 int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached)
 {
 	/* one function the kernel will not let a program on (a deny list, a
@@ -261,7 +273,7 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 	if (!err)
 		err = sc_fill(o);
 	if (err < 0) {
-		tool_err(tool, "%s", err_msg());
+		load_error(tool);
 		return err;
 	}
 	/* the dispatchers first: a syscall probe is attached when its

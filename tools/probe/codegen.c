@@ -6,7 +6,9 @@
  * stack slots (helper calls clobber R1-R5), so there is no register
  * allocation to get wrong; memory is read with the probe_read helpers
  * (user or kernel chosen by the probe, the type's __user, or at run time
- * by the address's top bit). */
+ * by the address's top bit).  A system call's arguments are user memory
+ * whatever their value: a traced process must not make the tool read the
+ * kernel by passing a kernel address. */
 #include "probe.h"
 
 #include <errno.h>
@@ -347,8 +349,9 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 		}
 		if (g->spec && i - 1 < g->spec->nparams && ctype_parse(g->spec->params[i - 1].type, kbtf(g), t, NULL) < 0)
 			return gfail(g, n, "%s", err_msg());
-		if (l->user || strstr(f->type, "__user"))
-			t->user = true;
+		/* a system call's arguments come from user space: whatever
+		 * their type or value, memory through them is user memory */
+		t->user = true;
 		fit(g, t);
 		return 0;
 	}
@@ -477,8 +480,7 @@ static int cg_tp_field(struct gen *g, struct node *n, struct ctype *t, enum wher
 			   arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i) >= 0 && ct_is_scalar(t)) {
 			syscall_arg(g, i);
 			fit(g, t);
-			if (t->ptr)
-				t->user = true;
+			t->user = true; /* an argument: a user address, if any */
 		} else {
 			return gfail(g, n, "field '%s' is not available here (syscall events come from raw_syscalls)",
 				     n->str);
@@ -499,7 +501,7 @@ static int cg_tp_field(struct gen *g, struct node *n, struct ctype *t, enum wher
 		if (ct_size(t) != f->size)
 			*t = ct_int((int)f->size, f->sign);
 		fit(g, t);
-		if (strstr(f->type, "__user") || (g->loc->syscall_tp && t->ptr))
+		if (strstr(f->type, "__user") || g->loc->syscall_tp)
 			t->user = true;
 		return 0;
 	}
@@ -856,6 +858,8 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 			emit_alui(e, BPF_MUL, R0, (int32_t)es);
 		*t = tb;
 	}
+	/* an offset from a user address is a user address (arg2 + 8) */
+	t->user = ta.user || tb.user;
 	switch (op) {
 	case '+': emit_alu(e, BPF_ADD, R0, R1); break;
 	case '-': emit_alu(e, BPF_SUB, R0, R1); break;

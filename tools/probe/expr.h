@@ -24,7 +24,7 @@ struct ctype {
 	uint32_t arr;      /* > 0: an array of arr elements of (base, ptr) */
 	uint32_t btf_id;   /* CT_REC: resolved struct/union id */
 	uint32_t rec_size; /* CT_REC: byte size */
-	bool user;         /* declared __user (reads from user memory) */
+	bool user;         /* user memory: declared __user, a system call's argument, or an offset from one */
 };
 
 static inline struct ctype ct_int(int size, bool sign)

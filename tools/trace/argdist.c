@@ -206,6 +206,25 @@ out:
 	return rc;
 }
 
+/* An array or a struct is not a number: counted as one it would be its
+ * address (a context pointer the verifier refuses to shift or keep).
+ * A char array is a string: say how to count it as one. */
+static bool value_fits(const struct aprobe *p, int i, const struct ctype *t)
+{
+	char name[64], msg[160];
+
+	if (ct_is_scalar(t))
+		return true;
+	ct_name(t, probe_kernel_btf(), name, sizeof(name));
+	if (ct_is_string(t))
+		snprintf(msg, sizeof(msg), "%s is a char array (%s), a string: declare its type char* to count its text",
+			 p->s.args[i].text, name);
+	else
+		snprintf(msg, sizeof(msg), "%s is %s, not a number", p->s.args[i].text, name);
+	spec_report("argdist", p->s.text, p->s.args[i].pos, msg);
+	return false;
+}
+
 static int gen_probe(struct obj *o, struct aprobe *p, struct loc *l, const struct cg_opts *co, int emap)
 {
 	struct gen *g = gen_new(l, &p->s, co);
@@ -242,6 +261,10 @@ static int gen_probe(struct obj *o, struct aprobe *p, struct loc *l, const struc
 		}
 		if (gen_value(g, p->s.args[i].text, p->s.args[i].pos, &t) < 0)
 			goto bad;
+		if (!value_fits(p, i, &t)) {
+			gen_free(g);
+			return 2;
+		}
 		if (f->t.base == CT_INT && !f->t.ptr && f->t.size < 8) {
 			emit_alui(e, BPF_LSH, R0, 64 - 8 * f->t.size);
 			emit_alui(e, f->t.sign ? BPF_ARSH : BPF_RSH, R0, 64 - 8 * f->t.size);

@@ -291,12 +291,17 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 		emit_movi(e, R5, p->size);
 		emit_call(e, BPF_FUNC_perf_event_output);
 	}
-	if (ring) {
+	/* a record the buffer had no room for is counted here, once, when
+	 * it fails (a perf buffer's PERF_RECORD_LOST comes only with a later
+	 * record that fits): ring buffer, any error; perf buffer, -ENOSPC
+	 * (-ENOENT is a cpu whose reader is not open yet) */
+	if (ring)
 		emit_jmpi(e, BPF_JEQ, R0, 0, out);
-		emit_ldmap_value(e, R1, maps[3], drop_off);
-		emit_movi(e, R2, 1);
-		emit_xadd(e, 8, R1, 0, R2);
-	}
+	else
+		emit_jmpi(e, BPF_JNE, R0, -ENOSPC, out);
+	emit_ldmap_value(e, R1, maps[3], drop_off);
+	emit_movi(e, R2, 1);
+	emit_xadd(e, 8, R1, 0, R2);
 	gen_end(g, out);
 	if (build_add(o, l, g, p->s.text, env.pid) < 0)
 		goto bad;
