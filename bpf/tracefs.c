@@ -4,16 +4,16 @@
  * else any tracefs mount listed in /proc/self/mounts (a user's own, at any
  * path), else debugfs's tracing/ directory.  Only when nothing is mounted
  * does corebox mount tracefs itself, and then in a mount namespace of its
- * own: unshare(CLONE_NEWNS) once, / made recursively private so that
+ * own: unshare(CLONE_NEWNS) once, / made recursively a slave so that
  * nothing propagates back, tracefs (else debugfs) mounted there.  That
  * namespace ends with the process, so there is nothing to unmount: an
  * earlier design mounted on the host and unmounted at exit, and the first
  * of two concurrent instances to exit pulled tracefs from under the other
  * (or unmounted a tracefs the user mounted meanwhile).
  *
- * Children forked after that (systrace COMMAND, memleak -c) inherit a
- * private copy of the namespace: they see the same files, but mounts they
- * make themselves do not reach the host.  Where unshare is refused (no
+ * Children forked after that (systrace COMMAND, memleak -c) inherit the
+ * namespace: they see the same files (and the host's later mounts), but
+ * mounts they make themselves do not reach the host.  Where unshare is refused (no
  * CAP_SYS_ADMIN, e.g. in a container) corebox stops with a clear error
  * rather than touch the host's mounts. */
 #include "tracefs.h"
@@ -90,8 +90,10 @@ static int mount_private(void)
 	if (unshare(CLONE_NEWNS) < 0)
 		return errno;
 	/* the namespace starts as a copy whose shared mounts would still
-	 * propagate our mounts to the host's: make it all private first */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+	 * propagate our mounts to the host's: make them slaves first - not
+	 * private, so that mounts the host makes later (a file system a tool
+	 * is to open or probe) still reach us */
+	if (mount(NULL, "/", NULL, MS_REC | MS_SLAVE, NULL) < 0)
 		return errno;
 	if (mount("tracefs", tr, "tracefs", 0, NULL) == 0 && usable(tr)) {
 		root = tr;

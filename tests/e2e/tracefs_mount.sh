@@ -6,7 +6,9 @@
 # nothing is mounted - and then checks that:
 #   1. two execsnoops run at once; after the first ended the second still
 #      sees an exec made then, and the mount table (mountinfo: ids, mount
-#      points, types) is the same while they run and after both exited;
+#      points, types) is the same while they run and after both exited,
+#      though mounts here are shared; a mount made here while they run
+#      still reaches them;
 #   2. a tracefs the user mounted while a tool runs survives its exit;
 #   3. a user's tracefs at another path is used as it is (nothing mounted).
 # Run as root from the repository root: sh tests/e2e/tracefs_mount.sh
@@ -29,6 +31,7 @@ ME=$$
 cleanup() {
 	for p in $TPID $A $B; do kill -KILL "$p" 2>/dev/null; done
 	umount "$W/mytr" 2>/dev/null
+	umount "$W/late" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$W" "/tmp/cbxtfs_$ME"
 }
 trap cleanup EXIT
@@ -57,6 +60,14 @@ if grep -Eq ' (tracefs|debugfs) ' /proc/self/mounts || [ -e /sys/kernel/tracing/
 	exit 1
 fi
 
+# Shared mounts here (new peer groups of this namespace only): a tool's
+# own mounts would propagate back unless it cut that off, and mounts made
+# here reach a tool that only receives propagation (a slave).
+if ! mount --make-rshared /; then
+	echo "not ok - $T: cannot make / shared in the private namespace"
+	exit 1
+fi
+
 PROG=/tmp/cbxtfs_$ME             # comm: cbxtfs_PID (< 16 chars)
 COMM=$(basename "$PROG" | cut -c1-15)
 cp /bin/true "$PROG" && chmod 755 "$PROG"
@@ -69,6 +80,19 @@ if tool_start a PCOMM execsnoop; then
 		B=$TPID
 		mounts running
 		same "two execsnoops running" before running
+		# a mount made after the tool started still reaches it (its
+		# namespace is a slave of ours, not cut off)
+		mkdir -p "$W/late"
+		if mount -t tmpfs cbx_late "$W/late"; then
+			if grep -q " $W/late " "/proc/$B/mountinfo"; then
+				ok "a mount made after the tool started reaches the tool"
+			else
+				notok "a mount made after the tool started is not in its namespace"
+			fi
+			umount "$W/late"
+		else
+			notok "cannot mount a tmpfs at $W/late"
+		fi
 		TPID=$A A=
 		snoop_stop "first execsnoop"
 		"$PROG" --after-first "$ME"
