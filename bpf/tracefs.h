@@ -1,6 +1,7 @@
-/* Locate tracefs, mounting it when a rescue host has nothing mounted:
- * /sys/kernel/tracing (mount tracefs there if absent), else
- * /sys/kernel/debug/tracing (mount debugfs).  Result cached. */
+/* Locate tracefs: wherever it is mounted (/sys/kernel/tracing, any
+ * tracefs mount in /proc/self/mounts, debugfs's tracing/), else mounted
+ * by corebox in a private mount namespace of its own, so that the host's
+ * mounts never change (see tracefs.c).  Result cached. */
 #ifndef COREBOX_TRACEFS_H
 #define COREBOX_TRACEFS_H
 
