@@ -1,0 +1,42 @@
+/* mountsnoop e2e helper: in a mount namespace of its own (private, so
+ * nothing reaches the host), after the ready/go handshake (ready_go.h),
+ * mount a tmpfs named cbx_mN with data size=Nk on DIR and unmount it, N
+ * times; then one mount that fails (DIR/missing: ENOENT) and one umount
+ * that fails (DIR is no longer a mount point: EINVAL).  Prints "done". */
+#define _GNU_SOURCE /* unshare */
+#include <sched.h>
+#include <stdio.h>
+#include <sys/mount.h>
+
+#include "ready_go.h"
+
+int main(int argc, char **argv)
+{
+	char name[32], data[32], missing[4096];
+	int n;
+
+	if (argc != 3 || sscanf(argv[2], "%d", &n) != 1) {
+		fprintf(stderr, "usage: mounts DIR N\n");
+		return 2;
+	}
+	if (unshare(CLONE_NEWNS) || mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
+		perror("mounts: private mount namespace");
+		return 1;
+	}
+	ready_go();
+	for (int i = 1; i <= n; i++) {
+		snprintf(name, sizeof(name), "cbx_m%d", i);
+		snprintf(data, sizeof(data), "size=%dk", i * 64);
+		if (mount(name, argv[1], "tmpfs", MS_NOSUID | MS_NODEV, data) || umount2(argv[1], 0)) {
+			perror("mounts: tmpfs");
+			return 1;
+		}
+	}
+	snprintf(missing, sizeof(missing), "%s/missing", argv[1]);
+	if (!mount("cbx_bad", missing, "tmpfs", 0, NULL) || !umount2(argv[1], MNT_DETACH)) {
+		fprintf(stderr, "mounts: a call that should fail did not\n");
+		return 1;
+	}
+	printf("done\n");
+	return 0;
+}
