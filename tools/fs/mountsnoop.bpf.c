@@ -1,4 +1,5 @@
-/* mountsnoop, kernel side: mount(2) and umount2(2) arguments remembered at
+/* mountsnoop, kernel side: the arguments of mount(2), umount2(2) and the
+ * new mount API (fsopen, fsconfig, fsmount, move_mount) remembered at
  * syscall entry (by thread), one event at exit with the result, the time
  * the call took and the caller's mount namespace. */
 #include "corebox.bpf.h"
@@ -33,15 +34,28 @@ struct {
 
 CB_HEAP(heap, struct mountsnoop_event);
 
-static __always_inline int enter(struct mountsnoop_args *a)
+static __always_inline int enter(struct trace_event_raw_sys_enter *ctx, __u32 op, int nargs)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
+	struct mountsnoop_args a = { .op = op };
 
 	if (target_pid && (__u32)(id >> 32) != target_pid)
 		return 0;
-	a->ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&start, &tid, a, BPF_ANY);
+	a.ts = bpf_ktime_get_ns();
+	/* only the call's own arguments: the kernel refuses to attach a
+	 * program that reads past the end of the event's record (umount2's
+	 * has two); one by one, since a loop makes clang offset the ctx
+	 * pointer, which the verifier refuses */
+	a.arg[0] = ctx->args[0];
+	a.arg[1] = ctx->args[1];
+	if (nargs > 2)
+		a.arg[2] = ctx->args[2];
+	if (nargs > 3)
+		a.arg[3] = ctx->args[3];
+	if (nargs > 4)
+		a.arg[4] = ctx->args[4];
+	bpf_map_update_elem(&start, &tid, &a, BPF_ANY);
 	return 0;
 }
 
@@ -50,6 +64,47 @@ static __always_inline void user_str(char *dst, __u32 size, __u64 src)
 {
 	if (bpf_probe_read_user_str(dst, size, (const void *)src) < 0)
 		dst[0] = 0;
+}
+
+/* the call's own fields (see mountsnoop.h) */
+static __always_inline void fill(struct mountsnoop_event *e, const struct mountsnoop_args *a)
+{
+	switch (a->op) {
+	case MOUNTSNOOP_MOUNT:
+		user_str(e->src, sizeof(e->src), a->arg[0]);
+		user_str(e->dest, sizeof(e->dest), a->arg[1]);
+		user_str(e->fs, sizeof(e->fs), a->arg[2]);
+		e->flags = a->arg[3];
+		user_str(e->data, sizeof(e->data), a->arg[4]);
+		break;
+	case MOUNTSNOOP_UMOUNT:
+		user_str(e->dest, sizeof(e->dest), a->arg[0]);
+		e->flags = a->arg[1];
+		break;
+	case MOUNTSNOOP_FSOPEN:
+		user_str(e->fs, sizeof(e->fs), a->arg[0]);
+		e->flags = (__u32)a->arg[1];
+		break;
+	case MOUNTSNOOP_FSCONFIG:
+		e->fd = (__s32)a->arg[0];
+		e->cmd = (__u32)a->arg[1];
+		user_str(e->src, MOUNTSNOOP_DATA_LEN, a->arg[2]);
+		user_str(e->data, sizeof(e->data), a->arg[3]);
+		e->aux = (__s32)a->arg[4];
+		break;
+	case MOUNTSNOOP_FSMOUNT:
+		e->fd = (__s32)a->arg[0];
+		e->flags = (__u32)a->arg[1];
+		e->attr_flags = (__u32)a->arg[2];
+		break;
+	case MOUNTSNOOP_MOVE_MOUNT:
+		e->fd = (__s32)a->arg[0];
+		user_str(e->src, sizeof(e->src), a->arg[1]);
+		e->to_fd = (__s32)a->arg[2];
+		user_str(e->dest, sizeof(e->dest), a->arg[3]);
+		e->flags = (__u32)a->arg[4];
+		break;
+	}
 }
 
 static __always_inline int leave(void *ctx, long ret)
@@ -68,63 +123,38 @@ static __always_inline int leave(void *ctx, long ret)
 		goto cleanup;
 	task = (struct task_struct___ms *)bpf_get_current_task();
 	e->delta_ns = bpf_ktime_get_ns() - a->ts;
-	e->flags = a->flags;
 	e->pid = id >> 32;
 	e->tid = tid;
 	e->mnt_ns = BPF_CORE_READ(task, nsproxy, mnt_ns, ns.inum);
 	e->ret = (__s32)ret;
 	e->op = a->op;
+	e->flags = 0;
+	e->fd = e->to_fd = e->aux = 0;
+	e->cmd = e->attr_flags = 0;
+	e->fs[0] = e->data[0] = e->src[0] = e->dest[0] = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
-	user_str(e->dest, sizeof(e->dest), a->dest);
-	e->fs[0] = e->src[0] = e->data[0] = 0;
-	if (a->op == MOUNTSNOOP_MOUNT) {
-		user_str(e->fs, sizeof(e->fs), a->fs);
-		user_str(e->src, sizeof(e->src), a->src);
-		user_str(e->data, sizeof(e->data), a->data);
-	}
+	fill(e, a);
 	events_output(ctx, e, sizeof(*e));
 cleanup:
 	bpf_map_delete_elem(&start, &tid);
 	return 0;
 }
 
-/* mount(source, target, fstype, flags, data) */
-SEC("tracepoint/syscalls/sys_enter_mount")
-int mountsnoop_mount_entry(struct trace_event_raw_sys_enter *ctx)
-{
-	struct mountsnoop_args a = {
-		.op = MOUNTSNOOP_MOUNT,
-		.src = ctx->args[0],
-		.dest = ctx->args[1],
-		.fs = ctx->args[2],
-		.flags = ctx->args[3],
-		.data = ctx->args[4],
-	};
+#define MOUNTSNOOP_CALL(name, op, nargs)                                         \
+	SEC("tracepoint/syscalls/sys_enter_" #name)                              \
+	int mountsnoop_##name##_entry(struct trace_event_raw_sys_enter *ctx)     \
+	{                                                                        \
+		return enter(ctx, op, nargs);                                    \
+	}                                                                        \
+	SEC("tracepoint/syscalls/sys_exit_" #name)                               \
+	int mountsnoop_##name##_exit(struct trace_event_raw_sys_exit *ctx)       \
+	{                                                                        \
+		return leave(ctx, ctx->ret);                                     \
+	}
 
-	return enter(&a);
-}
-
-SEC("tracepoint/syscalls/sys_exit_mount")
-int mountsnoop_mount_exit(struct trace_event_raw_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
-
-/* umount2(target, flags): the event is sys_enter_umount */
-SEC("tracepoint/syscalls/sys_enter_umount")
-int mountsnoop_umount_entry(struct trace_event_raw_sys_enter *ctx)
-{
-	struct mountsnoop_args a = {
-		.op = MOUNTSNOOP_UMOUNT,
-		.dest = ctx->args[0],
-		.flags = ctx->args[1],
-	};
-
-	return enter(&a);
-}
-
-SEC("tracepoint/syscalls/sys_exit_umount")
-int mountsnoop_umount_exit(struct trace_event_raw_sys_exit *ctx)
-{
-	return leave(ctx, ctx->ret);
-}
+MOUNTSNOOP_CALL(mount, MOUNTSNOOP_MOUNT, 5)
+MOUNTSNOOP_CALL(umount, MOUNTSNOOP_UMOUNT, 2) /* umount2: SYSCALL_DEFINE2(umount, ...) */
+MOUNTSNOOP_CALL(fsopen, MOUNTSNOOP_FSOPEN, 2)
+MOUNTSNOOP_CALL(fsconfig, MOUNTSNOOP_FSCONFIG, 5)
+MOUNTSNOOP_CALL(fsmount, MOUNTSNOOP_FSMOUNT, 3)
+MOUNTSNOOP_CALL(move_mount, MOUNTSNOOP_MOVE_MOUNT, 5)

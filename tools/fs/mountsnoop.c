@@ -1,10 +1,11 @@
 /* applet mountsnoop: trace mount and umount syscalls
- * readme: mount(2)/umount2(2) calls with arguments, result, latency and mount namespace (`-d`
- *         one line per field)
+ * readme: mount(2)/umount2(2) and the new mount API calls (fsopen, fsconfig, fsmount,
+ *         move_mount) with arguments, result, latency and mount namespace (`-d` a field a
+ *         line)
  *
- * libbpf-tools 0.26 compatible flags and output, its flag names included:
- * they are the MS_* names by bit position as its table lists them (bit 14,
- * MS_REC, reads MS_VERBOSE; umount's flags go through the same table). */
+ * libbpf-tools compatible flags and output: mount and umount as 0.26 shows
+ * them, the new mount API calls as upstream's later releases do (text
+ * forms in mountsnoop_fmt.c). */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h"
 #include "mountsnoop.h"
+#include "mountsnoop_fmt.h"
 #include "lib/util.h"
 
 BPF_OBJ_DECLARE(mountsnoop);
@@ -52,45 +54,8 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-static const char *const flag_names[32] = {
-	"MS_RDONLY", "MS_NOSUID", "MS_NODEV", "MS_NOEXEC", "MS_SYNCHRONOUS", "MS_REMOUNT",
-	"MS_MANDLOCK", "MS_DIRSYNC", "MS_NOSYMFOLLOW", "MS_NOATIME", "MS_NODIRATIME", "MS_BIND",
-	"MS_MOVE", "MS_REC", "MS_VERBOSE", "MS_SILENT", "MS_POSIXACL", "MS_UNBINDABLE",
-	"MS_PRIVATE", "MS_SLAVE", "MS_SHARED", "MS_RELATIME", "MS_KERNMOUNT", "MS_I_VERSION",
-	"MS_STRICTATIME", "MS_LAZYTIME", "MS_SUBMOUNT", "MS_NOREMOTELOCK", "MS_NOSEC", "MS_BORN",
-	"MS_ACTIVE", "MS_NOUSER",
-};
-
-/* "0x0", or the names of the low 32 bits joined by " | " */
-static const char *flags_str(char *buf, size_t size, uint64_t flags)
-{
-	size_t n = 0;
-
-	if (!flags)
-		return "0x0";
-	buf[0] = 0;
-	for (int i = 0; i < 32 && n < size; i++)
-		if (flags & (1ull << i))
-			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? " | " : "", flag_names[i]);
-	return buf;
-}
-
-/* "0", "-ENOENT", or the number when the error has no name */
-static const char *ret_str(char *buf, size_t size, int ret)
-{
-	const char *name = ret < 0 ? errno_name(-ret) : NULL;
-
-	if (!ret)
-		return "0";
-	if (name)
-		snprintf(buf, size, "-%s", name);
-	else
-		snprintf(buf, size, "%d", ret);
-	return buf;
-}
-
 enum { C_TIME, C_COMM, C_PID, C_TID, C_MNTNS, C_CALL, C_OP, C_RET, C_ERR, C_LAT, C_FS, C_SRC,
-       C_DEST, C_DATA, C_FLAGS, C_FLAGNAMES };
+       C_DEST, C_DATA, C_FLAGS, C_FLAGNAMES, C_FD, C_TOFD, C_CMD, C_KEY, C_VALUE, C_AUX, C_ATTR };
 static const struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_COMM] = { "comm", "COMM", "%-16s ", OUT_STR },
@@ -108,33 +73,24 @@ static const struct out_col cols[] = {
 	[C_DATA] = { "data", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
 	[C_FLAGS] = { "flags", NULL, NULL, OUT_HEX, OUT_JSON_ONLY },
 	[C_FLAGNAMES] = { "flag_names", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
+	/* the new mount API's own arguments (0 or null for the others) */
+	[C_FD] = { "fd", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_TOFD] = { "to_fd", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_CMD] = { "cmd", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
+	[C_KEY] = { "key", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
+	[C_VALUE] = { "value", NULL, NULL, OUT_STR, OUT_JSON_ONLY },
+	[C_AUX] = { "aux", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_ATTR] = { "attr_flags", NULL, NULL, OUT_HEX, OUT_JSON_ONLY },
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
-
-/* -d: libbpf-tools' one field a line, a blank line after each event */
-static void print_detailed(const struct mountsnoop_event *e, const char *comm, const char *ret,
-			   const char *flags, const char *hms)
-{
-	const char *in = env.timestamp ? "    " : "";
-
-	if (env.timestamp)
-		printf("%s \n", hms);
-	printf("%sPID:    %u\n%sTID:    %u\n%sCOMM:   %s\n", in, e->pid, in, e->tid, in, comm);
-	printf("%sOP:     %s\n%sRET:    %s\n", in, e->op == MOUNTSNOOP_MOUNT ? "MOUNT" : "UMOUNT", in,
-	       ret);
-	printf("%sLAT:    %lluus\n%sMNT_NS: %u\n", in, (unsigned long long)(e->delta_ns / 1000), in,
-	       e->mnt_ns);
-	printf("%sFS:     %s\n%sSOURCE: %s\n%sTARGET: %s\n", in, e->fs, in, e->src, in, e->dest);
-	printf("%sDATA:   %s\n%sFLAGS:  %s\n\n", in, e->data, in, flags);
-}
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	static struct mountsnoop_event e; /* 8.8 KiB: not on the stack */
 	static char call[2 * MOUNTSNOOP_PATH_LEN + MOUNTSNOOP_DATA_LEN + 1024];
-	char comm[EV_COMM_LEN + 1], hms[16], rbuf[32], fbuf[512];
-	const char *ret, *flags;
+	char comm[EV_COMM_LEN + 1], hms[16], fbuf[512], op[16];
 	union out_val v[ARRAY_SIZE(cols)];
+	int mount = 0;
 
 	(void)ctx;
 	if (!ev_copy(&e, sizeof(e), data, size))
@@ -143,33 +99,40 @@ static int on_event(void *ctx, const void *data, size_t size)
 	e.src[sizeof(e.src) - 1] = e.dest[sizeof(e.dest) - 1] = 0;
 	ev_comm(comm, e.comm);
 	tool_hms(hms, sizeof(hms));
-	ret = ret_str(rbuf, sizeof(rbuf), e.ret);
-	flags = flags_str(fbuf, sizeof(fbuf), e.flags);
 	if (env.detailed && !out_json()) {
-		print_detailed(&e, comm, ret, flags, hms);
+		mountsnoop_detailed(stdout, &e, comm, env.timestamp ? hms : NULL);
 		return 0;
 	}
-	if (e.op == MOUNTSNOOP_MOUNT)
-		snprintf(call, sizeof(call), "mount(\"%s\", \"%s\", \"%s\", %s, \"%s\") = %s", e.src,
-			 e.dest, e.fs, flags, e.data, ret);
-	else
-		snprintf(call, sizeof(call), "umount(\"%s\", %s) = %s", e.dest, flags, ret);
+	mountsnoop_call(call, sizeof(call), &e);
+	mount = e.op == MOUNTSNOOP_MOUNT;
 	v[C_TIME].s = hms;
 	v[C_COMM].s = comm;
 	v[C_PID].i = e.pid;
 	v[C_TID].i = e.tid;
 	v[C_MNTNS].u = e.mnt_ns;
 	v[C_CALL].s = call;
-	v[C_OP].s = e.op == MOUNTSNOOP_MOUNT ? "mount" : "umount";
+	/* JSON: the call's name, "move_mount" */
+	snprintf(op, sizeof(op), "%s", mountsnoop_op_name(e.op));
+	for (char *p = op; *p; p++)
+		*p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+	v[C_OP].s = op;
 	v[C_RET].i = e.ret;
 	v[C_ERR].s = e.ret < 0 ? errno_name(-e.ret) : NULL;
 	v[C_LAT].u = e.delta_ns / 1000;
-	v[C_FS].s = e.op == MOUNTSNOOP_MOUNT ? e.fs : NULL;
-	v[C_SRC].s = e.op == MOUNTSNOOP_MOUNT ? e.src : NULL;
-	v[C_DEST].s = e.dest;
-	v[C_DATA].s = e.op == MOUNTSNOOP_MOUNT ? e.data : NULL;
+	v[C_FS].s = mount || e.op == MOUNTSNOOP_FSOPEN ? e.fs : NULL;
+	v[C_SRC].s = mount || e.op == MOUNTSNOOP_MOVE_MOUNT ? e.src : NULL;
+	v[C_DEST].s = e.op == MOUNTSNOOP_MOUNT || e.op == MOUNTSNOOP_UMOUNT ||
+			      e.op == MOUNTSNOOP_MOVE_MOUNT ? e.dest : NULL;
+	v[C_DATA].s = mount ? e.data : NULL;
 	v[C_FLAGS].u = e.flags;
-	v[C_FLAGNAMES].s = flags;
+	v[C_FLAGNAMES].s = mountsnoop_flags(fbuf, sizeof(fbuf), &e);
+	v[C_FD].i = e.fd;
+	v[C_TOFD].i = e.to_fd;
+	v[C_CMD].s = e.op == MOUNTSNOOP_FSCONFIG ? mountsnoop_cmd_name(e.cmd) : NULL;
+	v[C_KEY].s = e.op == MOUNTSNOOP_FSCONFIG ? e.src : NULL;
+	v[C_VALUE].s = e.op == MOUNTSNOOP_FSCONFIG ? e.data : NULL;
+	v[C_AUX].i = e.aux;
+	v[C_ATTR].u = e.attr_flags;
 	out_row(&table, v);
 	return 0;
 }
