@@ -252,6 +252,14 @@ unsigned syscall_max(void)
 	return (unsigned)ARRAY_SIZE(sc_names);
 }
 
+/* The kernel names a syscall's tracepoints (sys_enter_NAME) and its
+ * function after SYSCALL_DEFINE's name, which for these differs from the
+ * table's: umount2 is SYSCALL_DEFINE2(umount, ...), stat is newstat. */
+static const char *const define_names[][2] = {
+	{ "umount", "umount2" }, { "newstat", "stat" }, { "newlstat", "lstat" },
+	{ "newfstat", "fstat" }, { "newuname", "uname" },
+};
+
 int syscall_nr(const char *name)
 {
 	unsigned i;
@@ -267,6 +275,9 @@ int syscall_nr(const char *name)
 		name += 4;
 	if (!*name)
 		return -1;
+	for (i = 0; i < ARRAY_SIZE(define_names); i++)
+		if (!strcmp(define_names[i][0], name))
+			name = define_names[i][1];
 	for (i = 0; i < ARRAY_SIZE(sc_names); i++)
 		if (sc_names[i] && !strcmp(sc_names[i], name))
 			return (int)i;
