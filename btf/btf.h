@@ -84,6 +84,10 @@ int32_t btf_find(const struct btf *btf, const char *name, int kind);
  * fn returns non-zero and returns that value. */
 int btf_for_each_named(const struct btf *btf, const char *name,
 		       int (*fn)(uint32_t id, void *ctx), void *ctx);
+/* The same without FUNC types: the names btf_find_prepare_types prepared
+ * are answered from its result. */
+int btf_for_each_type_named(const struct btf *btf, const char *name,
+			    int (*fn)(uint32_t id, void *ctx), void *ctx);
 
 /* Look up many names in one pass over the types, without building the
  * full name index (which costs several milliseconds on kernel BTF).  Later
@@ -91,6 +95,12 @@ int btf_for_each_named(const struct btf *btf, const char *name,
  * result; other names still build the index on demand.  A no-op once the
  * index exists. */
 void btf_find_prepare(const struct btf *btf, const char *const *names, size_t n);
+/* btf_find_prepare for names that will be looked up only as types other
+ * than FUNC (btf_find with such a kind, btf_for_each_type_named): the pass
+ * skips reading the FUNC types' names, 56k of the kernel's 71k named
+ * types (vmlinux 6.18: 1.04-1.19 -> 0.85-1.14 ms).  Lookups of these names that may want a FUNC (btf_find with
+ * kind FUNC or < 0, btf_for_each_named) still scan or index. */
+void btf_find_prepare_types(const struct btf *btf, const char *const *names, size_t n);
 
 /* Skip volatile/const/restrict/type_tag (not typedefs); returns the
  * resolved id (and type via *res when non-NULL).  A chain longer than 32

@@ -78,7 +78,10 @@ static uint32_t prefix_slot(uint32_t p)
 	return (p * 2654435761u) >> (32 - PREP_BITS);
 }
 
-void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n)
+/* no_funcs: skip FUNC types without reading their names (56k of
+ * vmlinux's 71k named types), each a likely cache miss into 2.3 MB of
+ * strings.  What remains is mostly the walk over the type headers. */
+static void prepare(const struct btf *cbtf, const char *const *names, size_t n, bool no_funcs)
 {
 	struct btf *btf = (struct btf *)cbtf; /* a cache, like the index */
 	const char *end = btf->strs + btf->strs_len;
@@ -89,7 +92,7 @@ void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n
 	if (btf->names_cap || !n)
 		return;
 	if (btf->base)
-		btf_find_prepare(btf->base, names, n);
+		prepare(btf->base, names, n, no_funcs);
 	/* keep earlier preparations; add the new names */
 	btf->prep = xrealloc(btf->prep, (btf->nr_prep + n) * sizeof(*btf->prep));
 	pfx = xmalloc(n * sizeof(*pfx));
@@ -100,6 +103,7 @@ void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n
 		p->name = xstrdup(names[i]);
 		p->ids = NULL;
 		p->nr = 0;
+		p->no_funcs = no_funcs;
 		pfx[i] = prefix4(names[i], names[i] + strlen(names[i]) + 1);
 		bits[prefix_slot(pfx[i]) >> 3] |= (uint8_t)(1u << (prefix_slot(pfx[i]) & 7));
 	}
@@ -108,7 +112,7 @@ void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n
 		const char *s;
 		uint32_t pf, sl;
 
-		if (!t->name_off || t->name_off < btf->start_str)
+		if (!t->name_off || t->name_off < btf->start_str || (no_funcs && btf_kind(t) == BTF_KIND_FUNC))
 			continue;
 		s = btf->strs + (t->name_off - btf->start_str);
 		pf = prefix4(s, end);
@@ -129,24 +133,37 @@ void btf_find_prepare(const struct btf *cbtf, const char *const *names, size_t n
 	free(bits);
 }
 
+void btf_find_prepare(const struct btf *btf, const char *const *names, size_t n)
+{
+	prepare(btf, names, n, false);
+}
+
+void btf_find_prepare_types(const struct btf *btf, const char *const *names, size_t n)
+{
+	prepare(btf, names, n, true);
+}
+
 #define SCANS_BEFORE_INDEX 16
 
 /* Own types named name, lowest id first (the index's order too). */
-static int scan_own(const struct btf *btf, const char *name, int (*fn)(uint32_t, void *), void *ctx)
+static int scan_own(const struct btf *btf, const char *name, bool no_funcs, int (*fn)(uint32_t, void *), void *ctx)
 {
 	int r;
 
 	for (uint32_t k = 0; k < btf->nr; k++) {
 		const struct btf_type *t = (const struct btf_type *)(btf->types + btf->offs[k]);
 
-		if (t->name_off && !strcmp(btf_name(btf, t), name) && (r = fn(btf->start_id + k, ctx)))
+		if (t->name_off && !(no_funcs && btf_kind(t) == BTF_KIND_FUNC) && !strcmp(btf_name(btf, t), name) &&
+		    (r = fn(btf->start_id + k, ctx)))
 			return r;
 	}
 	return 0;
 }
 
-/* Own types only (the base is searched by the callers first). */
-static int each_own(const struct btf *cbtf, const char *name, int (*fn)(uint32_t, void *), void *ctx)
+/* Own types only (the base is searched by the callers first); FUNC types
+ * too unless no_funcs. */
+static int each_own(const struct btf *cbtf, const char *name, bool no_funcs, int (*fn)(uint32_t, void *),
+		    void *ctx)
 {
 	struct btf *btf = (struct btf *)cbtf; /* the lazily built index is a cache */
 	uint32_t slot, id;
@@ -156,10 +173,12 @@ static int each_own(const struct btf *cbtf, const char *name, int (*fn)(uint32_t
 		for (uint32_t k = 0; k < btf->nr_prep; k++) {
 			const struct btf_prepared *p = &btf->prep[k];
 
-			if (strcmp(p->name, name))
+			/* an entry prepared without FUNCs cannot answer for them */
+			if (strcmp(p->name, name) || (p->no_funcs && !no_funcs))
 				continue;
 			for (uint32_t j = 0; j < p->nr; j++)
-				if ((r = fn(p->ids[j], ctx)))
+				if (!(no_funcs && btf_kind(btf_type_by_id(btf, p->ids[j])) == BTF_KIND_FUNC) &&
+				    (r = fn(p->ids[j], ctx)))
 					return r;
 			return 0;
 		}
@@ -170,29 +189,43 @@ static int each_own(const struct btf *cbtf, const char *name, int (*fn)(uint32_t
 		 * dump) get the index. */
 		if (btf->nr_scans < SCANS_BEFORE_INDEX) {
 			btf->nr_scans++;
-			return scan_own(btf, name, fn, ctx);
+			return scan_own(btf, name, no_funcs, fn, ctx);
 		}
 		build_index(btf);
 	}
 	slot = name_hash(name) & (btf->names_cap - 1);
 	while ((id = btf->names[slot])) {
-		if (!strcmp(btf_name(btf, btf_type_by_id(btf, id)), name) && (r = fn(id, ctx)))
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if (!(no_funcs && btf_kind(t) == BTF_KIND_FUNC) && !strcmp(btf_name(btf, t), name) && (r = fn(id, ctx)))
 			return r;
 		slot = (slot + 1) & (btf->names_cap - 1);
 	}
 	return 0;
 }
 
-int btf_for_each_named(const struct btf *btf, const char *name,
-		       int (*fn)(uint32_t id, void *ctx), void *ctx)
+static int each_named(const struct btf *btf, const char *name, bool no_funcs, int (*fn)(uint32_t id, void *ctx),
+		      void *ctx)
 {
 	int r;
 
 	if (!name || !*name)
 		return 0;
-	if (btf->base && (r = btf_for_each_named(btf->base, name, fn, ctx)))
+	if (btf->base && (r = each_named(btf->base, name, no_funcs, fn, ctx)))
 		return r;
-	return each_own(btf, name, fn, ctx);
+	return each_own(btf, name, no_funcs, fn, ctx);
+}
+
+int btf_for_each_named(const struct btf *btf, const char *name,
+		       int (*fn)(uint32_t id, void *ctx), void *ctx)
+{
+	return each_named(btf, name, false, fn, ctx);
+}
+
+int btf_for_each_type_named(const struct btf *btf, const char *name,
+			    int (*fn)(uint32_t id, void *ctx), void *ctx)
+{
+	return each_named(btf, name, true, fn, ctx);
 }
 
 struct find_ctx {
@@ -215,7 +248,7 @@ int32_t btf_find(const struct btf *btf, const char *name, int kind)
 {
 	struct find_ctx f = { btf, kind, 0 };
 
-	if (btf_for_each_named(btf, name, match_kind, &f))
+	if (each_named(btf, name, kind >= 0 && kind != BTF_KIND_FUNC, match_kind, &f))
 		return (int32_t)f.id;
 	return -ENOENT;
 }

@@ -40,6 +40,7 @@ struct btf_prepared {
 	char *name;
 	uint32_t *ids;
 	uint32_t nr;
+	bool no_funcs;         /* btf_find_prepare_types: FUNC ids not collected */
 };
 
 /* Total string bytes visible through this btf (base's + own). */

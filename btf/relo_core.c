@@ -1253,7 +1253,10 @@ static int find_cands(struct core_ctx *ctx, uint32_t local_id, struct cands **ou
 		return -ENOMEM;
 	cs.ess = ess;
 
-	err = btf_for_each_named(ctx->main, ess, cand_exact, &cs);
+	/* candidates have the local kind: FUNCs only for a FUNC (never in
+	 * practice), so the loader prepares these names without FUNCs */
+	err = btf_kind(cs.local_t) == BTF_KIND_FUNC ? btf_for_each_named(ctx->main, ess, cand_exact, &cs)
+						    : btf_for_each_type_named(ctx->main, ess, cand_exact, &cs);
 	none = !err && c->len == 0;
 	if (none)
 		err = collect_flavored(ctx);

@@ -523,11 +523,14 @@ static void add_name(char ***names, size_t *n, const char *s, size_t len)
 
 /* Every kernel type name this object will look up (CO-RE root types by
  * essential name, tp_btf typedefs, fentry functions, typed ksyms), found
- * in one pass instead of indexing 100k+ names: start-up time. */
+ * in one pass instead of indexing 100k+ names: start-up time.  Names
+ * never looked up as a FUNC (CO-RE roots, typedefs: names) go to a pass
+ * that does not read the FUNC types' names; functions and ksyms (fnames)
+ * to a full one, only when there are any. */
 static void prepare_kernel_names(struct obj *o)
 {
-	char **names = NULL, **anames = NULL, buf[200];
-	size_t n = 0, na = 0;
+	char **names = NULL, **fnames = NULL, **anames = NULL, buf[200];
+	size_t n = 0, nf = 0, na = 0;
 
 	for (uint32_t s = 0; o->has_ext && s < o->ext.nr_core; s++) {
 		const struct btf_ext_sec *es = &o->ext.core[s];
@@ -554,15 +557,15 @@ static void prepare_kernel_names(struct obj *o)
 
 		if (!p->autoload || !p->target)
 			continue;
-		if (p->kind == ATTACH_TP_BTF)
-			snprintf(buf, sizeof(buf), "btf_trace_%s", p->target);
-		else if (p->kind == ATTACH_FENTRY || p->kind == ATTACH_FEXIT)
-			snprintf(buf, sizeof(buf), "%s", p->target);
-		else if (p->kind == ATTACH_ITER)
-			snprintf(buf, sizeof(buf), "bpf_iter_%s", p->target);
-		else
+		if (p->kind == ATTACH_TP_BTF) {
+			snprintf(buf, sizeof(buf), "btf_trace_%s", p->target); /* a TYPEDEF */
+			add_name(&names, &n, buf, strlen(buf));
+		} else if (p->kind == ATTACH_FENTRY || p->kind == ATTACH_FEXIT || p->kind == ATTACH_ITER) {
+			snprintf(buf, sizeof(buf), "%s%s", p->kind == ATTACH_ITER ? "bpf_iter_" : "", p->target);
+			add_name(&fnames, &nf, buf, strlen(buf)); /* a FUNC */
+		} else {
 			continue;
-		add_name(&names, &n, buf, strlen(buf));
+		}
 		add_name(&anames, &na, buf, strlen(buf));
 	}
 	/* attach targets are looked up in the kernel's own BTF: when --btf
@@ -585,11 +588,15 @@ static void prepare_kernel_names(struct obj *o)
 	}
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
-			add_name(&names, &n, o->exts[i].name, strlen(o->exts[i].name));
-	btf_find_prepare(o->kbtf.btf, (const char *const *)names, n);
+			add_name(&fnames, &nf, o->exts[i].name, strlen(o->exts[i].name)); /* a VAR or FUNC */
+	btf_find_prepare_types(o->kbtf.btf, (const char *const *)names, n);
+	btf_find_prepare(o->kbtf.btf, (const char *const *)fnames, nf);
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	for (size_t i = 0; i < nf; i++)
+		free(fnames[i]);
+	free(fnames);
 }
 
 static int load(struct obj *o, const struct obj_opts *opts);

@@ -299,6 +299,43 @@ static int count_cb(uint32_t id, void *ctx)
 	return 0;
 }
 
+/* btf_find_prepare_types does not read FUNC names: lookups that may want
+ * a FUNC of a name it prepared must still find it. */
+static void test_prepare_types(void)
+{
+	static const char *const names[] = { "both" };
+	struct bld b;
+	uint32_t i32, st, fn;
+	size_t n;
+	uint8_t *blob;
+	struct btf *btf;
+	int cnt = 0;
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	fn = b_type(&b, "both", BTF_KIND_FUNC, 0, 0, b_type(&b, NULL, BTF_KIND_FUNC_PROTO, 0, 0, i32));
+	st = b_type(&b, "both", BTF_KIND_STRUCT, 1, 0, 4);
+	b_member(&b, "x", i32, 0, 0);
+	blob = b_blob(&b, &n);
+	btf = btf_new(blob, n, 0, NULL);
+	T_OK(btf != NULL, "parse a FUNC and a STRUCT of one name");
+	if (!btf) {
+		free(blob);
+		return;
+	}
+	btf_find_prepare_types(btf, names, 1);
+	T_OK(btf_find(btf, "both", BTF_KIND_STRUCT) == (int32_t)st, "prepared without FUNCs: the STRUCT");
+	T_OK(btf_find(btf, "both", BTF_KIND_FUNC) == (int32_t)fn, "prepared without FUNCs: the FUNC still found");
+	T_OK(btf_find(btf, "both", -1) == (int32_t)fn, "prepared without FUNCs: any kind gives the lowest id");
+	btf_for_each_type_named(btf, "both", count_cb, &cnt);
+	T_OK(cnt == 1, "btf_for_each_type_named skips the FUNC (%d)", cnt);
+	cnt = 0;
+	btf_for_each_named(btf, "both", count_cb, &cnt);
+	T_OK(cnt == 2, "btf_for_each_named visits both (%d)", cnt);
+	btf_free(btf);
+	free(blob);
+}
+
 static void test_split(void)
 {
 	struct bld b;
@@ -956,6 +993,7 @@ int main(void)
 {
 	test_parse();
 	test_split();
+	test_prepare_types();
 	test_corrupt();
 	test_ext();
 	test_dump();
