@@ -1,8 +1,11 @@
 /* BPF ring buffer consumer.
  *
  * Layout (kernel/bpf/ringbuf.c): page 0 holds consumer_pos (we write it),
- * page 1 holds producer_pos (read-only for us), then the data area mapped
- * twice back to back, so a record that wraps is contiguous in memory.
+ * page 1 holds producer_pos (read-only for us), then the data area, which
+ * the kernel offers twice back to back so that a record that wraps is
+ * contiguous.  We map it once: every mapped page counts in our resident
+ * memory (the second copy made half of systrace's RSS), and the rare
+ * record that wraps is copied into a bounce buffer instead.
  * Each record has an 8-byte header {u32 len; u32 pg_off}; len carries the
  * BUSY (not yet committed) and DISCARD bits; records are 8-byte aligned. */
 #include "ringbuf.h"
@@ -27,6 +30,8 @@ struct ringbuf {
 	const uint8_t *data;
 	uint64_t mask;
 	size_t page, prod_len;
+	uint8_t *bounce;	/* a wrapped record, made contiguous */
+	size_t bounce_cap;
 	ringbuf_cb cb;
 	void *ctx;
 };
@@ -65,8 +70,8 @@ struct ringbuf *ringbuf_new(int map_fd, ringbuf_cb cb, void *ctx)
 		goto fail;
 	}
 	rb->consumer_pos = p;
-	/* 64-bit arithmetic: 2 x max_entries can overflow a 32-bit size_t. */
-	plen = (uint64_t)rb->page + 2 * (uint64_t)info.max_entries;
+	/* 64-bit arithmetic: max_entries + a page can overflow a 32-bit size_t. */
+	plen = (uint64_t)rb->page + (uint64_t)info.max_entries;
 	if (plen > SIZE_MAX) {
 		err_set(E2BIG, "ring buffer of %u bytes too large for this address space",
 			info.max_entries);
@@ -98,6 +103,29 @@ fail:
 	return NULL;
 }
 
+/* The record's sz bytes after its header at ring offset off, contiguous:
+ * in place, or copied into the bounce buffer when they run past the end
+ * of the (once mapped) data area.  Headers are 8-byte aligned and the
+ * area a multiple of 8, so a header itself never wraps. */
+static const uint8_t *record_body(struct ringbuf *rb, uint64_t off, size_t sz)
+{
+	size_t size = (size_t)rb->mask + 1;
+	size_t start = (size_t)off + BPF_RINGBUF_HDR_SZ;	/* <= size */
+	size_t first;
+
+	if (start + sz <= size)
+		return rb->data + start;
+	if (sz > rb->bounce_cap) {
+		free(rb->bounce);
+		rb->bounce = xmalloc(sz);
+		rb->bounce_cap = sz;
+	}
+	first = size - start;	/* the part before the end, maybe none */
+	memcpy(rb->bounce, rb->data + start, first);
+	memcpy(rb->bounce + first, rb->data, sz - first);
+	return rb->bounce;
+}
+
 int ringbuf_consume(struct ringbuf *rb)
 {
 	unsigned long cons, prod, start;
@@ -115,7 +143,8 @@ int ringbuf_consume(struct ringbuf *rb)
 		if (prod - start > rb->mask + 1)
 			prod = start + rb->mask + 1;
 		while (cons < prod) {
-			const uint32_t *hdr = (const uint32_t *)(rb->data + (cons & rb->mask));
+			uint64_t off = cons & rb->mask;
+			const uint32_t *hdr = (const uint32_t *)(rb->data + off);
 			uint32_t len = __atomic_load_n(hdr, __ATOMIC_ACQUIRE);
 			uint64_t sz;
 
@@ -125,7 +154,7 @@ int ringbuf_consume(struct ringbuf *rb)
 			sz = len & ~(uint32_t)(BPF_RINGBUF_BUSY_BIT | BPF_RINGBUF_DISCARD_BIT);
 			cons += (unsigned long)((sz + BPF_RINGBUF_HDR_SZ + 7) & ~7ull);
 			if (!(len & BPF_RINGBUF_DISCARD_BIT) && sz <= rb->mask + 1) {
-				int r = rb->cb(rb->ctx, (const uint8_t *)hdr + BPF_RINGBUF_HDR_SZ,
+				int r = rb->cb(rb->ctx, record_body(rb, off, (size_t)sz),
 					       (size_t)sz);
 
 				if (r < 0) {
@@ -167,5 +196,6 @@ void ringbuf_free(struct ringbuf *rb)
 		munmap((void *)rb->producer_pos, rb->prod_len);
 	if (rb->epoll_fd >= 0)
 		close(rb->epoll_fd);
+	free(rb->bounce);
 	free(rb);
 }

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* data is valid only during the call: the kernel reuses the space once
+ * the record is consumed, and a record that wraps arrives in a buffer
+ * the next wrapped one overwrites */
 typedef int (*ringbuf_cb)(void *ctx, const void *data, size_t size);
 struct ringbuf;
 /* map_fd: a BPF_MAP_TYPE_RINGBUF map. */
