@@ -13,6 +13,7 @@
  * same cap is applied here. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
+#include "sock_fd.bpf.h"
 #include "solisten.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -20,13 +21,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define AF_INET 2
 #define AF_INET6 10
 #define IPPROTO_TCP 6
-
-/* the two fields of struct socket read here (the trimmed vmlinux.h has
- * the type only by name; CO-RE finds the fields in the kernel's BTF) */
-struct socket___sol {
-	short type;
-	struct sock *sk;
-} __attribute__((preserve_access_index));
 
 /* where the socket's namespace keeps net.core.somaxconn */
 struct netns_core___sol {
@@ -47,19 +41,6 @@ struct {
 	__type(value, struct solisten_event);
 } values SEC(".maps");
 
-static __always_inline struct socket___sol *fd_socket(__u64 fd)
-{
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *f = NULL;
-
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f ? (struct socket___sol *)BPF_CORE_READ(f, private_data) : NULL;
-}
-
 /* listen(fd, backlog) */
 SEC("tracepoint/syscalls/sys_enter_listen")
 int solisten_enter(struct trace_event_raw_sys_enter *ctx)
@@ -67,7 +48,7 @@ int solisten_enter(struct trace_event_raw_sys_enter *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
 	struct solisten_event e = {};
-	struct socket___sol *sock;
+	struct socket___cb *sock;
 	struct sock *sk;
 	struct net___sol *net;
 	int somaxconn;
@@ -83,7 +64,7 @@ int solisten_enter(struct trace_event_raw_sys_enter *ctx)
 	e.family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	if (e.family != AF_INET && e.family != AF_INET6)
 		return 0;
-	if (BPF_CORE_READ(sk, sk_protocol) != IPPROTO_TCP)
+	if (sk_protocol(sk) != IPPROTO_TCP)
 		return 0;
 	e.type = BPF_CORE_READ(sock, type);
 	e.port = BPF_CORE_READ(sk, __sk_common.skc_num);
