@@ -6,12 +6,29 @@
 #define COREBOX_NET_SOCK_FD_BPF_H
 
 #include "corebox.bpf.h"
+#include "inet.bpf.h"
 
-/* the fields read here, as CO-RE flavors (the trimmed vmlinux.h has
- * struct socket only by name) */
+/* The fields read here, as CO-RE flavors: the object's BTF then carries
+ * these few members instead of task_struct's, file's and sock's whole
+ * type graphs (about 10 KB compressed per tool); the trimmed vmlinux.h
+ * has struct socket only by name anyway. */
+struct file___sfd {
+	void *private_data; /* a socket's file: its struct socket */
+} __attribute__((preserve_access_index));
+struct fdtable___sfd {
+	unsigned int max_fds;
+	struct file___sfd **fd;
+} __attribute__((preserve_access_index));
+struct files_struct___sfd {
+	struct fdtable___sfd *fdt;
+} __attribute__((preserve_access_index));
+struct task_struct___sfd {
+	struct files_struct___sfd *files;
+} __attribute__((preserve_access_index));
+
 struct socket___cb {
 	short type; /* SOCK_STREAM, SOCK_DGRAM, ... */
-	struct sock *sk;
+	struct sock___cb *sk; /* inet.bpf.h's flavor of struct sock */
 } __attribute__((preserve_access_index));
 
 struct sock___proto {
@@ -22,9 +39,9 @@ struct sock___proto {
  * since any file's private_data is read as a socket here. */
 static __always_inline struct socket___cb *fd_socket(__u64 fd)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds, *f = NULL;
+	struct task_struct___sfd *task = (void *)bpf_get_current_task();
+	struct fdtable___sfd *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file___sfd **fds, *f = NULL;
 
 	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
 		return NULL;
@@ -33,7 +50,7 @@ static __always_inline struct socket___cb *fd_socket(__u64 fd)
 	return f ? (struct socket___cb *)BPF_CORE_READ(f, private_data) : NULL;
 }
 
-static __always_inline __u16 sk_protocol(const struct sock *sk)
+static __always_inline __u16 sk_protocol(const struct sock___cb *sk)
 {
 	return BPF_CORE_READ((const struct sock___proto *)sk, sk_protocol);
 }

@@ -13,21 +13,28 @@
  * same cap is applied here. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
+#include "inet.bpf.h"
 #include "sock_fd.bpf.h"
 #include "solisten.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
-
-/* where the socket's namespace keeps net.core.somaxconn */
+/* where the socket's namespace keeps net.core.somaxconn (CO-RE flavors:
+ * these members only, not struct net's type graph) */
 struct netns_core___sol {
 	int sysctl_somaxconn;
 } __attribute__((preserve_access_index));
 struct net___sol {
 	struct netns_core___sol core;
+} __attribute__((preserve_access_index));
+struct possible_net___sol {
+	struct net___sol *net;
+} __attribute__((preserve_access_index));
+struct sock_common___sol {
+	struct possible_net___sol skc_net;
+} __attribute__((preserve_access_index));
+struct sock___sol {
+	struct sock_common___sol __sk_common;
 } __attribute__((preserve_access_index));
 
 const volatile __u32 target_pid = 0; /* tgid, 0: all */
@@ -49,7 +56,8 @@ int solisten_enter(struct trace_event_raw_sys_enter *ctx)
 	__u32 tid = (__u32)id;
 	struct solisten_event e = {};
 	struct socket___cb *sock;
-	struct sock *sk;
+	struct sock___cb *sk;
+	struct sk_ends ends;
 	struct net___sol *net;
 	int somaxconn;
 
@@ -61,20 +69,18 @@ int solisten_enter(struct trace_event_raw_sys_enter *ctx)
 	sk = BPF_CORE_READ(sock, sk);
 	if (!sk)
 		return 0;
-	e.family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	if (e.family != AF_INET && e.family != AF_INET6)
+	sk_read_ends(sk, &ends);
+	if (ends.family != AF_INET && ends.family != AF_INET6)
 		return 0;
 	if (sk_protocol(sk) != IPPROTO_TCP)
 		return 0;
+	e.family = ends.family;
 	e.type = BPF_CORE_READ(sock, type);
-	e.port = BPF_CORE_READ(sk, __sk_common.skc_num);
-	if (e.family == AF_INET)
-		e.addr[0] = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
-	else
-		BPF_CORE_READ_INTO(&e.addr, sk, __sk_common.skc_v6_rcv_saddr.in6_u.u6_addr32);
+	e.port = ends.sport;
+	__builtin_memcpy(e.addr, ends.saddr, 16);
 	e.pid = id >> 32;
 	e.backlog = (int)ctx->args[1];
-	net = (struct net___sol *)BPF_CORE_READ(sk, __sk_common.skc_net.net);
+	net = (struct net___sol *)BPF_CORE_READ((struct sock___sol *)sk, __sk_common.skc_net.net);
 	somaxconn = BPF_CORE_READ(net, core.sysctl_somaxconn);
 	if ((unsigned int)e.backlog > (unsigned int)somaxconn)
 		e.backlog = somaxconn;

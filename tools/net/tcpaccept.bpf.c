@@ -26,7 +26,7 @@ static __always_inline int accepted(struct trace_event_raw_sys_exit *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	struct tcpaccept_event e = {};
 	struct socket___cb *sock;
-	struct sock *sk;
+	struct sock___cb *sk;
 	struct sk_ends ends;
 	long fd = ctx->ret;
 
@@ -40,7 +40,7 @@ static __always_inline int accepted(struct trace_event_raw_sys_exit *ctx)
 	sk = BPF_CORE_READ(sock, sk);
 	if (!sk)
 		return 0;
-	sk_read_ends((const struct sock___cb *)sk, &ends);
+	sk_read_ends(sk, &ends);
 	if (ends.family != AF_INET && ends.family != AF_INET6)
 		return 0;
 	if (sk_protocol(sk) != IPPROTO_TCP)
