@@ -56,9 +56,9 @@ NCALLS=$((2 * N + 8))
 # linked_start ARGS...: the tool in the background without a header to
 # wait for (-d): wait (10 s) until it holds a BPF link, note its ids
 linked_start() {
-	rm -f "$W/out"
-	: > "$W/out"
-	"$CB" "$T" "$@" > "$W/out" 2> "$W/err" &
+	rm -f "$W/t.out"
+	: > "$W/t.out"
+	"$CB" "$T" "$@" > "$W/t.out" 2> "$W/t.err" &
 	TPID=$!
 	i=0
 	while [ $i -lt 100 ] && ! grep -qs '^link_id:' /proc/"$TPID"/fdinfo/*; do
@@ -69,7 +69,7 @@ linked_start() {
 	for f in /proc/"$TPID"/fdinfo/*; do
 		sed -n 's/^prog_id:[[:space:]]*/prog /p; s/^link_id:[[:space:]]*/link /p' "$f" 2>/dev/null
 	done | sort -u >> "$W/ours"
-	[ $i -lt 100 ] || { notok "no BPF link within 10 s ($T $*): $(head -c 400 "$W/err")"; return 1; }
+	[ $i -lt 100 ] || { notok "no BPF link within 10 s ($T $*): $(head -c 400 "$W/t.err")"; return 1; }
 }
 
 # run LABEL HOW ARGS...: start the helper, the tool on it (-p HELPER ARGS)
@@ -88,9 +88,9 @@ run() {
 		return 1
 	fi
 	case $how in
-	-j) json_start -p "$hpid" "$@" ;;
+	-j) tool_start t "" "$T" -j -p "$hpid" "$@" ;;
 	-) linked_start -p "$hpid" "$@" ;;
-	*) snoop_start "$how" -p "$hpid" "$@" ;;
+	*) tool_start t "$how" "$T" -p "$hpid" "$@" ;;
 	esac || { helper_stop; return 1; }
 	kill -USR1 "$hpid"
 	wait_for "$W/helper" '^done' 50 || notok "$label: helper failed: $(cat "$W/helper")"
@@ -102,41 +102,41 @@ run() {
 
 # ---- 1: the calls, in order -------------------------------------------------------
 if run "plain run" CALL; then
-	if head -1 "$W/out" | grep -qx 'COMM             PID     TID     MNT_NS      CALL'; then ok "header as libbpf-tools 0.26"
-	else notok "header: '$(head -1 "$W/out")'"; fi
+	if head -1 "$W/t.out" | grep -qx 'COMM             PID     TID     MNT_NS      CALL'; then ok "header as libbpf-tools 0.26"
+	else notok "header: '$(head -1 "$W/t.out")'"; fi
 	want_calls > "$W/want"
-	awk -v p="$hpid" '$2 == p' "$W/out" | sed -E 's/^mounts +[0-9]+ +[0-9]+ +[0-9]+ +//' > "$W/got"
+	awk -v p="$hpid" '$2 == p' "$W/t.out" | sed -E 's/^mounts +[0-9]+ +[0-9]+ +[0-9]+ +//' > "$W/got"
 	if cmp -s "$W/got" "$W/want"; then ok "the $NCALLS calls with arguments and results, in order"
 	else notok "calls: $(diff "$W/want" "$W/got" | head -8 | tr '\n' '|')"; fi
-	bad=$(awk -v p="$hpid" -v ns="$ns" '$2 == p && ($3 != p || $4 != ns)' "$W/out")
-	if [ -z "$bad" ] && [ "$(awk -v p="$hpid" '$2 == p' "$W/out" | wc -l)" = $NCALLS ]; then
+	bad=$(awk -v p="$hpid" -v ns="$ns" '$2 == p && ($3 != p || $4 != ns)' "$W/t.out")
+	if [ -z "$bad" ] && [ "$(awk -v p="$hpid" '$2 == p' "$W/t.out" | wc -l)" = $NCALLS ]; then
 		ok "TID = PID, MNT_NS = the helper's namespace ($ns)"
 	else notok "TID/MNT_NS: $bad"; fi
 fi
 
 # ---- 2: -t -------------------------------------------------------------------------
 if run "-t run" TIME -t; then
-	if head -1 "$W/out" | grep -Eq '^TIME     COMM +PID' &&
-		[ "$(grep -Ec "^[0-9]{2}:[0-9]{2}:[0-9]{2} mounts +$hpid " "$W/out")" = $NCALLS ]; then
+	if head -1 "$W/t.out" | grep -Eq '^TIME     COMM +PID' &&
+		[ "$(grep -Ec "^[0-9]{2}:[0-9]{2}:[0-9]{2} mounts +$hpid " "$W/t.out")" = $NCALLS ]; then
 		ok "-t: TIME column, HH:MM:SS on every row"
-	else notok "-t: $(head -3 "$W/out" | tr '\n' '|')"; fi
+	else notok "-t: $(head -3 "$W/t.out" | tr '\n' '|')"; fi
 fi
 
 # ---- 3: -d: no header, a block of fields per call ----------------------------------
 if run "-d run" - -d; then
-	blocks=$(grep -c "^PID:    $hpid\$" "$W/out")
-	if [ "$blocks" = $NCALLS ] && [ "$(grep -c "^MNT_NS: $ns\$" "$W/out")" = "$blocks" ] &&
-		[ "$(grep -cx 'OP:     UMOUNT' "$W/out")" = $((N + 2)) ] && grep -qx 'RET:    -ENOENT' "$W/out" &&
-		grep -qx 'KEY:    size' "$W/out" && grep -qx 'ATTR_FLAGS:  MOUNT_ATTR_NODEV' "$W/out" &&
-		grep -qx "TO_PATHNAME:    $W/mnt" "$W/out" &&
-		grep -qx 'SOURCE: cbx_m1' "$W/out" && grep -qx 'DATA:   size=64k' "$W/out" &&
-		grep -qx 'FLAGS:  MS_NOSUID | MS_NODEV' "$W/out" && ! grep -q CALL "$W/out"; then
+	blocks=$(grep -c "^PID:    $hpid\$" "$W/t.out")
+	if [ "$blocks" = $NCALLS ] && [ "$(grep -c "^MNT_NS: $ns\$" "$W/t.out")" = "$blocks" ] &&
+		[ "$(grep -cx 'OP:     UMOUNT' "$W/t.out")" = $((N + 2)) ] && grep -qx 'RET:    -ENOENT' "$W/t.out" &&
+		grep -qx 'KEY:    size' "$W/t.out" && grep -qx 'ATTR_FLAGS:  MOUNT_ATTR_NODEV' "$W/t.out" &&
+		grep -qx "TO_PATHNAME:    $W/mnt" "$W/t.out" &&
+		grep -qx 'SOURCE: cbx_m1' "$W/t.out" && grep -qx 'DATA:   size=64k' "$W/t.out" &&
+		grep -qx 'FLAGS:  MS_NOSUID | MS_NODEV' "$W/t.out" && ! grep -q CALL "$W/t.out"; then
 		ok "-d: one block per call, a field a line, no header"
-	else notok "-d: $blocks blocks: $(head -14 "$W/out" | tr '\n' '|')"; fi
+	else notok "-d: $blocks blocks: $(head -14 "$W/t.out" | tr '\n' '|')"; fi
 fi
 
 # ---- 4: JSON ---------------------------------------------------------------------
-if run "-j run" -j && python3 - "$W/out" "$W/mnt" "$N" "$ns" $(sed -n 's/^fds //p' "$W/helper") <<'PY'
+if run "-j run" -j && python3 - "$W/t.out" "$W/mnt" "$N" "$ns" $(sed -n 's/^fds //p' "$W/helper") <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 mnt, n, ns, fsfd, mfd = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
@@ -162,7 +162,7 @@ want = [("fsopen", 0, fsfd, "tmpfs", None, None, None, "0x0", 0, None, None, "0x
 assert got == want, got
 PY
 then ok "-j: JSON lines parse; the $NCALLS calls with op, source, target, fs, data, ret, errno, flags, fd, cmd, key, value"
-else notok "-j: $(head -c 400 "$W/out")"; fi
+else notok "-j: $(head -c 400 "$W/t.out")"; fi
 
 snoop_left
 [ "$fails" = 0 ]

@@ -52,9 +52,9 @@ rows() { awk -v p="$snd" 'NR > 1 && $2 == p { print $4, $5, $6 }' "$1" | tr '\n'
 
 # expect LABEL WANT: the sender's rows are exactly WANT
 expect() {
-	got=$(rows "$W/out")
+	got=$(rows "$W/t.out")
 	if [ "$got" = "$2" ]; then ok "$1: $got"
-	else notok "$1: got '$got', want '$2'; output: $(head -5 "$W/out" | tr '\n' '|')"; fi
+	else notok "$1: got '$got', want '$2'; output: $(head -5 "$W/t.out" | tr '\n' '|')"; fi
 }
 
 # check LABEL WANT ARGS...: run $tool with -p SENDER ARGS while the sender
@@ -65,7 +65,7 @@ check() {
 	shift 2
 	sender_start
 	snd=$SND tgt=$TGT
-	if T=$tool snoop_start '^TIME' -p "$snd" "$@"; then
+	if tool_start t '^TIME' "$tool" -p "$snd" "$@"; then
 		sender_go
 		T=$tool snoop_stop "$label run"
 		expect "$label" "$(echo "$want" | sed "s/@/$tgt/g")"
@@ -77,12 +77,12 @@ tool=$T
 # ---- 1: the generated signals (signal:signal_generate) --------------------------
 # (the sender's own exit sends its parent, this shell, SIGCHLD)
 check "default: $N x SIGUSR1 and SIGTERM to the target, SIGCHLD at exit" "${usr1}15 @ 0,17 $$ 0,"
-if head -1 "$W/out" | grep -qx 'TIME     PID     COMM             SIG       TPID    RESULT'; then
+if head -1 "$W/t.out" | grep -qx 'TIME     PID     COMM             SIG       TPID    RESULT'; then
 	ok "header as libbpf-tools 0.26"
-else notok "header: '$(head -1 "$W/out")'"; fi
-if awk -v p="$snd" '$2 == p' "$W/out" | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]+ +sh +10 +'; then
+else notok "header: '$(head -1 "$W/t.out")'"; fi
+if awk -v p="$snd" '$2 == p' "$W/t.out" | grep -Eq '^[0-9]{2}:[0-9]{2}:[0-9]{2} [0-9]+ +sh +10 +'; then
 	ok "rows: HH:MM:SS, PID, COMM, SIG"
-else notok "row layout: $(awk -v p="$snd" '$2 == p' "$W/out" | head -1)"; fi
+else notok "row layout: $(awk -v p="$snd" '$2 == p' "$W/t.out" | head -1)"; fi
 check "-s 15: SIGTERM alone" "15 @ 0," -s 15
 
 # ---- 2: the kill syscalls: -k, killsnoop, -x, -n, -s ------------------------------
@@ -97,13 +97,13 @@ check "-k -s 10,15: two signals" "${usr1}15 @ 0," -k -s 10,15
 # ---- 3: JSON ---------------------------------------------------------------------
 sender_start
 snd=$SND tgt=$TGT
-if json_start -k -p "$snd"; then
+if tool_start t "" "$T" -j -k -p "$snd"; then
 	sender_go
 	kill -INT "$TPID"; wait "$TPID"; rc=$?; TPID=
 else
 	rc=start
 fi
-if [ "$rc" = 0 ] && python3 - "$W/out" "$snd" "$tgt" "$N" "$NOPID" <<'PY'
+if [ "$rc" = 0 ] && python3 - "$W/t.out" "$snd" "$tgt" "$N" "$NOPID" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 snd, tgt, n, nopid = (int(a) for a in sys.argv[2:])
@@ -113,7 +113,7 @@ assert got == want, got
 assert all(r["comm"] == "sh" and "time" in r for r in rows), rows
 PY
 then ok "-j: JSON lines parse; the $N + 2 kill calls with sig, tpid, result, sig_name"
-else notok "-j: status $rc, output: $(head -c 400 "$W/out")"; fi
+else notok "-j: status $rc, output: $(head -c 400 "$W/t.out")"; fi
 
 # ---- 4: usage errors -------------------------------------------------------------
 usage_exit2 "-s 0" sigsnoop -s 0

@@ -37,8 +37,8 @@ run() {
 	helper_start "$W/helper" "$W/stats" "$W" $N || { notok "$label: helper not ready: $(cat "$W/helper")"; return 1; }
 	hpid=$HPID
 	case $how in
-	-j) json_start -p "$hpid" "$@" ;;
-	*) snoop_start "$how" -p "$hpid" "$@" ;;
+	-j) tool_start t "" "$T" -j -p "$hpid" "$@" ;;
+	*) tool_start t "$how" "$T" -p "$hpid" "$@" ;;
 	esac || { helper_stop; return 1; }
 	kill -USR1 "$hpid"
 	wait_for "$W/helper" '^done' 50 || notok "$label: helper failed: $(cat "$W/helper")"
@@ -51,37 +51,37 @@ run() {
 
 # ---- 1: the calls --------------------------------------------------------------------
 if run "plain run" PATH; then
-	if head -1 "$W/out" | grep -qx 'PID     COMM                 RET  ERR  PATH'; then ok "header as libbpf-tools"
-	else notok "header: '$(head -1 "$W/out")'"; fi
-	awk -v p="$hpid" '$1 == p && $2 == "stats" { print $3, $4, $5 }' "$W/out" > "$W/got"
-	nall=$(awk -v p="$hpid" '$1 == p' "$W/out" | wc -l)
+	if head -1 "$W/t.out" | grep -qx 'PID     COMM                 RET  ERR  PATH'; then ok "header as libbpf-tools"
+	else notok "header: '$(head -1 "$W/t.out")'"; fi
+	awk -v p="$hpid" '$1 == p && $2 == "stats" { print $3, $4, $5 }' "$W/t.out" > "$W/got"
+	nall=$(awk -v p="$hpid" '$1 == p' "$W/t.out" | wc -l)
 	if cmp -s "$W/got" "$W/want" && [ "$nall" = "$(wc -l < "$W/want")" ] && [ "$(wc -l < "$W/want")" -ge $((N + 4)) ]; then
 		ok "the $(wc -l < "$W/want") calls ($N stats, the ENOENT, fstatat, statx, statfs) in order, RET/ERR/PATH as made"
 	else notok "calls: $(diff "$W/want" "$W/got" | head -8 | tr '\n' '|') ($nall rows)"; fi
-	if awk -v p="$hpid" '$1 == p' "$W/out" | head -1 | grep -Eq "^$hpid +stats {15}"; then ok "COMM 20 wide"
-	else notok "row layout: $(awk -v p="$hpid" '$1 == p' "$W/out" | head -1)"; fi
+	if awk -v p="$hpid" '$1 == p' "$W/t.out" | head -1 | grep -Eq "^$hpid +stats {15}"; then ok "COMM 20 wide"
+	else notok "row layout: $(awk -v p="$hpid" '$1 == p' "$W/t.out" | head -1)"; fi
 fi
 
 # ---- 2: -x -----------------------------------------------------------------------------
 if run "-x run" PATH -x; then
-	got=$(awk -v p="$hpid" '$1 == p { print $3, $4, $5 }' "$W/out")
+	got=$(awk -v p="$hpid" '$1 == p { print $3, $4, $5 }' "$W/t.out")
 	if [ "$got" = "-1 2 $W/missing" ]; then ok "-x: the failed lstat alone"
 	else notok "-x: '$got'"; fi
 fi
 
 # ---- 3: -t: seconds from the first event --------------------------------------------
 if run "-t run" 'TIME(s)' -t; then
-	rows=$(awk -v p="$hpid" '$2 == p' "$W/out")
-	if head -1 "$W/out" | grep -q '^TIME(s)        PID' && [ -n "$rows" ] &&
+	rows=$(awk -v p="$hpid" '$2 == p' "$W/t.out")
+	if head -1 "$W/t.out" | grep -q '^TIME(s)        PID' && [ -n "$rows" ] &&
 		echo "$rows" | head -1 | grep -q '^0\.000000000 ' &&
 		! echo "$rows" | grep -Evq '^[0-9]+\.[0-9]{9} ' &&
 		echo "$rows" | awk '$1 < last { bad = 1 } { last = $1 } END { exit bad }'; then
 		ok "-t: TIME(s) from 0.000000000, 9 decimals, not decreasing"
-	else notok "-t: $(head -3 "$W/out" | tr '\n' '|')"; fi
+	else notok "-t: $(head -3 "$W/t.out" | tr '\n' '|')"; fi
 fi
 
 # ---- 4: JSON ---------------------------------------------------------------------------
-if run "-j run" -j && python3 - "$W/out" "$W/want" "$hpid" <<'PY'
+if run "-j run" -j && python3 - "$W/t.out" "$W/want" "$hpid" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in rows if r["pid"] == int(sys.argv[3])]
@@ -93,7 +93,7 @@ assert [r["errno"] for r in rows if r["err"]] == ["ENOENT"], rows
 assert {"statx", "statfs", "newfstatat"} <= {r["syscall"] for r in rows}, rows
 PY
 then ok "-j: JSON lines parse; the same calls with ret, err, errno, path, syscall"
-else notok "-j: $(head -c 400 "$W/out")"; fi
+else notok "-j: $(head -c 400 "$W/t.out")"; fi
 
 snoop_left
 [ "$fails" = 0 ]

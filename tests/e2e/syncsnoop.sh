@@ -36,8 +36,8 @@ run() {
 	helper_start "$W/helper" "$W/cbx_syncs" "$W/file" $N || { notok "helper not ready: $(cat "$W/helper")"; return 1; }
 	hpid=$HPID
 	case $1 in
-	-j) json_start ;;
-	*) snoop_start "$1" ;;
+	-j) tool_start t "" "$T" -j ;;
+	*) tool_start t "$1" "$T" ;;
 	esac || { helper_stop; return 1; }
 	t0=$(mono)
 	kill -USR1 "$hpid"
@@ -52,22 +52,22 @@ run() {
 
 # ---- 1: the calls --------------------------------------------------------------------
 if run CALL; then
-	if head -1 "$W/out" | grep -qx 'TIME(s)            COMM             CALL'; then ok "header as upstream libbpf-tools"
-	else notok "header: '$(head -1 "$W/out")'"; fi
-	awk '$2 == "cbx_syncs" { print $3 }' "$W/out" > "$W/got"
+	if head -1 "$W/t.out" | grep -qx 'TIME(s)            COMM             CALL'; then ok "header as upstream libbpf-tools"
+	else notok "header: '$(head -1 "$W/t.out")'"; fi
+	awk '$2 == "cbx_syncs" { print $3 }' "$W/t.out" > "$W/got"
 	if cmp -s "$W/got" "$W/want" && [ "$(wc -l < "$W/want")" = $((N + 5)) ]; then
 		ok "the $((N + 5)) calls ($N sync, fsync, fdatasync, msync, sync_file_range, syncfs) in order"
 	else notok "calls: $(diff "$W/want" "$W/got" | head -8 | tr '\n' '|')"; fi
 	if awk -v a="$t0" -v b="$t1" '$2 == "cbx_syncs" { n++; if ($1 < a - 0.01 || $1 > b + 0.01 || $1 < last) bad = 1; last = $1 }
-		END { exit bad || !n }' "$W/out"; then
+		END { exit bad || !n }' "$W/t.out"; then
 		ok "TIME(s): monotonic seconds within the calls' window, not decreasing"
-	else notok "TIME(s) outside [$t0, $t1]: $(grep cbx_syncs "$W/out" | head -3 | tr '\n' '|')"; fi
-	if grep -q '^[0-9]*\.[0-9]\{9\} *cbx_syncs        sync            $' "$W/out"; then ok "row layout (CALL padded to 16, as upstream)"
-	else notok "row layout: '$(grep cbx_syncs "$W/out" | head -1)'"; fi
+	else notok "TIME(s) outside [$t0, $t1]: $(grep cbx_syncs "$W/t.out" | head -3 | tr '\n' '|')"; fi
+	if grep -q '^[0-9]*\.[0-9]\{9\} *cbx_syncs        sync            $' "$W/t.out"; then ok "row layout (CALL padded to 16, as upstream)"
+	else notok "row layout: '$(grep cbx_syncs "$W/t.out" | head -1)'"; fi
 fi
 
 # ---- 2: JSON ---------------------------------------------------------------------------
-if run -j && python3 - "$W/out" "$W/want" "$hpid" <<'PY'
+if run -j && python3 - "$W/t.out" "$W/want" "$hpid" <<'PY'
 import json, sys
 rows = [r for r in (json.loads(l) for l in open(sys.argv[1])) if r["comm"] == "cbx_syncs"]
 want = open(sys.argv[2]).read().split()
@@ -75,7 +75,7 @@ assert [r["call"] for r in rows] == want, rows
 assert all(r["pid"] == int(sys.argv[3]) and r["tid"] == r["pid"] and r["ts_s"] > 0 for r in rows), rows
 PY
 then ok "-j: JSON lines parse; the same calls with pid, tid, ts_s"
-else notok "-j: $(grep cbx_syncs "$W/out" | head -c 400)"; fi
+else notok "-j: $(grep cbx_syncs "$W/t.out" | head -c 400)"; fi
 
 snoop_left
 [ "$fails" = 0 ]
