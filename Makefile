@@ -242,6 +242,8 @@ clean:
 #                      the cross compiler, static, UBSan trapping (musl has
 #                      no sanitizer runtime) for qemu-user (tests/cross/run.sh)
 #   make fuzz-harnesses   tests/fuzz/fuzz_* in $(FUZZ_OUT) for libFuzzer
+#   make corebox-asan  the whole corebox under ASan+UBSan in $(ASAN_OUT)
+#                      (tests/asan.sh runs e2e scripts against it)
 #   make loader-test-objs / run-test-objs   the BPF objects of tests/loader
 #                      (the tools' headers and flags) and tests/run
 #                      (libbpf-style C: BPF_BASE alone)
@@ -293,6 +295,28 @@ $(FUZZ_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(DEPFLAGS) -o $@ $< $(FUZZ_OBJS)
 
+# corebox-asan: the whole binary (every applet, the embedded BPF objects)
+# built with the host compiler under ASan+UBSan, dynamically linked (the
+# sanitizer runtimes need glibc).  tests/asan.sh runs a part of the e2e
+# suite against it (COREBOX=...), so user-space bugs that only show on a
+# path the unit tests do not reach (an applet's option handling, its
+# output) are found in make check too.
+ASAN_OUT      ?= build/asan
+ASAN_CFLAGS   := $(TEST_CFLAGS) $(SAN_CFLAGS) -I$(B)
+ASAN_OBJS     := $(patsubst %.c,$(ASAN_OUT)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS))
+
+corebox-asan: $(ASAN_OUT)/corebox-asan
+
+$(ASAN_OUT)/corebox-asan: $(ASAN_OBJS) $(B)/obj/bpfobjs.o
+	$(HOSTCC) $(ASAN_CFLAGS) -o $@ $(ASAN_OBJS) $(B)/obj/bpfobjs.o -lm
+
+$(ASAN_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(ASAN_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(ASAN_OUT)/obj/tools/main.o: $(B)/applets.h
+$(ASAN_OUT)/obj/tools/common/version.o: $(B)/version.h
+
 LOADER_OUT    ?= build/test/loader
 RUN_OUT       ?= build/test/run
 LOADER_TEST_OBJS := $(patsubst tests/loader/%.c,$(LOADER_OUT)/%.o,$(wildcard tests/loader/*.bpf.c))
@@ -334,7 +358,7 @@ $(VM_OUT)/mech.bpf.o: tests/vm/mech.bpf.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
 
--include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
+-include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
 	$(LOADER_TEST_OBJS:.o=.d) $(RUN_TEST_OBJS:.o=.d) $(VM_OUT)/mechtest.d $(VM_OUT)/mech.bpf.d
 
 # print-VAR: a variable's value, for the test scripts (make -s print-CFLAGS)
@@ -355,4 +379,4 @@ endif
 FORCE:
 
 .PHONY: all deps demo check test bench vmtest clean vmlinux.h vmlinux.btf readme FORCE unit-tests unit-objs \
-	fuzz-harnesses loader-test-objs run-test-objs vm-guest
+	fuzz-harnesses loader-test-objs run-test-objs vm-guest corebox-asan
