@@ -301,9 +301,14 @@ $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 # suite against it (COREBOX=...), so user-space bugs that only show on a
 # path the unit tests do not reach (an applet's option handling, its
 # output) are found in make check too.
+# The library layers are the unit tests' objects (same compiler, same
+# flags; half the build when make check has built those already); the
+# applets, main.c and version.c (no "unit" version) are compiled here.
 ASAN_OUT      ?= build/asan
 ASAN_CFLAGS   := $(TEST_CFLAGS) $(SAN_CFLAGS) -I$(B)
-ASAN_OBJS     := $(patsubst %.c,$(ASAN_OUT)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS))
+ASAN_SRCS     := $(filter-out $(TEST_LIB_SRCS),$(LIB_SRCS) $(TOOL_SRCS)) tools/common/version.c
+ASAN_OBJS     := $(filter-out $(call unit_obj,tools/common/version.c),$(UNIT_OBJS)) \
+		 $(patsubst %.c,$(ASAN_OUT)/obj/%.o,$(ASAN_SRCS))
 
 corebox-asan: $(ASAN_OUT)/corebox-asan
 
@@ -358,7 +363,7 @@ $(VM_OUT)/mech.bpf.o: tests/vm/mech.bpf.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
 
--include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(ASAN_OBJS:.o=.d) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
+-include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(patsubst %.c,$(ASAN_OUT)/obj/%.d,$(ASAN_SRCS)) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
 	$(LOADER_TEST_OBJS:.o=.d) $(RUN_TEST_OBJS:.o=.d) $(VM_OUT)/mechtest.d $(VM_OUT)/mech.bpf.d
 
 # print-VAR: a variable's value, for the test scripts (make -s print-CFLAGS)
