@@ -4,8 +4,9 @@
 #   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
 #                   `make corebox-arm64` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
-#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, fuzz smoke;
-#                   with the cross toolchain: the arm64 unit tests and fuzz corpora under qemu-user)
+#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, a part of
+#                   them again against `make corebox-asan`, fuzz smoke; with the cross toolchain: the
+#                   arm64 unit tests and fuzz corpora under qemu-user)
 #   make vmtest     boot other kernels (Debian 6.1, 6.12, arm64 6.1) under qemu, run the tools and every
 #                   attach mechanism
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
