@@ -4,8 +4,9 @@
 #   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
 #                   `make corebox-arm64` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
-#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, fuzz smoke;
-#                   with the cross toolchain: the arm64 unit tests and fuzz corpora under qemu-user)
+#   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, a part of
+#                   them again against `make corebox-asan`, fuzz smoke; with the cross toolchain: the
+#                   arm64 unit tests and fuzz corpora under qemu-user)
 #   make vmtest     boot other kernels (Debian 6.1, 6.12, arm64 6.1) under qemu, run the tools and every
 #                   attach mechanism
 #   make bench      measurements (size, start-up, RSS, map memory, overhead) vs libbpf-tools
@@ -242,6 +243,8 @@ clean:
 #                      the cross compiler, static, UBSan trapping (musl has
 #                      no sanitizer runtime) for qemu-user (tests/cross/run.sh)
 #   make fuzz-harnesses   tests/fuzz/fuzz_* in $(FUZZ_OUT) for libFuzzer
+#   make corebox-asan  the whole corebox under ASan+UBSan in $(ASAN_OUT)
+#                      (tests/asan.sh runs e2e scripts against it)
 #   make loader-test-objs / run-test-objs   the BPF objects of tests/loader
 #                      (the tools' headers and flags) and tests/run
 #                      (libbpf-style C: BPF_BASE alone)
@@ -293,6 +296,33 @@ $(FUZZ_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_OBJS)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(DEPFLAGS) -o $@ $< $(FUZZ_OBJS)
 
+# corebox-asan: the whole binary (every applet, the embedded BPF objects)
+# built with the host compiler under ASan+UBSan, dynamically linked (the
+# sanitizer runtimes need glibc).  tests/asan.sh runs a part of the e2e
+# suite against it (COREBOX=...), so user-space bugs that only show on a
+# path the unit tests do not reach (an applet's option handling, its
+# output) are found in make check too.
+# The library layers are the unit tests' objects (same compiler, same
+# flags; half the build when make check has built those already); the
+# applets, main.c and version.c (no "unit" version) are compiled here.
+ASAN_OUT      ?= build/asan
+ASAN_CFLAGS   := $(TEST_CFLAGS) $(SAN_CFLAGS) -I$(B)
+ASAN_SRCS     := $(filter-out $(TEST_LIB_SRCS),$(LIB_SRCS) $(TOOL_SRCS)) tools/common/version.c
+ASAN_OBJS     := $(filter-out $(call unit_obj,tools/common/version.c),$(UNIT_OBJS)) \
+		 $(patsubst %.c,$(ASAN_OUT)/obj/%.o,$(ASAN_SRCS))
+
+corebox-asan: $(ASAN_OUT)/corebox-asan
+
+$(ASAN_OUT)/corebox-asan: $(ASAN_OBJS) $(B)/obj/bpfobjs.o
+	$(HOSTCC) $(ASAN_CFLAGS) -o $@ $(ASAN_OBJS) $(B)/obj/bpfobjs.o -lm
+
+$(ASAN_OUT)/obj/%.o: %.c Makefile $(KINC)/.stamp
+	@mkdir -p $(dir $@)
+	$(HOSTCC) $(ASAN_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(ASAN_OUT)/obj/tools/main.o: $(B)/applets.h
+$(ASAN_OUT)/obj/tools/common/version.o: $(B)/version.h
+
 LOADER_OUT    ?= build/test/loader
 RUN_OUT       ?= build/test/run
 LOADER_TEST_OBJS := $(patsubst tests/loader/%.c,$(LOADER_OUT)/%.o,$(wildcard tests/loader/*.bpf.c))
@@ -334,7 +364,7 @@ $(VM_OUT)/mech.bpf.o: tests/vm/mech.bpf.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@ $<
 
--include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
+-include $(UNIT_OBJS:.o=.d) $(UNIT_BINS:=.d) $(patsubst %.c,$(ASAN_OUT)/obj/%.d,$(ASAN_SRCS)) $(FUZZ_OBJS:.o=.d) $(FUZZ_BINS:=.d) \
 	$(LOADER_TEST_OBJS:.o=.d) $(RUN_TEST_OBJS:.o=.d) $(VM_OUT)/mechtest.d $(VM_OUT)/mech.bpf.d
 
 # print-VAR: a variable's value, for the test scripts (make -s print-CFLAGS)
@@ -355,4 +385,4 @@ endif
 FORCE:
 
 .PHONY: all deps demo check test bench vmtest clean vmlinux.h vmlinux.btf readme FORCE unit-tests unit-objs \
-	fuzz-harnesses loader-test-objs run-test-objs vm-guest
+	fuzz-harnesses loader-test-objs run-test-objs vm-guest corebox-asan

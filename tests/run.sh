@@ -1,6 +1,7 @@
 #!/bin/sh
 # The whole test suite: unit tests (built with ASan+UBSan), end-to-end
-# tests on the live kernel (as root), a bounded fuzz run, and the arm64
+# tests on the live kernel (as root; a part of them again against the
+# whole binary built with ASan+UBSan, tests/asan.sh), a bounded fuzz run, and the arm64
 # build's unit tests under qemu-user (tests/cross/run.sh).
 # Every check prints "ok - NAME", "not ok - NAME" or, when it cannot run
 # here, "ok - NAME # SKIP why" (TAP's skip directive).  Skips are counted
@@ -67,6 +68,13 @@ for t in tests/e2e/*.sh; do
 	timeout 300 sh "$t" > $B/$n.out 2>&1
 	count $B/$n.out $? $n
 done
+
+# 2b. A part of the e2e suite against the whole corebox under ASan+UBSan
+#     (tests/asan.sh: builds it, fails on any sanitizer report).
+if [ "$(id -u)" = 0 ]; then
+	timeout 600 sh tests/asan.sh $B/asan > $B/asan.out 2>&1
+	count $B/asan.out $? asan
+fi
 
 # 3. Fuzz the parsers for a bounded time, replaying saved crashers first.
 if [ -f tests/fuzz/run.sh ]; then

@@ -328,6 +328,17 @@ int build_probe_error(const char *tool, const struct spec *s, struct gen *g)
 		spec_report(tool, s->text, pos, err_msg());
 		return 2;
 	}
-	tool_err(tool, "probe '%s': %s", s->text, err_msg());
+	build_probe_msg(tool, s->text, err_msg());
 	return 1;
+}
+
+/* The text is escaped here, before tool_err, which keeps newlines (for
+ * its callers' multi-line messages): a newline typed into a probe must
+ * not forge a second line, and msg (err_msg: escaped already) must not
+ * be escaped twice. */
+void build_probe_msg(const char *tool, const char *text, const char *msg)
+{
+	char shown[512];
+
+	tool_err(tool, "probe '%s': %s", str_escape(shown, sizeof(shown), text, ""), msg);
 }

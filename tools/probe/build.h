@@ -23,5 +23,7 @@ int build_finish(struct obj *o, int rc, const char *tool, const char *what, int 
 /* A compile error in probe s: with a caret when the position is known
  * (returns 2, a usage error), else one line (returns 1). */
 int build_probe_error(const char *tool, const struct spec *s, struct gen *g);
+/* One line "TOOL: probe 'TEXT': MSG", TEXT escaped (it is the user's). */
+void build_probe_msg(const char *tool, const char *text, const char *msg);
 
 #endif

@@ -2,6 +2,7 @@
 #include "spec.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -436,14 +437,35 @@ int spec_parse_argdist(const char *text, struct spec *s, int *errpos)
 	return err;
 }
 
+/* The probe text comes from the command line: it is shown escaped (one
+ * rule for every text, str_escape_piece), so a control byte in it can
+ * neither drive the terminal nor forge a line, and the caret stands under
+ * the escaped column.  An empty text has nothing to point at: one line. */
 void spec_report(const char *tool, const char *text, int pos, const char *msg)
 {
-	int len = (int)strlen(text);
+	const unsigned char *p = (const unsigned char *)text;
+	bool escaping = str_needs_escape(text, "");
+	int len = (int)strlen(text), col = 0;
 
 	if (pos < 0)
 		pos = 0;
 	if (pos > len)
 		pos = len;
 	fflush(stdout);
-	fprintf(stderr, "%s: %s\n  %s\n  %*s^\n", tool, msg, text, pos, "");
+	if (!len) {
+		fprintf(stderr, "%s: %s\n", tool, msg);
+		return;
+	}
+	fprintf(stderr, "%s: %s\n  ", tool, msg);
+	while (*p) {
+		char piece[5];
+
+		if (p - (const unsigned char *)text == pos)
+			col = -col - 1; /* (negative: found, keep it) */
+		p += str_escape_piece(p, "", escaping, piece);
+		fputs(piece, stderr);
+		if (col >= 0)
+			col += (int)strlen(piece);
+	}
+	fprintf(stderr, "\n  %*s^\n", col < 0 ? -col - 1 : col, "");
 }

@@ -630,8 +630,10 @@ static int start_command(void)
 			_exit(127); /* the tool failed: do not run it untraced */
 		execvp(env.cmd[0], env.cmd);
 		int e = errno;
+		char shown[256]; /* the user's text: escaped, one line */
 
-		fprintf(stderr, "systrace: cannot run %s: %s\n", env.cmd[0], strerror(e));
+		fprintf(stderr, "systrace: cannot run %s: %s\n", str_escape(shown, sizeof(shown), env.cmd[0], ""),
+			strerror(e));
 		_exit(e == ENOENT ? 127 : 126); /* as the shells: not found, found but not runnable */
 	}
 	close(p[0]);

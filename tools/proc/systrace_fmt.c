@@ -243,7 +243,7 @@ static void fd_clear(void)
 	fdcap = fdused = fdbytes = 0;
 }
 
-static void fd_set(uint32_t pid, int fd, const char *path)
+static void fd_cache_set(uint32_t pid, int fd, const char *path)
 {
 	size_t h;
 
@@ -324,7 +324,7 @@ static const char *fd_path(uint32_t pid, int fd)
 	snprintf(proc, sizeof(proc), "/proc/%u/fd/%d", pid, fd);
 	n = readlink(proc, link, sizeof(link) - 1);
 	link[n > 0 ? n : 0] = 0; /* "" remembers that it is unknown */
-	fd_set(pid, fd, link);
+	fd_cache_set(pid, fd, link);
 	return link[0] ? fd_path(pid, fd) : NULL;
 }
 
@@ -342,14 +342,14 @@ void st_fd_track(const struct st_call *c)
 	if (c->ret < 0)
 		return;
 	if (!strcmp(sc, "open") || !strcmp(sc, "creat"))
-		fd_set(c->pid, ret, c->str[0]);
+		fd_cache_set(c->pid, ret, c->str[0]);
 	else if (!strcmp(sc, "openat") || !strcmp(sc, "openat2"))
-		fd_set(c->pid, ret, c->str[1]);
+		fd_cache_set(c->pid, ret, c->str[1]);
 	else if (!strcmp(sc, "dup") || !strcmp(sc, "dup2") || !strcmp(sc, "dup3")) {
 		const char *p = fd_path(c->pid, (int)c->args[0]);
 
 		if (p)
-			fd_set(c->pid, ret, p);
+			fd_cache_set(c->pid, ret, p);
 	}
 }
 

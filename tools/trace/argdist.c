@@ -460,7 +460,7 @@ int argdist_main(int argc, char **argv)
 		collect_entry(p);
 		ro.fields = strstr(p->s.text, "args") != NULL;
 		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
-			tool_err("argdist", "probe '%s': %s", p->s.text, err_msg());
+			build_probe_msg("argdist", p->s.text, err_msg());
 			rc = 1;
 			break;
 		}

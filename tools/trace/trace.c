@@ -629,7 +629,7 @@ int trace_main(int argc, char **argv)
 			trivial = false;
 		ro.fields = strstr(p->s.text, "args") != NULL;
 		if (probe_resolve(&p->s, &ro, p->s.type == 'r', &p->locs, &p->nlocs) < 0) {
-			tool_err("trace", "probe '%s': %s", p->s.text, err_msg());
+			build_probe_msg("trace", p->s.text, err_msg());
 			return 1;
 		}
 	}

@@ -1,0 +1,153 @@
+#!/bin/sh
+# Hostile command lines (issue 22, "checks that keep it so"): every line
+# of tests/e2e/argv_vectors.txt (bogus flags, missing arguments, huge and
+# negative numbers, empty strings, control bytes, very long strings, `--`,
+# repeated options) replayed against every applet `corebox --list` names.
+# Each must be refused the way a usage error is: exit 1 or 2 (never 0,
+# never a signal), within a bound (TIMEOUT s: a refused line starts no
+# tracing), nothing on stdout, an error of one line on stderr (naming the
+# applet; more lines only for the "Try 'NAME --help'" hint or for a probe
+# text with a caret under the error), no raw control byte in either
+# (systrace runs its arguments as a command: it may trace that command's
+# failed execve and exit 127 or 126, as documented), and nothing left behind afterwards: no process
+# of the binary still running, no BPF object held by one, kprobe_events
+# and uprobe_events as they were.
+# COREBOX=BINARY runs it against another build (tests/asan.sh: the
+# ASan+UBSan one).  Prints one ok/not ok line per applet and a summary
+# with the counts tried and failed.
+# Run as root from the repository root: sh tests/e2e/argv.sh
+set -u
+CB=${COREBOX:-./corebox}
+W=$(mktemp -d /tmp/cbx-argv.XXXXXX)
+T=argv
+fails=0
+TIMEOUT=${ARGV_TIMEOUT:-5}
+. tests/e2e/lib.sh
+
+cleanup() { [ -n "${KEEP:-}" ] || rm -rf "$W"; }
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+need_corebox
+VECTORS=tests/e2e/argv_vectors.txt
+exe=$(readlink -f "$CB")
+long=$(printf '%4096s' '' | tr ' ' A)
+TRACEFS=/sys/kernel/tracing
+[ -d $TRACEFS/events ] || TRACEFS=/sys/kernel/debug/tracing
+probe_events() { cat $TRACEFS/kprobe_events $TRACEFS/uprobe_events 2>/dev/null; }
+probe_events > "$W/events.before"
+
+# ours: the pids of live processes running the binary under test (but
+# those that ran before this test: another test's, not ours to judge)
+ours() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/exe" 2>/dev/null)" = "$exe" ] && echo "${p#/proc/}"
+	done | grep -vxF -f "$W/ours.before"
+}
+: > "$W/ours.before"
+ours > "$W/ours.before.new"
+mv "$W/ours.before.new" "$W/ours.before"
+
+# The vectors, decoded once: vN (N = 1..nv) is line N's arguments quoted
+# for eval, lineN the line as written (for the report).
+quote() {
+	r=$(printf '%s_' "$1" | sed "s/'/'\\\\''/g")
+	printf "'%s'" "${r%_}"
+}
+nv=0
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	q=
+	for a in $line; do
+		case $a in
+		"''") a= ;;
+		*'{long}'*) a=$(printf '%s' "$a" | sed "s/{long}/$long/") ;;
+		*) a=$(printf '%b_' "$a"); a=${a%_} ;; # (_: keep a trailing newline)
+		esac
+		q="$q $(quote "$a")"
+	done
+	nv=$((nv + 1))
+	eval "v$nv=\$q line$nv=\$line"
+done < "$VECTORS"
+
+# judge APPLET RAN: what is wrong with the refusal in $W/err and $W/out
+# (nothing printed: it was refused right); RAN: stdout may hold output
+judge() {
+	LC_ALL=C awk -v a="$1" -v ran="$2" '
+	FILENAME == ARGV[1] { l[++n] = $0; if ($0 ~ /[[:cntrl:]]/) c = 1; next }
+	{ o = 1; if ($0 ~ /[[:cntrl:]]/) c = 1 }
+	END {
+		if (o && !ran) { print "wrote to stdout"; exit }
+		if (!n) { print "no error message"; exit }
+		if (index(l[1], a ": ") != 1) { print "error does not name the applet"; exit }
+		# the two further lines allowed: a --help hint, a probe text with a caret under it
+		if (n == 2 && index(l[2], "Try '\''" a " --help'\''") == 1) n = 1
+		if (n == 3 && l[2] ~ /^  / && l[3] ~ /^ *\^$/) n = 1
+		if (n > 1) { print n " lines on stderr"; exit }
+		if (c) print "raw control byte in the output"
+	}' "$W/err" "$W/out"
+}
+
+# replay APPLET N: run APPLET with vector N; a problem is appended to
+# $W/bad (one line), its absence means the line was refused
+replay() {
+	applet=$1 vec=$2
+	eval "q=\$v$vec"
+	eval "set -- $q"
+	timeout -s KILL "$TIMEOUT" "$CB" "$applet" "$@" > "$W/out" 2> "$W/err" < /dev/null
+	rc=$?
+	ran=
+	case $rc in
+	1 | 2) what= ;;
+	126 | 127) # systrace's arguments are a command, traced as it fails to
+		# start (its execve on stdout); 127/126: it could not be run
+		[ "$applet" = systrace ] && ran=1 what= || what="exit $rc" ;;
+	137) what="still running after ${TIMEOUT} s (killed)" ;;
+	0) what="accepted (exit 0)" ;;
+	*) what="exit $rc" ;;
+	esac
+	[ -n "$what" ] || what=$(judge "$applet" "$ran")
+	[ -z "$what" ] && return 0
+	eval "line=\$line$vec"
+	printf '%s %s: %s: %s\n' "$applet" "$line" "$what" \
+		"$(head -c 200 "$W/err" | LC_ALL=C tr -c '[:print:]' '?')" >> "$W/bad"
+}
+
+applets=$("$CB" --list) || { notok "$CB --list failed"; exit 1; }
+: > "$W/bad"
+tried=0 failed=0
+for applet in $applets; do
+	before=$(wc -l < "$W/bad")
+	i=1
+	while [ $i -le $nv ]; do
+		replay "$applet" $i
+		i=$((i + 1))
+	done
+	tried=$((tried + nv))
+	bad=$(($(wc -l < "$W/bad") - before))
+	if [ "$bad" = 0 ]; then
+		ok "$applet refuses every hostile line"
+	else
+		notok "$applet: $bad hostile lines not refused:"
+		tail -n "$bad" "$W/bad" | sed 's/^/    /'
+		failed=$((failed + bad))
+	fi
+done
+
+# nothing left behind: the timeout killed what hung, but a child it forked
+# or a probe it made could outlive it
+left=$(ours)
+if [ -n "$left" ]; then
+	notok "processes of $CB still running: $left"
+	for p in $left; do bpf_ids "$p" | sed "s/^/    $p holds /"; kill -KILL "$p"; done
+else
+	ok "no process of $CB left running"
+fi
+probe_events > "$W/events.after"
+if cmp -s "$W/events.before" "$W/events.after"; then
+	ok "kprobe_events and uprobe_events unchanged"
+else
+	notok "kprobe_events/uprobe_events changed: $(diff "$W/events.before" "$W/events.after" | head -5)"
+fi
+echo "# $T: $tried command lines tried over $(echo $applets | wc -w) applets, $failed not refused"
+[ "$fails" = 0 ]
