@@ -121,4 +121,13 @@ usage_err "systrace -e" "systrace: unknown syscall 'x\x0ay\x1b[2J' in -e (" "$CB
 usage_err "opensnoop -p" "opensnoop: invalid PID: 'x\x0ay\x1b[2J'" "$CB" opensnoop -p "$BAD"
 usage_err "an unknown option" "execsnoop: unrecognized option '--x\x0ay\x1b[2J'" "$CB" execsnoop "--$BAD"
 usage_err "an unknown tool" "corebox: unknown tool 'x\x0ay\x1b[2J' (corebox --list shows the tools)" "$CB" "$BAD"
+# run-time errors (tool_err) too: a cgroup path with a newline and ESC is
+# named escaped, on one line, and the tool exits 1
+for t in execsnoop systrace; do
+	"$CB" $t -c "/$BAD" > /dev/null 2> "$W/cerr"
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$(wc -l < "$W/cerr")" = 1 ] && grep -q "^$t: .*/x\\\\x0ay\\\\x1b\\[2J" "$W/cerr"; then
+		ok "$t -c: a run-time error names the argument escaped, on one line"
+	else notok "$t -c: status $rc: $(cat -v "$W/cerr" | tr '\n' '|')"; fi
+done
 [ "$fails" = 0 ]

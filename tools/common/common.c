@@ -43,12 +43,17 @@ void tool_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* Messages quote names from files and the kernel: never let their bytes
- * reach the terminal raw (lib/strbuf.h strbuf_add_safe). */
+/* Messages quote names from files and the kernel and the user's own
+ * arguments: never let their bytes reach the terminal raw, nor a newline
+ * in an argument forge a second line (everything is escaped, newlines
+ * too).  The one text that keeps its lines is lib/err.c's message (a
+ * verifier log tail), quoted here through err_msg(): lib/err.c escaped it
+ * already, so it is copied as it is rather than escaped twice. */
 void tool_err(const char *name, const char *fmt, ...)
 {
 	struct strbuf b = { 0 };
-	char *msg = NULL;
+	const char *em = err_msg();
+	char *msg = NULL, *at;
 	va_list ap;
 
 	fflush(stdout);
@@ -57,9 +62,17 @@ void tool_err(const char *name, const char *fmt, ...)
 		msg = NULL;
 	va_end(ap);
 	strbuf_reset(&b);
-	strbuf_add_safe(&b, name);
+	strbuf_add_escaped(&b, name, "");
 	strbuf_add(&b, ": ");
-	strbuf_add_safe(&b, msg ? msg : fmt);
+	at = msg && em[0] ? strstr(msg, em) : NULL;
+	if (at) {
+		*at = 0;
+		strbuf_add_escaped(&b, msg, "");
+		strbuf_add(&b, em);
+		strbuf_add_escaped(&b, at + strlen(em), "");
+	} else {
+		strbuf_add_escaped(&b, msg ? msg : fmt, "");
+	}
 	fprintf(stderr, "%s\n", b.s);
 	strbuf_free(&b);
 	free(msg);
