@@ -1,0 +1,17 @@
+/* capable: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_CAPABLE_H
+#define COREBOX_CAPABLE_H
+
+/* -u: print a capability once per process or per cgroup (libbpf-tools' enum) */
+enum capable_unique { CAPABLE_UNQ_OFF, CAPABLE_UNQ_PID, CAPABLE_UNQ_CGROUP };
+
+struct capable_event {
+	__u32 pid;  /* tgid */
+	__u32 tid;
+	__u32 uid;
+	__s32 cap;
+	__s32 ret;  /* 0: allowed, else -EPERM */
+	char comm[16];
+};
+
+#endif
