@@ -4,7 +4,7 @@
 # held, a second writer waiting on it: tests/e2e/helpers/cbx_lockcont.c);
 # with -p HELPER the caller in the write path must show Count N in
 # libbpf-tools' layout between its banner and its closing line; -s names
-# the helper as Max PID; -P shows each waiting thread once; -c filters by
+# the helper as Max PID, -L on that lock keeps its waits alone; -P shows each waiting thread once on it; -c filters by
 # the caller's name; JSON carries the same; -i/-d report and stop on
 # their own; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/klockstat.sh
@@ -70,14 +70,25 @@ if run "-s run" -s 3; then
 		[ "$(grep -A2 -E "$ROW" "$W/t.out" | sed -n 2,3p | grep -Ec '^ +[a-z0-9_.]+\+0x[0-9a-f]+$')" = 2 ]; then
 		ok "-s 3: two more frames, then Max PID $hpid, COMM cbx_lockcont and the lock"
 	else notok "-s: $(grep -A4 -E "$ROW" "$W/t.out" | tr '\n' '|')"; fi
+	lockaddr=$(grep -A3 -E "$ROW" "$W/t.out" | sed -n 's/.*Max PID.*(\(0x[0-9a-f]*\))$/\1/p')
 fi
 
-# ---- 3: -P: each waiting thread once ----------------------------------------------------------
-if run "-P run" -P; then
+# ---- 2b: -L: that lock (the file's inode lock: the same file, the same inode) -----------------
+if [ -n "${lockaddr:-}" ] && run "-L run" -L "$lockaddr"; then
+	if [ "$(grep -E "$ROW" "$W/t.out" | awk '{ print $4 }')" = $N ] && [ "$(grep -c '+0x' "$W/t.out")" = 1 ]; then
+		ok "-L $lockaddr: the $N waits on it alone"
+	else notok "-L: $(tr '\n' '|' < "$W/t.out")"; fi
+fi
+if $CB klockstat -L no_such_lock_ > /dev/null 2> "$W/L.err"; then notok "-L no_such_lock_ accepted"
+elif grep -q 'failed to find lock no_such_lock_' "$W/L.err"; then ok "-L with an unknown lock refused"
+else notok "-L no_such_lock_: $(cat "$W/L.err")"; fi
+
+# ---- 3: -P (on the inode lock: its threads may wait on others too) ----------------------------
+if [ -n "${lockaddr:-}" ] && run "-P run" -P -L "$lockaddr"; then
 	awk '$1 == "round" { print $3 }' "$W/helper" | sort > "$W/want"
-	awk -v n=$N '$2 == "cbx_lockcont" && $5 == 1 { print $1 }' "$W/t.out" | sort > "$W/got"
+	awk '$2 == "cbx_lockcont" { print $1, $5 }' "$W/t.out" | sort > "$W/got"
 	if grep -qxF '                Tid              Comm  Avg Wait    Count   Max Wait   Total Wait' "$W/t.out" &&
-		[ "$(wc -l < "$W/want")" = $N ] && [ -z "$(comm -23 "$W/want" "$W/got")" ]; then
+		[ "$(wc -l < "$W/want")" = $N ] && [ "$(sed 's/$/ 1/' "$W/want")" = "$(cat "$W/got")" ]; then
 		ok "-P: the $N waiting threads, each with Count 1, under the Tid/Comm header"
 	else notok "-P: want $(tr '\n' ' ' < "$W/want"), got $(tr '\n' '|' < "$W/t.out")"; fi
 fi
