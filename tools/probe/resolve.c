@@ -25,6 +25,7 @@
 #include "lib/util.h"
 #include "loader/kbtf.h"
 #include "tools/probe/arch.h"
+#include "tools/probe/usdt.h"
 #include "tools/common/common.h"
 #include "tools/common/opt.h"
 
@@ -879,91 +880,53 @@ static void usdt_args(struct loc *l, const char *args)
 	}
 }
 
+struct usdt_want {
+	const struct spec *s;
+	const struct resolve_opts *o;
+	struct ubin *b;
+	struct loc **locs;
+	int *n;
+};
+
+static int usdt_loc(void *ctx, const struct usdt_note *note)
+{
+	struct usdt_want *w = ctx;
+	struct loc *l;
+	uint64_t off, soff = 0;
+
+	if (!match(&w->b->m, note->name) || (w->s->provider && strcmp(w->s->provider, note->provider)))
+		return 0;
+	if (vaddr_to_off(&w->b->ev, note->pc, &off) < 0)
+		return 0;
+	if (note->sema && vaddr_to_off(&w->b->ev, note->sema, &soff) < 0)
+		soff = 0;
+	if (w->o->limit && *w->n >= w->o->limit)
+		return err_set(E2BIG, "maximum of %d probes allowed", w->o->limit);
+	l = add_loc(w->locs, w->n);
+	l->mech = M_UPROBE;
+	l->user = true;
+	l->usdt = true;
+	l->name = xstrdup(note->name);
+	l->target = xstrdup(w->b->path);
+	l->off = off;
+	l->ref_ctr = soff;
+	usdt_args(l, note->args);
+	return 0;
+}
+
 static int resolve_usdt(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char *path = probe_find_library(s->lib, o->pid);
-	const Elf64_Shdr *notes, *base_sh;
 	struct ubin b;
+	struct usdt_want w = { s, o, &b, locs, n };
 	int err;
 
 	if ((err = ubin_open(&b, path, s, o, false)) < 0)
 		return err;
-	notes = elf_find_sec(&b.ev, ".note.stapsdt");
-	base_sh = elf_find_sec(&b.ev, ".stapsdt.base");
-	if (!notes) {
-		err = err_set(ENOENT, "%s has no USDT probes (no .note.stapsdt)", path);
-		goto out;
-	}
-	{
-		const uint8_t *p, *end;
-		const void *nd;
-		size_t nsz;
-
-		if ((err = elf_sec_data(&b.ev, notes, &nd, &nsz)) < 0 || !nd)
-			goto out;
-		p = nd;
-		end = p + nsz;
-		while (p + 12 <= end) {
-			uint32_t namesz, descsz, type;
-			const uint8_t *name, *desc;
-			uint64_t pc, base, sema;
-			const char *prov, *pname, *args, *dend;
-
-			memcpy(&namesz, p, 4);
-			memcpy(&descsz, p + 4, 4);
-			memcpy(&type, p + 8, 4);
-			name = p + 12;
-			desc = name + ((namesz + 3) & ~3u);
-			if (namesz > (size_t)(end - name) || descsz > (size_t)(end - desc) ||
-			    (size_t)(end - desc) < ((descsz + 3) & ~3u) - (descsz & 3 ? 0 : 0))
-				break;
-			p = desc + ((descsz + 3) & ~3u);
-			if (type != 3 || namesz != 8 || memcmp(name, "stapsdt", 8) || descsz < 24 + 3)
-				continue;
-			memcpy(&pc, desc, 8);
-			memcpy(&base, desc + 8, 8);
-			memcpy(&sema, desc + 16, 8);
-			dend = (const char *)desc + descsz;
-			prov = (const char *)desc + 24;
-			if (!memchr(prov, 0, (size_t)(dend - prov)))
-				continue;
-			pname = prov + strlen(prov) + 1;
-			if (pname >= dend || !memchr(pname, 0, (size_t)(dend - pname)))
-				continue;
-			args = pname + strlen(pname) + 1;
-			if (args >= dend || !memchr(args, 0, (size_t)(dend - args)))
-				args = "";
-			if (!match(&b.m, pname) || (s->provider && strcmp(s->provider, prov)))
-				continue;
-			if (base_sh && base)
-				pc += base_sh->sh_addr - base;
-			{
-				struct loc *l;
-				uint64_t off, soff = 0;
-
-				if (vaddr_to_off(&b.ev, pc, &off) < 0)
-					continue;
-				if (sema && vaddr_to_off(&b.ev, sema, &soff) < 0)
-					soff = 0;
-				if (o->limit && *n >= o->limit) {
-					err = err_set(E2BIG, "maximum of %d probes allowed", o->limit);
-					goto out;
-				}
-				l = add_loc(locs, n);
-				l->mech = M_UPROBE;
-				l->user = true;
-				l->usdt = true;
-				l->name = xstrdup(pname);
-				l->target = xstrdup(path);
-				l->off = off;
-				l->ref_ctr = soff;
-				usdt_args(l, args);
-			}
-		}
-	}
+	if ((err = usdt_notes(&b.ev, b.path, usdt_loc, &w)) < 0)
+		return ubin_close(&b, err);
 	if (!*n)
-		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", path, s->func);
-out:
+		err = err_set(ENOENT, "no USDT probe in %s matches '%s'", b.path, s->func);
 	return ubin_close(&b, err);
 }
 
