@@ -12,9 +12,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 
-#include "bpf/perf.h"
 #include "tools/common/common.h"
-#include "tools/common/kfunc.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "blk.h"
@@ -127,41 +125,6 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
-/* Who submitted each request: the block_io_start tracepoint (6.5+), else
- * blk_account_io_start (or its older __ name) by fentry or kprobe, else
- * the task current at insert/issue time (right for direct and
- * synchronous I/O; a flusher thread for writeback). */
-static const char *choose_attribution(struct obj *o)
-{
-	static const char *const fns[] = { "blk_account_io_start", "__blk_account_io_start" };
-	static char how[96];
-	enum kfunc_way h = KFUNC_NONE;
-	int which = 0;
-
-	if (perf_tp_exists("block", "block_io_start")) {
-		prog_set_autoload(obj_prog(o, "io_start_fentry"), false);
-		prog_set_autoload(obj_prog(o, "io_start_kprobe"), false);
-		return "the block_io_start tracepoint";
-	}
-	prog_set_autoload(obj_prog(o, "block_io_start"), false);
-	which = kfunc_pick(o, fns, (int)ARRAY_SIZE(fns), &h);
-	if (h != KFUNC_FENTRY)
-		prog_set_autoload(obj_prog(o, "io_start_fentry"), false);
-	else
-		prog_set_attach_target(obj_prog(o, "io_start_fentry"), fns[which]);
-	if (h != KFUNC_KPROBE)
-		prog_set_autoload(obj_prog(o, "io_start_kprobe"), false);
-	else
-		prog_set_attach_target(obj_prog(o, "io_start_kprobe"), fns[which]);
-	if (h == KFUNC_NONE) {
-		OBJ_SET(o, pid_at_issue, (uint8_t)1);
-		return "the task current at insert/issue (no block_io_start tracepoint, no fentry or kprobe "
-		       "on blk_account_io_start)";
-	}
-	snprintf(how, sizeof(how), "%s on %s", kfunc_way_name(h), fns[which]);
-	return how;
-}
-
 static const char *attribution;
 
 /* -v: what is attached, and where the submitter comes from. */
@@ -196,7 +159,7 @@ int biosnoop_main(int argc, char **argv)
 	if (blk_rq_is_second_arg(obj_kernel_btf(o, &oo)))
 		OBJ_SET(o, rq_arg1, (uint8_t)1);
 	blk_flags_init(obj_kernel_btf(o, &oo));
-	attribution = choose_attribution(o);
+	attribution = blk_choose_attribution(o);
 	te.cgroup = env.cgroup;
 	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
 	out_show(&table, C_TS, !env.timestamp);

@@ -7,10 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf/perf.h"
 #include "btf/btf.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
+#include "tools/common/kfunc.h"
 
 /* ---- /proc/partitions: name <-> dev ------------------------------------ */
 
@@ -305,4 +307,39 @@ struct obj *blk_open(const char *tool, const char *disk, const char *obj, size_t
 		OBJ_SET(o, targ_dev, (uint32_t)dev);
 	}
 	return o;
+}
+
+/* Who submitted each request: the block_io_start tracepoint (6.5+), else
+ * blk_account_io_start (or its older __ name) by fentry or kprobe, else
+ * the task current at insert/issue time (right for direct and
+ * synchronous I/O; a flusher thread for writeback). */
+const char *blk_choose_attribution(struct obj *o)
+{
+	static const char *const fns[] = { "blk_account_io_start", "__blk_account_io_start" };
+	static char how[96];
+	enum kfunc_way h = KFUNC_NONE;
+	int which = 0;
+
+	if (perf_tp_exists("block", "block_io_start")) {
+		prog_set_autoload(obj_prog(o, "io_start_fentry"), false);
+		prog_set_autoload(obj_prog(o, "io_start_kprobe"), false);
+		return "the block_io_start tracepoint";
+	}
+	prog_set_autoload(obj_prog(o, "block_io_start"), false);
+	which = kfunc_pick(o, fns, (int)ARRAY_SIZE(fns), &h);
+	if (h != KFUNC_FENTRY)
+		prog_set_autoload(obj_prog(o, "io_start_fentry"), false);
+	else
+		prog_set_attach_target(obj_prog(o, "io_start_fentry"), fns[which]);
+	if (h != KFUNC_KPROBE)
+		prog_set_autoload(obj_prog(o, "io_start_kprobe"), false);
+	else
+		prog_set_attach_target(obj_prog(o, "io_start_kprobe"), fns[which]);
+	if (h == KFUNC_NONE) {
+		OBJ_SET(o, pid_at_issue, (uint8_t)1);
+		return "the task current at insert/issue (no block_io_start tracepoint, no fentry or kprobe "
+		       "on blk_account_io_start)";
+	}
+	snprintf(how, sizeof(how), "%s on %s", kfunc_way_name(h), fns[which]);
+	return how;
 }
