@@ -4,7 +4,7 @@
 # CAP_SETUID check, allowed), then tries once more (CAP_SYS_NICE, denied);
 # with -p HELPER exactly those checks must be shown, in order, with UID,
 # CAP, NAME and VERDICT as made (libbpf-tools' header and widths); -x adds
-# TID and INSETID; -u pid shows each capability once; JSON lines carry the
+# TID and INSETID; -u pid shows each capability once; -c keeps a cgroup's; JSON lines carry the
 # same checks; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/capable.sh
 set -u
@@ -12,12 +12,13 @@ CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-capable.XXXXXX)
 T=capable
 fails=0
-TPID= HPID=
+TPID= HPID= CG=
 N=3
 . tests/e2e/lib.sh
 
 cleanup() {
 	for p in $TPID $HPID; do kill -KILL "$p" 2>/dev/null; done
+	[ -z "$CG" ] || rmdir "$CG" 2>/dev/null
 	rm -rf "$W"
 }
 trap cleanup EXIT
@@ -92,6 +93,28 @@ fi
 if $CB capable -u nobody > /dev/null 2> "$W/u.err"; then notok "-u nobody accepted"
 elif grep -q 'Unknown unique type nobody' "$W/u.err"; then ok "-u with an unknown type refused"
 else notok "-u nobody: $(cat "$W/u.err")"; fi
+
+# ---- 3b: -c CGROUP: the helper started in a new cgroup v2 group is all it shows ----------
+for d in /sys/fs/cgroup/unified /sys/fs/cgroup; do
+	[ "$(stat -fc %T "$d" 2>/dev/null)" = cgroup2fs ] && mkdir "$d/cbx_capable_$$" 2>/dev/null && CG=$d/cbx_capable_$$ && break
+done
+if [ -z "$CG" ]; then ok "-c: cgroup filter # SKIP no cgroup v2 hierarchy to make a group in"
+elif tool_start t VERDICT "$T" -c "$CG"; then
+	helper_start "$W/helper" sh -c "echo \$\$ > $CG/cgroup.procs && exec $W/cbx_caps $N" || notok "-c: helper not ready: $(cat "$W/helper")"
+	hpid=$HPID
+	kill -USR1 "$hpid"
+	wait_for "$W/helper" '^done' 50 || notok "-c: helper failed: $(cat "$W/helper")"
+	wait "$hpid" 2>/dev/null
+	HPID=
+	sleep 0.3
+	snoop_stop "-c run"
+	# the helper's own checks (as -p shows them) follow those of the
+	# shell's echo and exec in the group: all of one process, and no other
+	others=$(awk -v p="$hpid" 'NR > 1 && $3 != p' "$W/t.out" | wc -l)
+	awk -v p="$hpid" '$3 == p && $4 == "cbx_caps" { print $2, $5, $6, $8 }' "$W/t.out" | tail -n $((N + 2)) > "$W/got"
+	if [ "$others" = 0 ] && cmp -s "$W/got" "$W/want"; then ok "-c: only the process in the group, its $((N + 2)) checks in order"
+	else notok "-c: $others rows of other processes; $(tr '\n' '|' < "$W/t.out" | head -c 500)"; fi
+fi
 
 # ---- 4: JSON ---------------------------------------------------------------------------------
 if run "-j run" -j && python3 - "$W/t.out" "$W/want" "$hpid" <<'PY'
