@@ -59,6 +59,13 @@ if echo "$hdr" | grep -q 'Machine: *AArch64' && echo "$hdr" | grep -q 'Type: *EX
 else
 	notok "corebox-arm64 is not a static stripped AArch64 executable: $(echo "$hdr" | grep -E 'Machine|Type' | tr -s ' ' | tr '\n' ' ')"
 fi
+# the brief's size budget: every tool in one file of at most 1 MiB, on
+# both architectures (the arm64 build is the larger one)
+for b in corebox corebox-arm64; do
+	sz=$(stat -c %s $b 2>/dev/null || echo 0)
+	if [ "$sz" -gt 0 ] && [ "$sz" -le 1048576 ]; then ok "$b is $sz bytes, within 1 MiB"
+	else notok "$b is $sz bytes, over the 1 MiB budget"; fi
+done
 if [ "$("$QEMU" ./corebox-arm64 --list 2>&1)" = "$(./corebox --list 2>&1)" ]; then
 	ok "corebox-arm64 --list under qemu-user lists the same $(./corebox --list | wc -l) tools as ./corebox"
 else
