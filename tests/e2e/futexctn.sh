@@ -6,7 +6,8 @@
 # thread's user stack (cbx_futex_waiter) between "    -" lines and N
 # samples in the libbpf-tools log2 layout; -s one per process with the
 # PID and no stack; -l WORD the same lock, -l of another word nothing;
-# -m msecs; -j the histogram with its labels, count and stack; bad
+# -m msecs; -j the histogram with its labels, count and stack, --prom
+# its count; bad
 # arguments exit 2; nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/futexctn.sh
 set -u
@@ -77,7 +78,7 @@ if run "-l other" -p HPID -l 0x10; then
 fi
 
 # ---- 4: JSON ---------------------------------------------------------------------------------
-if run "-j" -j -p HPID && python3 - "$W/t.out" "$WTID" "$WORD" $N <<'PY'
+if run "-j" -j --prom "$W/prom" -p HPID && python3 - "$W/t.out" "$WTID" "$WORD" $N <<'PY'
 import json, sys
 docs = [json.loads(l) for l in open(sys.argv[1])]
 hs = [h for d in docs for h in d.get("latency", [])]
@@ -89,6 +90,13 @@ assert "cbx_futex_waiter" in h["stack"].split(";"), h["stack"]
 PY
 then ok "-j: the histogram with tid, comm, lock, stack and count $N"
 else notok "-j: $(head -c 500 "$W/t.out")"; fi
+pn=$(prom_valid "$W/prom")
+c=$(awk -v p="corebox_futexctn_latency_seconds_count{tid=\"$WTID\",comm=\"cbx_futex\",lock=\"$WORD\",stack=\"" \
+	'index($0, p) == 1 && /cbx_futex_waiter/ { print $NF }' "$W/prom")
+case $pn in
+bad*) notok "--prom: $pn" ;;
+*) if [ "$c" = "$N" ]; then ok "--prom: $pn valid samples; the lock's and stack's count $N"; else notok "--prom: count '$c': $(grep _count "$W/prom" | head -2)"; fi ;;
+esac
 
 # ---- 5: usage ---------------------------------------------------------------------------------
 exits_2 "-l not hex" futexctn -l zz

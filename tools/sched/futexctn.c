@@ -156,7 +156,9 @@ static void print_one(struct report *r, const struct entry *e)
 	labels[nl++] = (struct out_label){ env.summary ? "pid" : "tid", ids };
 	labels[nl++] = (struct out_label){ "comm", comm };
 	labels[nl++] = (struct out_label){ "lock", lock };
-	if (!env.summary && out_json()) { /* (a label per stack would flood Prometheus) */
+	/* the stack is part of the key: JSON and Prometheus label it too, so
+	 * two stacks on one lock stay two series */
+	if (!env.summary && (out_json() || out_cfg.prom_path)) {
 		stacks_fold_frames(&r->stacks, &stack, e->key.user_stack_id, tgid, 1, 0);
 		labels[nl++] = (struct out_label){ "stack", stack.s ? stack.s : "" };
 	}
@@ -192,6 +194,7 @@ int futexctn_main(int argc, char **argv)
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
+	tool_signals(); /* a Ctrl-C while loading still ends with the report */
 	o = BPF_OBJ_OPEN(futexctn);
 	OBJ_SET(o, targ_pid, (uint32_t)env.pid);
 	OBJ_SET(o, targ_tid, (uint32_t)env.tid);
@@ -211,7 +214,6 @@ int futexctn_main(int argc, char **argv)
 	r.keys = xcalloc(FUTEXCTN_MAX_ENTRIES, sizeof(*r.keys));
 	r.vals = xcalloc(FUTEXCTN_MAX_ENTRIES, sizeof(*r.vals));
 	r.entries = xcalloc(FUTEXCTN_MAX_ENTRIES, sizeof(*r.entries));
-	tool_signals();
 	ret = interval_loop(&env.iv, report, &r);
 	stacks_report_missed(&r.stacks, stderr);
 	stacks_fini(&r.stacks);
