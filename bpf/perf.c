@@ -309,11 +309,18 @@ int perf_attach_bpf(int perf_fd, int prog_fd, uint64_t cookie, int *link_fd)
 	int lfd = -1;
 
 	*link_fd = -1;
-	if (probe_perf_link()) {
+	/* The attach is its own probe: a link made says the kernel has perf
+	 * links, and only a refused one runs probe_perf_link() (a program
+	 * load, ~0.3 ms of every tool's start) to tell a kernel without them
+	 * (use the ioctl) from a link refused for another reason. */
+	if (!probe_disabled("perf_link")) {
 		lfd = bpf_link_create(prog_fd, perf_fd, BPF_PERF_EVENT, 0, cookie);
-		if (lfd < 0)
+		if (lfd < 0 && probe_perf_link())
 			return err_prefix(lfd, "perf event attach");
-	} else {
+		if (lfd < 0)
+			err_clear(); /* no perf links: the ioctl below */
+	}
+	if (lfd < 0) {
 		if (cookie)
 			return err_set(EOPNOTSUPP, "kernel has no perf links, so no BPF cookies");
 		if (ioctl(perf_fd, PERF_EVENT_IOC_SET_BPF, prog_fd) < 0) {

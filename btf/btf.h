@@ -42,6 +42,21 @@ struct btf *btf_new(const void *data, size_t size, int copy, const struct btf *b
  * not checked again, a third of the parse of vmlinux's 127k types and of
  * a tool's start.  The header, type lengths and type names still are. */
 struct btf *btf_new_kernel(const void *data, size_t size, const struct btf *base);
+/* Names a caller will look up, known before the BTF is opened: types
+ * (looked up only as kinds other than FUNC, see btf_find_prepare_types)
+ * and funcs (any kind, see btf_find_prepare). */
+struct btf_wanted {
+	const char *const *types;
+	size_t nr_types;
+	const char *const *funcs;
+	size_t nr_funcs;
+};
+/* btf_new_kernel that also finds the wanted names during its one pass
+ * over the types (the same result as btf_find_prepare_wanted after it,
+ * without a second pass over vmlinux's 127k types: ~1 ms of a tool's
+ * start).  want may be NULL. */
+struct btf *btf_new_kernel_prepared(const void *data, size_t size, const struct btf *base,
+				    const struct btf_wanted *want);
 void btf_free(struct btf *btf);
 
 /* Number of type ids including void (valid ids: 1 .. btf_nr_types()-1;
@@ -101,6 +116,8 @@ void btf_find_prepare(const struct btf *btf, const char *const *names, size_t n)
  * types (vmlinux 6.18: 1.04-1.19 -> 0.85-1.14 ms).  Lookups of these names that may want a FUNC (btf_find with
  * kind FUNC or < 0, btf_for_each_named) still scan or index. */
 void btf_find_prepare_types(const struct btf *btf, const char *const *names, size_t n);
+/* Both of the above in one pass, for a BTF already open (want may be NULL). */
+void btf_find_prepare_wanted(const struct btf *btf, const struct btf_wanted *want);
 
 /* Skip volatile/const/restrict/type_tag (not typedefs); returns the
  * resolved id (and type via *res when non-NULL).  A chain longer than 32

@@ -46,101 +46,79 @@ static void build_index(struct btf *btf)
 	btf->names_cap = cap;
 }
 
-/* The first (up to) 4 bytes of a NUL-terminated name, zero padded: a
- * cheap filter before comparing whole names.  It runs for each of
- * vmlinux's ~100k named types in btf_find_prepare (a tool's start): one
- * load and a mask where 4 bytes are there, not a loop. */
-static uint32_t prefix4(const char *s, const char *end)
+void prep_begin(struct btf *btf, struct prep_pass *pp, const struct btf_wanted *want)
 {
-	uint32_t v = 0;
+	size_t nt = want ? want->nr_types : 0, nf = want ? want->nr_funcs : 0;
 
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (end - s >= 4) {
-		uint32_t zero;
-
-		memcpy(&v, s, 4);
-		/* lowest set bit: the first NUL (higher ones may be false) */
-		zero = (v - 0x01010101u) & ~v & 0x80808080u;
-		if (zero)
-			v &= (uint32_t)((1ull << (__builtin_ctz(zero) & ~7u)) - 1);
-		return v;
-	}
-#endif
-	for (int i = 0; i < 4 && s + i < end && s[i]; i++)
-		v |= (uint32_t)(uint8_t)s[i] << (8 * i);
-	return v;
-}
-
-#define PREP_BITS 16
-
-static uint32_t prefix_slot(uint32_t p)
-{
-	return (p * 2654435761u) >> (32 - PREP_BITS);
-}
-
-/* no_funcs: skip FUNC types without reading their names (56k of
- * vmlinux's 71k named types), each a likely cache miss into 2.3 MB of
- * strings.  What remains is mostly the walk over the type headers. */
-static void prepare(const struct btf *cbtf, const char *const *names, size_t n, bool no_funcs)
-{
-	struct btf *btf = (struct btf *)cbtf; /* a cache, like the index */
-	const char *end = btf->strs + btf->strs_len;
-	uint8_t *bits;
-	uint32_t *pfx;
-	size_t i;
-
-	if (btf->names_cap || !n)
+	memset(pp, 0, sizeof(*pp));
+	if (btf->names_cap || !(nt + nf))
 		return;
 	if (btf->base)
-		prepare(btf->base, names, n, no_funcs);
-	/* keep earlier preparations; add the new names */
-	btf->prep = xrealloc(btf->prep, (btf->nr_prep + n) * sizeof(*btf->prep));
-	pfx = xmalloc(n * sizeof(*pfx));
-	bits = xcalloc(1u << (PREP_BITS - 3), 1);
-	for (i = 0; i < n; i++) {
+		btf_find_prepare_wanted(btf->base, want);
+	pp->first = btf->nr_prep;
+	pp->n = (uint32_t)(nt + nf);
+	/* keep earlier preparations; add the new names, types first: a
+	 * lookup takes the first entry that can answer it */
+	btf->prep = xrealloc(btf->prep, (btf->nr_prep + nt + nf) * sizeof(*btf->prep));
+	pp->pfx = xmalloc((nt + nf) * sizeof(*pp->pfx));
+	pp->bits = xcalloc(1u << (PREP_BITS - 3), 1);
+	/* FUNC types share the filter (8 KiB less at the peak: a tool's
+	 * peak RSS is ~1.2 MiB); prep_match skips the type-only names */
+	pp->fbits = nf ? pp->bits : NULL;
+	for (size_t i = 0; i < nt + nf; i++) {
 		struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
+		const char *name = i < nt ? want->types[i] : want->funcs[i - nt];
+		uint32_t sl;
 
-		p->name = xstrdup(names[i]);
+		p->name = xstrdup(name);
 		p->ids = NULL;
 		p->nr = 0;
-		p->no_funcs = no_funcs;
-		pfx[i] = prefix4(names[i], names[i] + strlen(names[i]) + 1);
-		bits[prefix_slot(pfx[i]) >> 3] |= (uint8_t)(1u << (prefix_slot(pfx[i]) & 7));
+		p->no_funcs = i < nt;
+		pp->pfx[i] = prefix4(name, name + strlen(name) + 1);
+		sl = prep_slot(pp->pfx[i]);
+		pp->bits[sl >> 3] |= (uint8_t)(1u << (sl & 7));
 	}
-	for (uint32_t k = 0; k < btf->nr; k++) {
-		const struct btf_type *t = (const struct btf_type *)(btf->types + btf->offs[k]);
-		const char *s;
-		uint32_t pf, sl;
+	btf->nr_prep += pp->n;
+}
 
-		if (!t->name_off || t->name_off < btf->start_str || (no_funcs && btf_kind(t) == BTF_KIND_FUNC))
-			continue;
-		s = btf->strs + (t->name_off - btf->start_str);
-		pf = prefix4(s, end);
-		sl = prefix_slot(pf);
-		if (!(bits[sl >> 3] & (1u << (sl & 7))))
-			continue;
-		for (i = 0; i < n; i++) {
-			struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
+void prep_match(struct btf *btf, struct prep_pass *pp, uint32_t k, const char *s, uint32_t pf, bool func)
+{
+	for (uint32_t i = 0; i < pp->n; i++) {
+		struct btf_prepared *p = &btf->prep[pp->first + i];
 
-			if (pfx[i] != pf || strcmp(p->name, s))
-				continue;
-			p->ids = xrealloc(p->ids, (p->nr + 1) * sizeof(*p->ids));
-			p->ids[p->nr++] = btf->start_id + k;
-		}
+		if ((func && p->no_funcs) || pp->pfx[i] != pf || strcmp(p->name, s))
+			continue;
+		p->ids = xrealloc(p->ids, (p->nr + 1) * sizeof(*p->ids));
+		p->ids[p->nr++] = btf->start_id + k;
 	}
-	btf->nr_prep += (uint32_t)n;
-	free(pfx);
-	free(bits);
+}
+
+void prep_end(struct prep_pass *pp)
+{
+	free(pp->pfx);
+	free(pp->bits); /* fbits is bits or NULL */
+	memset(pp, 0, sizeof(*pp));
+}
+
+void btf_find_prepare_wanted(const struct btf *cbtf, const struct btf_wanted *want)
+{
+	struct btf *btf = (struct btf *)cbtf; /* a cache, like the index */
+	struct prep_pass pp;
+
+	prep_begin(btf, &pp, want);
+	for (uint32_t k = 0; pp.n && k < btf->nr; k++)
+		prep_visit(btf, &pp, k, (const struct btf_type *)(btf->types + btf->offs[k]));
+	prep_end(&pp);
 }
 
 void btf_find_prepare(const struct btf *btf, const char *const *names, size_t n)
 {
-	prepare(btf, names, n, false);
+	btf_find_prepare_wanted(btf, &(struct btf_wanted){ .funcs = names, .nr_funcs = n });
 }
 
 void btf_find_prepare_types(const struct btf *btf, const char *const *names, size_t n)
 {
-	prepare(btf, names, n, true);
+	btf_find_prepare_wanted(btf, &(struct btf_wanted){ .types = names, .nr_types = n });
 }
 
 #define SCANS_BEFORE_INDEX 16

@@ -94,7 +94,7 @@ static bool kernel_made(const char *path)
 	return !getenv("COREBOX_SYSFS_BTF") && !strncmp(path, "/sys/kernel/btf/", 16);
 }
 
-static int open_one(struct kbtf *k, const char *path, const struct btf *base)
+static int open_one(struct kbtf *k, const char *path, const struct btf *base, const struct btf_wanted *want)
 {
 	const void *data;
 	size_t size;
@@ -105,7 +105,13 @@ static int open_one(struct kbtf *k, const char *path, const struct btf *base)
 	snprintf(k->path, sizeof(k->path), "%s", path);
 	if ((err = locate_btf(path, k->map, k->map_size, &data, &size)))
 		goto fail;
-	k->btf = kernel_made(path) ? btf_new_kernel(data, size, base) : btf_new(data, size, 0, base);
+	if (kernel_made(path)) {
+		k->btf = btf_new_kernel_prepared(data, size, base, want);
+	} else {
+		k->btf = btf_new(data, size, 0, base);
+		if (k->btf)
+			btf_find_prepare_wanted(k->btf, want);
+	}
 	if (!k->btf) {
 		err = err_prefix(-EINVAL, "%s", path);
 		goto fail;
@@ -144,13 +150,13 @@ int kbtf_open_sys(struct kbtf *k)
 	sysfs_path(p, sizeof(p), "vmlinux");
 	if (access(p, R_OK))
 		return err_set(ENOENT, "the running kernel has no BTF (no %s)", p);
-	return open_one(k, p, NULL);
+	return open_one(k, p, NULL, NULL);
 }
 
 int kbtf_open_split(struct kbtf *k, const char *path, const struct btf *base)
 {
 	memset(k, 0, sizeof(*k));
-	return open_one(k, path, base);
+	return open_one(k, path, base, NULL);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -216,6 +222,11 @@ int kbtf_module_fd(const char *name)
 
 int kbtf_open(struct kbtf *k, const char *path)
 {
+	return kbtf_open_wanted(k, path, NULL);
+}
+
+int kbtf_open_wanted(struct kbtf *k, const char *path, const struct btf_wanted *want)
+{
 	static const char *const fmts[] = {
 		"/boot/vmlinux-%s",
 		"/lib/modules/%s/vmlinux-%s",
@@ -230,17 +241,17 @@ int kbtf_open(struct kbtf *k, const char *path)
 
 	memset(k, 0, sizeof(*k));
 	if (path)
-		return open_one(k, path, NULL);
+		return open_one(k, path, NULL, want);
 	sysfs_path(p, sizeof(p), "vmlinux");
 	if (!access(p, R_OK))
-		return open_one(k, p, NULL);
+		return open_one(k, p, NULL, want);
 	/* $COREBOX_SYSFS_BTF (tests) stands for all of the kernel's own BTF */
 	if (!getenv("COREBOX_SYSFS_BTF") && uname(&u) == 0) {
 		for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
 			/* formats use the release once or twice */
 			snprintf(p, sizeof(p), fmts[i], u.release, u.release);
 			if (!access(p, R_OK))
-				return open_one(k, p, NULL);
+				return open_one(k, p, NULL, want);
 		}
 	}
 	sysfs_path(p, sizeof(p), "vmlinux");

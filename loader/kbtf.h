@@ -21,6 +21,10 @@ struct kbtf {
 };
 
 int kbtf_open(struct kbtf *k, const char *path);
+/* kbtf_open that also finds the wanted names (btf_find_prepare_wanted):
+ * during the parse for the kernel's own files, after it for others. */
+struct btf_wanted;
+int kbtf_open_wanted(struct kbtf *k, const char *path, const struct btf_wanted *want);
 void kbtf_close(struct kbtf *k);
 
 /* The running kernel's own BTF lives in /sys/kernel/btf (vmlinux, and one

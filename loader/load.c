@@ -522,12 +522,19 @@ static void add_name(char ***names, size_t *n, const char *s, size_t len)
 }
 
 /* Every kernel type name this object will look up (CO-RE root types by
- * essential name, tp_btf typedefs, fentry functions, typed ksyms), found
- * in one pass instead of indexing 100k+ names: start-up time.  Names
- * never looked up as a FUNC (CO-RE roots, typedefs: names) go to a pass
- * that does not read the FUNC types' names; functions and ksyms (fnames)
- * to a full one, only when there are any. */
-static void prepare_kernel_names(struct obj *o)
+ * essential name, tp_btf typedefs, fentry functions, typed ksyms), known
+ * before the kernel BTF is opened, so that its parse finds them in the
+ * same pass that indexes the types instead of indexing 100k+ names or
+ * walking the types again: start-up time.  Names never looked up as a
+ * FUNC (CO-RE roots, typedefs: names) are matched without reading the
+ * FUNC types' names; functions and ksyms (fnames) against all.  anames:
+ * the attach targets, looked up in the running kernel's own BTF. */
+struct kernel_names {
+	char **names, **fnames, **anames;
+	size_t n, nf, na;
+};
+
+static void collect_kernel_names(struct obj *o, struct kernel_names *kn)
 {
 	char **names = NULL, **fnames = NULL, **anames = NULL, buf[200];
 	size_t n = 0, nf = 0, na = 0;
@@ -568,18 +575,6 @@ static void prepare_kernel_names(struct obj *o)
 		}
 		add_name(&anames, &na, buf, strlen(buf));
 	}
-	/* attach targets are looked up in the kernel's own BTF: when --btf
-	 * gave another file, prepare them there too (one pass) */
-	if (na && !kbtf_is_sys(&o->kbtf)) {
-		const struct btf *sys = obj_sys_btf(o);
-
-		if (sys)
-			btf_find_prepare(sys, (const char *const *)anames, na);
-		err_clear(); /* no kernel BTF: tp_btf becomes raw_tp later */
-	}
-	for (size_t i = 0; i < na; i++)
-		free(anames[i]);
-	free(anames);
 	if (n) { /* the CO-RE engine's pointer-size probe */
 		static const char *const longs[] = { "long", "long int", "unsigned long", "long unsigned int" };
 
@@ -589,14 +584,43 @@ static void prepare_kernel_names(struct obj *o)
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
 			add_name(&fnames, &nf, o->exts[i].name, strlen(o->exts[i].name)); /* a VAR or FUNC */
-	btf_find_prepare_types(o->kbtf.btf, (const char *const *)names, n);
-	btf_find_prepare(o->kbtf.btf, (const char *const *)fnames, nf);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	for (size_t i = 0; i < nf; i++)
-		free(fnames[i]);
-	free(fnames);
+	*kn = (struct kernel_names){ names, fnames, anames, n, nf, na };
+}
+
+static void kernel_names_free(struct kernel_names *kn)
+{
+	for (size_t i = 0; i < kn->n; i++)
+		free(kn->names[i]);
+	free(kn->names);
+	for (size_t i = 0; i < kn->nf; i++)
+		free(kn->fnames[i]);
+	free(kn->fnames);
+	for (size_t i = 0; i < kn->na; i++)
+		free(kn->anames[i]);
+	free(kn->anames);
+}
+
+/* Open the CO-RE target BTF finding the names as it parses; when --btf
+ * gave another file than the kernel's own, prepare the attach targets
+ * there too (one pass). */
+static int open_kernel_btf(struct obj *o, const struct obj_opts *opts)
+{
+	struct kernel_names kn;
+	int err;
+
+	collect_kernel_names(o, &kn);
+	err = kernel_btf_ensure_wanted(o, opts,
+				       &(struct btf_wanted){ (const char *const *)kn.names, kn.n,
+							     (const char *const *)kn.fnames, kn.nf });
+	if (err >= 0 && kn.na && !kbtf_is_sys(&o->kbtf)) {
+		const struct btf *sys = obj_sys_btf(o);
+
+		if (sys)
+			btf_find_prepare(sys, (const char *const *)kn.anames, kn.na);
+		err_clear(); /* no kernel BTF: tp_btf becomes raw_tp later */
+	}
+	kernel_names_free(&kn);
+	return err;
 }
 
 static int load(struct obj *o, const struct obj_opts *opts);
@@ -620,15 +644,13 @@ static int load(struct obj *o, const struct obj_opts *opts)
 
 	o->verbose = opts ? opts->verbose : 0;
 	if (needs_kernel_btf(o)) {
-		uint64_t t0 = now_ns(), t1;
+		uint64_t t0 = now_ns();
 
-		if ((err = kernel_btf_ensure(o, opts)) < 0)
+		if ((err = open_kernel_btf(o, opts)) < 0)
 			return err;
-		t1 = now_ns();
-		prepare_kernel_names(o);
 		if (o->verbose)
-			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open, %.2f ms to find the names needed\n", o->name,
-				o->kbtf.path, (double)(t1 - t0) / 1e6, (double)(now_ns() - t1) / 1e6);
+			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open and find the names needed\n", o->name,
+				o->kbtf.path, (double)(now_ns() - t0) / 1e6);
 	}
 	for (size_t i = 0; i < o->nr_progs && !err; i++)
 		if (o->progs[i].autoload)

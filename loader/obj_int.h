@@ -189,6 +189,9 @@ void core_poisons_free(struct obj *o);
 /* obj_kbtf.c */
 /* The CO-RE target BTF (--btf FILE or the kernel's), opened once. */
 int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts);
+/* The same, finding the wanted names (btf_find_prepare_wanted) as the
+ * file is parsed, or in a pass of their own when it is open already. */
+int kernel_btf_ensure_wanted(struct obj *o, const struct obj_opts *opts, const struct btf_wanted *want);
 /* The running kernel's BTF (ids for tp_btf/fentry/iter targets and typed
  * ksyms): the CO-RE BTF when it is that one, else /sys/kernel/btf/vmlinux
  * on its own; NULL (message set) when the kernel has no BTF. */

@@ -17,20 +17,29 @@
 
 int kernel_btf_ensure(struct obj *o, const struct obj_opts *opts)
 {
+	return kernel_btf_ensure_wanted(o, opts, NULL);
+}
+
+int kernel_btf_ensure_wanted(struct obj *o, const struct obj_opts *opts, const struct btf_wanted *want)
+{
 	const char *path = opts ? opts->btf_path : NULL;
 	int err;
 
-	if (o->kbtf_loaded)
+	if (o->kbtf_loaded) {
+		/* opened earlier (obj_kernel_btf): find the names in a pass of their own */
+		btf_find_prepare_wanted(o->kbtf.btf, want);
 		return 0;
+	}
 	if (!path && o->sys_loaded) {
 		/* the kernel's own BTF, already open for attach checks */
 		o->kbtf = o->sys;
 		memset(&o->sys, 0, sizeof(o->sys));
 		o->sys_loaded = false;
 		o->kbtf_loaded = true;
+		btf_find_prepare_wanted(o->kbtf.btf, want);
 		return 0;
 	}
-	err = kbtf_open(&o->kbtf, path);
+	err = kbtf_open_wanted(&o->kbtf, path, want);
 	if (err < 0)
 		return err;
 	o->kbtf_loaded = true;

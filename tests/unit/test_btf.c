@@ -336,6 +336,49 @@ static void test_prepare_types(void)
 	free(blob);
 }
 
+/* btf_new_kernel_prepared finds the wanted names during the parse: its
+ * answers come from that pass alone (a name it missed would be "not
+ * found", never scanned for), so they must equal the types' own ids. */
+static void test_prepared_parse(void)
+{
+	static const char *const types[] = { "both", "int", "absent" };
+	static const char *const funcs[] = { "both", "f" };
+	const struct btf_wanted want = { types, 3, funcs, 2 };
+	struct bld b;
+	uint32_t i32, proto, st, fn, f;
+	size_t n;
+	uint8_t *blob;
+	struct btf *btf;
+	int cnt = 0;
+
+	b_init(&b, 1, 0);
+	i32 = b_int(&b, "int", 4, BTF_INT_SIGNED);
+	proto = b_type(&b, NULL, BTF_KIND_FUNC_PROTO, 0, 0, i32);
+	fn = b_type(&b, "both", BTF_KIND_FUNC, 0, 0, proto);
+	st = b_type(&b, "both", BTF_KIND_STRUCT, 1, 0, 4);
+	b_member(&b, "x", i32, 0, 0);
+	f = b_type(&b, "f", BTF_KIND_FUNC, 0, 0, proto);
+	blob = b_blob(&b, &n);
+	btf = btf_new_kernel_prepared(blob, n, NULL, &want);
+	T_OK(btf != NULL, "btf_new_kernel_prepared parses: %s", btf ? "" : err_msg());
+	if (!btf) {
+		free(blob);
+		return;
+	}
+	T_OK(btf_find(btf, "int", BTF_KIND_INT) == (int32_t)i32, "prepared in the parse: int");
+	T_OK(btf_find(btf, "both", BTF_KIND_STRUCT) == (int32_t)st, "prepared in the parse: the STRUCT");
+	T_OK(btf_find(btf, "both", BTF_KIND_FUNC) == (int32_t)fn, "prepared in the parse: the FUNC of a name wanted as both");
+	T_OK(btf_find(btf, "f", BTF_KIND_FUNC) == (int32_t)f, "prepared in the parse: a FUNC");
+	T_OK(btf_find(btf, "absent", -1) == -ENOENT, "prepared in the parse: a name not there");
+	btf_for_each_type_named(btf, "both", count_cb, &cnt);
+	T_OK(cnt == 1, "btf_for_each_type_named skips the FUNC (%d)", cnt);
+	cnt = 0;
+	btf_for_each_named(btf, "both", count_cb, &cnt);
+	T_OK(cnt == 2, "btf_for_each_named visits both (%d)", cnt);
+	btf_free(btf);
+	free(blob);
+}
+
 static void test_split(void)
 {
 	struct bld b;
@@ -994,6 +1037,7 @@ int main(void)
 	test_parse();
 	test_split();
 	test_prepare_types();
+	test_prepared_parse();
 	test_corrupt();
 	test_ext();
 	test_dump();
