@@ -22,6 +22,7 @@ struct tool_common tool_common;
 #define KEY_JSON OPT_LONG_ONLY(201)
 #define KEY_PROM OPT_LONG_ONLY(202)
 #define KEY_USAGE OPT_LONG_ONLY(203)
+#define KEY_NO_DEMANGLE OPT_LONG_ONLY(204)
 
 /* Shared by every tool; entries whose short letter the tool already uses
  * lose it (fsslower's -j is CSV output: there --json stays); a tool with
@@ -33,6 +34,7 @@ static const struct opt common_opts[] = {
 	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
 				    "(for node_exporter's textfile collector)" },
 	{ KEY_BTF, "btf", "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
+	{ KEY_NO_DEMANGLE, "no-demangle", NULL, "show C++ and Rust function names as mangled in the binary" },
 	{ 'V', "version", NULL, "print the version and exit" },
 	{ KEY_USAGE, "usage", NULL, "print a short usage message and exit" },
 	{ 'h', "help", NULL, "show this help and exit" },
@@ -54,6 +56,8 @@ static const struct opt *common(int key)
 static int common_key(const struct tool_help *h, const struct opt *c)
 {
 	if (c->key == KEY_PROM && !(h->flags & OPT_PROM))
+		return 0;
+	if (c->key == KEY_NO_DEMANGLE && !(h->flags & OPT_USTACKS))
 		return 0;
 	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
 		return 0;
@@ -359,6 +363,9 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			exit(0);
 		case KEY_BTF:
 			tool_common.btf_path = optarg;
+			continue;
+		case KEY_NO_DEMANGLE:
+			tool_common.no_demangle = 1;
 			continue;
 		case 'v':
 			if (common_key(h, common('v')) == 'v') {

@@ -89,6 +89,7 @@ static const struct tool_help help = {
 		    "    memleak -p $(pidof allocs) -S je_\n"
 		    "        Trace task who use jemalloc\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static struct {

@@ -63,7 +63,7 @@ static const struct tool_help help = {
 		    "    futexctn -p 123       # only trace threads for PID 123\n"
 		    "    futexctn -t 125       # only trace thread 125\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_USTACKS,
 };
 
 /* -l: hexadecimal with or without 0x, as libbpf-tools' strtol(arg, 16) */

@@ -12,7 +12,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "demangle.h"
 #include "elf/elf.h"
+#include "tools/common/opt.h"
 #include "err.h"
 #include "util.h"
 
@@ -86,7 +88,7 @@ struct usyms {
 	struct uelf *vdso;     /* the kernel's vdso image (one per kernel) */
 	struct usyms_stats st;
 	struct block *arena;
-	char dm[512];          /* demangled name of the last lookup */
+	char dm[1024];         /* demangling scratch */
 };
 
 static const char *keep(struct usyms *us, const char *s, size_t n)
@@ -114,7 +116,8 @@ struct usyms *usyms_new(unsigned flags)
 {
 	struct usyms *us = xcalloc(1, sizeof(*us));
 
-	us->flags = flags;
+	/* every tool that names user functions has --no-demangle (opt.h) */
+	us->flags = flags | (tool_common.no_demangle ? USYMS_RAW_NAMES : 0);
 	return us;
 }
 
@@ -369,7 +372,10 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 			best = c[i];
 			b = elf_sym(&st, best);
 			name = elf_sym_name(&st, b);
-			best_name = keep(us, name, strlen(name));
+			if (!(us->flags & USYMS_RAW_NAMES) && (name = demangle(name, us->dm, sizeof(us->dm))))
+				best_name = keep(us, name, strlen(name));
+			else
+				best_name = keep(us, elf_sym_name(&st, b), strlen(elf_sym_name(&st, b)));
 		}
 		k->va = e->want[i];
 		k->sym = b ? b->st_value : 0;
@@ -722,72 +728,6 @@ static void perf_load(struct usyms *us, struct uproc *p)
 		qsort(p->perf, p->nperf, sizeof(*p->perf), perf_cmp);
 }
 
-/* ---- demangling (Itanium C++ ABI, names only: "ns::cls::func") ---- */
-
-static const char *demangle(struct usyms *us, const char *s)
-{
-	char *o = us->dm, *end = us->dm + sizeof(us->dm) - 1;
-	const char *p;
-	int nested;
-
-	if ((us->flags & USYMS_RAW_NAMES) || s[0] != '_' || s[1] != 'Z')
-		return s;
-	p = s + 2;
-	nested = *p == 'N';
-	if (nested) {
-		p++;
-		while (*p == 'r' || *p == 'V' || *p == 'K')  /* cv-qualifiers of methods */
-			p++;
-	}
-	if (p[0] == 'S' && p[1] == 't') {
-		if (end - o < 6)
-			return s;
-		memcpy(o, "std::", 5);
-		o += 5;
-		p += 2;
-	}
-	for (int first = 1;; first = 0) {
-		unsigned long n;
-		char *e;
-
-		if (*p == 'L')  /* internal linkage marker */
-			p++;
-		if (*p < '1' || *p > '9')
-			break;
-		n = strtoul(p, &e, 10);
-		if (n > strlen(e) || (size_t)(end - o) < n + 2)
-			return s;
-		if (!first) {
-			*o++ = ':';
-			*o++ = ':';
-		}
-		memcpy(o, e, n);
-		o += n;
-		p = e + n;
-		if (!nested)
-			break;
-		if (*p == 'C' || *p == 'D') {  /* constructor / destructor */
-			const char *cls = o - n;
-
-			if ((size_t)(end - o) < n + 4)
-				return s;
-			*o++ = ':';
-			*o++ = ':';
-			if (*p == 'D')
-				*o++ = '~';
-			memmove(o, cls, n);
-			o += n;
-			break;
-		}
-		if (*p == 'E')
-			break;
-	}
-	if (o == us->dm)
-		return s;
-	*o = 0;
-	return us->dm;
-}
-
 /* The executable mapping of p holding addr, or NULL. */
 static struct umap *map_find(struct uproc *p, uint64_t addr)
 {
@@ -859,7 +799,7 @@ int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
 				k = answer(e, va);
 			}
 			if (k && k->name) {
-				out->name = demangle(us, k->name);
+				out->name = k->name;
 				out->offset = va - k->sym;
 				return 0;
 			}

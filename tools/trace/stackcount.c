@@ -63,7 +63,7 @@ static const struct tool_help help = {
 		    "  stackcount -p 185 u:node:*    # count stacks for all USDT probes in node\n"
 		    "  stackcount -K t:sched:sched_switch   # kernel stacks only\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_USTACKS,
 };
 
 static struct pattern_tool pt; /* set in main: bss, not in the binary */

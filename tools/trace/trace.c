@@ -108,6 +108,7 @@ static const struct tool_help help = {
 		"  trace 'p::do_sys_openat2(int dfd, const char *filename) \"%s\", filename'\n"
 		"  trace -U 'p:c:inet_pton'          # with user stacks\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
