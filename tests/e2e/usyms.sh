@@ -7,7 +7,14 @@
 #    "cbxns::Spinner<int>::run(double) const;cbxns::Vec::operator+(cbxns::Vec const&) const";
 #    --no-demangle shows the mangled names instead;
 #  - Rust (rustc), legacy and v0 mangling: module paths, a generic impl,
-#    the hash left out.
+#    the hash left out;
+#  - a stripped C program whose symbols live only in a separate debug
+#    file: found through .gnu_debuglink (next to it, CRC-checked: a debug
+#    file whose CRC does not match is refused), and through its build-id
+#    under /usr/lib/debug/.build-id/ in a mount namespace of its own (only
+#    the process's root has the file); the same program stripped with no
+#    debug file shows no such names (the ground truth that they came from
+#    the debug file).
 # A language whose compiler is missing is reported as skipped.
 # Run as root from the repository root: sh tests/e2e/usyms.sh
 set -u
@@ -69,6 +76,59 @@ if command -v g++ >/dev/null 2>&1; then
 	fi
 else
 	ok "C++ # SKIP no g++ (tests/install-deps.sh installs it)"
+fi
+
+# ---- separate debug files ----------------------------------------------------------
+# nodbg NAME: the folded output names none of the helper's functions
+nodbg() {
+	if grep -q 'outer_unique_cbxprof\|inner_unique_cbxprof' "$W/$1.out"; then
+		notok "$1: $2: names shown: $(grep -m1 outer_unique "$W/$1.out" | cut -c1-300)"
+	else
+		ok "$1: $2"
+	fi
+}
+CHAIN=";main;outer_unique_cbxprof;inner_unique_cbxprof "
+if command -v objcopy >/dev/null 2>&1 && command -v strip >/dev/null 2>&1; then
+	build_helper cbx_prof_spin -O0 -g -fno-omit-frame-pointer -Wl,--build-id
+	S=$W/cbx_prof_spin
+	objcopy --only-keep-debug "$S" "$W/spin.debug"
+	# stripped, no debug file anywhere
+	cp "$S" "$W/spin_bare" && strip --strip-all "$W/spin_bare"
+	prof bare "$W/spin_bare" && nodbg bare "stripped, no debug file: no names"
+	# .gnu_debuglink next to the binary
+	cp "$S" "$W/spin_dl" && strip --strip-all "$W/spin_dl" &&
+		objcopy --add-gnu-debuglink="$W/spin.debug" "$W/spin_dl"
+	prof debuglink "$W/spin_dl" && has debuglink ".gnu_debuglink: names from spin.debug" "$CHAIN"
+	# the same link, the debug file changed after: its CRC no longer matches
+	cp "$W/spin.debug" "$W/spin_crc.debug"
+	cp "$S" "$W/spin_crc" && strip --strip-all "$W/spin_crc" &&
+		objcopy --add-gnu-debuglink="$W/spin_crc.debug" "$W/spin_crc"
+	printf 'x' >> "$W/spin_crc.debug"
+	prof badcrc "$W/spin_crc" && nodbg badcrc ".gnu_debuglink with a wrong CRC: refused"
+	# build-id, the debug file only in the process's own mount namespace
+	id=$(readelf -n "$S" 2>/dev/null | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')
+	if [ -z "$id" ]; then
+		notok "build-id: none in the helper (readelf -n)"
+	elif [ ! -d /usr/lib/debug ]; then
+		ok "build-id in a mount namespace # SKIP no /usr/lib/debug to mount over"
+	else
+		cp "$S" "$W/spin_bid" && strip --strip-all "$W/spin_bid"
+		cat > "$W/ns_run" <<NS
+#!/bin/sh
+exec unshare -m sh -c 'mount -t tmpfs cbx-debug /usr/lib/debug &&
+	mkdir -p /usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2) &&
+	cp "$W/spin.debug" /usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug &&
+	exec "$W/spin_bid" "\$1"' sh "\$1"
+NS
+		chmod +x "$W/ns_run"
+		if [ -e "/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug" ]; then
+			notok "build-id: the host already has a debug file for $id"
+		else
+			prof buildid "$W/ns_run" && has buildid "build-id: names from /usr/lib/debug/.build-id in the process's root" "$CHAIN"
+		fi
+	fi
+else
+	ok "separate debug files # SKIP no objcopy/strip (binutils)"
 fi
 
 # ---- Rust -----------------------------------------------------------------------

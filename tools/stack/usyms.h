@@ -6,7 +6,8 @@
  *    (perf-map-agent, node --perf-basic-prof; also looked for under
  *    /proc/PID/root/tmp/perf-NSPID.map for processes in a pid namespace);
  *  - per ELF file, keyed by (device, inode): the names found so far for
- *    addresses in it, from FUNC symbols of .symtab, else .dynsym.  The
+ *    addresses in it, from FUNC symbols of .symtab; else of the .symtab
+ *    of a separate debug file (build-id, .gnu_debuglink) and .dynsym.  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
  *    table's pages back as it goes, so memory stays small however big
