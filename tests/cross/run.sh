@@ -127,7 +127,7 @@ for t in tests/unit/test_*.c; do
 done
 
 # ---- 3. fuzz corpora ----
-for t in elf btf btf_ext demangle; do
+for t in elf btf btf_ext demangle xz; do
 	if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
 		notok "fuzz harness $t does not build for aarch64"
 		continue

@@ -12,7 +12,9 @@
 #    file: found through .gnu_debuglink (next to it, CRC-checked: a debug
 #    file whose CRC does not match is refused), and through its build-id
 #    under /usr/lib/debug/.build-id/ in a mount namespace of its own (only
-#    the process's root has the file); the same program stripped with no
+#    the process's root has the file), and through MiniDebugInfo (an
+#    xz-compressed .symtab in .gnu_debugdata, made with nm, objcopy and xz
+#    as Fedora's find-debuginfo does); the same program stripped with no
 #    debug file shows no such names (the ground truth that they came from
 #    the debug file).
 # A language whose compiler is missing is reported as skipped.
@@ -126,6 +128,21 @@ NS
 		else
 			prof buildid "$W/ns_run" && has buildid "build-id: names from /usr/lib/debug/.build-id in the process's root" "$CHAIN"
 		fi
+	fi
+	# MiniDebugInfo, as Fedora's find-debuginfo.sh add_minidebug makes it
+	if command -v xz >/dev/null 2>&1; then
+		cp "$S" "$W/spin_mini" && strip --strip-all "$W/spin_mini"
+		nm -D "$W/spin_mini" --format=posix --defined-only | awk '{ print $1 }' | sort > "$W/dynsyms"
+		nm "$W/spin.debug" --format=posix --defined-only |
+			awk '{ if ($2 == "T" || $2 == "t" || $2 == "D") print $1 }' | sort > "$W/funcsyms"
+		comm -13 "$W/dynsyms" "$W/funcsyms" > "$W/keep_symbols"
+		objcopy -S --remove-section .gdb_index --remove-section .comment \
+			--keep-symbols="$W/keep_symbols" "$W/spin.debug" "$W/mini_debuginfo" &&
+			xz -f "$W/mini_debuginfo" &&
+			objcopy --add-section .gnu_debugdata="$W/mini_debuginfo.xz" "$W/spin_mini"
+		prof minidebug "$W/spin_mini" && has minidebug "MiniDebugInfo: names from .gnu_debugdata (xz)" "$CHAIN"
+	else
+		ok "MiniDebugInfo # SKIP no xz (xz-utils)"
 	fi
 else
 	ok "separate debug files # SKIP no objcopy/strip (binutils)"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fuzz the untrusted-input parsers (ELF, BTF, .BTF.ext, the dynamic-tracing
-# tools' probe grammars and expressions, symbol demangling) with libFuzzer.
+# tools' probe grammars and expressions, symbol demangling, xz) with libFuzzer.
 #
 #   sh tests/fuzz/run.sh [OUTDIR]      (default build/test/fuzz)
 #
@@ -15,13 +15,13 @@
 # flags and the library sources they link).
 #
 # Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
-# btf_ext probe demangle"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
+# btf_ext probe demangle xz"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
-TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe demangle}
+TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe demangle xz}
 CLANG=${CLANG:-$(make -s --no-print-directory print-CLANG)}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
 failed=0
@@ -85,7 +85,7 @@ fuzz_target() {
 	bin="$OUT/fuzz_$t"
 	log="$OUT/$t.log"
 	: >"$log"
-	if [ "$t" != elf ] && [ "$t" != demangle ] && [ ! -f btf/btf.c ]; then
+	if [ ! -f btf/btf.c ] && [ "$t" != elf ] && [ "$t" != demangle ] && [ "$t" != xz ]; then
 		echo "not ok - fuzz $t: btf/btf.c does not exist yet"
 		return 1
 	fi

@@ -18,6 +18,11 @@
 #include "tools/common/opt.h"
 #include "err.h"
 #include "util.h"
+#include "xz.h"
+
+/* A MiniDebugInfo image larger than this is left alone (they are tens to
+ * hundreds of KB: only function symbols). */
+#define MINIDEBUG_MAX (32u << 20)
 
 struct sym {
 	uint64_t addr, size;
@@ -595,8 +600,26 @@ static void find_debug(struct usyms *us, struct uelf *e)
 				return;
 		}
 	}
+	/* MiniDebugInfo: an xz-compressed ELF holding a .symtab of the
+	 * functions .dynsym lacks (Fedora, CentOS) */
+	sh = elf_find_sec(&e->ev, ".gnu_debugdata");
+	if (sh && elf_sec_data(&e->ev, sh, &data, &len) == 0 && data) {
+		uint8_t *img;
+		size_t n;
+
+		if (xz_decode(data, len, &img, &n, MINIDEBUG_MAX) == 0) {
+			if (elf_open(&e->dv, img, n) == 0 && find_table(&e->dv, SHT_SYMTAB)) {
+				e->ddata = img;
+				e->dsize = n;
+				e->dok = 1;
+			} else {
+				memset(&e->dv, 0, sizeof(e->dv));
+				free(img);
+			}
+		}
+		us->st.minidebug += e->dok;
+	}
 	err_clear();
-	(void)us;
 }
 
 /* ---- loading files ---- */

@@ -7,7 +7,8 @@
  *    /proc/PID/root/tmp/perf-NSPID.map for processes in a pid namespace);
  *  - per ELF file, keyed by (device, inode): the names found so far for
  *    addresses in it, from FUNC symbols of .symtab; else of the .symtab
- *    of a separate debug file (build-id, .gnu_debuglink) and .dynsym.  The
+ *    of a separate debug file (build-id, .gnu_debuglink) or of the
+ *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym.  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
  *    table's pages back as it goes, so memory stays small however big
@@ -76,6 +77,7 @@ char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset,
 /* Stats for tests and make bench. */
 struct usyms_stats {
 	unsigned procs, elfs, elf_loads, syms;
+	unsigned minidebug;    /* MiniDebugInfo images decompressed */
 };
 void usyms_stats(const struct usyms *us, struct usyms_stats *st);
 
