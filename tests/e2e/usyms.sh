@@ -16,7 +16,10 @@
 #    xz-compressed .symtab in .gnu_debugdata, made with nm, objcopy and xz
 #    as Fedora's find-debuginfo does); the same program stripped with no
 #    debug file shows no such names (the ground truth that they came from
-#    the debug file).
+#    the debug file);
+#  - a stripped Go program (go build -ldflags=-s -w): names from .gopclntab
+#    ("main.main" ... "main.(*spinner).innerCbxgo"; the leaf has no frame
+#    of its own, so a frame-pointer walk skips its caller).
 # A language whose compiler is missing is reported as skipped.
 # Run as root from the repository root: sh tests/e2e/usyms.sh
 set -u
@@ -170,6 +173,28 @@ if command -v rustc >/dev/null 2>&1; then
 	done
 else
 	ok "Rust # SKIP no rustc (tests/install-deps.sh installs it)"
+fi
+
+# ---- Go ---------------------------------------------------------------------------
+if command -v go >/dev/null 2>&1; then
+	mkdir -p "$W/go"
+	cp tests/e2e/helpers/cbx_go_spin.go "$W/go/main.go"
+	if (cd "$W/go" && HOME="$W/go" GOCACHE="$W/go/cache" GOPATH="$W/go/path" GO111MODULE=off GOFLAGS= \
+		go build -ldflags="-s -w" -o "$W/cbx_go_spin" main.go) > "$W/go.err" 2>&1; then
+		if readelf -S "$W/cbx_go_spin" | grep -q '\.symtab'; then
+			notok "go: the stripped helper still has a .symtab"
+		elif prof go "$W/cbx_go_spin"; then
+			if grep -Eq ';main\.main;(.*;)?main\.\(\*spinner\)\.innerCbxgo [0-9]+$' "$W/go.out"; then
+				ok "go: stripped Go binary named from .gopclntab"
+			else
+				notok "go: no main.main;...;main.(*spinner).innerCbxgo chain: $(head -3 "$W/go.out" | cut -c1-300 | tr '\n' '|')"
+			fi
+		fi
+	else
+		notok "go build of tests/e2e/helpers/cbx_go_spin.go failed: $(head -c 300 "$W/go.err")"
+	fi
+else
+	ok "Go # SKIP no go (tests/install-deps.sh installs golang-go)"
 fi
 
 [ "$fails" = 0 ]

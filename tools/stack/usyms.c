@@ -61,6 +61,8 @@ struct uelf {
 	const uint8_t *ddata;
 	size_t dsize;
 	int dmapped, dok;
+	struct elf_gopcln go;  /* a Go binary with no symbols but its pclntab */
+	int is_go;
 	struct uans *a;        /* sorted by va */
 	size_t n, cap;
 	uint64_t *want;        /* asked, not named yet */
@@ -384,7 +386,11 @@ static int elf_tables(struct usyms *us, struct uelf *e, struct elf_symtab st[2],
 		}
 		for (int i = 0; i < e->ntabs; i++)
 			if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
-				us->st.syms += (unsigned)elf_scan(e, &st[n], n, w, m, c, ct), n++;
+				f += elf_scan(e, &st[n], n, w, m, c, ct), n++;
+		us->st.syms += (unsigned)f;
+		/* a stripped Go binary: no functions anywhere but .gopclntab */
+		if (!f && elf_gopcln(&e->ev, &e->go) == 0)
+			e->is_go = 1;
 		return n;
 	}
 	for (int i = 0; i < e->ntabs; i++)
@@ -421,7 +427,21 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 		e->cap = (e->n + m) * 2;
 		e->a = xrealloc(e->a, e->cap * sizeof(*e->a));
 	}
-	for (size_t i = 0; i < m; i++) {
+	for (size_t i = 0; i < m && e->is_go; i++) {
+		struct uans *k = &e->a[e->n++];
+		const char *name;
+		uint64_t start;
+
+		k->va = e->want[i];
+		k->name = NULL;
+		if (elf_gopcln_find(&e->go, k->va, &name, &start) == 0) {
+			if (!best_name || start != k[-1].sym || !k[-1].name)
+				best_name = keep(us, name, strlen(name));
+			k->sym = start;
+			k->name = best_name;
+		}
+	}
+	for (size_t i = 0; i < m && !e->is_go; i++) {
 		struct uans *k = &e->a[e->n++];
 
 		if (c[i] && (!b || sym_better(c[i], b))) {

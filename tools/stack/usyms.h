@@ -8,7 +8,8 @@
  *  - per ELF file, keyed by (device, inode): the names found so far for
  *    addresses in it, from FUNC symbols of .symtab; else of the .symtab
  *    of a separate debug file (build-id, .gnu_debuglink) or of the
- *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym.  The
+ *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym; with no
+ *    function symbols anywhere, Go's .gopclntab.  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
  *    table's pages back as it goes, so memory stays small however big
