@@ -695,7 +695,7 @@ static int after_load(struct obj *o)
 		}
 	}
 	if (do_events && env.stack)
-		usyms = usyms_new(0);
+		usyms = usyms_new(USYMS_NAMES);
 	if (env.flight) {
 		struct sigaction sa;
 

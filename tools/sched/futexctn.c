@@ -205,7 +205,7 @@ int futexctn_main(int argc, char **argv)
 	map_set_value_size(obj_map(o, "stackmap"), (uint32_t)env.depth * 8);
 	if (tool_load_attach(o, "futexctn") < 0)
 		return 1;
-	if (stacks_init(&r.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, STACKS_NO_KERNEL) < 0) {
+	if (stacks_init(&r.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, STACKS_NO_KERNEL | STACKS_NAMES) < 0) {
 		tool_err(tool_applet, "%s", err_msg());
 		obj_close(o);
 		return 1;

@@ -15,7 +15,6 @@
 #include "crc32.h"
 #include "demangle.h"
 #include "elf/elf.h"
-#include "tools/common/opt.h"
 #include "err.h"
 #include "util.h"
 #include "xz.h"
@@ -135,8 +134,7 @@ struct usyms *usyms_new(unsigned flags)
 {
 	struct usyms *us = xcalloc(1, sizeof(*us));
 
-	/* every tool that names user functions has --no-demangle (opt.h) */
-	us->flags = flags | (tool_common.no_demangle ? USYMS_RAW_NAMES : 0);
+	us->flags = flags;
 	return us;
 }
 

@@ -48,6 +48,11 @@ struct usym {
 	uint64_t file_off;     /* offset in the module's file (0 if none) */
 };
 
+/* For the tools' usyms_new() calls: the names the user asked for
+ * (--no-demangle, tools/common/opt.h), expanded where the tool links the
+ * option parser. */
+#define USYMS_NAMES (tool_common.no_demangle ? USYMS_RAW_NAMES : 0u)
+
 /* flags: USYMS_*.  Never fails (allocation failure exits, lib/util.h). */
 struct usyms *usyms_new(unsigned flags);
 void usyms_free(struct usyms *us);
