@@ -517,11 +517,15 @@ static int debug_try(struct uelf *e, const char *path, int check, uint32_t crc)
 	e->ddata = m;
 	e->dsize = (size_t)sb.st_size;
 	e->dmapped = 1;
-	if (check) { /* the whole file is read once: give its pages back */
-		int bad = crc32_update(0, m, e->dsize) != crc;
+	if (check) { /* the whole file is read once: its pages go back as read */
+		uint32_t sum = 0;
 
-		drop_pages(e, m, e->dsize);
-		if (bad)
+		for (size_t at = 0, w; at < e->dsize; at += w) {
+			w = e->dsize - at < (256u << 10) ? e->dsize - at : 256u << 10;
+			sum = crc32_update(sum, (const uint8_t *)m + at, w);
+			drop_pages(e, (const uint8_t *)m + at, w);
+		}
+		if (sum != crc)
 			goto no;
 	}
 	if (elf_open(&e->dv, m, e->dsize) == 0 && find_table(&e->dv, SHT_SYMTAB)) {
