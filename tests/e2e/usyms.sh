@@ -179,7 +179,7 @@ fi
 if command -v go >/dev/null 2>&1; then
 	mkdir -p "$W/go"
 	cp tests/e2e/helpers/cbx_go_spin.go "$W/go/main.go"
-	if (cd "$W/go" && HOME="$W/go" GOCACHE="$W/go/cache" GOPATH="$W/go/path" GO111MODULE=off GOFLAGS= \
+	if (cd "$W/go" && HOME="$W/go" GOCACHE="$W/go/cache" GOPATH="$W/go/path" GO111MODULE=off GOFLAGS='' \
 		go build -ldflags="-s -w" -o "$W/cbx_go_spin" main.go) > "$W/go.err" 2>&1; then
 		if readelf -S "$W/cbx_go_spin" | grep -q '\.symtab'; then
 			notok "go: the stripped helper still has a .symtab"
