@@ -39,7 +39,7 @@ struct inf {
 
 static int bad(const char *why)
 {
-	return err_set(EBADMSG, "corrupt gzip data: %s", why);
+	return err_set(EBADMSG, "corrupt compressed data: %s", why);
 }
 
 static uint32_t crc32(const uint32_t *t, const uint8_t *p, size_t n)
@@ -84,7 +84,7 @@ static int room(struct inf *s, size_t n)
 	if (need <= s->cap)
 		return 0;
 	if (n > s->max - s->len)
-		return err_set(EFBIG, "gzip data expands to more than %zu bytes", s->max);
+		return err_set(EFBIG, "compressed data expands to more than %zu bytes", s->max);
 	cap = s->cap * 2 > need ? s->cap * 2 : need;
 	if (cap > s->max)
 		cap = s->max;
@@ -325,13 +325,41 @@ static int dynamic(struct inf *s, struct huff *lh, struct huff *dh)
 	return codes(s, lh, dh);
 }
 
+/* The DEFLATE blocks from s->pos up to and including the last one; on
+ * return the input is at the next byte boundary. */
+static int blocks(struct inf *s)
+{
+	struct huff lh, dh;
+	int last, err;
+
+	do {
+		int type;
+
+		last = getbits(s, 1);
+		type = getbits(s, 2);
+		if (s->eof)
+			return bad("truncated");
+		if (type == 0)
+			err = stored(s);
+		else if (type == 1)
+			err = fixed(s, &lh, &dh);
+		else if (type == 2)
+			err = dynamic(s, &lh, &dh);
+		else
+			err = bad("invalid block type");
+		if (err)
+			return err;
+	} while (!last);
+	s->bits = s->nbits = 0;
+	return 0;
+}
+
 /* One gzip member starting at s->pos: header, DEFLATE blocks, trailer. */
 static int member(struct inf *s)
 {
 	const uint8_t *p = s->in + s->pos;
 	size_t n = s->in_len - s->pos, i = 10;
-	struct huff lh, dh;
-	int flg, last, err;
+	int flg, err;
 
 	if (n < 2 || p[0] != 0x1f || p[1] != 0x8b)
 		return bad("bad magic (not gzip data)");
@@ -359,25 +387,8 @@ static int member(struct inf *s)
 		return bad("truncated");
 	s->pos += i;
 	s->start = s->len;
-	do {
-		int type;
-
-		last = getbits(s, 1);
-		type = getbits(s, 2);
-		if (s->eof)
-			return bad("truncated");
-		if (type == 0)
-			err = stored(s);
-		else if (type == 1)
-			err = fixed(s, &lh, &dh);
-		else if (type == 2)
-			err = dynamic(s, &lh, &dh);
-		else
-			err = bad("invalid block type");
-		if (err)
-			return err;
-	} while (!last);
-	s->bits = s->nbits = 0;
+	if ((err = blocks(s)))
+		return err;
 	if (s->in_len - s->pos < 8)
 		return bad("truncated");
 	p = s->in + s->pos;
@@ -389,29 +400,37 @@ static int member(struct inf *s)
 	return 0;
 }
 
-int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t max_out)
+/* The CRC table and the length and distance code bases. */
+static void tables(struct inf *s)
 {
-	struct inf s = { .in = in, .in_len = in_len, .max = max_out };
-	size_t hint = in_len >= 18 ? le32(s.in + in_len - 4) : 0;
 	uint32_t c;
-	int i, b, err;
+	int i, b;
 
 	for (i = 0; i < 256; i++) {
 		c = i;
 		for (b = 0; b < 8; b++)
 			c = c >> 1 ^ (c & 1 ? 0xedb88320 : 0);
-		s.crc[i] = c;
+		s->crc[i] = c;
 	}
 	for (i = 0, b = 3; i < 29; i++) {
-		s.lext[i] = i < 8 || i == 28 ? 0 : (i - 4) >> 2;
-		s.lbase[i] = i < 28 ? b : 258;
-		b += 1 << s.lext[i];
+		s->lext[i] = i < 8 || i == 28 ? 0 : (i - 4) >> 2;
+		s->lbase[i] = i < 28 ? b : 258;
+		b += 1 << s->lext[i];
 	}
 	for (i = 0, b = 1; i < 30; i++) {
-		s.dext[i] = i < 4 ? 0 : (i - 2) >> 1;
-		s.dbase[i] = b;
-		b += 1 << s.dext[i];
+		s->dext[i] = i < 4 ? 0 : (i - 2) >> 1;
+		s->dbase[i] = b;
+		b += 1 << s->dext[i];
 	}
+}
+
+int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t max_out)
+{
+	struct inf s = { .in = in, .in_len = in_len, .max = max_out };
+	size_t hint = in_len >= 18 ? le32(s.in + in_len - 4) : 0;
+	int err;
+
+	tables(&s);
 	/* Size the buffer from the (untrusted) ISIZE trailer; DEFLATE cannot
 	 * expand more than about 1032:1, so a lying trailer costs little. */
 	if (hint / 1032 > in_len)
@@ -434,5 +453,57 @@ int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t ma
 	*out = s.out;
 	if (out_len)
 		*out_len = s.len;
+	return 0;
+}
+
+int cbz_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len, char **out, size_t *out_len,
+	       size_t max_out)
+{
+	struct inf s = { .in = in, .in_len = in_len };
+	const uint8_t *p = in;
+	size_t size;
+	int err;
+
+	*out = NULL;
+	if (out_len)
+		*out_len = 0;
+	if (!cbz_is(in, in_len) || in_len < CBZ_HEADER)
+		return bad("not corebox packed data");
+	if (p[3] & ~CBZ_DICT)
+		return bad("unknown packed-data flags");
+	if ((p[3] & CBZ_DICT) && !dict_len)
+		return err_set(EINVAL, "packed data needs its preset dictionary, and none was given");
+	if (!(p[3] & CBZ_DICT))
+		dict_len = 0;
+	size = le32(p + 4);
+	if (size > max_out)
+		return err_set(EFBIG, "packed data expands to more than %zu bytes", max_out);
+	tables(&s);
+	/* The dictionary goes in front of the output, so a match may reach
+	 * back into it (s.start = 0); the output moves down at the end. */
+	s.max = dict_len + size;
+	s.cap = s.max;
+	s.out = malloc(s.cap + 1);
+	if (!s.out)
+		return err_set(ENOMEM, "out of memory decompressing packed data");
+	if (dict_len)
+		memcpy(s.out, dict, dict_len);
+	s.len = dict_len;
+	s.pos = CBZ_HEADER;
+	err = blocks(&s);
+	if (!err && s.len != s.max)
+		err = bad("length mismatch");
+	if (!err && le32(p + 8) != crc32(s.crc, (uint8_t *)s.out + dict_len, size))
+		err = bad("CRC mismatch");
+	if (err) {
+		free(s.out);
+		return err;
+	}
+	if (dict_len)
+		memmove(s.out, s.out + dict_len, size);
+	s.out[size] = 0;
+	*out = s.out;
+	if (out_len)
+		*out_len = size;
 	return 0;
 }
