@@ -20,7 +20,7 @@ int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t ma
 
 /* corebox's packed format (tools/bpfpack.py writes it): the bytes "cbz",
  * a flags byte (CBZ_DICT: deflated against a preset dictionary), the
- * inflated size and its CRC-32 (u32 little-endian each), then raw DEFLATE
+ * inflated size and its Adler-32 (u32 little-endian each), then raw DEFLATE
  * data.  The embedded BPF objects share one dictionary, so each is stored
  * without the bytes they all have in common, and still inflated alone. */
 #define CBZ_HEADER 12

@@ -19,7 +19,7 @@ segments go last: near the data, where matches are cheapest to code.
 Writes OUTDIR/NAME.cbz for each OBJ (NAME: the file name up to the first
 dot), OUTDIR/corebox-dict.cbz and OUTDIR/sizes.txt ("NAME PACKED_BYTES" lines, for
 make bench).  The format (lib/inflate.h, cbz_unpack): "cbz", a flags byte
-(1: deflated against the dictionary), the inflated size and its CRC-32
+(1: deflated against the dictionary), the inflated size and its Adler-32
 (u32 little-endian each), then the raw DEFLATE data."""
 import heapq
 import os
@@ -78,7 +78,7 @@ def deflate(data, zdict=None):
 
 
 def cbz(data, zdict=None):
-    return b'cbz' + bytes([1 if zdict else 0]) + struct.pack('<II', len(data), zlib.crc32(data)) + \
+    return b'cbz' + bytes([1 if zdict else 0]) + struct.pack('<II', len(data), zlib.adler32(data)) + \
         deflate(data, zdict)
 
 

@@ -575,7 +575,14 @@ static void test_live(void)
  * past its start; header checks. */
 static void cbzhead(struct bw *w, int flags, const void *data, size_t len)
 {
-	uint32_t c = crc32(data, len);
+	const uint8_t *d = data;
+	uint32_t a = 1, b = 0, c;
+
+	for (size_t i = 0; i < len; i++) { /* Adler-32 */
+		a = (a + d[i]) % 65521;
+		b = (b + a) % 65521;
+	}
+	c = b << 16 | a;
 
 	memcpy(w->buf, "cbz", 3);
 	w->buf[3] = (uint8_t)flags;
@@ -633,7 +640,7 @@ static void test_cbz(void)
 	T_OK(r == -EBADMSG && !out && strstr(err_msg(), "too far"), "a match past the dictionary's start fails: %s",
 	     err_msg());
 	r = cbz_try(&w, "abcdeX", 6, &out, &n);
-	T_OK(r == -EBADMSG && !out && strstr(err_msg(), "CRC"), "another dictionary gives a CRC mismatch: %s",
+	T_OK(r == -EBADMSG && !out && strstr(err_msg(), "checksum"), "another dictionary gives a checksum mismatch: %s",
 	     err_msg());
 	w.buf[3] = 2;
 	r = cbz_try(&w, "abcdef", 6, &out, &n);
