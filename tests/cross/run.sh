@@ -85,9 +85,9 @@ if [ -r $kbtf ]; then
 	# shellcheck disable=SC2086
 	./corebox btf min $kbtf -o "$OUT/min.x86" $objs > "$OUT/min.log" 2>&1
 	# shellcheck disable=SC2086
-	"$QEMU" ./corebox-arm64 btf min $kbtf -o "$OUT/min.arm64" $(echo "$objs" | sed 's/\.o /.o.gz /g') >> "$OUT/min.log" 2>&1
+	"$QEMU" ./corebox-arm64 btf min $kbtf -o "$OUT/min.arm64" $(echo "$objs" | sed 's/\.bpf\.o /.cbz /g') >> "$OUT/min.log" 2>&1
 	if [ -s "$OUT/min.x86" ] && cmp -s "$OUT/min.x86" "$OUT/min.arm64"; then
-		ok "btf min: corebox-arm64 from build/arm64/bpf/*.bpf.o.gz (inflated on arm64) writes the same $(stat -c %s "$OUT/min.x86") bytes as ./corebox from the plain objects"
+		ok "btf min: corebox-arm64 from build/arm64/bpf/*.cbz (slimmed, inflated on arm64 with its dictionary) writes the same $(stat -c %s "$OUT/min.x86") bytes as ./corebox from the plain objects"
 	else
 		notok "btf min differs between the arm64 and x86_64 builds: $(tail -n 2 "$OUT/min.log" | tr '\n' ' ')"
 	fi

@@ -12,6 +12,7 @@
 #include <sys/statfs.h>
 
 #include "bpf/sys.h"
+#include "bpfobjs.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -213,8 +214,12 @@ static void drop_absent_syscalls(struct obj *o)
 
 struct obj *tool_open(const char *name, const void *data, size_t size)
 {
-	struct obj *o = obj_open(name, data, size);
+	const void *dict;
+	size_t dict_len;
+	struct obj *o = NULL;
 
+	if (bpf_dict(&dict, &dict_len) == 0)
+		o = obj_open_dict(name, data, size, dict, dict_len);
 	if (!o) {
 		tool_err(name, "cannot open embedded BPF object: %s", err_msg());
 		exit(1);
