@@ -140,10 +140,16 @@ while [ $k -lt "$workers" ]; do
 	pids="$pids $!"
 	k=$((k + 1))
 done
-for p in $pids; do wait "$p"; done
+# each applet's result as soon as it is in (what finished is reported
+# also when a timeout stops this script)
+running() {
+	for p in $pids; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
+}
 tried=0 failed=0
 for applet in $applets; do
 	tried=$((tried + nv))
+	while [ ! -f "$W/$applet.done" ] && running; do sleep 0.1; done
 	if [ ! -f "$W/$applet.done" ]; then
 		notok "$applet: the replay did not finish"
 		continue
@@ -157,6 +163,7 @@ for applet in $applets; do
 		failed=$((failed + bad))
 	fi
 done
+for p in $pids; do wait "$p"; done
 
 # nothing left behind: the timeout killed what hung, but a child it forked
 # or a probe it made could outlive it
