@@ -44,7 +44,7 @@ fi
 mkdir -p "$OUT/obj" || exit 1
 
 # ---- 1. the binary ----
-if make -s --no-print-directory ARCH=arm64 >"$OUT/make.log" 2>&1; then
+if make -s --no-print-directory -j"$(nproc)" ARCH=arm64 >"$OUT/make.log" 2>&1; then
 	ok "make ARCH=arm64 builds ./corebox-arm64 ($(stat -c %s corebox-arm64) bytes)"
 else
 	notok "make ARCH=arm64 failed: $(grep -m1 -E 'error|Error' "$OUT/make.log" | cut -c1-200)"
@@ -99,7 +99,7 @@ fi
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
 [ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
 # the library layers, as for tests/unit/build.sh
-if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
+if ! make -s --no-print-directory -j"$(nproc)" ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
 	notok "unit test libraries do not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi

@@ -90,7 +90,7 @@ fuzz_target() {
 		return 1
 	fi
 	blog="$OUT/build-$t.log"
-	if ! make -s --no-print-directory CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
+	if ! make -s --no-print-directory -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
 		cat "$blog" >>"$OUT/build.log"
 		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" 2>/dev/null | head -n 1 | cut -c1-200)"
 		return 1
@@ -141,7 +141,23 @@ fuzz_target() {
 
 : >"$OUT/build.log"
 make_seeds
-for t in $TARGETS; do
-	fuzz_target "$t" || failed=$((failed + 1))
+# The harnesses share their library objects: build them all at once, on
+# every core (a harness that fails is reported by its target's make).
+make -s --no-print-directory -k -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" fuzz-harnesses >"$OUT/build-all.log" 2>&1
+# One target per core at a time: a libFuzzer process runs on one thread,
+# so each target still gets its FUZZ_SECONDS of a whole core.  Results
+# are printed in the order of TARGETS.
+set -- $TARGETS
+while [ $# -gt 0 ]; do
+	batch=
+	while [ $# -gt 0 ] && [ "$(echo $batch | wc -w)" -lt "$(nproc)" ]; do
+		fuzz_target "$1" >"$OUT/result-$1" 2>&1 &
+		batch="$batch $!:$1"
+		shift
+	done
+	for job in $batch; do
+		wait "${job%%:*}" || failed=$((failed + 1))
+		cat "$OUT/result-${job#*:}"
+	done
 done
 [ "$failed" = 0 ]
