@@ -21,6 +21,7 @@ struct super_block___vfs {
 struct inode___vfs {
 	unsigned short i_mode;
 	unsigned long i_ino;
+	unsigned int i_rdev;
 	struct super_block___vfs *i_sb;
 } __attribute__((preserve_access_index));
 struct qstr___vfs {
