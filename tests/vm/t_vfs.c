@@ -1,11 +1,14 @@
 /* VM checks of the VFS tools on kernels with fentry (and kprobes in the
- * .fallback run): vfsstat, filelife, filetop, fileslower, vfscount, whose
- * function paths this machine's kernel cannot run; vfsstat.syscalls forces
+ * .fallback run): vfsstat, filelife, filetop, fileslower, vfscount,
+ * dcsnoop, dcstat, whose function paths this machine's kernel cannot
+ * run; vfsstat.syscalls forces
  * the system-call path with raw tracepoints (no tp_btf), as on a kernel
  * without BTF trampolines or kprobes.  Ground truth: a gated child makes
  * N_W writes and N_R preads of 100 bytes on one file, N_F fsyncs, then
  * creates N_C files by mknod and N_C by open(O_CREAT|O_EXCL), keeps them
- * LIFE_MS and unlinks them.  (fsdist/ext4dist: t_blockfs.c, on ext4.) */
+ * LIFE_MS and unlinks them; for dcsnoop/dcstat, it makes and removes
+ * N_C new names (each a dcache miss).  (fsdist/ext4dist: t_blockfs.c,
+ * on ext4.) */
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -244,9 +247,84 @@ static void test_vfscount(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* dcache: N_C new names made with mknod (each a d_lookup that finds
+ * nothing: filename_create), then unlinked */
+static void dc_work(void)
+{
+	char path[700], name[32];
+
+	for (int i = 0; i < N_C; i++) {
+		snprintf(name, sizeof(name), "cbxvm_dc_%d", i);
+		path_of(path, sizeof(path), name);
+		mknod(path, S_IFREG | 0600, 0);
+		unlink(path);
+	}
+}
+
+/* dcsnoop: a miss of each new name for the child's pid */
+static void test_dcsnoop(const char *test, const char *disable)
+{
+	char pidarg[16], v[] = "-v", *argv[] = { "corebox", "dcsnoop", v, NULL };
+	int found = 0, rc;
+	char how[64];
+	pid_t child;
+
+	if ((rc = run_with_child(test, argv, pidarg, disable, "TIME(s)", dc_work, &child)) == -1)
+		return;
+	for (int i = 0; i < N_C; i++) {
+		char needle[64];
+		const char *s;
+
+		snprintf(needle, sizeof(needle), " M cbxvm_dc_%d\n", i);
+		for (s = out; s && (s = strstr(s, needle)); s += strlen(needle)) {
+			const char *b = s;
+			int pid = 0;
+
+			while (b > out && b[-1] != '\n')
+				b--;
+			if (sscanf(b, "%*f %d", &pid) == 1 && pid == child) {
+				found++;
+				break;
+			}
+		}
+	}
+	how_of("dcsnoop", how, sizeof(how));
+	result(test, found == N_C && strstr(out, "TIME(s)     PID     COMM             T FILE") && rc == 0,
+	       "misses of the child's %d new names: %d, via %s; exit %d", N_C, found, how, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
+/* dcstat 1: MISS/s added up at least the child's new names, REFS/s > 0 */
+static void test_dcstat(const char *test, const char *disable)
+{
+	char pidarg[16], v[] = "-v", one[] = "1", *argv[] = { "corebox", "dcstat", v, one, NULL };
+	unsigned long long refs = 0, miss = 0;
+	char how[64];
+	const char *s;
+	pid_t child;
+	int rc;
+
+	if ((rc = run_with_child(test, argv, pidarg, disable, "HIT%", dc_work, &child)) == -1)
+		return;
+	for (s = out; s && (s = strchr(s, '\n')); s++) {
+		unsigned long long r, sl, m;
+
+		if (sscanf(s + 1, "%*2d:%*2d:%*2d: %llu %llu %llu", &r, &sl, &m) == 3)
+			refs += r, miss += m;
+	}
+	how_of("dcstat", how, sizeof(how));
+	result(test, miss >= N_C && refs > 0 && rc == 0, "REFS %llu (> 0) MISS %llu (>= %d) via %s; exit %d", refs,
+	       miss, N_C, how, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
 VM_TEST("vfsstat", test_vfsstat);
 VM_TEST_ONCE("vfsstat.syscalls", test_vfsstat_syscalls);
 VM_TEST("filelife", test_filelife);
 VM_TEST("filetop", test_filetop);
 VM_TEST("fileslower", test_fileslower);
 VM_TEST("vfscount", test_vfscount);
+VM_TEST("dcsnoop", test_dcsnoop);
+VM_TEST("dcstat", test_dcstat);
