@@ -87,8 +87,11 @@ static void how_of(const char *tool, char *how, size_t size)
 		}
 }
 
-/* vfsstat 1 (system wide): the rates, added up, at least the child's calls */
-static void vfsstat_run(const char *test, const char *disable)
+/* vfsstat 1 (system wide): the rates, added up, at least the child's
+ * calls (opens: the data file and the N_C creating opens; mknod is no
+ * open).  FSYNC only where the syscall path counts fsync(2): 6.12's
+ * do_fsync has vfs_fsync inlined, so its fentry/kprobe sees no call. */
+static void vfsstat_run(const char *test, const char *disable, int syscalls)
 {
 	char pidarg[16], one[] = "1", v[] = "-v", *argv[] = { "corebox", "vfsstat", v, one, NULL };
 	unsigned long long sum[5] = { 0 };
@@ -108,23 +111,25 @@ static void vfsstat_run(const char *test, const char *disable)
 	}
 	how_of("vfsstat", how, sizeof(how));
 	result(test,
-	       sum[0] >= N_R && sum[1] >= N_W && sum[2] >= N_F && sum[3] >= 1 + 2 * N_C && sum[4] >= N_C && rc == 0,
-	       "READ %llu (>= %d) WRITE %llu (>= %d) FSYNC %llu (>= %d) OPEN %llu (>= %d) CREATE %llu (>= %d) via %s; "
-	       "exit %d",
-	       sum[0], N_R, sum[1], N_W, sum[2], N_F, sum[3], 1 + 2 * N_C, sum[4], N_C, how, rc);
+	       sum[0] >= N_R && sum[1] >= N_W && (sum[2] >= N_F || !syscalls) && sum[3] >= 1 + N_C && sum[4] >= N_C &&
+		       rc == 0,
+	       "READ %llu (>= %d) WRITE %llu (>= %d) FSYNC %llu (>= %d%s) OPEN %llu (>= %d) CREATE %llu (>= %d) via "
+	       "%s; exit %d",
+	       sum[0], N_R, sum[1], N_W, sum[2], N_F, syscalls ? "" : " where do_fsync calls it", sum[3], 1 + N_C,
+	       sum[4], N_C, how, rc);
 	if (!last_ok)
 		dump_output(test);
 }
 
 static void test_vfsstat(const char *test, const char *disable)
 {
-	vfsstat_run(test, disable);
+	vfsstat_run(test, disable, 0);
 }
 
 static void test_vfsstat_syscalls(const char *test, const char *disable)
 {
 	(void)disable;
-	vfsstat_run(test, NO_KFUNCS_RAW);
+	vfsstat_run(test, NO_KFUNCS_RAW, 1);
 }
 
 /* filelife -p CHILD: exactly its 2 * N_C files, each at least LIFE_MS old */
@@ -168,7 +173,7 @@ static void test_filetop(const char *test, const char *disable)
 	pid_t child;
 	int rc, tid = 0;
 
-	if ((rc = run_with_child(test, argv, pidarg, disable, "filetop: ", vfs_work, &child)) == -1)
+	if ((rc = run_with_child(test, argv, pidarg, disable, "on vfs_read, vfs_write", vfs_work, &child)) == -1)
 		return;
 	if ((s = strstr(out, " cbxvm_vfs.dat\n"))) {
 		while (s > out && s[-1] != '\n')
@@ -212,7 +217,8 @@ static void test_fileslower(const char *test, const char *disable)
 		dump_output(test);
 }
 
-/* vfscount (system wide): vfs_read/vfs_write/vfs_fsync at least the child's */
+/* vfscount (system wide): vfs_read/vfs_write at least the child's (no
+ * vfs_fsync: 6.12's do_fsync has it inlined) */
 static unsigned long long func_count(const char *func)
 {
 	char needle[64];
@@ -232,28 +238,30 @@ static unsigned long long func_count(const char *func)
 static void test_vfscount(const char *test, const char *disable)
 {
 	char pidarg[16], v[] = "-v", *argv[] = { "corebox", "vfscount", v, NULL };
-	unsigned long long r, w, f;
+	unsigned long long r, w;
 	int rc, rows;
 	pid_t child;
 
 	if ((rc = run_with_child(test, argv, pidarg, disable, "Tracing...", vfs_work, &child)) == -1)
 		return;
-	r = func_count("vfs_read"), w = func_count("vfs_write"), f = func_count("vfs_fsync");
+	r = func_count("vfs_read"), w = func_count("vfs_write");
 	rows = lines_with(" vfs_");
-	result(test, r >= N_R && w >= N_W && f >= N_F && rows > 3 && strstr(out, "ADDR             FUNC") && rc == 0,
-	       "vfs_read %llu (>= %d) vfs_write %llu (>= %d) vfs_fsync %llu (>= %d), %d rows; exit %d", r, N_R, w, N_W,
-	       f, N_F, rows, rc);
+	result(test, r >= N_R && w >= N_W && rows > 3 && strstr(out, "ADDR             FUNC") && rc == 0,
+	       "vfs_read %llu (>= %d) vfs_write %llu (>= %d), %d rows; exit %d", r, N_R, w, N_W, rows, rc);
 	if (!last_ok)
 		dump_output(test);
 }
 
 /* dcache: N_C new names made with mknod (each a d_lookup that finds
- * nothing: filename_create), then unlinked */
+ * nothing: filename_create), then unlinked; and N_C stats of a path
+ * whose leading components are walked by lookup_fast (references) */
 static void dc_work(void)
 {
 	char path[700], name[32];
+	struct stat st;
 
 	for (int i = 0; i < N_C; i++) {
+		stat("/proc/self/status", &st);
 		snprintf(name, sizeof(name), "cbxvm_dc_%d", i);
 		path_of(path, sizeof(path), name);
 		mknod(path, S_IFREG | 0600, 0);
@@ -295,7 +303,8 @@ static void test_dcsnoop(const char *test, const char *disable)
 		dump_output(test);
 }
 
-/* dcstat 1: MISS/s added up at least the child's new names, REFS/s > 0 */
+/* dcstat 1: MISS/s added up at least the child's new names, REFS/s its
+ * path walks */
 static void test_dcstat(const char *test, const char *disable)
 {
 	char pidarg[16], v[] = "-v", one[] = "1", *argv[] = { "corebox", "dcstat", v, one, NULL };
@@ -314,8 +323,8 @@ static void test_dcstat(const char *test, const char *disable)
 			refs += r, miss += m;
 	}
 	how_of("dcstat", how, sizeof(how));
-	result(test, miss >= N_C && refs > 0 && rc == 0, "REFS %llu (> 0) MISS %llu (>= %d) via %s; exit %d", refs,
-	       miss, N_C, how, rc);
+	result(test, miss >= N_C && refs >= N_C && rc == 0, "REFS %llu (>= %d) MISS %llu (>= %d) via %s; exit %d",
+	       refs, N_C, miss, N_C, how, rc);
 	if (!last_ok)
 		dump_output(test);
 }

@@ -86,14 +86,14 @@ static __noinline int deleted(void *ctx, struct fl_key *k, const unsigned char *
 
 /* ---- functions: fentry and kprobe ---- */
 
-static __always_inline int dentry_created(__u64 dentry)
+static __noinline int dentry_created(__u64 dentry)
 {
 	struct fl_key k = { .dentry = dentry };
 
 	return created(&k);
 }
 
-static __always_inline int dentry_deleted(void *ctx, __u64 dentry)
+static __noinline int dentry_deleted(void *ctx, __u64 dentry)
 {
 	struct fl_key k = { .dentry = dentry };
 

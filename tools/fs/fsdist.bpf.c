@@ -53,7 +53,7 @@ struct {
 	__type(value, __u8);
 } sysops SEC(".maps");
 
-static __always_inline int entry(__u32 op, __s32 nr)
+static __noinline int entry(__u32 op, __s32 nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -103,7 +103,7 @@ static __noinline int record(struct start *s)
 	return 0;
 }
 
-static __always_inline int exit_op(void)
+static __noinline int exit_op(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct start *sp, s;

@@ -144,6 +144,7 @@ int vfscount_main(int argc, char **argv)
 		tool_sleep_ms(seconds * 1000);
 		if (!tool_stdout_gone())
 			rc = report(map_fd(obj_map_at(o, (size_t)counts)), locs, n);
+		tool_flush(); /* before the detach, which takes a while for many functions */
 	}
 	obj_close(o);
 	locs_free(locs, n);
