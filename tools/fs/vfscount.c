@@ -62,16 +62,13 @@ static int fewest_first(const void *a, const void *b)
 	return x->count < y->count ? -1 : x->count > y->count;
 }
 
-static int report(int fd, const struct loc *locs, int n)
+/* addrs: each function's, from /proc/kallsyms before the run (a pass
+ * over it takes a while on a slow machine: not after Ctrl-C) */
+static int report(int fd, const struct loc *locs, const uint64_t *addrs, int n)
 {
 	struct row *rows = xcalloc((size_t)n, sizeof(*rows));
-	const char **names = xcalloc((size_t)n, sizeof(*names));
-	uint64_t *addrs = xcalloc((size_t)n, sizeof(*addrs));
 	int nr = 0, rc;
 
-	for (int i = 0; i < n; i++)
-		names[i] = locs[i].target;
-	ksym_addrs(names, n, addrs);
 	out_doc_begin();
 	out_text("\n");
 	out_header(&table);
@@ -92,8 +89,6 @@ static int report(int fd, const struct loc *locs, int n)
 	}
 	rc = out_doc_end();
 	free(rows);
-	free(names);
-	free(addrs);
 	return rc < 0;
 }
 
@@ -136,6 +131,12 @@ int vfscount_main(int argc, char **argv)
 		gen_free(g);
 	}
 	if (!(rc = build_finish(o, rc, "vfscount", "vfs_*", &attached))) {
+		const char **names = xcalloc((size_t)n, sizeof(*names));
+		uint64_t *addrs = xcalloc((size_t)n, sizeof(*addrs));
+
+		for (int i = 0; i < n; i++)
+			names[i] = locs[i].target;
+		ksym_addrs(names, n, addrs);
 		if (tool_common.verbose)
 			fprintf(stderr, "vfscount: %d functions, %s\n", attached,
 				locs[0].mech == M_FENTRY ? "fentry" : "kprobes");
@@ -143,8 +144,10 @@ int vfscount_main(int argc, char **argv)
 		tool_flush();
 		tool_sleep_ms(seconds * 1000);
 		if (!tool_stdout_gone())
-			rc = report(map_fd(obj_map_at(o, (size_t)counts)), locs, n);
+			rc = report(map_fd(obj_map_at(o, (size_t)counts)), locs, addrs, n);
 		tool_flush(); /* before the detach, which takes a while for many functions */
+		free(names);
+		free(addrs);
 	}
 	obj_close(o);
 	locs_free(locs, n);
