@@ -96,6 +96,33 @@ PY
 then ok "-j and --prom: the same counts"
 else notok "-j/--prom: $(head -c 300 "$W/json.out") | $(grep _count "$W/fs.prom" 2>/dev/null | tr '\n' ' ')"; fi
 
+# getattr: a Python process fstat()s a file NS times (glibc makes that
+# newfstatat(fd, "", AT_EMPTY_PATH) or fstat(2)): exactly NS in 'getattr'
+NS=25
+mkfifo "$W/go"
+: > "$W/gfile"
+python3 -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+print("ready", flush=True)
+open(sys.argv[2]).read()
+for _ in range(int(sys.argv[3])):
+    os.fstat(fd)
+print("done", flush=True)
+' "$W/gfile" "$W/go" $NS > "$W/py.out" 2>&1 &
+HPID=$!
+if wait_for "$W/py.out" '^ready' 50 && tool_start getattr "Hit Ctrl-C" fsdist -t "$FS" -p $HPID; then
+	echo go > "$W/go"
+	wait_for "$W/py.out" '^done' 100 || notok "python fstat loop did not finish"
+	wait $HPID
+	HPID=
+	sleep 0.3
+	snoop_stop getattr
+	g=$(counts "$W/getattr.out" | awk '$1 == "getattr" { print $2 }')
+	if [ "${g:-0}" = $NS ]; then ok "getattr: the $NS fstat() calls"
+	else notok "getattr: ${g:-0}, want $NS: $(counts "$W/getattr.out" | tr '\n' ' ')"; fi
+else notok "getattr run did not start: $(cat "$W/py.out")"; fi
+
 usage_exit2 "no file system" fsdist
 usage_exit2 "bad file system" fsdist -t nope
 snoop_left

@@ -9,9 +9,10 @@
  *  - where the kernel has neither: the system calls (raw tracepoints
  *    sys_enter/sys_exit) on regular files of a super_block of that file
  *    system type: read/write families, opens (the file known at exit),
- *    fsync/fdatasync and fstat (getattr; a stat by path cannot be told
- *    apart by file system before the call, and is not counted).  The
- *    latency is then the system call's. */
+ *    fsync/fdatasync and fstat (getattr: fstat, and newfstatat/statx of
+ *    an fd with AT_EMPTY_PATH and "", as glibc's fstat makes them; a stat
+ *    by path cannot be told apart by file system before the call, and is
+ *    not counted).  The latency is then the system call's. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
 #include "fd_file.bpf.h"
@@ -161,6 +162,7 @@ static __always_inline int name_is(const char *s, const volatile char *want)
 }
 
 #define O_PATH 010000000
+#define AT_EMPTY_PATH 0x1000
 
 /* A regular file on a file system of the traced type? */
 static __noinline int on_traced_fs(struct file___vfs *f)
@@ -190,6 +192,18 @@ int BPF_PROG(fd_sys_enter, struct pt_regs *regs, long id)
 		return 0;
 	if (*v >> 4 == FD_SYS_OPEN) /* the file is known at exit */
 		return entry(*v & 0xf, (__s32)nr);
+	if (*v >> 4 == FD_SYS_AT_EMPTY3 || *v >> 4 == FD_SYS_AT_EMPTY4) {
+		__u64 flags = *v >> 4 == FD_SYS_AT_EMPTY3 ? PT_REGS_PARM3_CORE_SYSCALL(regs)
+							   : PT_REGS_PARM4_CORE_SYSCALL(regs);
+		char c = 1;
+
+		if (!(flags & AT_EMPTY_PATH))
+			return 0;
+		/* NULL (6.11+ allows it) or "": the dfd itself */
+		if (PT_REGS_PARM2_CORE_SYSCALL(regs) &&
+		    bpf_probe_read_user(&c, 1, (void *)PT_REGS_PARM2_CORE_SYSCALL(regs)) == 0 && c)
+			return 0;
+	}
 	f = fd_file(PT_REGS_PARM1_CORE_SYSCALL(regs));
 	if (!f || !on_traced_fs(f))
 		return 0;

@@ -69,6 +69,7 @@ static const struct {
 	{ "openat2", FD_SYS(FD_SYS_OPEN, FD_OPEN) },   { "creat", FD_SYS(FD_SYS_OPEN, FD_OPEN) },
 	{ "fsync", FD_SYS(FD_SYS_FD, FD_FSYNC) },      { "fdatasync", FD_SYS(FD_SYS_FD, FD_FSYNC) },
 	{ "fstat", FD_SYS(FD_SYS_FD, FD_GETATTR) },    { "newfstat", FD_SYS(FD_SYS_FD, FD_GETATTR) },
+	{ "newfstatat", FD_SYS(FD_SYS_AT_EMPTY4, FD_GETATTR) }, { "statx", FD_SYS(FD_SYS_AT_EMPTY3, FD_GETATTR) },
 };
 
 static const struct opt opts[] = {
@@ -266,8 +267,8 @@ int fsdist_main(int argc, char **argv)
 		if (path == PATH_SYSCALLS)
 			fprintf(stderr,
 				"%s: %s has no fentry or kprobe on %s here: the read, write, open, fsync and fstat "
-				"system calls (sys_enter/sys_exit) on regular files of type %s%s%s; latency is the "
-				"system call's; stats by path are not counted\n",
+				"(also newfstatat/statx of an fd) system calls (sys_enter/sys_exit) on regular files of "
+				"type %s%s%s; latency is the system call's; stats by path are not counted\n",
 				tool_applet, env.fs->fs, env.fs->funcs[0], env.fs->types[0],
 				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
 		else
