@@ -17,6 +17,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "filelife.h"
+#include "sysops.h"
 
 BPF_OBJ_DECLARE(filelife);
 
@@ -98,31 +99,16 @@ static int dentry_arg(const struct btf *btf, const char *func)
 enum path { PATH_FENTRY, PATH_KPROBE, PATH_SYSCALLS };
 static enum path path;
 
-static const struct {
-	const char *name;
-	__u8 val;
-} syscalls[] = {
+static const struct sysop syscalls[] = {
 	{ "open", FL_OPEN },	 { "openat", FL_OPEN },	  { "openat2", FL_OPEN },     { "creat", FL_OPEN },
 	{ "mknod", FL_MKNOD }, { "mknodat", FL_MKNODAT }, { "unlink", FL_UNLINK }, { "unlinkat", FL_UNLINKAT },
 };
 
 static int after_load(struct obj *o)
 {
-	if (path == PATH_SYSCALLS) {
-		int fd = map_fd(obj_map(o, "sysops"));
-
-		for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-			int nr = syscall_nr(syscalls[i].name);
-			__u32 key = (__u32)nr;
-
-			if (nr < 0 || nr >= FILELIFE_MAX_SYSCALLS)
-				continue; /* open, creat, mknod, unlink: not on arm64 */
-			if (bpf_map_update(fd, &key, &syscalls[i].val, 0) < 0) {
-				tool_err("filelife", "cannot fill the system call table: %s", err_msg());
-				return -1;
-			}
-		}
-	}
+	if (path == PATH_SYSCALLS && sysops_fill("filelife", map_fd(obj_map(o, "sysops")), syscalls,
+						 ARRAY_SIZE(syscalls), FILELIFE_MAX_SYSCALLS) < 0)
+		return -1;
 	if (tool_common.verbose)
 		fprintf(stderr, "filelife: %s\n",
 			path == PATH_FENTRY   ? "fentry on vfs_create, vfs_open, security_inode_create, vfs_unlink"

@@ -21,6 +21,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "fileslower.h"
+#include "sysops.h"
 
 BPF_OBJ_DECLARE(fileslower);
 
@@ -111,25 +112,12 @@ static enum path path;
 
 static int after_load(struct obj *o)
 {
-	static const struct {
-		const char *name;
-		__u8 val;
-	} syscalls[] = { { "read", 1 + FSL_READ }, { "pread64", 1 + FSL_READ },
+	static const struct sysop syscalls[] = { { "read", 1 + FSL_READ }, { "pread64", 1 + FSL_READ },
 			 { "write", 1 + FSL_WRITE }, { "pwrite64", 1 + FSL_WRITE } };
 
-	if (path == PATH_SYSCALLS) {
-		int fd = map_fd(obj_map(o, "sysops"));
-
-		for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-			int nr = syscall_nr(syscalls[i].name);
-			__u32 key = (__u32)nr;
-
-			if (nr >= 0 && nr < FILESLOWER_MAX_SYSCALLS && bpf_map_update(fd, &key, &syscalls[i].val, 0) < 0) {
-				tool_err("fileslower", "cannot fill the system call table: %s", err_msg());
-				return -1;
-			}
-		}
-	}
+	if (path == PATH_SYSCALLS && sysops_fill("fileslower", map_fd(obj_map(o, "sysops")), syscalls,
+						 ARRAY_SIZE(syscalls), FILESLOWER_MAX_SYSCALLS) < 0)
+		return -1;
 	if (tool_common.verbose)
 		fprintf(stderr, "fileslower: %s\n",
 			path == PATH_FENTRY   ? "fentry/fexit on vfs_read, vfs_write"

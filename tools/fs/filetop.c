@@ -22,6 +22,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "filetop.h"
+#include "sysops.h"
 
 BPF_OBJ_DECLARE(filetop);
 
@@ -183,10 +184,7 @@ static int report(void *ctx)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	__u8 op;
-} syscalls[] = {
+static const struct sysop syscalls[] = {
 	{ "read", FT_READ }, { "pread64", FT_READ }, { "write", FT_WRITE }, { "pwrite64", FT_WRITE },
 };
 
@@ -220,20 +218,11 @@ int filetop_main(int argc, char **argv)
 		free(r);
 		return 1;
 	}
-	if (way == KFUNC_NONE) {
-		int fd = map_fd(obj_map(r->o, "sysops"));
-
-		for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-			int nr = syscall_nr(syscalls[i].name);
-			__u32 key = (__u32)nr;
-
-			if (nr >= 0 && nr < FILETOP_MAX_SYSCALLS && bpf_map_update(fd, &key, &syscalls[i].op, 0) < 0) {
-				tool_err("filetop", "cannot fill the system call table: %s", err_msg());
-				obj_close(r->o);
-				free(r);
-				return 1;
-			}
-		}
+	if (way == KFUNC_NONE && sysops_fill("filetop", map_fd(obj_map(r->o, "sysops")), syscalls,
+					     ARRAY_SIZE(syscalls), FILETOP_MAX_SYSCALLS) < 0) {
+		obj_close(r->o);
+		free(r);
+		return 1;
 	}
 	if (tool_common.verbose)
 		fprintf(stderr, "filetop: %s\n",

@@ -26,6 +26,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "fsdist.h"
+#include "sysops.h"
 
 BPF_OBJ_DECLARE(fsdist);
 
@@ -56,10 +57,7 @@ static const char *const op_names[FD_MAX_OP] = { "read", "write", "open", "fsync
 static const char *const prog_base[FD_MAX_OP] = { "file_read", "file_write", "file_open", "file_sync", "getattr" };
 
 /* The system calls of the tracepoint path. */
-static const struct {
-	const char *name;
-	unsigned char val;
-} syscalls[] = {
+static const struct sysop syscalls[] = {
 	{ "read", FD_SYS(FD_SYS_FD, FD_READ) },	       { "readv", FD_SYS(FD_SYS_FD, FD_READ) },
 	{ "pread64", FD_SYS(FD_SYS_FD, FD_READ) },     { "preadv", FD_SYS(FD_SYS_FD, FD_READ) },
 	{ "preadv2", FD_SYS(FD_SYS_FD, FD_READ) },     { "write", FD_SYS(FD_SYS_FD, FD_WRITE) },
@@ -201,20 +199,6 @@ static void set_progs(struct obj *o, const char *entry, const char *exit, bool o
 	}
 }
 
-static int fill_syscalls(int fd)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-		int nr = syscall_nr(syscalls[i].name);
-		__u32 key = (__u32)nr;
-
-		if (nr < 0 || nr >= FSDIST_MAX_SYSCALLS)
-			continue;
-		if (bpf_map_update(fd, &key, &syscalls[i].val, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* fsdist's file system for alias NAME ("ext4dist") */
 static const struct fs_config *fs_of_applet(const char *name)
 {
@@ -258,8 +242,8 @@ int fsdist_main(int argc, char **argv)
 	}
 	if (tool_load_attach(o, tool_applet))
 		return 1;
-	if (path == PATH_SYSCALLS && fill_syscalls(map_fd(obj_map(o, "sysops"))) < 0) {
-		tool_err(tool_applet, "cannot fill the system call table: %s", err_msg());
+	if (path == PATH_SYSCALLS && sysops_fill(tool_applet, map_fd(obj_map(o, "sysops")), syscalls,
+						 ARRAY_SIZE(syscalls), FSDIST_MAX_SYSCALLS) < 0) {
 		obj_close(o);
 		return 1;
 	}

@@ -17,6 +17,7 @@
 #include "tools/common/kfunc.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "sysops.h"
 #include "vfsstat.h"
 
 BPF_OBJ_DECLARE(vfsstat);
@@ -59,10 +60,7 @@ static int parse(int key, const char *arg, void *ctx)
 
 static const char *const funcs[S_MAXSTAT] = { "vfs_read", "vfs_write", "vfs_fsync", "vfs_open", "vfs_create" };
 
-static const struct {
-	const char *name;
-	__u8 val;
-} syscalls[] = {
+static const struct sysop syscalls[] = {
 	{ "read", S_READ | VS_NOT_EBADF },
 	{ "pread64", S_READ | VS_NOT_EBADF },
 	{ "write", S_WRITE | VS_NOT_EBADF },
@@ -136,20 +134,6 @@ static enum path choose_path(struct obj *o)
 	return PATH_SYSCALLS;
 }
 
-static int fill_syscalls(int fd)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(syscalls); i++) {
-		int nr = syscall_nr(syscalls[i].name);
-		__u32 key = (__u32)nr;
-
-		if (nr < 0 || nr >= VFSSTAT_MAX_SYSCALLS)
-			continue; /* open, creat, mknod: not on arm64 */
-		if (bpf_map_update(fd, &key, &syscalls[i].val, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 int vfsstat_main(int argc, char **argv)
 {
 	struct report r = { 0 };
@@ -175,8 +159,8 @@ int vfsstat_main(int argc, char **argv)
 		map_set_max_entries(obj_map(o, "sysops"), 1);
 	if (tool_load_attach(o, "vfsstat"))
 		return 1;
-	if (path == PATH_SYSCALLS && fill_syscalls(map_fd(obj_map(o, "sysops"))) < 0) {
-		tool_err("vfsstat", "cannot fill the system call table: %s", err_msg());
+	if (path == PATH_SYSCALLS && sysops_fill("vfsstat", map_fd(obj_map(o, "sysops")), syscalls,
+						 ARRAY_SIZE(syscalls), VFSSTAT_MAX_SYSCALLS) < 0) {
 		obj_close(o);
 		return 1;
 	}
