@@ -429,6 +429,16 @@ static void fsslower_run(const char *test, const char *disable, const char *tool
 
 /* ---- fsdist ---- */
 
+static void test_ext4dist(const char *test, const char *disable);
+
+/* the syscall path, raw tracepoints (as on a kernel without fentry,
+ * kprobes and tp_btf) */
+static void test_ext4dist_syscalls(const char *test, const char *disable)
+{
+	(void)disable;
+	test_ext4dist(test, NO_KFUNCS ",tp_btf");
+}
+
 static char fsdist_path[700];
 
 static void fsdist_ops(void)
@@ -686,6 +696,7 @@ VM_TEST("bitesize", test_bitesize);
 VM_TEST("ext4slower", test_ext4slower);
 VM_TEST_ONCE("ext4slower.syscalls", test_fsslower_syscalls);
 VM_TEST("ext4dist", test_ext4dist);
+VM_TEST_ONCE("ext4dist.syscalls", test_ext4dist_syscalls);
 VM_TEST("cachestat", test_cachestat);
 VM_TEST_ONCE("cachestat.tracepoints", test_cachestat_tracepoints);
 VM_TEST("readahead", test_readahead);

@@ -1,8 +1,8 @@
 /* VM checks of the VFS tools on kernels with fentry (and kprobes in the
  * .fallback run): vfsstat, filelife, filetop, fileslower, vfscount,
  * dcsnoop, dcstat, whose function paths this machine's kernel cannot
- * run; vfsstat.syscalls forces
- * the system-call path with raw tracepoints (no tp_btf), as on a kernel
+ * run; the .syscalls checks force
+ * the system-call paths with raw tracepoints (no tp_btf), as on a kernel
  * without BTF trampolines or kprobes.  Ground truth: a gated child makes
  * N_W writes and N_R preads of 100 bytes on one file, N_F fsyncs, then
  * creates N_C files by mknod and N_C by open(O_CREAT|O_EXCL), keeps them
@@ -173,7 +173,7 @@ static void test_filetop(const char *test, const char *disable)
 	pid_t child;
 	int rc, tid = 0;
 
-	if ((rc = run_with_child(test, argv, pidarg, disable, "on vfs_read, vfs_write", vfs_work, &child)) == -1)
+	if ((rc = run_with_child(test, argv, pidarg, disable, "vfs_read, vfs_write", vfs_work, &child)) == -1)
 		return;
 	if ((s = strstr(out, " cbxvm_vfs.dat\n"))) {
 		while (s > out && s[-1] != '\n')
@@ -331,9 +331,32 @@ static void test_dcstat(const char *test, const char *disable)
 
 VM_TEST("vfsstat", test_vfsstat);
 VM_TEST_ONCE("vfsstat.syscalls", test_vfsstat_syscalls);
+/* the system-call paths with raw tracepoints (kernels without fentry,
+ * kprobes and tp_btf) */
+static void test_filelife_syscalls(const char *test, const char *disable)
+{
+	(void)disable;
+	test_filelife(test, NO_KFUNCS_RAW);
+}
+
+static void test_filetop_syscalls(const char *test, const char *disable)
+{
+	(void)disable;
+	test_filetop(test, NO_KFUNCS_RAW);
+}
+
+static void test_fileslower_syscalls(const char *test, const char *disable)
+{
+	(void)disable;
+	test_fileslower(test, NO_KFUNCS_RAW);
+}
+
 VM_TEST("filelife", test_filelife);
+VM_TEST_ONCE("filelife.syscalls", test_filelife_syscalls);
 VM_TEST("filetop", test_filetop);
+VM_TEST_ONCE("filetop.syscalls", test_filetop_syscalls);
 VM_TEST("fileslower", test_fileslower);
+VM_TEST_ONCE("fileslower.syscalls", test_fileslower_syscalls);
 VM_TEST("vfscount", test_vfscount);
 VM_TEST("dcsnoop", test_dcsnoop);
 VM_TEST("dcstat", test_dcstat);

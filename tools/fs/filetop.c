@@ -228,8 +228,9 @@ int filetop_main(int argc, char **argv)
 		fprintf(stderr, "filetop: %s\n",
 			way == KFUNC_FENTRY   ? "fentry on vfs_read, vfs_write"
 			: way == KFUNC_KPROBE ? "kprobes on vfs_read, vfs_write"
-					      : "no fentry or kprobes here: the read, pread64, write and pwrite64 "
-						"system calls (sys_enter), the file from the task's file table");
+					      : "no fentry or kprobes here: the system calls that reach vfs_read, "
+						"vfs_write (read, pread64, write, pwrite64) at sys_enter, the file "
+						"from the task's file table");
 	rc = interval_loop(&env.iv, report, r);
 	obj_close(r->o);
 	free(r);
