@@ -54,7 +54,11 @@ if child == 0:
     c, _ = s.accept()
     readn(c, send); c.sendall(b"y" * recv); c.recv(1); os._exit(0)
 print("ready", os.getpid(), child, flush=True)
-while not os.path.exists(go): time.sleep(0.05)
+for _ in range(400):
+    if os.path.exists(go): break
+    time.sleep(0.05)
+else:
+    sys.exit("no go file")
 c = socket.socket(fam); c.connect((host, port))
 c.sendall(b"x" * send)
 got = readn(c, recv)
@@ -68,7 +72,7 @@ PY
 run() {
 	label=$1 banner=$2 fam=$3
 	shift 3
-	rm -f "$W/go"
+	rm -f "$W/go" "$W/helper" # (the old one would be read before the child truncates it)
 	python3 "$W/xfer.py" "$fam" $PORT $SEND $RECV "$W/go" > "$W/helper" 2>&1 &
 	HPID=$!
 	wait_for "$W/helper" '^ready' 50 || { notok "$label: helper not ready: $(cat "$W/helper")"; return 1; }
