@@ -166,7 +166,8 @@ int tcptracer_exit(void *ctx)
 	return 0;
 }
 
-static __always_inline int accepted(struct trace_event_raw_sys_exit *ctx)
+/* one copy for both accept events */
+static __noinline int accepted(struct trace_event_raw_sys_exit *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct tcptracer_event e = {};
