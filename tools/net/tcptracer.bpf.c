@@ -48,7 +48,7 @@ static __always_inline int skip(__u32 pid, __u32 uid)
 }
 
 /* libbpf-tools' fill_tuple: no event without both addresses and ports */
-static __always_inline int complete(const struct tcptracer_event *e)
+static __noinline int complete(const struct tcptracer_event *e)
 {
 	__u64 s = 0, d = 0;
 
@@ -59,7 +59,7 @@ static __always_inline int complete(const struct tcptracer_event *e)
 	return s && d && e->sport && e->dport;
 }
 
-static __always_inline void from_ctx(struct tcptracer_event *e,
+static __noinline void from_ctx(struct tcptracer_event *e,
 				     const struct trace_event_raw_inet_sock_set_state *ctx)
 {
 	e->family = ctx->family;
