@@ -1,0 +1,11 @@
+/* mdflush: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_MDFLUSH_H
+#define COREBOX_MDFLUSH_H
+
+struct mdflush_event {
+	__u32 pid;
+	char comm[16];
+	char disk[32]; /* DISK_NAME_LEN */
+};
+
+#endif

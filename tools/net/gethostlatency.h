@@ -1,0 +1,15 @@
+/* gethostlatency: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_GETHOSTLATENCY_H
+#define COREBOX_GETHOSTLATENCY_H
+
+#define GETHOST_LEN 80 /* libbpf-tools' HOST_LEN */
+
+struct gethostlatency_event {
+	__u64 time;     /* at entry: the start; then the latency (ns) */
+	__u32 pid;
+	__u32 pad;
+	char comm[16];
+	char host[GETHOST_LEN];
+};
+
+#endif

@@ -1,0 +1,16 @@
+/* tcppktlat: the event record shared by the BPF and user sides. */
+#ifndef COREBOX_TCPPKTLAT_H
+#define COREBOX_TCPPKTLAT_H
+
+struct tcppktlat_event {
+	__u8 saddr[16]; /* local; IPv4 in the first 4 bytes, network order */
+	__u8 daddr[16];
+	__u64 delta_us;
+	__u32 pid, tid;
+	__u16 sport, dport; /* host order */
+	__u16 family;
+	__u16 pad;
+	char comm[16];
+};
+
+#endif
