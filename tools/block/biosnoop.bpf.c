@@ -22,6 +22,7 @@ const volatile __u8 pid_at_issue = 0;
 struct piddata {
 	char comm[BIOSNOOP_COMM_LEN];
 	__u32 pid;
+	__u64 cgroup_id; /* the completion runs in another task's context */
 };
 
 struct {
@@ -54,6 +55,7 @@ static __always_inline int trace_pid(struct request___blk *rq)
 		return 0;
 	d.pid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(d.comm, sizeof(d.comm));
+	d.cgroup_id = event_cgroup_id();
 	bpf_map_update_elem(&infobyreq, &key, &d, BPF_ANY);
 	return 0;
 }
@@ -122,6 +124,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	if (pd) {
 		__builtin_memcpy(e.comm, pd->comm, sizeof(e.comm));
 		e.pid = pd->pid;
+		e.head.cgroup_id = pd->cgroup_id;
 	} else {
 		e.comm[0] = '?';
 	}
@@ -138,7 +141,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	e.len = BPF_CORE_READ(rq, __data_len);
 	e.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
 	e.dev = sp->dev;
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 cleanup:
 	bpf_map_delete_elem(&start, &key);
 	bpf_map_delete_elem(&infobyreq, &key);

@@ -111,6 +111,11 @@ int tool_cgroup_open(const char *name, const char *path);
 int cgroup2_mounts(int (*fn)(const char *dir, void *arg), void *arg);
 /* The first one into buf, or NULL when cgroup v2 is not mounted. */
 char *cgroup2_mount(char *buf, size_t size);
+/* A cgroup id (bpf_get_current_cgroup_id) as its path relative to the
+ * cgroup v2 root ("/", "/system.slice/x.service"), or NULL when no
+ * cgroup2 directory has it (tools/common/cgroup_path.c: cached; valid
+ * until the next call). */
+const char *cgroup_path_of(uint64_t id);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
 /* tool_load_attach() with the cgroup filter of path (NULL: none): 0 and

@@ -22,6 +22,7 @@ struct tool_common tool_common;
 #define KEY_JSON OPT_LONG_ONLY(201)
 #define KEY_PROM OPT_LONG_ONLY(202)
 #define KEY_USAGE OPT_LONG_ONLY(203)
+#define KEY_SHOW_CGROUP OPT_LONG_ONLY(204)
 
 /* Shared by every tool; entries whose short letter the tool already uses
  * lose it (fsslower's -j is CSV output: there --json stays); a tool with
@@ -32,6 +33,8 @@ static const struct opt common_opts[] = {
 			     "(\"time\": RFC 3339 wall clock)" },
 	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
 				    "(for node_exporter's textfile collector)" },
+	{ KEY_SHOW_CGROUP, "show-cgroup", NULL, "start each event with its cgroup v2 path (the container; "
+						"JSON always has \"cgroup\")" },
 	{ KEY_BTF, "btf", "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
 	{ 'V', "version", NULL, "print the version and exit" },
 	{ KEY_USAGE, "usage", NULL, "print a short usage message and exit" },
@@ -54,6 +57,8 @@ static const struct opt *common(int key)
 static int common_key(const struct tool_help *h, const struct opt *c)
 {
 	if (c->key == KEY_PROM && !(h->flags & OPT_PROM))
+		return 0;
+	if (c->key == KEY_SHOW_CGROUP && !(h->flags & OPT_EVENTS))
 		return 0;
 	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
 		return 0;
@@ -377,6 +382,9 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			break;
 		case KEY_PROM:
 			out_cfg.prom_path = optarg;
+			continue;
+		case KEY_SHOW_CGROUP:
+			out_cfg.cgroup_column = true;
 			continue;
 		}
 		if (!fn || fn(c, optarg, ctx)) {

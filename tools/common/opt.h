@@ -27,6 +27,8 @@ enum {
 	OPT_PROM = 1 << 0,    /* a summarizing tool: --prom FILE (Prometheus text) */
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
 	OPT_NO_VERBOSE = 1 << 2, /* no -v/--verbose (commands that load no BPF) */
+	OPT_EVENTS = 1 << 3,  /* an event tool (records start with struct event_head):
+			       * --show-cgroup, a CGROUP text column */
 };
 
 /* A tool's --help.  Its name and one-line summary are those of the applet

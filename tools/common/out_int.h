@@ -17,6 +17,9 @@ bool out_doc_is_open(void);
 /* "k":v,... fields for the report object itself. */
 void doc_add_fields(const char *fields);
 
+/* An event's JSON line written with its "cgroup" fields (out.c). */
+bool out_cgroup_json(const struct strbuf *line);
+
 /* Prometheus series (out_prom.c). */
 void prom_row(const struct out_table *t, const union out_val *v);
 void prom_num(const char *key, double value, const char *help);

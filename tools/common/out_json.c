@@ -138,6 +138,8 @@ void out_json_value(const char *key, const struct strbuf *value)
 	struct section *s = NULL;
 
 	if (!doc.open || !key) { /* an event: a line of its own */
+		if (!doc.open && out_cgroup_json(value))
+			return;
 		fwrite(value->s, 1, value->len, stdout);
 		putchar('\n');
 		return;

@@ -51,7 +51,7 @@ static const struct tool_help help = {
 		    "    tcpconnect -c          # count connects per src, dest, port\n"
 		    "    tcpconnect --cgroup CG # only trace processes in cgroup v2 directory CG\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -39,7 +39,7 @@ static const struct tool_help help = {
 		    "    tcpretrans -4        # trace IPv4 family only\n"
 		    "    tcpretrans -6        # trace IPv6 family only\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

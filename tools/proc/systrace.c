@@ -86,7 +86,7 @@ static const struct tool_help help = {
 		    "    systrace --flight 100 -c /sys/fs/cgroup/mycontainer   # kill -USR1 to dump\n"
 		    "    systrace -G bpftools -a -- sleep 10 # a cgroup, for 10 seconds\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
