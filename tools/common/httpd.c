@@ -190,8 +190,10 @@ static void respond(struct conn *c, int status, const char *ctype, const struct 
 static void refuse(struct httpd *h, struct conn *c, int status, const char *why)
 {
 	struct strbuf b = { 0 };
+	char msg[160];
 
-	logf_peer(h, c, why);
+	snprintf(msg, sizeof(msg), "%s (%d)", why, status);
+	logf_peer(h, c, msg);
 	strbuf_reset(&b);
 	strbuf_addf(&b, "%d %s\n", status, reason(status));
 	respond(c, status, "text/plain; charset=utf-8", &b, false);
@@ -220,6 +222,10 @@ static void handle(struct httpd *h, struct conn *c, size_t len)
 		refuse(h, c, 431, "too many header lines");
 		return;
 	}
+	if (!line_end) {
+		refuse(h, c, 400, "malformed request line");
+		return;
+	}
 	*line_end = 0;
 	if (line_end > c->req && line_end[-1] == '\r')
 		line_end[-1] = 0;
@@ -243,7 +249,7 @@ static void handle(struct httpd *h, struct conn *c, size_t len)
 		}
 	head = !strcmp(c->req, "HEAD");
 	if (!head && strcmp(c->req, "GET")) {
-		snprintf(msg, sizeof(msg), "method %.16s not allowed (405)", c->req);
+		snprintf(msg, sizeof(msg), "method %.16s not allowed", c->req);
 		refuse(h, c, 405, msg);
 		return;
 	}
@@ -285,12 +291,13 @@ static void on_readable(struct httpd *h, struct conn *c)
 		refuse(h, c, 400, "NUL byte in the request");
 		return;
 	}
+	/* the head ends at an empty line; len takes its last line's end */
 	if ((end = strstr(c->req, "\r\n\r\n")) || (end = strstr(c->req, "\n\n"))) {
-		handle(h, c, (size_t)(end - c->req) + 1);
+		handle(h, c, (size_t)(end - c->req) + (*end == '\r' ? 2 : 1));
 		return;
 	}
 	if (c->got >= sizeof(c->req) - 1)
-		refuse(h, c, 431, "request head over " STR(HTTPD_REQ_MAX) " bytes (431)");
+		refuse(h, c, 431, "request head over " STR(HTTPD_REQ_MAX) " bytes");
 }
 
 static void on_writable(struct httpd *h, struct conn *c)
