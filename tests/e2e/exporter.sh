@@ -10,7 +10,8 @@
 # clients (one more than the connection limit) are all dropped and the
 # server still answers; a tool killed with SIGKILL is restarted and
 # counted; SIGINT stops the exporter with status 0, its tools reaped and
-# nothing they loaded left in the kernel.
+# nothing they loaded left in the kernel.  Last, syscount --listen on
+# its own serves the same exact count.
 # Run as root from the repository root: sh tests/e2e/exporter.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -174,6 +175,30 @@ for k in $kids; do kill -0 "$k" 2>/dev/null && alive="$alive $k"; done
 if [ -z "$alive" ] && [ -n "$kids" ]; then ok "its tools ($kids) are gone"; else notok "tools still running:$alive"; fi
 if [ -n "$dir" ] && [ ! -e "$dir" ]; then ok "report directory $dir removed"; else notok "report directory '$dir' left"; fi
 snoop_left
+
+# ---- 7: a summarizing tool's own --listen ---------------------------------------------------
+kill -KILL "$HPID" 2>/dev/null
+wait "$HPID" 2>/dev/null
+"$W/sysloop" $N $M > "$W/helper" 2>&1 &
+HPID=$!
+wait_for "$W/helper" '^ready' 50 || notok "sysloop did not start (2)"
+"$CB" syscount -p "$HPID" -i 1 --listen 127.0.0.1:$PORT > "$W/sc.out" 2> "$W/sc.err" &
+EPID=$!
+if wait_for "$W/sc.out" '^Tracing syscalls' 100; then
+	kill -USR1 "$HPID"
+	if until_metric 'corebox_syscount_calls_total{syscall="access"}' $((N + M)) 100; then
+		ok "syscount --listen: /metrics valid, calls_total{syscall=access} = $((N + M))"
+	else
+		notok "syscount --listen: '$(metric 'corebox_syscount_calls_total{syscall="access"}')': $(cat "$W/m.err")"
+	fi
+	check_status "syscount --listen: GET /x" 404 "$($HC $PORT get /x | head -1)"
+else
+	notok "syscount --listen did not start: $(cat "$W/sc.err")"
+fi
+kill -INT "$EPID"
+if wait_pid "$EPID" 50; then wait "$EPID"; check_status "syscount --listen: status after SIGINT" 0 $?
+else notok "syscount --listen still running 5 s after SIGINT"; fi
+EPID=
 
 [ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"
 exit $((fails != 0))

@@ -89,6 +89,15 @@ struct tool_events {
 };
 int tool_run_events(struct obj *o, const struct tool_events *te);
 
+/* --listen ADDR:PORT (tools/common/listen.c): open the server (0, or -1
+ * after a message); whether it is open; poll fd (-1: none) for nothing
+ * but errors together with the server's sockets for up to timeout_ms,
+ * answer what is ready, return fd's revents.  tool_sleep_ms and the
+ * event loop wait through it when the tool listens. */
+int tool_listen_open(const char *name, const char *addr);
+bool tool_listening(void);
+short tool_listen_poll(int fd, int timeout_ms);
+
 /* "HH:MM:SS" local time into buf (at least 9 bytes). */
 char *tool_hms(char *buf, size_t size);
 /* Monotonic seconds since first call (for -t style relative stamps). */

@@ -42,6 +42,8 @@ static int run_loop(const char *name, struct events *ev, uint64_t duration_ns, i
 			n = events_poll(ev, timeout);
 		else
 			tool_sleep_ms(timeout);
+		if (ev && tool_listening())
+			tool_listen_poll(-1, 0); /* a client waits at most one poll of events */
 		if (n < 0 && n != -EINTR) {
 			tool_err(name, "reading events: %s", err_msg());
 			ret = 1;

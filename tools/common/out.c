@@ -308,7 +308,7 @@ static void json_fields(struct strbuf *b, const struct out_table *t, const union
 
 void out_row(const struct out_table *t, const union out_val *v)
 {
-	if (out_cfg.prom_path && out_doc_is_open())
+	if (out_prom_on() && out_doc_is_open())
 		prom_row(t, v);
 	if (!out_json()) {
 		if (out_cfg.cgroup_column && !out_doc_is_open())
@@ -348,7 +348,7 @@ void out_row(const struct out_table *t, const union out_val *v)
 
 void out_row_unshown(const struct out_table *t, const union out_val *v)
 {
-	if (out_cfg.prom_path && out_doc_is_open())
+	if (out_prom_on() && out_doc_is_open())
 		prom_row(t, v);
 }
 

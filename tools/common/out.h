@@ -54,10 +54,13 @@ struct out_settings {
 	const char *prom_path; /* NULL: no Prometheus file */
 	const char *tool;      /* metric prefix: corebox_TOOL_ */
 	bool cgroup_column;    /* --show-cgroup: event rows start with CGROUP */
+	const char *listen;    /* --listen ADDR:PORT: the series served at /metrics */
 };
 extern struct out_settings out_cfg;
 
 static inline bool out_json(void) { return out_cfg.format == OUT_JSON; }
+/* Prometheus series are kept (--prom FILE or --listen ADDR:PORT). */
+static inline bool out_prom_on(void) { return out_cfg.prom_path || out_cfg.listen; }
 
 /* Value types of a column. */
 enum out_type {

@@ -129,7 +129,7 @@ void out_doc_num(const char *key, double value, const char *help)
 		doc_add_fields(b.s);
 		strbuf_free(&b);
 	}
-	if (out_cfg.prom_path && help)
+	if (out_prom_on() && help)
 		prom_num(key, value, help);
 }
 

@@ -167,7 +167,7 @@ int tcpretrans_main(int argc, char **argv)
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (out_cfg.prom_path && !env.count)
+	if (out_prom_on() && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");
 	tool_signals();
 	o = BPF_OBJ_OPEN(tcpretrans);

@@ -194,7 +194,7 @@ static void print_rows(struct row *rows, size_t n)
 	time_t t = time(NULL);
 	struct tm tm;
 
-	if (!n && !out_json() && !out_cfg.prom_path)
+	if (!n && !out_json() && !out_prom_on())
 		return; /* libbpf-tools prints nothing for a quiet interval */
 	qsort(rows, n, sizeof(*rows), env.latency ? cmp_time : cmp_count);
 	localtime_r(&t, &tm);

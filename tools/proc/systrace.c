@@ -769,7 +769,7 @@ int systrace_main(int argc, char **argv)
 	}
 	do_summary = env.summary || env.with_summary;
 	do_events = !env.summary && !env.flight;
-	if (out_cfg.prom_path && !do_summary)
+	if (out_prom_on() && !do_summary)
 		opt_usage_error(&help, "--prom needs -s or -S (the summary)");
 	tool_signals();
 
