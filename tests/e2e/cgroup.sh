@@ -7,18 +7,21 @@
 # execsnoop --show-cgroup starts each text row with the path (header
 # CGROUP); biosnoop -j names the cgroup of the task that issued the I/O,
 # not the one its completion interrupted; a tool without the option has
-# no CGROUP column.
+# no CGROUP column.  Summaries keyed by cgroup: syscount --cgroups counts
+# exactly the N failed calls a helper in A makes; runqlat --cgroups has a
+# histogram for each of A and B with at least their wakeups.
 # Run as root from the repository root: sh tests/e2e/cgroup.sh
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-cgroup.XXXXXX)
 T=cgroup
 fails=0
-TPID= TOP=
+TPID= TOP= HPID=
 . tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
+	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
 	if [ -n "$TOP" ]; then
 		rmdir "$TOP/a" "$TOP/b" "$TOP" 2>/dev/null
 	fi
@@ -119,6 +122,50 @@ if tool_start bio "" biosnoop -j; then
 		notok "biosnoop: no I/O seen at all for $DEVDIR (O_DIRECT on tmpfs?)"
 	else
 		notok "biosnoop: $good of $n I/Os of pid $pid in $REL/b: $(grep "\"pid\":$pid," "$W/bio.out" | head -1)"
+	fi
+fi
+
+# ---- 5: syscount --cgroups -e ENOENT: the helper's N failed calls, keyed by its cgroup --------
+build_helper sysloop
+N=234
+"$W/sysloop" $N 50 > "$W/helper" 2>&1 &
+HPID=$!
+if wait_for "$W/helper" '^ready' 50 && echo "$HPID" > "$TOP/a/cgroup.procs" &&
+	tool_start sc 'Tracing syscalls' syscount --cgroups -e ENOENT -j; then
+	kill -USR1 "$HPID"
+	wait_for "$W/helper" '^done' 100
+	sleep 0.3
+	snoop_stop "syscount --cgroups"
+	got=$(python3 -c 'import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    for r in json.loads(l).get("cgroups", []):
+        if r["cgroup"] == sys.argv[2]:
+            n += r["calls"]
+print(n)' "$W/sc.out" "$REL/a")
+	if [ "$got" = "$N" ]; then ok "syscount --cgroups -e ENOENT: $REL/a made exactly $N failed calls"
+	else notok "syscount --cgroups: $REL/a: '$got' calls, want $N: $(head -c 400 "$W/sc.out")"; fi
+fi
+kill -TERM "$HPID" 2>/dev/null
+wait "$HPID" 2>/dev/null
+
+# ---- 6: runqlat --cgroups: a histogram for each cgroup, under its path --------------------------
+if tool_start rq 'Tracing run queue' runqlat --cgroups -j; then
+	in_cg a sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.01; i=$((i + 1)); done'
+	in_cg b sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.01; i=$((i + 1)); done'
+	sleep 0.3
+	snoop_stop "runqlat --cgroups"
+	got=$(python3 -c 'import json, sys
+c = {}
+for l in open(sys.argv[1]):
+    for h in json.loads(l).get("latency", []):
+        c[h.get("cgroup")] = c.get(h.get("cgroup"), 0) + h["count"]
+print(" ".join("%s=%d" % (k, c.get(k, 0)) for k in sys.argv[2:]), "unlabelled=%d" % c.get(None, 0))' "$W/rq.out" "$REL/a" "$REL/b")
+	# each sh woke at least 20 times (its sleeps ended) and ran 20 sleep processes
+	if echo "$got" | awk '{ split($1, a, "="); split($2, b, "="); exit !(a[2] >= 40 && b[2] >= 40 && $3 == "unlabelled=0") }'; then
+		ok "runqlat --cgroups: $got (>= 40 wakeups each)"
+	else
+		notok "runqlat --cgroups: $got: $(head -c 300 "$W/rq.out")"
 	fi
 fi
 

@@ -14,6 +14,7 @@
 
 #include "corebox.bpf.h"
 #include "event_head.h"
+#include "task_cgroup.bpf.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -68,24 +69,9 @@ static __always_inline __u64 event_cgroup_id(void)
 
 /* The cgroup id of another task than current (the one sched_switch
  * runs next), or 0 when not asked for. */
-struct kernfs_node___eh {
-	__u64 id;
-} __attribute__((preserve_access_index));
-struct cgroup___eh {
-	struct kernfs_node___eh *kn;
-} __attribute__((preserve_access_index));
-struct css_set___eh {
-	struct cgroup___eh *dfl_cgrp;
-} __attribute__((preserve_access_index));
-struct task_struct___eh {
-	struct css_set___eh *cgroups;
-} __attribute__((preserve_access_index));
-
 static __always_inline __u64 event_task_cgroup_id(void *task)
 {
-	struct task_struct___eh *t = task;
-
-	return cb_cgroup_ids ? BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id) : 0;
+	return cb_cgroup_ids ? task_cgroup_id(task) : 0;
 }
 
 /* An event of the current task: e points at a record whose first member
