@@ -9,19 +9,21 @@
 # not the one its completion interrupted; a tool without the option has
 # no CGROUP column.  Summaries keyed by cgroup: syscount --cgroups counts
 # exactly the N failed calls a helper in A makes; runqlat --cgroups has a
-# histogram for each of A and B with at least their wakeups.
+# histogram for each of A and B with at least their wakeups; biolatency
+# --cgroups on a loop disk has exactly the K reads a helper in B made.
 # Run as root from the repository root: sh tests/e2e/cgroup.sh
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cbx-cgroup.XXXXXX)
 T=cgroup
 fails=0
-TPID= TOP= HPID=
+TPID= TOP= HPID= LA=
 . tests/e2e/lib.sh
 
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
 	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
+	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
 	if [ -n "$TOP" ]; then
 		rmdir "$TOP/a" "$TOP/b" "$TOP" 2>/dev/null
 	fi
@@ -167,6 +169,24 @@ print(" ".join("%s=%d" % (k, c.get(k, 0)) for k in sys.argv[2:]), "unlabelled=%d
 	else
 		notok "runqlat --cgroups: $got: $(head -c 300 "$W/rq.out")"
 	fi
+fi
+
+# ---- 7: biolatency --cgroups: K direct reads of a loop disk from a process in B ---------------
+build_helper blkio
+K=24
+loop_disks 16 LA
+if tool_start bl 'Tracing block device' biolatency --cgroups -d "$(basename "$LA")" -j; then
+	in_cg b "$W/blkio" "$LA" rand $K 4096 0 > /dev/null
+	sleep 0.3
+	snoop_stop "biolatency --cgroups"
+	got=$(python3 -c 'import json, sys
+c = {}
+for l in open(sys.argv[1]):
+    for h in json.loads(l).get("latency", []):
+        c[h.get("cgroup")] = c.get(h.get("cgroup"), 0) + h["count"]
+print(" ".join("%s=%d" % kv for kv in sorted(c.items(), key=str)))' "$W/bl.out")
+	if [ "$got" = "$REL/b=$K" ]; then ok "biolatency --cgroups: $got (the helper's $K reads, nothing else)"
+	else notok "biolatency --cgroups: '$got', want '$REL/b=$K'"; fi
 fi
 
 [ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"
