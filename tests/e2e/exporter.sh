@@ -113,6 +113,15 @@ if grep -q "^corebox_exporter_bpf_programs{tool=\"$SC\"} [1-9]" "$W/m.txt" &&
 else
 	notok "own series: $(grep corebox_exporter "$W/m.txt" | tr '\n' '|')"
 fi
+if command -v curl > /dev/null 2>&1; then
+	if curl -sf --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$W/curl.txt" &&
+		python3 tests/e2e/promcheck.py "$W/curl.txt" > /dev/null 2> "$W/curl.err" &&
+		grep -q '^corebox_syscount_calls_total{syscall="access"} ' "$W/curl.txt"; then
+		ok "curl scrape: valid exposition text with the syscount series"
+	else
+		notok "curl scrape: $(cat "$W/curl.err") $(head -c 200 "$W/curl.txt")"
+	fi
+fi
 h=$($HC $PORT get /healthz)
 if [ "$(echo "$h" | tr '\n' ' ')" = "200 ok " ]; then ok "/healthz: 200 ok"; else notok "/healthz: $h"; fi
 
