@@ -40,6 +40,22 @@ cp "$W/blkio" "$W/cbxexpio"
 loop_disks 16 LA
 HC="python3 tests/e2e/helpers/http_client.py"
 
+# ---- 0: what it refuses at start: exit 2, one line, no directory made -------------------------
+for bad in "execsnoop" "nosuch" "runqlat|runqlat -m"; do
+	before=$(ls -d "${TMPDIR:-/tmp}"/corebox-exporter.* 2>/dev/null | wc -l)
+	IFS='|'
+	# shellcheck disable=SC2086
+	"$CB" exporter --listen 127.0.0.1:1 -- $bad > "$W/bad.out" 2> "$W/bad.err"
+	rc=$?
+	unset IFS
+	after=$(ls -d "${TMPDIR:-/tmp}"/corebox-exporter.* 2>/dev/null | wc -l)
+	if [ $rc = 2 ] && [ "$(wc -l < "$W/bad.err")" -le 2 ] && [ "$before" = "$after" ] && [ ! -s "$W/bad.out" ]; then
+		ok "refused '$bad': $(head -1 "$W/bad.err")"
+	else
+		notok "'$bad': status $rc, dirs $before -> $after: $(cat "$W/bad.err")"
+	fi
+done
+
 "$W/sysloop" $N $M > "$W/helper" 2>&1 &
 HPID=$!
 wait_for "$W/helper" '^ready' 50 || { notok "sysloop did not start"; exit 1; }

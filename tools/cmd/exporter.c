@@ -159,13 +159,12 @@ static void prepare(struct tool *t, int idx)
 	if (!has_i && !strstr(strtok_r(helpbuf, "\n", &save), "interval"))
 		opt_usage_error(&help, "tool '%s' reports only at its end (no interval): nothing to serve "
 				       "meanwhile", args[0]);
-	snprintf(t->prom, sizeof(t->prom), "%s/%d-%s.prom", ex.dir, idx, args[0]);
 	snprintf(ivbuf[idx], sizeof(ivbuf[idx]), "%ld", ex.interval);
 	nargs = 0;
 	t->argv[nargs++] = "corebox";
 	t->argv[nargs++] = args[0];
 	t->argv[nargs++] = "--prom";
-	t->argv[nargs++] = t->prom;
+	t->argv[nargs++] = t->prom; /* filled once the directory exists */
 	for (int i = 1; i < n; i++)
 		t->argv[nargs++] = args[i];
 	if (has_i)
@@ -237,9 +236,11 @@ static void tool_line(struct tool *t, const char *line)
 static void read_err(struct tool *t)
 {
 	char buf[1024];
-	ssize_t r;
+	ssize_t r = -1;
+	int rounds = 0;
 
-	while ((r = read(t->err_fd, buf, sizeof(buf))) > 0)
+	/* bounded: a tool flooding stderr must not keep the server waiting */
+	while (rounds++ < 16 && (r = read(t->err_fd, buf, sizeof(buf))) > 0)
 		for (ssize_t i = 0; i < r; i++) {
 			if (buf[i] == '\n' || t->linelen == sizeof(t->line) - 1) {
 				t->line[t->linelen] = 0;
@@ -429,6 +430,21 @@ static int page(void *ctx, const char *path, struct strbuf *body, const char **c
 	return 404;
 }
 
+/* The private directory and what is left in it: the temporary file of
+ * a tool killed while it wrote its report. */
+static void remove_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.' || (de->d_name[1] && strcmp(de->d_name, "..")))
+			unlinkat(dirfd(d), de->d_name, 0);
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
 /* SIGTERM to every tool, SIGKILL after 5 s, all reaped. */
 static void stop_all(void)
 {
@@ -482,6 +498,8 @@ int exporter_main(int argc, char **argv)
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (!ex.ntools)
 		opt_usage_error(&help, "no tools: corebox exporter -- 'biolatency -D' runqlat ...");
+	for (int i = 0; i < ex.ntools; i++) /* usage errors first: nothing made yet */
+		prepare(&ex.tools[i], i);
 	snprintf(ex.dir, sizeof(ex.dir), "%s/corebox-exporter.XXXXXX", tmp && *tmp && strlen(tmp) < 30 ? tmp : "/tmp");
 	if (!mkdtemp(ex.dir)) {
 		fprintf(stderr, "exporter: cannot make a directory for the reports (%s): %s\n", ex.dir,
@@ -489,7 +507,7 @@ int exporter_main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < ex.ntools; i++)
-		prepare(&ex.tools[i], i);
+		snprintf(ex.tools[i].prom, sizeof(ex.tools[i].prom), "%s/%d-%s.prom", ex.dir, i, ex.tools[i].argv[1]);
 	tool_signals();
 	if (!(h = httpd_open("exporter", ex.listen, page, NULL))) {
 		rmdir(ex.dir);
@@ -531,6 +549,6 @@ int exporter_main(int argc, char **argv)
 	}
 	stop_all();
 	httpd_close(h);
-	rmdir(ex.dir);
+	remove_dir(ex.dir);
 	return 0;
 }
