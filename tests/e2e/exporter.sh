@@ -159,6 +159,14 @@ else
 	notok "stderr lines for refused requests: $nlog: $(tail -5 "$W/ex.err" | tr '\n' '|')"
 fi
 
+# ---- 3b: random requests: it stays up and answers ----------------------------------------------
+if [ "$($HC $PORT fuzz 300)" = "sent 300" ] && kill -0 "$EPID" 2>/dev/null && scrape &&
+	! grep 'http client' "$W/ex.err" | grep -q '[^[:print:]]'; then
+	ok "300 random requests: still up, a scrape answered, every log line printable"
+else
+	notok "after random requests: $(tail -3 "$W/ex.err" | tr '\n' '|')"
+fi
+
 # ---- 4: idle and slow clients, one more than the limit ------------------------------------
 closed=$($HC $PORT idle 8 20)
 if [ "$closed" = 9 ]; then ok "8 idle clients and a byte-a-while one: all 9 dropped by the server"

@@ -8,6 +8,8 @@ malformed or slow request is exactly what the test says).
                                              code of the answer (or "closed")
     http_client.py PORT big N                a request head with an N-byte header
     http_client.py PORT headers N            a request with N header lines
+    http_client.py PORT fuzz N               N requests of random pieces (fixed seed),
+                                             each half-closed; prints "sent N"
     http_client.py PORT idle N SECS          open N connections that send
                                              nothing, plus one that sends a byte
                                              every 0.5 s; print how many the
@@ -74,6 +76,24 @@ def main():
         n = int(sys.argv[3])
         hdrs = b"".join(b"X-H%d: v\r\n" % i for i in range(n))
         print(status_of(request(port, b"GET /metrics HTTP/1.1\r\n" + hdrs + b"\r\n")))
+    elif mode == "fuzz":
+        import random
+        random.seed(21)
+        parts = [b"GET", b"HEAD", b"POST", b" ", b"/metrics", b"/healthz", b"?x=1", b" HTTP/1.1",
+                 b" HTTP/1.0", b"\r\n", b"\n", b"Host: x", b"\x00", b"\xff", b"%00", b"\r\n\r\n",
+                 b"a" * 5000, b":", b"\t", b"\x1b[2J"]
+        n = int(sys.argv[3])
+        for _ in range(n):
+            s = connect(port)
+            msg = b"".join(random.choice(parts) for _ in range(random.randint(1, 12)))
+            try:
+                s.sendall(msg)
+                s.shutdown(socket.SHUT_WR)
+                answer(s)
+            except OSError:
+                pass
+            s.close()
+        print("sent %d" % n)
     elif mode == "idle":
         n, secs = int(sys.argv[3]), float(sys.argv[4])
         socks = [connect(port) for _ in range(n)]
