@@ -1,5 +1,5 @@
 /* applet biolatency: summarize block device I/O latency as a histogram
- * readme: block I/O latency as a log2 histogram, per disk (`-D`) or flags (`-F`)
+ * readme: block I/O latency as a log2 histogram, per disk (`-D`), flags (`-F`) or cgroup (`--cgroups`)
  *
  * libbpf-tools compatible flags and output. */
 #include <errno.h>

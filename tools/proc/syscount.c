@@ -1,5 +1,5 @@
 /* applet syscount: summarize syscall counts and latencies
- * readme: syscall counts (and latency with `-L`), per syscall or per process (`-P`)
+ * readme: syscall counts (and latency with `-L`), per syscall, process (`-P`) or cgroup (`--cgroups`)
  *
  * libbpf-tools compatible flags and output. */
 #include <errno.h>
