@@ -113,6 +113,24 @@ for t in execsnoop opensnoop syscount profile exitsnoop tcplife tcpconnect tcpst
 	printf "corebox %-10s" $t; mem_of ./corebox $t
 	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done
+# corebox exporter with three tools, after a few scrapes: its own peak
+# (the tools run as their own processes, each measured the same way).
+echo "== exporter: peak RSS with three tools, after 5 scrapes =="
+port=$((30000 + $$ % 20000))
+./corebox exporter --listen 127.0.0.1:$port --interval 1 -- 'biolatency -D' runqlat 'syscount -P' 2> $B/exp.err &
+ep=$!
+sleep 3
+for i in 1 2 3 4 5; do python3 tests/e2e/helpers/http_client.py $port get /metrics > /dev/null; done
+if [ -d /proc/$ep ]; then
+	printf "corebox exporter    peak RSS %6s KiB\n" "$(awk '/VmHWM/{print $2}' /proc/$ep/status)"
+	for c in $(pgrep -P $ep); do
+		printf "  %-40s peak RSS %6s KiB\n" "$(tr '\0' ' ' < /proc/$c/cmdline | cut -d' ' -f2)" \
+			"$(awk '/VmHWM/{print $2}' /proc/$c/status)"
+	done
+	kill -INT $ep; wait $ep
+else
+	echo "  exporter exited early: $(head -c 200 $B/exp.err)"
+fi
 # The stack tools symbolize at exit: their peak is then, not while
 # attached.  System-wide, with a mixed workload running (compiler, python,
 # perl, shell): kernel symbols are named in one pass over /proc/kallsyms

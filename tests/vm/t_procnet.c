@@ -517,6 +517,54 @@ static int cgroup_move(const char *cg, pid_t pid)
 	return n;
 }
 
+/* Events name their cgroup (issue 21): a child in a cgroup of its own
+ * exits, and exitsnoop -j gives its exit "cgroup": that directory's path
+ * under the cgroup2 root; runqlat --cgroups -j (the woken task's cgroup,
+ * read through CO-RE) has a histogram labelled with it. */
+static void test_cgroup_events(const char *test, const char *disable)
+{
+	char cg[600], want[700], pidkey[32], line[1024];
+	char *argv_e[] = { "corebox", "exitsnoop", "-j", NULL };
+	char *argv_r[] = { "corebox", "runqlat", "--cgroups", "-j", NULL };
+	struct mtool m[2] = { { .argv = argv_e, .ready = NULL }, { .argv = argv_r, .ready = "Tracing run queue" } };
+	const char *rel;
+	struct gate g;
+	pid_t child;
+	int ex = 0, rq;
+
+	if (!cgroup_dir("cbxvm_events", cg, sizeof(cg)) || !(rel = strrchr(cg, '/'))) {
+		result(test, 0, "no cgroup v2 directory: %s", strerror(errno));
+		return;
+	}
+	child = fork_waiting(&g);
+	if (child == 0) {
+		for (int i = 0; i < 10; i++)
+			sleep_ms(5); /* ten wakeups for runqlat */
+		_exit(4);
+	}
+	cgroup_move(cg, child);
+	if (mstart(test, m, 2, disable) < 0) {
+		go(&g);
+		wait_bounded(child, 5000);
+		rmdir(cg);
+		return;
+	}
+	go(&g);
+	wait_bounded(child, 5000);
+	sleep_ms(200);
+	mstop(m, 2);
+	snprintf(want, sizeof(want), "\"cgroup\":\"%s\"", rel);
+	snprintf(pidkey, sizeof(pidkey), "\"pid\":%d,", (int)child);
+	for (char *l = NULL; (l = next_line(m[0].buf, l, pidkey, line, sizeof(line)));)
+		ex |= strstr(line, want) != NULL;
+	rq = strstr(m[1].buf, want) != NULL;
+	result(test, ex && rq && m[0].rc == 0 && m[1].rc == 0, "exitsnoop -j %s %s, runqlat --cgroups %s; exit %d %d",
+	       want, ex ? "on the child's exit" : "MISSING", rq ? "labelled" : "MISSING", m[0].rc, m[1].rc);
+	if (!last_ok)
+		mdump(test, m, 2);
+	rmdir(cg);
+}
+
 #define FL_F 6
 #define FL_M 40
 
@@ -980,6 +1028,7 @@ VM_TEST("exitsnoop", test_exitsnoop);
 VM_TEST("threadsnoop", test_threadsnoop);
 VM_TEST("systrace", test_systrace);
 VM_TEST("systrace.cgroup", test_systrace_cgroup);
+VM_TEST("cgroup.events", test_cgroup_events);
 VM_TEST("tcp", test_tcp);
 VM_TEST("tcptop", test_tcptop);
 VM_TEST("bindsnoop", test_bindsnoop);

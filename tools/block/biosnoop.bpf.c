@@ -24,6 +24,7 @@ static __always_inline bool issuer_wanted(__u32 tgid)
 }
 
 #define ISSUER_MAX_ENTRIES BIOSNOOP_MAX_ENTRIES
+#define ISSUER_CGROUP_ID() event_cgroup_id() /* the completion runs in another task */
 #include "issuer.bpf.h"
 
 struct stage {
@@ -86,6 +87,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	if (pd) {
 		__builtin_memcpy(e.comm, pd->comm, sizeof(e.comm));
 		e.pid = pd->pid;
+		e.head.cgroup_id = pd->cgroup_id;
 	} else {
 		e.comm[0] = '?';
 	}
@@ -102,7 +104,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	e.len = BPF_CORE_READ(rq, __data_len);
 	e.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
 	e.dev = sp->dev;
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 cleanup:
 	bpf_map_delete_elem(&start, &key);
 	bpf_map_delete_elem(&issuers, &key);

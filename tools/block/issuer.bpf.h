@@ -6,7 +6,8 @@
  * issuer_record() itself.  The completion looks the request up in
  * `issuers` and deletes it.
  * Before including this, the tool defines ISSUER_MAX_ENTRIES and its
- * filter: static __always_inline bool issuer_wanted(__u32 tgid). */
+ * filter: static __always_inline bool issuer_wanted(__u32 tgid); and
+ * ISSUER_CGROUP_ID() if its events carry the issuer's cgroup. */
 #ifndef COREBOX_ISSUER_BPF_H
 #define COREBOX_ISSUER_BPF_H
 
@@ -15,12 +16,17 @@
 
 #define ISSUER_COMM_LEN 16
 
+#ifndef ISSUER_CGROUP_ID
+#define ISSUER_CGROUP_ID() 0
+#endif
+
 /* set by the user side when no way in at accounting time is left */
 const volatile __u8 pid_at_issue = 0;
 
 struct issuer {
 	__u32 pid; /* tgid */
 	char comm[ISSUER_COMM_LEN];
+	__u64 cgroup_id; /* ISSUER_CGROUP_ID() */
 };
 
 struct {
@@ -39,6 +45,7 @@ static __always_inline int issuer_record(struct request___blk *rq)
 	if (!issuer_wanted(w.pid))
 		return 0;
 	bpf_get_current_comm(w.comm, sizeof(w.comm));
+	w.cgroup_id = ISSUER_CGROUP_ID();
 	bpf_map_update_elem(&issuers, &key, &w, BPF_ANY);
 	return 0;
 }

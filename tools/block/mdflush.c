@@ -20,6 +20,7 @@ BPF_OBJ_DECLARE(mdflush);
 static const struct tool_help help = {
 	.usage = "[-h]",
 	.opts = (const struct opt[]){ { 0 } },
+	.flags = OPT_EVENTS,
 };
 
 enum { C_TIME, C_PID, C_COMM, C_DISK };

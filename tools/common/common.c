@@ -133,6 +133,13 @@ static int wait_stdout(int timeout_ms)
 		stdout_pollable = !(r == 1 && (p.revents & POLLNVAL));
 		p.revents = 0;
 	}
+	if (tool_listening()) { /* the same wait, answering /metrics meanwhile */
+		if (tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms) & (POLLERR | POLLHUP)) {
+			stdout_failed(EPIPE);
+			return -1;
+		}
+		return 0;
+	}
 	if (!stdout_pollable) {
 		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 

@@ -28,6 +28,8 @@ enum {
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
 	OPT_NO_VERBOSE = 1 << 2, /* no -v/--verbose (commands that load no BPF) */
 	OPT_USTACKS = 1 << 3, /* names user functions: --no-demangle (tool_common) */
+	OPT_EVENTS = 1 << 4,  /* an event tool (records start with struct event_head):
+			       * --show-cgroup, a CGROUP text column */
 };
 
 /* A tool's --help.  Its name and one-line summary are those of the applet

@@ -34,6 +34,7 @@ static const struct tool_help help = {
 		    "    softirqslower 100000 # trace softirq latency higher than 100000 us\n"
 		    "    softirqslower -c 1   # trace softirq latency on CPU 1 only\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -27,6 +27,7 @@ static const struct tool_help help = {
 	.examples = "    ./dcsnoop           # trace failed dcache lookups\n"
 		    "    ./dcsnoop -a        # trace all dcache lookups\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static bool all;

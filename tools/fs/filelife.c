@@ -31,6 +31,7 @@ static const struct tool_help help = {
 	.examples = "    filelife         # trace all events\n"
 		    "    filelife -p 123  # trace pid 123\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static __u32 targ_pid;

@@ -2,6 +2,8 @@
 #ifndef COREBOX_FILELIFE_H
 #define COREBOX_FILELIFE_H
 
+#include "../include/event_head.h"
+
 #define FILELIFE_NAME_LEN 32 /* DNAME_INLINE_LEN, as upstream */
 #define FILELIFE_MAX_SYSCALLS 512
 
@@ -15,6 +17,7 @@ enum filelife_sys {
 };
 
 struct filelife_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	char file[FILELIFE_NAME_LEN];
 	char task[16];
 	__u64 delta_ns;

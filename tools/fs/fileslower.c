@@ -37,6 +37,7 @@ static const struct tool_help help = {
 		    "    ./fileslower 1           # trace sync file I/O slower than 1 ms\n"
 		    "    ./fileslower -p 185      # trace PID 185 only\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

@@ -41,6 +41,7 @@ static const struct tool_help help = {
 		    "    bindsnoop -c CG       # Trace process under cgroupsPath CG\n"
 		    "    bindsnoop -P 80,81    # only trace port 80 and 81\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,6 +2,8 @@
 #ifndef COREBOX_BINDSNOOP_H
 #define COREBOX_BINDSNOOP_H
 
+#include "../include/event_head.h"
+
 /* opts bits, libbpf-tools' order (printed "FTNRr") */
 enum {
 	BIND_FREEBIND = 1 << 0,
@@ -12,6 +14,7 @@ enum {
 };
 
 struct bindsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 addr[16]; /* the bound address; IPv4 in the first 4 bytes */
 	__u64 ts_ns;
 	__u32 pid;

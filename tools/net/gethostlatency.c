@@ -44,6 +44,7 @@ static const struct tool_help help = {
 	.examples = "    gethostlatency             # time getaddrinfo/gethostbyname[2] calls\n"
 		    "    gethostlatency -p 1216     # only trace PID 1216\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

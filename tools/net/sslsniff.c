@@ -81,6 +81,7 @@ static const struct tool_help help = {
 		    "    sslsniff -l --handshake  # show SSL handshake latency\n"
 		    "    sslsniff --extra-lib openssl:/path/libssl.so.1.1 # sniff extra library\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

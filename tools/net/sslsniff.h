@@ -2,11 +2,14 @@
 #ifndef COREBOX_SSLSNIFF_H
 #define COREBOX_SSLSNIFF_H
 
+#include "../include/event_head.h"
+
 #define SSLSNIFF_MAX_BUF 16384 /* --max-buffer-size's ceiling (bcc: 8192 by default) */
 
 enum { SSL_READ, SSL_WRITE, SSL_HANDSHAKE };
 
 struct sslsniff_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 ts_ns;
 	__u64 delta_ns;
 	__u32 pid, tid, uid;

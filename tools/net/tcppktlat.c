@@ -43,6 +43,7 @@ static const struct tool_help help = {
 		    "    tcppktlat -r          # filter for remote port\n"
 		    "    tcppktlat 1000        # filter for latency higher than 1000us\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -40,6 +40,7 @@ static const struct tool_help help = {
 		    "    tcptracer --C mappath # only trace cgroups in the map\n"
 		    "    tcptracer --M mappath # only trace mount namespaces in the map\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

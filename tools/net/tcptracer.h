@@ -2,6 +2,8 @@
 #ifndef COREBOX_TCPTRACER_H
 #define COREBOX_TCPTRACER_H
 
+#include "../include/event_head.h"
+
 enum { TCPTRACER_CONNECT = 1, TCPTRACER_ACCEPT, TCPTRACER_CLOSE };
 
 /* who began a connect (CLOSE -> SYN_SENT, in connect()'s task) */
@@ -11,6 +13,7 @@ struct tcptracer_owner {
 };
 
 struct tcptracer_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 ts_ns;
 	__u8 saddr[16]; /* local; IPv4 in the first 4 bytes, network order */
 	__u8 daddr[16]; /* remote */

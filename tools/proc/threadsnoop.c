@@ -37,7 +37,7 @@ static const struct tool_help help = {
 	.examples = "    threadsnoop        # list new thread creation\n"
 		    "    threadsnoop -p 181 # only threads of PID 181\n",
 	.opts = opts,
-	.flags = OPT_USTACKS,
+	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

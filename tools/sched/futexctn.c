@@ -158,7 +158,7 @@ static void print_one(struct report *r, const struct entry *e)
 	labels[nl++] = (struct out_label){ "lock", lock };
 	/* the stack is part of the key: JSON and Prometheus label it too, so
 	 * two stacks on one lock stay two series */
-	if (!env.summary && (out_json() || out_cfg.prom_path)) {
+	if (!env.summary && (out_json() || out_prom_on())) {
 		stacks_fold_frames(&r->stacks, &stack, e->key.user_stack_id, tgid, 1, 0);
 		labels[nl++] = (struct out_label){ "stack", stack.s ? stack.s : "" };
 	}
