@@ -157,7 +157,7 @@ $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 # BPF_LINE_INFO=1 keeps the line info (source lines in verifier logs;
 # `make clean` first).  tools/bpfpack.py then deflates each object
 # against one preset dictionary of what they share (their BTF repeats the
-# same kernel structs and names), embedded once: a tool still inflates
+# same kernel structs and names), embedded once, plain: a tool inflates
 # only its own object.  build/bpf/sizes.txt: each packed size (make bench).
 
 $(B)/bpf/%.slim.o: $(B)/bpf/%.bpf.o tools/bpfslim.py
@@ -178,7 +178,7 @@ $(B)/bpfobjs.S: $(B)/bpf/packed.stamp Makefile
 	@mkdir -p $(B)
 	@{ echo '.section .rodata.bpfobjs,"a"'; \
 	   echo ".global corebox_bpf_dict"; echo "corebox_bpf_dict:"; \
-	   echo ".incbin \"$(B)/bpf/corebox-dict.cbz\""; \
+	   echo ".incbin \"$(B)/bpf/corebox-dict.bin\""; \
 	   echo ".global corebox_bpf_dict_end"; echo "corebox_bpf_dict_end:"; \
 	   for t in $(BPF_TOOLS); do \
 	     echo ".balign 8"; echo ".global $${t}_bpf_obj"; echo "$${t}_bpf_obj:"; \

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The inflated dictionary ({NULL, 0} when this binary has none); inflated
- * on first use.  0 or a negative errno with err_msg(). */
+/* The dictionary ({NULL, 0} when this binary has none).  Returns 0 (an
+ * int, so that a dictionary stored some other way may fail). */
 int bpf_dict(const void **dict, size_t *len);
 
 /* An object as embedded (cbz, or gzip) inflated into a malloc'd *raw of
