@@ -147,12 +147,15 @@ make -s --no-print-directory -k -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" fuzz
 # One target per core at a time: a libFuzzer process runs on one thread,
 # so each target still gets its FUZZ_SECONDS of a whole core.  Results
 # are printed in the order of TARGETS.
+ncpu=$(nproc)
+# shellcheck disable=SC2086
 set -- $TARGETS
 while [ $# -gt 0 ]; do
-	batch=
-	while [ $# -gt 0 ] && [ "$(echo $batch | wc -w)" -lt "$(nproc)" ]; do
+	batch='' n=0
+	while [ $# -gt 0 ] && [ $n -lt "$ncpu" ]; do
 		fuzz_target "$1" >"$OUT/result-$1" 2>&1 &
 		batch="$batch $!:$1"
+		n=$((n + 1))
 		shift
 	done
 	for job in $batch; do
