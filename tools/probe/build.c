@@ -38,6 +38,8 @@ void loc_section(const struct loc *l, char *buf, size_t size)
 	case M_KRETPROBE: snprintf(buf, size, "kretprobe/%s", l->target); break;
 	case M_UPROBE: snprintf(buf, size, "uprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
 	case M_URETPROBE: snprintf(buf, size, "uretprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
+	case M_PERF: snprintf(buf, size, "perf_event"); break;
+	case M_RUN: snprintf(buf, size, "raw_tp"); break;
 	}
 }
 

@@ -37,6 +37,8 @@ struct gen {
 	int entry_map;
 	char **entry_names;
 	int nentry;
+	gen_ext_fn ext;
+	void *ext_ctx;
 };
 
 /* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
@@ -896,6 +898,9 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	uint32_t bo, bs;
 	int err;
 
+	if (g->ext && (err = g->ext(g, n, t, g->ext_ctx)) != GEN_EXT_PASS)
+		return err;
+
 	switch (n->kind) {
 	case N_NUM:
 		emit_ld64(e, R0, n->num);
@@ -1069,6 +1074,20 @@ int gen_filter(struct gen *g, const char *text, int pos, int label)
 	emit_jmpi(&g->e, BPF_JEQ, R0, 0, label);
 	return 0;
 }
+
+void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx)
+{
+	g->ext = fn;
+	g->ext_ctx = ctx;
+}
+
+int gen_fail(struct gen *g, const struct node *n, const char *msg)
+{
+	return gfail(g, n, "%s", msg);
+}
+
+const struct loc *gen_loc(const struct gen *g) { return g->loc; }
+void gen_unstack(struct gen *g, int size) { stack_release(g, size); }
 
 void gen_set_entry(struct gen *g, int map, char **names, int n)
 {
