@@ -418,7 +418,9 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		return m->nkeys < 0 ? 0 : map_keys(p, pi, l, c->a, m);
 	}
 	snprintf(msg, sizeof(msg), "Unknown function: %s", c->str);
-	return cfail(p, c, msg);
+	cfail(p, c, msg);
+	p->errend = c->pos + (int)strlen(c->str); /* the name, as bpftrace marks it */
+	return -EINVAL;
 }
 
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)

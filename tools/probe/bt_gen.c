@@ -32,6 +32,7 @@ struct cg {
 };
 
 static int string_to(struct cg *c, struct node *n, int reg, int off, int size);
+static int str_compare(struct cg *c, struct node *n, struct ctype *t);
 
 static bool is_map(const struct node *n)
 {
@@ -149,6 +150,36 @@ static int var_slot(struct cg *c, const char *name, struct bt_var **v)
 	return c->var_off[*v - c->p->vars];
 }
 
+/* a == b on strings: both into the stack, compared up to the first NUL
+ * (a literal's length + 1 bytes when one side is a literal). */
+static int str_compare(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct emit *e = c->e;
+	int size = c->p->strlen, a = gen_stack(c->g, size), b = gen_stack(c->g, size);
+	int len = size, differ = emit_label(e), done = emit_label(e);
+
+	if (n->a->kind == N_STR && (int)n->a->len + 1 < len)
+		len = (int)n->a->len + 1;
+	if (n->b->kind == N_STR && (int)n->b->len + 1 < len)
+		len = (int)n->b->len + 1;
+	if (string_to(c, n->a, R10, a, size) < 0 || string_to(c, n->b, R10, b, size) < 0)
+		return -EINVAL;
+	for (int k = 0; k < len; k++) {
+		emit_ldx(e, 1, R1, R10, (int16_t)(a + k));
+		emit_ldx(e, 1, R2, R10, (int16_t)(b + k));
+		emit_jmp(e, BPF_JNE, R1, R2, differ);
+	}
+	emit_movi(e, R0, n->op == OP_EQ);
+	emit_ja(e, done);
+	emit_place(e, differ);
+	emit_movi(e, R0, n->op != OP_EQ);
+	emit_place(e, done);
+	gen_unstack(c->g, size);
+	gen_unstack(c->g, size);
+	*t = ct_int(8, false);
+	return 0;
+}
+
 /* The extension: bpftrace's identifiers, maps and calls as values. */
 static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 {
@@ -158,6 +189,10 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
+	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
+	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR))
+		return str_compare(c, n, t);
 	if (n->kind == N_CALL) {
 		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
 			stackid(c, s[0] == 'u');
