@@ -280,8 +280,12 @@ static int resolve_attach(int pi, int ap)
 			snprintf(msg, sizeof(msg), "Invalid probe type: %.100s", part[0]);
 			return attach_error(pi, ap, msg);
 		}
-		if (probe_resolve(&s, &ro, ret, &locs, &nl) < 0) {
+		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
 			spec_free(&s);
+			if (n == -ENOTSUP) { /* the kernel lacks the mechanism: one line */
+				fprintf(stderr, "ERROR: %s: %s\n", text, err_msg());
+				return -1;
+			}
 			return attach_error(pi, ap, err_msg());
 		}
 		for (int i = 0; i < nl; i++) {
@@ -491,6 +495,7 @@ int bpftrace_main(int argc, char **argv)
 			env.bp.strlen = (atoi(sl) + 7) & ~7;
 	}
 	env.bp.uses_kstack = env.bp.uses_ustack = strstr(env.prog_text, "stack") != NULL;
+	env.bp.uses_ksym = strstr(env.prog_text, "ksym") != NULL;
 	for (int pi = 0; pi < env.bp.np && !rc; pi++)
 		for (int ap = 0; ap < env.bp.p[pi].nap && !rc; ap++)
 			if (resolve_attach(pi, ap) < 0)

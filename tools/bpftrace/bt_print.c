@@ -35,10 +35,10 @@ void bt_out_attaching(struct bt_out *b, int n)
 int bt_out_open(struct bt_out *b, struct obj *o)
 {
 	b->o = o;
-	if (b->prog->uses_kstack || b->prog->uses_ustack) {
+	if (b->prog->uses_kstack || b->prog->uses_ustack || b->prog->uses_ksym) {
 		struct map *m = obj_map(o, "stacks");
 
-		b->stk_ok = m && stacks_init(&b->stk, map_fd(m), 127, 0) == 0;
+		b->stk_ok = stacks_init(&b->stk, m ? map_fd(m) : -1, 127, 0) == 0;
 		if (!b->stk_ok)
 			err_clear();
 	}
@@ -109,6 +109,15 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		return;
 	}
 	memcpy(&v, p, 8);
+	if (t->vt == VT_KSYM) {
+		struct ksym k;
+
+		if (b->stk_ok && b->stk.ksyms && ksyms_lookup(b->stk.ksyms, v, &k) == 0 && k.name)
+			add_safe(sb, k.name, strlen(k.name));
+		else
+			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
 		add_stack(b, sb, v, t->vt == VT_USTACK, t->depth ? t->depth : 127);
 	else
@@ -239,6 +248,32 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 	}
 	case BA_EXIT:
 		return 1;
+	case BA_JOIN: {
+		struct strbuf sb = { 0 };
+		uint64_t n;
+		int sl = b->prog->strlen;
+
+		memcpy(&n, rec + 8, 8);
+		strbuf_reset(&sb);
+		for (uint64_t i = 0; i < n && i < BT_JOIN_MAX; i++) {
+			if (i)
+				strbuf_add(&sb, a->fmt);
+			add_safe(&sb, (const char *)rec + 16 + i * (uint64_t)sl, (size_t)sl);
+		}
+		strbuf_addc(&sb, '\n');
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, sb.s);
+			printf("{\"type\": \"join\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(sb.s, 1, sb.len, stdout);
+		}
+		strbuf_free(&sb);
+		return 0;
+	}
 	case BA_PRINT:
 		print_map(b, &b->prog->maps[a->map], a->top, a->div);
 		return 0;
@@ -568,7 +603,7 @@ void bt_out_exit(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {
@@ -590,6 +625,6 @@ void bt_out_dump(const struct bt_prog *p)
 		printf(" variable %s (probe %d): %s\n", p->vars[i].name, p->vars[i].probe, vt[p->vars[i].t.vt]);
 	for (int i = 0; i < p->nacts; i++)
 		printf(" action %d: %s, record %d bytes\n", i,
-		       (const char *const[]){ "printf", "print", "clear", "zero", "exit", "time" }[p->acts[i].kind],
+		       (const char *const[]){ "printf", "print", "clear", "zero", "exit", "time", "join" }[p->acts[i].kind],
 		       p->acts[i].size);
 }

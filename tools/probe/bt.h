@@ -44,7 +44,7 @@ struct bt_probe {
 };
 
 /* What a key, value, variable or argument holds. */
-enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK };
+enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
@@ -68,10 +68,11 @@ struct bt_map {
 };
 
 /* Async actions: records {u64 action index, arguments} in the ring buffer. */
-enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME };
+enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN };
+#define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
 struct bt_action {
 	enum bt_act kind;
-	char *fmt;                   /* printf, time: the format */
+	char *fmt;                   /* printf, time: the format; join: the delimiter */
 	int map;                     /* print, clear, zero */
 	int top, div;                /* print(@m, top, div) */
 	int nargs;
@@ -101,7 +102,7 @@ struct bt_prog {
 	int max_rec;                 /* largest record */
 	char **params;               /* $1.. */
 	int nparams;
-	bool uses_kstack, uses_ustack;
+	bool uses_kstack, uses_ustack, uses_ksym;
 	/* the first error */
 	int errpos, errend;
 };

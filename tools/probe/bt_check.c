@@ -104,8 +104,8 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 	case N_IDENT:
 		if (!strcmp(n->str, "comm") || !strcmp(n->str, "probe") || !strcmp(n->str, "func"))
 			return s;
-		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack")) {
-			t.vt = n->str[0] == 'k' ? VT_KSTACK : VT_USTACK;
+		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || !strcmp(n->str, "stack")) {
+			t.vt = n->str[0] == 'u' ? VT_USTACK : VT_KSTACK;
 			t.depth = 127;
 			return t;
 		}
@@ -142,6 +142,10 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 	case N_CALL:
 		if (!strcmp(n->str, "str"))
 			return s;
+		if (!strcmp(n->str, "ksym")) {
+			t.vt = VT_KSYM;
+			return t;
+		}
 		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack")) {
 			t.vt = n->str[0] == 'k' ? VT_KSTACK : VT_USTACK;
 			t.depth = n->a && n->a->kind == N_NUM && n->a->num > 0 && n->a->num <= 127 ? (uint16_t)n->a->num : 127;
@@ -168,6 +172,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_STR: return "string";
 	case VT_KSTACK: return "kstack";
 	case VT_USTACK: return "ustack";
+	case VT_KSYM: return "ksym";
 	default: return "int64";
 	}
 }
@@ -361,7 +366,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		for (int i = 0; i < conv; i++, arg = arg->next) {
 			a->args[i] = bt_type_of(p, pi, l, arg);
 			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
-			    a->args[i].vt != VT_USTACK) {
+			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
 					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
 				return cfail(p, arg, msg);
@@ -373,6 +378,19 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		c->num = (uint64_t)act; /* the codegen finds its action here */
 		if (off > p->max_rec)
 			p->max_rec = off;
+		return 0;
+	}
+	if (!strcmp(c->str, "join")) {
+		int act;
+
+		if (k < 1 || k > 2 || (k == 2 && c->a->next->kind != N_STR))
+			return cfail(p, c, "join() takes an array of strings and an optional delimiter literal");
+		act = add_action(p, BA_JOIN);
+		p->acts[act].fmt = xstrdup(k == 2 ? c->a->next->str : " ");
+		p->acts[act].size = 16 + BT_JOIN_MAX * p->strlen;
+		if (p->acts[act].size > p->max_rec)
+			p->max_rec = p->acts[act].size;
+		c->num = (uint64_t)act;
 		return 0;
 	}
 	if (!strcmp(c->str, "exit") || !strcmp(c->str, "time")) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bpf/kallsyms.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
@@ -150,6 +151,36 @@ static int var_slot(struct cg *c, const char *name, struct bt_var **v)
 	return c->var_off[*v - c->p->vars];
 }
 
+struct ksearch {
+	const char *name;
+	uint64_t addr;
+	bool found;
+};
+
+static int ksearch_one(void *ctx, const struct kallsym *s)
+{
+	struct ksearch *k = ctx;
+
+	if (strcmp(s->name, k->name))
+		return 0;
+	k->addr = s->addr;
+	k->found = true;
+	return 1;
+}
+
+/* kaddr("name"): the symbol's address, at compile time. */
+static int kernel_addr(const char *name, uint64_t *addr)
+{
+	struct ksearch k = { name, 0, false };
+
+	if (kallsyms_each(NULL, ksearch_one, &k) < 0 || !k.found || !k.addr) {
+		err_clear();
+		return -ENOENT;
+	}
+	*addr = k.addr;
+	return 0;
+}
+
 /* a == b on strings: both into the stack, compared up to the first NUL
  * (a literal's length + 1 bytes when one side is a literal). */
 static int str_compare(struct cg *c, struct node *n, struct ctype *t)
@@ -196,6 +227,26 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	if (n->kind == N_CALL) {
 		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
 			stackid(c, s[0] == 'u');
+			*t = ct_int(8, false);
+			return 0;
+		}
+		if (!strcmp(s, "ksym")) {
+			if (!n->a || n->a->next)
+				return gen_fail(g, n, "ksym() requires 1 argument");
+			return gen_value_node(g, n->a, t);
+		}
+		if (!strcmp(s, "kaddr")) {
+			uint64_t addr;
+
+			if (!n->a || n->a->kind != N_STR || n->a->next)
+				return gen_fail(g, n, "kaddr() expects a string literal");
+			if (kernel_addr(n->a->str, &addr) < 0) {
+				char msg[200];
+
+				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", n->a->str);
+				return gen_fail(g, n, msg);
+			}
+			emit_ld64(e, R0, addr);
 			*t = ct_int(8, false);
 			return 0;
 		}
@@ -287,7 +338,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		n->str = xstrdup("$task");
 		return GEN_EXT_PASS;
 	}
-	if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
+	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack")) {
 		stackid(c, s[0] == 'u');
 		return 0;
 	}
@@ -485,6 +536,39 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 				return -EINVAL;
 			emit_stx(e, 8, R7, (int16_t)a->off[i], R0);
 		}
+		record_send(c, a->size);
+		emit_place(e, skip);
+		return 0;
+	}
+	if (!strcmp(n->str, "join")) {
+		/* {id, count, BT_JOIN_MAX strings}: argv[i] until a NULL */
+		const struct bt_action *a = &c->p->acts[n->num];
+		int skip = emit_label(e), full = emit_label(e), ptr, sl = c->p->strlen;
+
+		record_begin(c, (int)n->num, skip);
+		emit_st(e, 8, R7, 8, 0);
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		ptr = gen_stack(c->g, 16);
+		emit_stx(e, 8, R10, (int16_t)ptr, R0);
+		for (int i = 0; i < BT_JOIN_MAX; i++) {
+			emit_st(e, 8, R10, (int16_t)(ptr + 8), 0);
+			emit_mov(e, R1, R10);
+			emit_alui(e, BPF_ADD, R1, ptr + 8);
+			emit_movi(e, R2, 8);
+			emit_ldx(e, 8, R3, R10, (int16_t)ptr);
+			emit_alui(e, BPF_ADD, R3, 8 * i);
+			emit_call(e, BPF_FUNC_probe_read_user);
+			emit_ldx(e, 8, R3, R10, (int16_t)(ptr + 8));
+			emit_jmpi(e, BPF_JEQ, R3, 0, full);
+			emit_mov(e, R1, R7);
+			emit_alui(e, BPF_ADD, R1, 16 + i * sl);
+			emit_movi(e, R2, sl);
+			emit_call(e, BPF_FUNC_probe_read_user_str);
+			emit_st(e, 8, R7, 8, i + 1);
+		}
+		emit_place(e, full);
+		gen_unstack(c->g, 16);
 		record_send(c, a->size);
 		emit_place(e, skip);
 		return 0;

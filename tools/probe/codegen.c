@@ -668,6 +668,12 @@ static int cg_addr(struct gen *g, struct node *n, struct ctype *t, enum where *w
 		if (n->op == '*') {
 			if ((err = cg_value(g, n->a, &bt)) < 0)
 				return err;
+			if (bt.base == CT_INT && !bt.ptr && !bt.arr && g->ext) {
+				/* bpftrace: *ADDRESS reads a u64 there */
+				*w = bt.user || g->loc->user ? W_USER : W_ANY;
+				*t = ct_int(8, false);
+				return 0;
+			}
 			if (!ct_is_ptr(&bt) && !bt.arr)
 				return gfail(g, n, "dereferencing something that is not a pointer%s", "");
 			*w = ptr_where(g, &bt);
