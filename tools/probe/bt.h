@@ -29,6 +29,7 @@ struct bt_stmt {
 	struct bt_stmt *body, *els;  /* BS_IF */
 	struct bt_stmt *next;
 	int pos;
+	int op_pos;                  /* BS_ASSIGN: where the operator is */
 };
 
 struct bt_attach {

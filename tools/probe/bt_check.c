@@ -489,7 +489,10 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 
 				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",
 					 var->name, type_word(&v), type_word(&var->t));
-				return cfail(p, s->rhs ? s->rhs : s->lhs, msg);
+				cfail(p, s->lhs, msg);
+				p->errpos = s->op_pos; /* bpftrace points at the '=' */
+				p->errend = s->op_pos + 1;
+				return -EINVAL;
 			}
 			if (!var) {
 				p->vars = xrealloc(p->vars, (size_t)(p->nvars + 1) * sizeof(*p->vars));

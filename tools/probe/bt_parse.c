@@ -184,6 +184,7 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 		return 0;
 	st->kind = BS_ASSIGN;
 	st->op = op;
+	st->op_pos = ps->i;
 	ps->i += len;
 	if (op == OP_INC || op == OP_DEC)
 		return 0;
