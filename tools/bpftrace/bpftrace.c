@@ -9,6 +9,7 @@
  * software probes are perf events opened here.  Records (printf, exit,
  * print...) come through one ring buffer; maps are printed at exit. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,6 +26,7 @@
 #include "bpf/perf.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
+#include "bpf/tracefs.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
@@ -395,41 +397,55 @@ static pid_t child_start(const char *cmd, int *go)
 	return pid;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -l [PATTERN]: the kernel's tracepoints as "tracepoint:CAT:NAME", sorted,
+ * those the glob matches ("t:" spelled out first). */
 static int list_probes(const char *pat)
 {
-	/* tracepoints from tracefs: CAT:NAME, as bpftrace -l prints them */
-	struct spec s = { .text = pat ? pat : "*" };
-	struct resolve_opts ro = { .tool = "bpftrace", .pattern = true };
-	struct loc *locs = NULL;
-	int n = 0;
-	char buf[512], *part[4];
-	int np;
+	char path[512], full[1024], want[600];
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d, *d2;
+	struct dirent *c, *e;
 
-	snprintf(buf, sizeof(buf), "%s", pat ? pat : "tracepoint:*:*");
-	np = split(buf, part);
-	s.type = 't';
-	if (np == 3 && (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t"))) {
-		s.lib = xstrdup(part[1]);
-		s.func = xstrdup(part[2]);
-	} else if (np == 1) {
-		s.lib = xstrdup("*");
-		s.func = xstrdup(part[0]);
-	} else {
-		tool_err("bpftrace", "-l lists tracepoints here: PATTERN, or tracepoint:CAT:NAME");
+	if (pat && !strncmp(pat, "t:", 2))
+		snprintf(want, sizeof(want), "tracepoint:%s", pat + 2);
+	else
+		snprintf(want, sizeof(want), "%s", pat ? pat : "*");
+	if (!tracefs_path(path, sizeof(path), "events") || !(d = opendir(path))) {
+		tool_err("bpftrace", "cannot list tracepoints: %s", err_msg());
 		return 1;
 	}
-	if (probe_resolve(&s, &ro, false, &locs, &n) < 0) {
-		spec_free(&s);
-		return 0; /* nothing matches: nothing listed, as bpftrace */
-	}
-	for (int i = 0; i < n; i++) {
-		const char *slash = strchr(locs[i].target, '/');
+	while ((c = readdir(d))) {
+		char sub[1024];
 
-		if (slash)
-			printf("tracepoint:%.*s:%s\n", (int)(slash - locs[i].target), locs[i].target, slash + 1);
+		if (c->d_name[0] == '.' || c->d_type == DT_REG || !strcmp(c->d_name, "ftrace"))
+			continue; /* ftrace's events take no BPF program */
+		snprintf(sub, sizeof(sub), "%s/%s", path, c->d_name);
+		if (!(d2 = opendir(sub)))
+			continue;
+		while ((e = readdir(d2))) {
+			if (e->d_name[0] == '.' || e->d_type == DT_REG)
+				continue;
+			snprintf(full, sizeof(full), "tracepoint:%s:%s", c->d_name, e->d_name);
+			if (!glob_match(want, full))
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(full);
+		}
+		closedir(d2);
 	}
-	locs_free(locs, n);
-	spec_free(&s);
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		printf("%s\n", names[i]);
+		free(names[i]);
+	}
+	free(names);
 	return tool_finish(0);
 }
 
