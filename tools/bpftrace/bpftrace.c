@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bpf/cpus.h"
+#include "bpf/insn_dump.h"
 #include "bpf/perf.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
@@ -41,7 +42,7 @@ static const struct opt opts[] = {
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
-	{ 'd', NULL, NULL, "print the parsed program and exit" },
+	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
 	{ 0 },
 };
 
@@ -313,6 +314,23 @@ static int resolve_attach(int pi, int ap)
 	return 0;
 }
 
+/* -d: the program generated for a location, as BPF instructions (what
+ * the kernel is given; corebox has no IR in between). */
+static int dump_prog(const struct att *a, struct gen *g)
+{
+	struct emit *e = gen_emit(g);
+	struct strbuf b = { 0 };
+	int err = emit_finish(e);
+
+	if (err < 0)
+		return err;
+	strbuf_reset(&b);
+	emit_dump(&b, e);
+	printf("\n%s: %zu instructions\n%s", a->name, e->cnt, b.s);
+	strbuf_free(&b);
+	return 0;
+}
+
 static int run_prog(struct obj *o, int prog)
 {
 	uint64_t ctx[2] = { 0, 0 };
@@ -527,10 +545,8 @@ int bpftrace_main(int argc, char **argv)
 		bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
 		goto out;
 	}
-	if (env.dump) {
+	if (env.dump)
 		bt_out_dump(&env.bp);
-		goto out;
-	}
 	o = obj_new("bpftrace");
 	if (bt_new_maps(&env.bp, o, &maps, ring) < 0) {
 		tool_err("bpftrace", "%s", err_msg());
@@ -543,7 +559,7 @@ int bpftrace_main(int argc, char **argv)
 		struct gen *g = gen_new(&a->loc, NULL, &co);
 
 		if (bt_gen_probe(&env.bp, a->probe, g, &maps, ring, a->name, a->func) < 0 ||
-		    (a->prog = build_add(o, &a->loc, g, a->name, a->loc.user ? env.pid : 0)) < 0) {
+		    (env.dump ? dump_prog(a, g) : (a->prog = build_add(o, &a->loc, g, a->name, a->loc.user ? env.pid : 0))) < 0) {
 			int pos = gen_errpos(g), end = pos + 1;
 
 			while (pos >= 0 && (isalnum((unsigned char)env.prog_text[end]) || env.prog_text[end] == '_'))
@@ -553,7 +569,7 @@ int bpftrace_main(int argc, char **argv)
 		}
 		gen_free(g);
 	}
-	if (rc)
+	if (rc || env.dump)
 		goto out;
 	env.out.prog = &env.bp;
 	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
