@@ -295,6 +295,9 @@ static int resolve_attach(int pi, int ap)
 			struct att *a = new_att(pi);
 
 			a->loc = locs[i];
+			if (a->loc.mech == M_SYSCALL && env.bp.uses_kstack)
+				a->loc.mech = M_TP; /* kernel stacks as from the syscall's own tracepoint, not the
+						     * raw_syscalls dispatcher's frames */
 			if (s.type == 't') {
 				const char *slash = strchr(a->loc.target, '/');
 
@@ -528,6 +531,7 @@ int bpftrace_main(int argc, char **argv)
 		if (sl)
 			env.bp.strlen = (atoi(sl) + 7) & ~7;
 	}
+
 	env.bp.uses_kstack = env.bp.uses_ustack = strstr(env.prog_text, "stack") != NULL;
 	env.bp.uses_ksym = strstr(env.prog_text, "ksym") != NULL;
 	for (int pi = 0; pi < env.bp.np && !rc; pi++)

@@ -36,9 +36,7 @@ int bt_out_open(struct bt_out *b, struct obj *o)
 {
 	b->o = o;
 	if (b->prog->uses_kstack || b->prog->uses_ustack || b->prog->uses_ksym) {
-		struct map *m = obj_map(o, "stacks");
-
-		b->stk_ok = stacks_init(&b->stk, m ? map_fd(m) : -1, 127, 0) == 0;
+		b->stk_ok = stacks_init(&b->stk, -1, 127, 0) == 0;
 		if (!b->stk_ok)
 			err_clear();
 	}
@@ -72,8 +70,14 @@ static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user
 	int32_t id = (int32_t)(uint32_t)v;
 	int pid = (int)(v >> 32), n;
 	char buf[512];
+	struct map *m;
 
-	if (!b->stk_ok || (n = stacks_read(&b->stk, id, !user, &ips)) <= 0)
+	bt_stack_map_name(depth, buf, sizeof(buf));
+	if (!b->stk_ok || !(m = obj_map(b->o, buf)))
+		return;
+	b->stk.map_fd = map_fd(m); /* the map of this depth */
+	b->stk.depth = (unsigned)depth;
+	if ((n = stacks_read(&b->stk, id, !user, &ips)) <= 0)
 		return;
 	if (n > depth)
 		n = depth;
@@ -592,8 +596,6 @@ void bt_out_exit(struct bt_out *b)
 	for (int i = 0; i < b->prog->nmaps; i++)
 		order[i] = &b->prog->maps[i];
 	qsort(order, (size_t)b->prog->nmaps, sizeof(*order), name_cmp);
-	if (b->stk_ok)
-		stacks_prefetch_begin(&b->stk);
 	for (int i = 0; i < b->prog->nmaps; i++)
 		print_map(b, order[i], 0, 0);
 	free(order);

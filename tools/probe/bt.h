@@ -123,10 +123,16 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs);
  * "events", a per-CPU record heap, stacks, one hash per @map), then
  * bt_gen_probe per location of probe pi.  probe_name: the attach point
  * as `probe` prints it; func: `func`.  0 or -errno (gen_errpos). */
+#define BT_STACK_DEPTHS 8
 struct bt_maps {
-	int events, heap, stacks, start;   /* start: .bss u64 of the load time (elapsed) */
-	uint32_t start_off;
+	int events, heap;
+	/* one stack map per depth asked for (kstack(5), ustack): the kernel
+	 * keys a stack by its frames up to the map's depth, so stacks that
+	 * differ only deeper down count as one, as in bpftrace */
+	int stacks[BT_STACK_DEPTHS], depth[BT_STACK_DEPTHS], nstacks;
 };
+/* "stacks_DEPTH": the name of the stack map of that depth. */
+void bt_stack_map_name(int depth, char *buf, int size);
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring);
 int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
 		 const char *func);

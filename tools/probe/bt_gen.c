@@ -60,12 +60,17 @@ static void zero(struct cg *c, int reg, int off, int size)
 }
 
 /* R0 = stack id of the current kernel/user stack (user: | tgid << 32). */
-static void stackid(struct cg *c, bool user)
+static int stackid(struct cg *c, const struct node *n, bool user, int depth)
 {
 	struct emit *e = c->e;
+	int k;
 
+	for (k = 0; k < c->m->nstacks && c->m->depth[k] != depth; k++)
+		;
+	if (k == c->m->nstacks)
+		return gen_fail(c->g, n, "no stack map of this depth");
 	emit_mov(e, R1, R6);
-	emit_ldmap(e, R2, c->m->stacks);
+	emit_ldmap(e, R2, c->m->stacks[k]);
 	emit_movi(e, R3, user ? BPF_F_USER_STACK : 0);
 	emit_call(e, BPF_FUNC_get_stackid);
 	if (user) {
@@ -79,6 +84,53 @@ static void stackid(struct cg *c, bool user)
 		emit_alui(e, BPF_LSH, R0, 32);
 		emit_alui(e, BPF_RSH, R0, 32);
 	}
+	return 0;
+}
+
+/* kstack(N) / ustack(N) / kstack: the depth asked for (bt_check's rule). */
+static int stack_depth(const struct node *n)
+{
+	if (n->kind == N_CALL && n->a && n->a->kind == N_NUM && n->a->num > 0 && n->a->num <= 127)
+		return (int)n->a->num;
+	return 127;
+}
+
+static bool is_stack(const struct node *n)
+{
+	return (n->kind == N_IDENT || n->kind == N_CALL) &&
+	       (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || (n->kind == N_IDENT && !strcmp(n->str, "stack")));
+}
+
+static void depths_node(const struct node *n, struct bt_maps *m)
+{
+	for (; n; n = n->next) {
+		if (is_stack(n)) {
+			int d = stack_depth(n), k;
+
+			for (k = 0; k < m->nstacks && m->depth[k] != d; k++)
+				;
+			if (k == m->nstacks && k < BT_STACK_DEPTHS)
+				m->depth[m->nstacks++] = d;
+		}
+		depths_node(n->a, m);
+		depths_node(n->b, m);
+		depths_node(n->c, m);
+	}
+}
+
+static void depths_stmts(const struct bt_stmt *s, struct bt_maps *m)
+{
+	for (; s; s = s->next) {
+		depths_node(s->lhs, m);
+		depths_node(s->rhs, m);
+		depths_stmts(s->body, m);
+		depths_stmts(s->els, m);
+	}
+}
+
+void bt_stack_map_name(int depth, char *buf, int size)
+{
+	snprintf(buf, (size_t)size, "stacks_%d", depth);
 }
 
 /* Key of map expression n at fp+off (m->key_size bytes, the hist slot
@@ -226,9 +278,8 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		return str_compare(c, n, t);
 	if (n->kind == N_CALL) {
 		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
-			stackid(c, s[0] == 'u');
 			*t = ct_int(8, false);
-			return 0;
+			return stackid(c, n, s[0] == 'u', stack_depth(n));
 		}
 		if (!strcmp(s, "ksym")) {
 			if (!n->a || n->a->next)
@@ -338,10 +389,8 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		n->str = xstrdup("$task");
 		return GEN_EXT_PASS;
 	}
-	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack")) {
-		stackid(c, s[0] == 'u');
-		return 0;
-	}
+	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack"))
+		return stackid(c, n, s[0] == 'u', 127);
 	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9'))) {
 		/* bpftrace counts from arg0, the shared generator (bcc) from arg1 */
 		char name[16];
@@ -889,11 +938,21 @@ int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 22, 0)
 			 : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m->heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (rec + 7) & ~7u, 1, 0);
-	m->stacks = p->uses_kstack || p->uses_ustack
-			    ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 4096, 0)
-			    : -1;
 	if (m->events < 0 || m->heap < 0)
 		return -EINVAL;
+	m->nstacks = 0;
+	for (int i = 0; i < p->np; i++) {
+		depths_node(p->p[i].pred, m);
+		depths_stmts(p->p[i].body, m);
+	}
+	for (int k = 0; k < m->nstacks; k++) {
+		char name[32];
+
+		bt_stack_map_name(m->depth[k], name, sizeof(name));
+		m->stacks[k] = obj_new_map(o, name, BPF_MAP_TYPE_STACK_TRACE, 4, (uint32_t)m->depth[k] * 8, 4096, 0);
+		if (m->stacks[k] < 0)
+			return m->stacks[k];
+	}
 	for (int i = 0; i < p->nmaps; i++) {
 		struct bt_map *bm = &p->maps[i];
 		char name[16];
