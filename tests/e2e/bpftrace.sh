@@ -20,13 +20,32 @@ fails=0
 trap 'rm -rf "$W"' EXIT
 
 need_corebox
+build_helper bpf_count
 build_helper bt_work
+bpf_snapshot before
 cp "$W/bt_work" "$W/cbxbt"
 BT="$CB bpftrace"
 
 # uprobe: N calls
 out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @calls = count(); }" -c "$W/cbxbt calls $N" 2>&1)
 if echo "$out" | grep -qx "@calls: $N"; then ok "uprobe counted $N calls"; else notok "uprobe: $out"; fi
+
+# @[ustack] names the helper's function (it is still alive when the map
+# is printed: exit() comes from interval while it sleeps)
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @[ustack] = count(); } interval:ms:1500 { exit(); }" -c "$W/cbxbt calls $N 5000" 2>&1)
+if echo "$out" | grep -qx "    cbx_bt_target+0" && echo "$out" | grep -qx "]: $N"; then
+	ok "@[ustack]: cbx_bt_target+0, $N calls"
+else
+	notok "ustack: $out"
+fi
+
+# -l lists tracepoints as tracepoint:CAT:NAME
+out=$($BT -l 'tracepoint:syscalls:sys_enter_openat*' 2>&1)
+if echo "$out" | grep -qx "tracepoint:syscalls:sys_enter_openat" && ! echo "$out" | grep -qv "^tracepoint:syscalls:sys_enter_openat"; then
+	ok "-l lists sys_enter_openat"
+else
+	notok "-l: $out"
+fi
 
 # printf with str(args->filename): K opens of a unique path
 P="$W/unique-open-$$"
@@ -87,5 +106,18 @@ if [ $rc = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:9-12: ERROR: Unknown f
 else
 	notok "error (rc $rc): $out"
 fi
+
+# SIGINT: END runs, the maps print, nothing stays loaded
+$BT -e 'BEGIN { @b = 1; } END { printf("bye\n"); }' > "$W/int.out" 2>&1 &
+p=$!
+sleep 1
+kill -INT $p
+if wait_exit $p 50 && grep -qx bye "$W/int.out" && grep -qx "@b: 1" "$W/int.out"; then
+	ok "SIGINT: END and the maps"
+else
+	notok "SIGINT: $(cat "$W/int.out")"
+fi
+bpf_snapshot after
+if left=$(bpf_new after 'cbx_|bpftrace'); then notok "left loaded: $left"; else ok "nothing left loaded"; fi
 
 [ $fails = 0 ]

@@ -1,5 +1,5 @@
 /* Ground truth for tests/e2e/bpftrace.sh:
- *   bt_work calls N          N calls of cbx_bt_target()
+ *   bt_work calls N [MS]     N calls of cbx_bt_target(), then MS ms alive
  *   bt_work open PATH K      K open(PATH) (the file need not exist)
  *   bt_work read A SA B SB   A reads of SA bytes, then B of SB, from
  *                            /dev/zero on fd 99 */
@@ -19,9 +19,11 @@ int main(int argc, char **argv)
 	static char buf[65536];
 	int sum = 0;
 
-	if (argc == 3 && !strcmp(argv[1], "calls")) {
+	if ((argc == 3 || argc == 4) && !strcmp(argv[1], "calls")) {
 		for (int i = 0; i < atoi(argv[2]); i++)
 			sum += cbx_bt_target(i);
+		if (argc == 4)
+			usleep((useconds_t)atoi(argv[3]) * 1000);
 		return sum == -1;
 	}
 	if (argc == 4 && !strcmp(argv[1], "open")) {
