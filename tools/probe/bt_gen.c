@@ -935,7 +935,7 @@ int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 
 	if (env && atoi(env) > 0)
 		max_keys = (uint32_t)atoi(env);
-	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 22, 0)
+	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 19, 0)
 			 : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m->heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (rec + 7) & ~7u, 1, 0);
 	if (m->events < 0 || m->heap < 0)
