@@ -316,12 +316,20 @@ struct row {
 	int nslots;
 };
 
+static size_t tie_key_len; /* hist maps: ties in key byte order (bpftrace groups them in a std::map) */
+
 static int row_cmp(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
 	if (a->sortv != b->sortv)
 		return a->sortv < b->sortv ? -1 : 1;
+	if (tie_key_len) {
+		int c = memcmp(a->key, b->key, tie_key_len);
+
+		if (c)
+			return c;
+	}
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
@@ -490,6 +498,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			r->sortv = (int64_t)x;
 		}
 	}
+	tie_key_len = hist ? (size_t)tuple : 0;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
 	if (b->json) {
