@@ -88,7 +88,7 @@ int main(void)
 	     r ? err_msg() : "");
 	m = map(&p, "@h");
 	T_OK(m && m->agg == AG_HIST && m->nkeys == 2 && m->keys[0].vt == VT_STR && m->keys[1].vt == VT_INT &&
-		     m->key_size == 64 + 8 + 8,
+		     m->key_size == 16 + 8 + 8,
 	     "bt: @h keyed by (string, int) with its hist slot");
 	m = map(&p, "@l");
 	T_OK(m && m->agg == AG_LHIST && m->lmin == 0 && m->lmax == 100 && m->lstep == 10, "bt: lhist bounds");

@@ -145,7 +145,7 @@ static void format_printf(struct bt_out *b, const struct bt_action *a, const uin
 			continue;
 		}
 		if (f[i + 1] == '%') {
-			strbuf_addc(sb, '%');
+			strbuf_add(sb, "%%"); /* 0.17 prints both */
 			i++;
 			continue;
 		}
@@ -418,13 +418,15 @@ static void print_hist(const struct bt_map *m, const struct row *r, struct strbu
 	if (json) {
 		strbuf_addc(sb, '[');
 		for (int i = first; first >= 0 && i <= last; i++) {
-			if (!r->slots[i])
-				continue;
 			bucket(m, i, r->nslots, label, sizeof(label), &lo, &hi);
 			if (sb->s[sb->len - 1] != '[')
 				strbuf_add(sb, ", ");
-			strbuf_addf(sb, "{\"min\": %lld, \"max\": %lld, \"count\": %llu}", (long long)lo, (long long)hi,
-				    (unsigned long long)r->slots[i]);
+			strbuf_addc(sb, '{');
+			if (lo != INT64_MIN) /* the open ends have no bound there */
+				strbuf_addf(sb, "\"min\": %lld, ", (long long)lo);
+			if (hi != INT64_MAX)
+				strbuf_addf(sb, "\"max\": %lld, ", (long long)hi);
+			strbuf_addf(sb, "\"count\": %llu}", (unsigned long long)r->slots[i]);
 		}
 		strbuf_addc(sb, ']');
 		return;
@@ -501,7 +503,9 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 	tie_key_len = hist ? (size_t)tuple : 0;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
-	if (b->json) {
+	if (b->json && !nr && m->nkeys) {
+		/* an empty map: nothing at all in JSON */
+	} else if (b->json) {
 		const char *type = hist ? "hist" : m->agg == AG_AVG || m->agg == AG_STATS ? "stats" : "map";
 
 		strbuf_addf(&sb, "{\"type\": \"%s\", \"data\": {", type);
@@ -573,7 +577,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 				strbuf_addc(&sb, '\n');
 		}
 	}
-	if (b->json) {
+	if (b->json && !nr && m->nkeys) {
+	} else if (b->json) {
 		if (m->nkeys)
 			strbuf_addc(&sb, '}');
 		else if (!nr)

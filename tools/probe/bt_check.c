@@ -102,7 +102,11 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 	case N_STR:
 		return s;
 	case N_IDENT:
-		if (!strcmp(n->str, "comm") || !strcmp(n->str, "probe") || !strcmp(n->str, "func"))
+		if (!strcmp(n->str, "comm")) {
+			s.size = 16; /* the task's comm, whatever BPFTRACE_STRLEN says */
+			return s;
+		}
+		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func"))
 			return s;
 		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || !strcmp(n->str, "stack")) {
 			t.vt = n->str[0] == 'u' ? VT_USTACK : VT_KSTACK;
@@ -371,6 +375,8 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
 				return cfail(p, arg, msg);
 			}
+			if (arg->kind == N_STR && (int)arg->len + 1 > a->args[i].size && arg->len < 1024)
+				a->args[i].size = (uint16_t)((arg->len + 8) & ~7u); /* a literal keeps its length */
 			a->off[i] = off;
 			off += (bt_type_size(&a->args[i]) + 7) & ~7;
 		}
