@@ -80,7 +80,7 @@ import json, sys
 a, b = int(sys.argv[2]), int(sys.argv[3])
 docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 hist = [d["data"]["@h"] for d in docs if d["type"] == "hist" and "@h" in d["data"]][0]
-buckets = {(x["min"], x["max"]): x["count"] for x in hist}
+buckets = {(x["min"], x["max"]): x["count"] for x in hist if x["count"]}
 assert buckets == {(64, 127): a, (4096, 8191): b}, buckets
 tup = [d["data"]["@t"] for d in docs if d["type"] == "map" and "@t" in d["data"]][0]
 assert tup == {"cbxbt,99": a + b}, tup
