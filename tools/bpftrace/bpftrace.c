@@ -577,7 +577,6 @@ int bpftrace_main(int argc, char **argv)
 		goto out;
 	env.out.prog = &env.bp;
 	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
-	bt_out_attaching(&env.out, env.natt);
 	tool_signals();
 	if ((rc = build_finish(o, 0, "bpftrace", "the probes", &attached)))
 		goto out;
@@ -586,6 +585,9 @@ int bpftrace_main(int argc, char **argv)
 			rc = 1;
 	if (rc)
 		goto out;
+	/* bpftrace prints it before attaching; here it comes once the probes
+	 * are in, so whoever waits for the line misses no event */
+	bt_out_attaching(&env.out, env.natt);
 	if (bt_out_open(&env.out, o) < 0) {
 		tool_err("bpftrace", "%s", err_msg());
 		rc = 1;
