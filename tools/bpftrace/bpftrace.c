@@ -262,7 +262,9 @@ static int resolve_attach(int pi, int ap)
 				return attach_error(pi, ap, "uprobe probe must have a path and a function (uprobe:PATH:FUNC)");
 			ret = part[0][1] == 'r';
 			s.type = ret ? 'r' : 'p';
-			s.lib = xstrdup(part[1]);
+			/* bpftrace names a library "libc" where bcc says "c" */
+			s.lib = xstrdup(!strchr(part[1], '/') && !strncmp(part[1], "lib", 3) && part[1][3] ? part[1] + 3
+											       : part[1]);
 			s.func = xstrdup(part[2]);
 			kind = ret ? "uretprobe" : "uprobe";
 		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||

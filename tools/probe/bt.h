@@ -104,6 +104,10 @@ struct bt_prog {
 	char **params;               /* $1.. */
 	int nparams;
 	bool uses_kstack, uses_ustack, uses_ksym;
+	/* #define NAME VALUE lines of the program (integer values) */
+	char **def_names;
+	int64_t *def_vals;
+	int ndefs;
 	/* the first error */
 	int errpos, errend;
 };

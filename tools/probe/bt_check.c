@@ -369,6 +369,13 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		arg = c->a->next;
 		for (int i = 0; i < conv; i++, arg = arg->next) {
 			a->args[i] = bt_type_of(p, pi, l, arg);
+			if (kinds[i] == 's' && a->args[i].vt == VT_INT &&
+			    (arg->kind == N_MEMBER || (arg->kind == N_INDEX && !is_map(arg)))) {
+				/* a char array or char * member (BTF knows; the code
+				 * generator checks): read as a string */
+				a->args[i].vt = VT_STR;
+				a->args[i].size = (uint16_t)p->strlen;
+			}
 			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
 			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",

@@ -29,6 +29,7 @@ struct cg {
 	bool ring;
 	const char *probe_name, *func;
 	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
+	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
 	uint64_t start_ns;
 };
 
@@ -263,6 +264,13 @@ static int str_compare(struct cg *c, struct node *n, struct ctype *t)
 	return 0;
 }
 
+/* Kernel header macros the book's tools use (bpftrace asks clang for
+ * them; they are not in BTF). */
+static const struct { const char *name; int64_t val; } macros[] = {
+	{ "TASK_RUNNING", 0 }, { "TASK_INTERRUPTIBLE", 1 }, { "TASK_UNINTERRUPTIBLE", 2 },
+	{ "AF_INET", 2 }, { "AF_INET6", 10 }, { "AF_UNIX", 1 },
+};
+
 /* The extension: bpftrace's identifiers, maps and calls as values. */
 static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 {
@@ -342,7 +350,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		if (v->t.vt != VT_INT)
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
-		*t = ct_int(8, true);
+		*t = c->var_ct[v - c->p->vars];
 		return 0;
 	}
 	if (!strcmp(s, "pid")) {
@@ -404,6 +412,18 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		return gen_fail(g, n, "a string is no integer");
 	if (!strcmp(s, "retval") || !strcmp(s, "args"))
 		return GEN_EXT_PASS;
+	for (int i = 0; i < c->p->ndefs; i++)
+		if (!strcmp(c->p->def_names[i], s)) {
+			emit_ld64(e, R0, (uint64_t)c->p->def_vals[i]);
+			*t = ct_int(8, true);
+			return 0;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(macros); i++)
+		if (!strcmp(macros[i].name, s)) {
+			emit_ld64(e, R0, (uint64_t)macros[i].val);
+			*t = ct_int(8, true);
+			return 0;
+		}
 	{
 		char msg[160];
 
@@ -481,6 +501,27 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lt;
 					(void)lim;
 				}
+			}
+			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
+				/* an address kept earlier: read the string there (a user
+				 * address below the kernel's half) */
+				int kern = emit_label(e), done = emit_label(e), none = emit_label(e);
+
+				if (gen_value_node(c->g, n->a, &t) < 0)
+					return -EINVAL;
+				emit_jmpi(e, BPF_JEQ, R0, 0, none);
+				emit_mov(e, R3, R0);
+				emit_mov(e, R1, reg);
+				emit_alui(e, BPF_ADD, R1, off);
+				emit_movi(e, R2, len);
+				emit_jmpi(e, BPF_JSLT, R3, 0, kern);
+				emit_call(e, BPF_FUNC_probe_read_user_str);
+				emit_ja(e, done);
+				emit_place(e, kern);
+				emit_call(e, BPF_FUNC_probe_read_kernel_str);
+				emit_place(e, done);
+				emit_place(e, none);
+				return 0;
 			}
 			return gen_string_node(c->g, n->a, reg, (int16_t)off, len);
 		}
@@ -874,6 +915,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	if (!off) {
 		off = gen_stack(c->g, (bt_type_size(&v->t) + 7) & ~7);
 		c->var_off[v - c->p->vars] = off;
+		c->var_ct[v - c->p->vars] = ct_int(8, true);
 		if (v->t.vt == VT_INT)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
@@ -889,6 +931,8 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	}
 	if (err < 0)
 		return err;
+	/* the value as 64 bits; a pointer keeps its type for -> and [] */
+	c->var_ct[v - c->p->vars] = ct_is_ptr(&t) ? t : ct_int(8, t.base == CT_INT ? t.sign || t.size < 8 : true);
 	emit_stx(c->e, 8, R10, (int16_t)off, R0);
 	return 0;
 }

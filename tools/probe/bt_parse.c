@@ -30,6 +30,76 @@ static int fail(struct ps *ps, int pos, int end, const char *msg)
 	return -EINVAL;
 }
 
+static bool word_at(struct ps *ps, const char *w);
+
+/* "#define NAME INTEGER": kept for the expressions (other #define,
+ * #include and #if lines are dropped: kernel BTF answers for headers). */
+static void define(struct ps *ps)
+{
+	const char *s = ps->s + ps->i + 1, *name;
+	char *end;
+	size_t n;
+	long long v;
+	struct bt_prog *p = ps->p;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (strncmp(s, "define", 6) || (s[6] != ' ' && s[6] != '\t'))
+		return;
+	s += 6;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	name = s;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	n = (size_t)(s - name);
+	if (!n || n > 64 || (*s != ' ' && *s != '\t'))
+		return;
+	while (*s == ' ' || *s == '\t' || *s == '(')
+		s++;
+	errno = 0;
+	v = strtoll(s, &end, 0);
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L' || *end == ')')
+		end++;
+	if (errno || end == s || (*end && *end != '\n' && *end != ' ' && *end != '\t' && *end != '/'))
+		return;
+	if (p->ndefs >= 1024)
+		return;
+	p->def_names = xrealloc(p->def_names, (size_t)(p->ndefs + 1) * sizeof(char *));
+	p->def_vals = xrealloc(p->def_vals, (size_t)(p->ndefs + 1) * sizeof(int64_t));
+	p->def_names[p->ndefs] = xmalloc(n + 1);
+	memcpy(p->def_names[p->ndefs], name, n);
+	p->def_names[p->ndefs][n] = 0;
+	p->def_vals[p->ndefs++] = v;
+}
+
+/* "struct NAME { ... };" at the top level: skipped (true), or not one. */
+static bool struct_def(struct ps *ps)
+{
+	int i = ps->i, depth = 0;
+	const char *s = ps->s;
+
+	while (s[i] && s[i] != '{' && s[i] != ';' && s[i] != ':')
+		i++;
+	if (s[i] != '{')
+		return false;
+	for (; s[i]; i++) {
+		if (s[i] == '{')
+			depth++;
+		else if (s[i] == '}' && --depth == 0)
+			break;
+	}
+	if (!s[i])
+		return false;
+	i++;
+	while (isspace((unsigned char)s[i]))
+		i++;
+	if (s[i] == ';')
+		i++;
+	ps->i = i;
+	return true;
+}
+
 /* Blanks and comments ('//', block comments; at the top level also '#'
  * lines: the #! line, #include and #define, which BTF answers). */
 static void skip(struct ps *ps, bool top)
@@ -47,8 +117,11 @@ static void skip(struct ps *ps, bool top)
 
 			ps->i = e ? (int)(e - s) + 2 : (int)strlen(s);
 		} else if (top && s[ps->i] == '#') {
+			define(ps);
 			while (s[ps->i] && s[ps->i] != '\n')
 				ps->i++;
+		} else if (top && (word_at(ps, "struct") || word_at(ps, "union")) && struct_def(ps)) {
+			/* a C type the script declares for clang: BTF has it */
 		} else {
 			return;
 		}
@@ -306,6 +379,10 @@ void bt_prog_free(struct bt_prog *p)
 	for (int i = 0; i < p->nvars; i++)
 		free(p->vars[i].name);
 	free(p->vars);
+	for (int i = 0; i < p->ndefs; i++)
+		free(p->def_names[i]);
+	free(p->def_names);
+	free(p->def_vals);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -371,6 +371,18 @@ static void lex_next(struct lex *l)
 		l->num = strtoull(s + i, &end, 0);
 		if (errno)
 			fail_at(l, i, "number out of range%s", "");
+		if (l->bt && (*end == 'e' || *end == 'E') && isdigit((unsigned char)end[1])) {
+			/* bpftrace's 1e6: an integer times a power of ten */
+			unsigned long long p = strtoull(end + 1, &end, 10);
+
+			for (; p > 0 && !errno; p--) {
+				if (l->num > UINT64_MAX / 10)
+					errno = ERANGE;
+				l->num *= 10;
+			}
+			if (errno)
+				fail_at(l, i, "number out of range%s", "");
+		}
 		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 			end++;
 		if (is_ident_char((unsigned char)*end))
