@@ -580,16 +580,11 @@ int bpftrace_main(int argc, char **argv)
 	env.out.prog = &env.bp;
 	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
 	tool_signals();
-	if ((rc = build_finish(o, 0, "bpftrace", "the probes", &attached)))
+	probe_kernel_btf_release();
+	if (build_load(o, "bpftrace") < 0) {
+		rc = 1;
 		goto out;
-	for (int i = 0; i < env.natt && !rc; i++)
-		if (env.att[i].loc.mech == M_PERF && attach_perf(o, &env.att[i]) < 0)
-			rc = 1;
-	if (rc)
-		goto out;
-	/* bpftrace prints it before attaching; here it comes once the probes
-	 * are in, so whoever waits for the line misses no event */
-	bt_out_attaching(&env.out, env.natt);
+	}
 	if (bt_out_open(&env.out, o) < 0) {
 		tool_err("bpftrace", "%s", err_msg());
 		rc = 1;
@@ -601,14 +596,27 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	/* BEGIN first, then the other probes (its records are read first) */
+	for (int i = 0; i < env.natt && !rc; i++)
+		if (env.att[i].begin && run_prog(o, env.att[i].prog) < 0)
+			rc = 1;
+	if (rc || build_attach(o, "bpftrace", "the probes", &attached) < 0) {
+		rc = 1;
+		goto out;
+	}
+	for (int i = 0; i < env.natt && !rc; i++)
+		if (env.att[i].loc.mech == M_PERF && attach_perf(o, &env.att[i]) < 0)
+			rc = 1;
+	if (rc)
+		goto out;
+	/* bpftrace prints it before attaching; here it comes once the probes
+	 * are in, so whoever waits for the line misses no event */
+	bt_out_attaching(&env.out, env.natt);
 	if (env.cmd && (child = child_start(env.cmd, &go)) < 0) {
 		tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
 		rc = 1;
 		goto out;
 	}
-	for (int i = 0; i < env.natt && !rc; i++)
-		if (env.att[i].begin && run_prog(o, env.att[i].prog) < 0)
-			rc = 1;
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1)
 			rc = 1;
