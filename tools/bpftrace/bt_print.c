@@ -2,7 +2,10 @@
  * on the same programs): see bt_print.h. */
 #include "bt_print.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +116,13 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		return;
 	}
 	memcpy(&v, p, 8);
+	if (t->vt == VT_INET) {
+		char buf[INET6_ADDRSTRLEN];
+
+		if ((v == AF_INET || v == AF_INET6) && inet_ntop((int)v, p + 8, buf, sizeof(buf)))
+			strbuf_add(sb, buf);
+		return;
+	}
 	if (t->vt == VT_KSYM) {
 		struct ksym k;
 
@@ -252,6 +262,40 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 	}
 	case BA_EXIT:
 		return 1;
+	case BA_CAT: {
+		char buf[4096];
+		int fd = open(a->fmt, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+		struct strbuf sb = { 0 };
+
+		if (fd < 0) {
+			tool_err("bpftrace", "cat: cannot open %s: %s", a->fmt, strerror(errno));
+			return 0;
+		}
+		strbuf_reset(&sb);
+		while (sb.len < (1 << 16) && (n = read(fd, buf, sizeof(buf))) > 0)
+			for (ssize_t i = 0; i < n; i++) {
+				unsigned char ch = (unsigned char)buf[i];
+
+				if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+					strbuf_addf(&sb, "\\x%02x", ch);
+				else
+					strbuf_addc(&sb, (char)ch);
+			}
+		close(fd);
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, sb.s);
+			printf("{\"type\": \"cat\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(sb.s, 1, sb.len, stdout);
+		}
+		strbuf_free(&sb);
+		return 0;
+	}
 	case BA_JOIN: {
 		struct strbuf sb = { 0 };
 		uint64_t n;
@@ -619,7 +663,7 @@ void bt_out_exit(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {
@@ -641,6 +685,6 @@ void bt_out_dump(const struct bt_prog *p)
 		printf(" variable %s (probe %d): %s\n", p->vars[i].name, p->vars[i].probe, vt[p->vars[i].t.vt]);
 	for (int i = 0; i < p->nacts; i++)
 		printf(" action %d: %s, record %d bytes\n", i,
-		       (const char *const[]){ "printf", "print", "clear", "zero", "exit", "time", "join" }[p->acts[i].kind],
+		       (const char *const[]){ "printf", "print", "clear", "zero", "exit", "time", "join", "cat" }[p->acts[i].kind],
 		       p->acts[i].size);
 }

@@ -20,7 +20,7 @@
 
 #include "probe.h"
 
-enum bt_stmt_kind { BS_EXPR, BS_ASSIGN, BS_IF };
+enum bt_stmt_kind { BS_EXPR, BS_ASSIGN, BS_IF, BS_UNROLL /* body, op times */ };
 
 struct bt_stmt {
 	enum bt_stmt_kind kind;
@@ -45,7 +45,8 @@ struct bt_probe {
 };
 
 /* What a key, value, variable or argument holds. */
-enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */ };
+enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
+	     VT_INET /* ntop(): {u64 family, 16 address bytes} */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
@@ -69,11 +70,11 @@ struct bt_map {
 };
 
 /* Async actions: records {u64 action index, arguments} in the ring buffer. */
-enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN };
+enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
 #define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
 struct bt_action {
 	enum bt_act kind;
-	char *fmt;                   /* printf, time: the format; join: the delimiter */
+	char *fmt;                   /* printf, time: the format; join: the delimiter; cat: the file */
 	int map;                     /* print, clear, zero */
 	int top, div;                /* print(@m, top, div) */
 	int nargs;

@@ -23,7 +23,7 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
-	return t->vt == VT_STR ? t->size : 8;
+	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : 8;
 }
 
 static bool is_map(const struct node *n)
@@ -150,6 +150,11 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			t.vt = VT_KSYM;
 			return t;
 		}
+		if (!strcmp(n->str, "ntop")) {
+			t.vt = VT_INET;
+			t.size = 24;
+			return t;
+		}
 		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack")) {
 			t.vt = n->str[0] == 'k' ? VT_KSTACK : VT_USTACK;
 			t.depth = n->a && n->a->kind == N_NUM && n->a->num > 0 && n->a->num <= 127 ? (uint16_t)n->a->num : 127;
@@ -177,6 +182,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_KSTACK: return "kstack";
 	case VT_USTACK: return "ustack";
 	case VT_KSYM: return "ksym";
+	case VT_INET: return "inet";
 	default: return "int64";
 	}
 }
@@ -377,7 +383,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				a->args[i].size = (uint16_t)p->strlen;
 			}
 			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
-			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM) {
+			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
 					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
 				return cfail(p, arg, msg);
@@ -403,6 +409,16 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		p->acts[act].size = 16 + BT_JOIN_MAX * p->strlen;
 		if (p->acts[act].size > p->max_rec)
 			p->max_rec = p->acts[act].size;
+		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "cat")) {
+		int act;
+
+		if (k != 1 || c->a->kind != N_STR)
+			return cfail(p, c, "cat() takes a file name literal here (no format arguments yet)");
+		act = add_action(p, BA_CAT);
+		p->acts[act].fmt = xstrdup(c->a->str);
 		c->num = (uint64_t)act;
 		return 0;
 	}
@@ -457,7 +473,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
 {
 	for (; s; s = s->next) {
-		if (s->kind == BS_IF) {
+		if (s->kind == BS_IF || s->kind == BS_UNROLL) {
 			if (check_stmts(p, pi, l, s->body) < 0 || check_stmts(p, pi, l, s->els) < 0)
 				return -EINVAL;
 			continue;

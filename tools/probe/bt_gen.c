@@ -136,10 +136,11 @@ void bt_stack_map_name(int depth, char *buf, int size)
 
 /* Key of map expression n at fp+off (m->key_size bytes, the hist slot
  * excluded: the caller fills it). */
+static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off);
+
 static int build_key(struct cg *c, const struct node *n, const struct bt_map *m, int off)
 {
 	int k = 0, pos = off;
-	struct ctype t;
 
 	zero(c, R10, off, m->key_size);
 	if (n->kind != N_INDEX)
@@ -147,14 +148,8 @@ static int build_key(struct cg *c, const struct node *n, const struct bt_map *m,
 	for (struct node *x = n->b; x; x = x->next, k++) {
 		const struct bt_type *kt = &m->keys[k];
 
-		if (kt->vt == VT_STR) {
-			if (string_to(c, x, R10, pos, kt->size) < 0)
-				return -EINVAL;
-		} else {
-			if (gen_value_node(c->g, x, &t) < 0)
-				return -EINVAL;
-			emit_stx(c->e, 8, R10, (int16_t)pos, R0);
-		}
+		if (value_to(c, x, kt, R10, pos) < 0)
+			return -EINVAL;
 		pos += (bt_type_size(kt) + 7) & ~7;
 	}
 	return 0;
@@ -432,6 +427,24 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	}
 }
 
+static int inet_to(struct cg *c, struct node *n, int reg, int off);
+
+/* Any value into (reg + off): strings and addresses by their size,
+ * integers (stack ids, symbols' addresses) as 8 bytes. */
+static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off)
+{
+	struct ctype t;
+
+	if (bt->vt == VT_STR)
+		return string_to(c, n, reg, off, bt->size);
+	if (bt->vt == VT_INET)
+		return inet_to(c, n, reg, off);
+	if (gen_value_node(c->g, n, &t) < 0)
+		return -EINVAL;
+	emit_stx(c->e, 8, reg, (int16_t)off, R0);
+	return 0;
+}
+
 /* A literal into (reg + off), size bytes (zeroed already). */
 static void literal(struct cg *c, const char *s, size_t len, int reg, int off, int size)
 {
@@ -572,6 +585,56 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 	return gen_fail(c->g, n, "expected a string");
 }
 
+/* ntop([AF, ]ADDR) into (reg + off): {family, 16 bytes}; an int is an
+ * IPv4 address, a byte array of 16 an IPv6 one.  Or a copy of such a
+ * value from a variable or map. */
+static int inet_to(struct cg *c, struct node *n, int reg, int off)
+{
+	struct emit *e = c->e;
+	struct ctype t;
+	struct node *addr;
+
+	zero(c, reg, off, 24);
+	if (n->kind == N_IDENT && n->str[0] == '$') {
+		struct bt_var *v;
+		int vo = var_slot(c, n->str, &v);
+
+		if (!v || !vo || v->t.vt != VT_INET)
+			return gen_fail(c->g, n, "not an address variable");
+		for (int k = 0; k < 24; k += 8) {
+			emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
+			emit_stx(e, 8, reg, (int16_t)(off + k), R1);
+		}
+		return 0;
+	}
+	if (n->kind != N_CALL || strcmp(n->str, "ntop") || !n->a || (n->a->next && n->a->next->next))
+		return gen_fail(c->g, n, "ntop() takes an address, or a family and an address");
+	addr = n->a->next ? n->a->next : n->a;
+	if (n->a->next) {
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_stx(e, 8, reg, (int16_t)off, R0);
+	}
+	if (gen_value_node(c->g, addr, &t) < 0)
+		return -EINVAL;
+	if (t.arr) { /* u8[16] (in6_addr's bytes) or u32[4]: its address is in R0 */
+		uint32_t size = ct_size(&t) > 16 ? 16 : ct_size(&t);
+
+		if (!n->a->next)
+			emit_st(e, 8, reg, (int16_t)off, size == 16 ? 10 : 2);
+		emit_mov(e, R3, R0);
+		emit_mov(e, R1, reg);
+		emit_alui(e, BPF_ADD, R1, off + 8);
+		emit_movi(e, R2, (int32_t)size);
+		emit_call(e, BPF_FUNC_probe_read_kernel);
+		return 0;
+	}
+	if (!n->a->next)
+		emit_st(e, 8, reg, (int16_t)off, 2);
+	emit_stx(e, 4, reg, (int16_t)(off + 8), R0);
+	return 0;
+}
+
 /* The record of action act: R7 = the heap, id stored; 0 or jump out. */
 static void record_begin(struct cg *c, int act, int out)
 {
@@ -616,16 +679,9 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		int skip = emit_label(e);
 
 		record_begin(c, (int)n->num, skip);
-		for (int i = 0; i < a->nargs; i++, arg = arg->next) {
-			if (a->args[i].vt == VT_STR) {
-				if (string_to(c, arg, R7, a->off[i], a->args[i].size) < 0)
-					return -EINVAL;
-				continue;
-			}
-			if (gen_value_node(c->g, arg, &t) < 0)
+		for (int i = 0; i < a->nargs; i++, arg = arg->next)
+			if (value_to(c, arg, &a->args[i], R7, a->off[i]) < 0)
 				return -EINVAL;
-			emit_stx(e, 8, R7, (int16_t)a->off[i], R0);
-		}
 		record_send(c, a->size);
 		emit_place(e, skip);
 		return 0;
@@ -663,7 +719,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		emit_place(e, skip);
 		return 0;
 	}
-	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "print") ||
+	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "cat") || !strcmp(n->str, "print") ||
 	    !strcmp(n->str, "clear") || !strcmp(n->str, "zero")) {
 		int skip = emit_label(e);
 
@@ -812,9 +868,9 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)
 		return -EINVAL;
-	if (m->agg == AG_VALUE && m->val.vt == VT_STR) {
+	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET)) {
 		val = gen_stack(c->g, m->val_size);
-		if (string_to(c, rhs, R10, val, m->val.size) < 0)
+		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
 		emit_ldmap(e, R1, m->idx);
 		emit_mov(e, R2, R10);
@@ -919,8 +975,8 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 		if (v->t.vt == VT_INT)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
-	if (v->t.vt == VT_STR)
-		return string_to(c, s->rhs, R10, off, v->t.size);
+	if (v->t.vt == VT_STR || v->t.vt == VT_INET)
+		return value_to(c, s->rhs, &v->t, R10, off);
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);
 	} else {
@@ -957,6 +1013,12 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			if (stmts(c, s->els, out) < 0)
 				return -EINVAL;
 			emit_place(c->e, done);
+			continue;
+		}
+		if (s->kind == BS_UNROLL) {
+			for (int k = 0; k < s->op; k++)
+				if (stmts(c, s->body, out) < 0)
+					return -EINVAL;
 			continue;
 		}
 		if (s->kind == BS_EXPR)

@@ -238,7 +238,25 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 		}
 		return 0;
 	}
-	if (word_at(ps, "unroll") || word_at(ps, "while") || word_at(ps, "for"))
+	if (word_at(ps, "unroll")) {
+		char *end;
+		long n;
+
+		st->kind = BS_UNROLL;
+		ps->i += 6;
+		if (expect(ps, '(') < 0)
+			return -EINVAL;
+		skip(ps, false);
+		n = strtol(ps->s + ps->i, &end, 10);
+		if (end == ps->s + ps->i || n < 1 || n > 100)
+			return fail(ps, ps->i, ps->i + 1, "unroll() takes a number from 1 to 100");
+		st->op = (int)n;
+		ps->i = (int)(end - ps->s);
+		if (expect(ps, ')') < 0)
+			return -EINVAL;
+		return block(ps, &st->body);
+	}
+	if (word_at(ps, "while") || word_at(ps, "for"))
 		return fail(ps, ps->i, ps->i + (int)strcspn(ps->s + ps->i, " ("), "loops are not supported yet");
 	st->kind = BS_EXPR;
 	op = assign_op(ps->s + ps->i, &len);
@@ -288,7 +306,7 @@ static int block(struct ps *ps, struct bt_stmt **out)
 			return fail(ps, ps->i, ps->i + 1, "syntax error, unexpected end of file, expecting }");
 		if (stmt(ps, tail) < 0)
 			return -EINVAL;
-		needs_semi = (*tail)->kind != BS_IF;
+		needs_semi = (*tail)->kind != BS_IF && (*tail)->kind != BS_UNROLL;
 		while (*tail)
 			tail = &(*tail)->next;
 		if (needs_semi && !at(ps, ';') && !at(ps, '}')) {
