@@ -102,6 +102,30 @@ int main(void)
 	T_OK(compiles(&p), "bt: tracepoint program compiles");
 	bt_prog_free(&p);
 
+	/* what the book's scripts hold: #define, struct declarations, 1e6, unroll */
+	r = check("#include <linux/sched.h>\n#define MAX_X 0x10\nstruct foo {\n int a; struct { int b; } c;\n};\n"
+		  "BEGIN { $x = 2e3 / MAX_X; unroll(3) { @u++; } @n[ntop(2, 1)] = count(); exit(); }", &p);
+	T_OK(r == 0 && p.ndefs == 1 && !strcmp(p.def_names[0], "MAX_X") && p.def_vals[0] == 16,
+	     "bt: #define NAME INTEGER kept, struct declaration skipped (%d: %s)", r, r ? err_msg() : "");
+	m = map(&p, "@n");
+	T_OK(m && m->keys[0].vt == VT_INET && m->key_size == 24, "bt: an ntop() key holds family and 16 bytes");
+	T_OK(p.np == 1 && p.p[0].body->next->kind == BS_UNROLL && p.p[0].body->next->op == 3, "bt: unroll(3)");
+	T_OK(compiles(&p), "bt: that program compiles");
+	bt_prog_free(&p);
+	{
+		int end = 0, ep = 0;
+		struct node *n = expr_parse_at("1e6 + 0x10", 0, EXPR_BT, &end, &ep);
+
+		T_OK(n && n->kind == N_BINARY && n->a->num == 1000000 && n->b->num == 16, "bt: 1e6 is 1000000");
+		expr_free(n);
+		n = expr_parse_at("9e99", 0, EXPR_BT, &end, &ep);
+		T_OK(!n, "bt: 9e99 is out of range");
+		expr_free(n);
+		n = expr_parse_at("0e99999999999999", 0, EXPR_BT, &end, &ep);
+		T_OK(n && n->num == 0, "bt: 0e99999999999999 is 0, at once");
+		expr_free(n);
+	}
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

@@ -375,7 +375,7 @@ static void lex_next(struct lex *l)
 			/* bpftrace's 1e6: an integer times a power of ten */
 			unsigned long long p = strtoull(end + 1, &end, 10);
 
-			for (; p > 0 && !errno; p--) {
+			for (; p > 0 && !errno && l->num; p--) { /* 0e99999999999: 0 at once */
 				if (l->num > UINT64_MAX / 10)
 					errno = ERANGE;
 				l->num *= 10;
