@@ -275,6 +275,19 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_MEMBER && n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args")) {
+		const struct loc *l = gen_loc(g);
+
+		if (l->mech != M_TP && l->mech != M_RAW_TP && l->mech != M_SYSCALL) {
+			/* kfunc's args->NAME: the function's parameter of that
+			 * name (BTF), which the shared generator knows by name */
+			expr_free(n->a);
+			n->a = NULL;
+			n->kind = N_IDENT;
+			n->op = 0;
+			return GEN_EXT_PASS;
+		}
+	}
 	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
 	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
 	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR))
