@@ -553,6 +553,13 @@ int bpftrace_main(int argc, char **argv)
 	}
 	if (env.dump)
 		bt_out_dump(&env.bp);
+	/* -c: the command exists now (its pid is cpid), held until attached */
+	if (env.cmd && (child = child_start(env.cmd, &go)) < 0) {
+		tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	env.bp.cpid = child > 0 ? child : 0;
 	o = obj_new("bpftrace");
 	if (bt_new_maps(&env.bp, o, &maps, ring) < 0) {
 		tool_err("bpftrace", "%s", err_msg());
@@ -612,11 +619,6 @@ int bpftrace_main(int argc, char **argv)
 	/* bpftrace prints it before attaching; here it comes once the probes
 	 * are in, so whoever waits for the line misses no event */
 	bt_out_attaching(&env.out, env.natt);
-	if (env.cmd && (child = child_start(env.cmd, &go)) < 0) {
-		tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
-		rc = 1;
-		goto out;
-	}
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1)
 			rc = 1;

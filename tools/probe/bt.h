@@ -104,6 +104,7 @@ struct bt_prog {
 	int max_rec;                 /* largest record */
 	char **params;               /* $1.. */
 	int nparams;
+	int cpid;                    /* -c: the command's pid (builtin cpid) */
 	bool uses_kstack, uses_ustack, uses_ksym;
 	/* #define NAME VALUE lines of the program (integer values) */
 	char **def_names;

@@ -334,6 +334,10 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	*t = ct_int(8, false);
 	if (s[0] == '@')
 		return map_read(c, n, t);
+	if (!strcmp(s, "$#") || !strcmp(s, "cpid")) {
+		emit_ld64(e, R0, (uint64_t)(s[0] == '$' ? c->p->nparams : c->p->cpid));
+		return 0;
+	}
 	if (s[0] == '$' && s[1] >= '0' && s[1] <= '9') {
 		int k = atoi(s + 1);
 		const char *v = k >= 1 && k <= c->p->nparams ? c->p->params[k - 1] : "0";

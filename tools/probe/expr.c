@@ -394,8 +394,11 @@ static void lex_next(struct lex *l)
 	if (is_ident_char((unsigned char)s[i]) || (l->bt && s[i] == '@')) {
 		int j = i + 1;
 
-		while (is_ident_char((unsigned char)s[j]))
-			j++;
+		if (l->bt && s[i] == '$' && s[j] == '#')
+			j++; /* $#: the number of positional parameters */
+		else
+			while (is_ident_char((unsigned char)s[j]))
+				j++;
 		l->tok = T_IDENT;
 		l->str = xmalloc((size_t)(j - i) + 1);
 		memcpy(l->str, s + i, (size_t)(j - i));
