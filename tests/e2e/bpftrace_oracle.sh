@@ -47,6 +47,10 @@ BEGIN { $x = 10; $x += 5; $x *= 2; $y = $x > 20 ? 1 : 2; if ($x == 30) { printf(
 BEGIN { @m[1] = 1; @m[1]++; @m[1] += 10; @m[2]--; exit(); }
 BEGIN { printf("%d %d %d\n", (uint8)257, (int8)255, (uint16)-1); exit(); }
 BEGIN { @ = count(); exit(); } END { printf("end\n"); }
+BEGIN { $a = ntop(0x0100007f); @[ntop(2, 0x0101a8c0)] = count(); printf("%s\n", $a); exit(); }
+BEGIN { unroll(3) { @u++; } @e = 2e3 / 10; printf("%d\n", 1e6); exit(); }
+BEGIN { @s = sum(-5); @t["a", 1] = stats(-3); @t["b", 2] = stats(7); exit(); }
+BEGIN { cat("/proc/sys/kernel/ostype"); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

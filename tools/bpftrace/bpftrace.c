@@ -535,7 +535,7 @@ int bpftrace_main(int argc, char **argv)
 	}
 
 	env.bp.uses_kstack = env.bp.uses_ustack = strstr(env.prog_text, "stack") != NULL;
-	env.bp.uses_ksym = strstr(env.prog_text, "ksym") != NULL;
+	env.bp.uses_ksym = strstr(env.prog_text, "ksym") || strstr(env.prog_text, "usym");
 	for (int pi = 0; pi < env.bp.np && !rc; pi++)
 		for (int ap = 0; ap < env.bp.p[pi].nap && !rc; ap++)
 			if (resolve_attach(pi, ap) < 0)

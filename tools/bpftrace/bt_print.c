@@ -123,6 +123,17 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			strbuf_add(sb, buf);
 		return;
 	}
+	if (t->vt == VT_USYM) {
+		struct usym u;
+		uint64_t pid;
+
+		memcpy(&pid, p + 8, 8);
+		if (b->stk_ok && b->stk.usyms && usyms_lookup(b->stk.usyms, (int)pid, v, &u) == 0 && u.name)
+			add_safe(sb, u.name, strlen(u.name));
+		else
+			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
 	if (t->vt == VT_KSYM) {
 		struct ksym k;
 
@@ -663,7 +674,7 @@ void bt_out_exit(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {

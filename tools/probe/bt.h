@@ -46,7 +46,7 @@ struct bt_probe {
 
 /* What a key, value, variable or argument holds. */
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
-	     VT_INET /* ntop(): {u64 family, 16 address bytes} */ };
+	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;

@@ -23,7 +23,7 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
-	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : 8;
+	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
 }
 
 static bool is_map(const struct node *n)
@@ -150,6 +150,11 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			t.vt = VT_KSYM;
 			return t;
 		}
+		if (!strcmp(n->str, "usym")) {
+			t.vt = VT_USYM;
+			t.size = 16;
+			return t;
+		}
 		if (!strcmp(n->str, "ntop")) {
 			t.vt = VT_INET;
 			t.size = 24;
@@ -183,6 +188,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_USTACK: return "ustack";
 	case VT_KSYM: return "ksym";
 	case VT_INET: return "inet";
+	case VT_USYM: return "usym";
 	default: return "int64";
 	}
 }
@@ -383,7 +389,8 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				a->args[i].size = (uint16_t)p->strlen;
 			}
 			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
-			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET) {
+			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET &&
+			    a->args[i].vt != VT_USYM) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
 					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
 				return cfail(p, arg, msg);

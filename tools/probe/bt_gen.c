@@ -456,6 +456,17 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return string_to(c, n, reg, off, bt->size);
 	if (bt->vt == VT_INET)
 		return inet_to(c, n, reg, off);
+	if (bt->vt == VT_USYM) { /* the address and whose it is */
+		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
+			return gen_fail(c->g, n, "usym() takes one address");
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_stx(c->e, 8, reg, (int16_t)off, R0);
+		emit_mov(c->e, R1, R8);
+		emit_alui(c->e, BPF_RSH, R1, 32);
+		emit_stx(c->e, 8, reg, (int16_t)(off + 8), R1);
+		return 0;
+	}
 	if (gen_value_node(c->g, n, &t) < 0)
 		return -EINVAL;
 	emit_stx(c->e, 8, reg, (int16_t)off, R0);
@@ -885,7 +896,7 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)
 		return -EINVAL;
-	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET)) {
+	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM)) {
 		val = gen_stack(c->g, m->val_size);
 		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
@@ -992,7 +1003,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 		if (v->t.vt == VT_INT)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
-	if (v->t.vt == VT_STR || v->t.vt == VT_INET)
+	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM)
 		return value_to(c, s->rhs, &v->t, R10, off);
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);
