@@ -97,6 +97,23 @@ else
 	notok "exit/END/\$1 (rc $rc): $out"
 fi
 
+# -o FILE: the output there, nothing on stdout
+out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
+if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then
+	ok "-o FILE"
+else
+	notok "-o: '$out' $(cat "$W/o.txt" 2>&1)"
+fi
+
+# a script file with a #! line, $1 as a string
+cat > "$W/hello.bt" <<'BT'
+#!/usr/bin/env bpftrace
+// comment
+BEGIN { printf("hello %s\n", str($1)); exit(); }
+BT
+out=$(timeout 20 $BT "$W/hello.bt" world 2>&1)
+if echo "$out" | grep -qx "hello world"; then ok "script file with #!, str(\$1)"; else notok "script: $out"; fi
+
 # a bad program: bpftrace's error layout, status 1
 out=$(timeout 20 $BT -e 'BEGIN { foo(); }' 2>&1)
 rc=$?

@@ -543,6 +543,9 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lim;
 				}
 			}
+			if (n->a->kind == N_IDENT && n->a->str[0] == '$' && n->a->str[1] >= '0' && n->a->str[1] <= '9' &&
+			    bt_type_of(c->p, c->pi, gen_loc(c->g), n->a).vt == VT_STR)
+				return string_to(c, n->a, reg, off, len); /* str($1): the parameter's text */
 			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
 				/* an address kept earlier: read the string there (a user
 				 * address below the kernel's half) */
