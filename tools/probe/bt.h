@@ -20,7 +20,7 @@
 
 #include "probe.h"
 
-enum bt_stmt_kind { BS_EXPR, BS_ASSIGN, BS_IF, BS_UNROLL /* body, op times */ };
+enum bt_stmt_kind { BS_EXPR, BS_ASSIGN, BS_IF, BS_UNROLL /* body, op times */, BS_WHILE /* lhs: condition */ };
 
 struct bt_stmt {
 	enum bt_stmt_kind kind;

@@ -480,7 +480,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
 {
 	for (; s; s = s->next) {
-		if (s->kind == BS_IF || s->kind == BS_UNROLL) {
+		if (s->kind == BS_IF || s->kind == BS_UNROLL || s->kind == BS_WHILE) {
 			if (check_stmts(p, pi, l, s->body) < 0 || check_stmts(p, pi, l, s->els) < 0)
 				return -EINVAL;
 			continue;

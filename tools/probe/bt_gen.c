@@ -1046,6 +1046,19 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			emit_place(c->e, done);
 			continue;
 		}
+		if (s->kind == BS_WHILE) {
+			int top = emit_label(c->e), end = emit_label(c->e);
+
+			emit_place(c->e, top);
+			if (gen_value_node(c->g, s->lhs, &t) < 0)
+				return -EINVAL;
+			emit_jmpi(c->e, BPF_JEQ, R0, 0, end);
+			if (stmts(c, s->body, out) < 0)
+				return -EINVAL;
+			emit_ja(c->e, top);
+			emit_place(c->e, end);
+			continue;
+		}
 		if (s->kind == BS_UNROLL) {
 			for (int k = 0; k < s->op; k++)
 				if (stmts(c, s->body, out) < 0)

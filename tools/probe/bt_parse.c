@@ -256,7 +256,17 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 			return -EINVAL;
 		return block(ps, &st->body);
 	}
-	if (word_at(ps, "while") || word_at(ps, "for"))
+	if (word_at(ps, "while")) { /* bounded loops: the verifier proves the bound (5.3+) */
+		st->kind = BS_WHILE;
+		ps->i += 5;
+		if (expect(ps, '(') < 0)
+			return -EINVAL;
+		skip(ps, false);
+		if (!(st->lhs = expr(ps, 0)) || expect(ps, ')') < 0)
+			return -EINVAL;
+		return block(ps, &st->body);
+	}
+	if (word_at(ps, "for"))
 		return fail(ps, ps->i, ps->i + (int)strcspn(ps->s + ps->i, " ("), "loops are not supported yet");
 	st->kind = BS_EXPR;
 	op = assign_op(ps->s + ps->i, &len);
@@ -306,7 +316,7 @@ static int block(struct ps *ps, struct bt_stmt **out)
 			return fail(ps, ps->i, ps->i + 1, "syntax error, unexpected end of file, expecting }");
 		if (stmt(ps, tail) < 0)
 			return -EINVAL;
-		needs_semi = (*tail)->kind != BS_IF && (*tail)->kind != BS_UNROLL;
+		needs_semi = (*tail)->kind != BS_IF && (*tail)->kind != BS_UNROLL && (*tail)->kind != BS_WHILE;
 		while (*tail)
 			tail = &(*tail)->next;
 		if (needs_semi && !at(ps, ';') && !at(ps, '}')) {
