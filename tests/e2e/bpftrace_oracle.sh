@@ -51,6 +51,7 @@ BEGIN { $a = ntop(0x0100007f); @[ntop(2, 0x0101a8c0)] = count(); printf("%s\n", 
 BEGIN { unroll(3) { @u++; } @e = 2e3 / 10; printf("%d\n", 1e6); exit(); }
 BEGIN { @s = sum(-5); @t["a", 1] = stats(-3); @t["b", 2] = stats(7); exit(); }
 BEGIN { cat("/proc/sys/kernel/ostype"); exit(); }
+BEGIN { $i = 0; while ($i < 5) { @c++; $i++; } @d[$i % 2 ? "odd" : "even"] = count(); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]
