@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "bpf/kallsyms.h"
+#include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
@@ -266,6 +267,45 @@ static const struct { const char *name; int64_t val; } macros[] = {
 	{ "AF_INET", 2 }, { "AF_INET6", 10 }, { "AF_UNIX", 1 },
 };
 
+/* An enumerator of the kernel's BTF (SKB_DROP_REASON_..., TCP_ESTABLISHED):
+ * one pass over the types, only for a name nothing else knew. */
+static bool btf_enumerator(const char *name, int64_t *val)
+{
+	const struct btf *btf = probe_kernel_btf();
+	uint32_t n = btf ? btf_nr_types(btf) : 0;
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if (!t)
+			continue;
+		if (btf_kind(t) == BTF_KIND_ENUM) {
+			const struct btf_enum *e = btf_enums(t);
+
+			for (uint32_t i = 0; i < btf_vlen(t); i++) {
+				const char *en = btf_str(btf, e[i].name_off);
+
+				if (en && !strcmp(en, name)) {
+					*val = btf_kflag(t) ? (int64_t)(int32_t)e[i].val : (int64_t)(uint32_t)e[i].val;
+					return true;
+				}
+			}
+		} else if (btf_kind(t) == BTF_KIND_ENUM64) {
+			const struct btf_enum64 *e = btf_enums64(t);
+
+			for (uint32_t i = 0; i < btf_vlen(t); i++) {
+				const char *en = btf_str(btf, e[i].name_off);
+
+				if (en && !strcmp(en, name)) {
+					*val = (int64_t)((uint64_t)e[i].val_hi32 << 32 | e[i].val_lo32);
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
 /* The extension: bpftrace's identifiers, maps and calls as values. */
 static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 {
@@ -301,6 +341,20 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			if (!n->a || n->a->next)
 				return gen_fail(g, n, "ksym() requires 1 argument");
 			return gen_value_node(g, n->a, t);
+		}
+		if (!strcmp(s, "bswap")) {
+			/* to big endian from this (little-endian) host: a swap of
+			 * the operand's width */
+			int bits;
+
+			if (!n->a || n->a->next)
+				return gen_fail(g, n, "bswap() requires 1 argument");
+			if (gen_value_node(g, n->a, t) < 0)
+				return -EINVAL;
+			bits = t->base == CT_INT && !t->ptr && t->size < 8 ? t->size * 8 : 64;
+			if (bits > 8)
+				emit_insn(e, (struct bpf_insn){ .code = BPF_ALU | BPF_END | BPF_TO_BE, .dst_reg = R0, .imm = bits });
+			return 0;
 		}
 		if (!strcmp(s, "kaddr")) {
 			uint64_t addr;
@@ -436,6 +490,15 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, true);
 			return 0;
 		}
+	{
+		int64_t v;
+
+		if (s[0] != '$' && s[0] != '@' && btf_enumerator(s, &v)) {
+			emit_ld64(e, R0, (uint64_t)v);
+			*t = ct_int(8, true);
+			return 0;
+		}
+	}
 	{
 		char msg[160];
 
