@@ -15,13 +15,13 @@
 # flags and the library sources they link).
 #
 # Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
-# btf_ext probe demangle xz"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
+# btf_ext probe demangle xz bt_parse"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
-TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe demangle xz}
+TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe demangle xz bt_parse}
 CLANG=${CLANG:-$(make -s --no-print-directory print-CLANG)}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
 failed=0
