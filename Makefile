@@ -60,7 +60,7 @@ ASM_DIR  := $(firstword $(wildcard /usr/include/$(TRIPLET)/asm /usr/$(TRIPLET)/i
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -Os
-CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	    -D_GNU_SOURCE -I. -Ilib -isystem $(KINC)
 # -z norelro: a static non-PIE musl binary has no dynamic linker to make
 # RELRO read-only, so the segment only costs its alignment padding (about
