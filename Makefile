@@ -3,6 +3,8 @@
 #   make            build ./corebox (static, musl, stripped)
 #   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
 #                   `make corebox-arm64` is the same
+#   make ARCH=arm   cross-build ./corebox-arm (static 32-bit armv7 hard-float, Thumb-2, musl;
+#                   objects in build/arm); `make corebox-arm` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
 #   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, a part of
 #                   them again against `make corebox-asan`, fuzz smoke; with the cross toolchain: the
@@ -17,31 +19,40 @@
 VERSION  := 0.2
 
 # ---- target architecture ---------------------------------------------------
-# ARCH: x86_64 or arm64 (aliases: amd64, x86, aarch64); default the host's.
-# A native build makes ./corebox in build/; a cross build makes
-# ./corebox-ARCH in build/ARCH/ with Debian's TRIPLET-linux-musl-gcc
-# (musl-dev:arm64 + gcc-aarch64-linux-gnu) and the target's UAPI asm/
-# headers (linux-libc-dev:arm64, or linux-libc-dev-arm64-cross).  BPF
-# objects get -D__TARGET_ARCH_{x86,arm64} (tools/include/arch.bpf.h).
-arch_norm = $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(1))))
+# ARCH: x86_64, arm64 or arm (aliases: amd64, x86, aarch64, armhf, armv7,
+# armv7l); default the host's.  A native build makes ./corebox in build/;
+# a cross build makes ./corebox-ARCH in build/ARCH/ with Debian's musl
+# wrapper (musl-dev:arm64 + gcc-aarch64-linux-gnu: aarch64-linux-musl-gcc;
+# musl-dev:armhf + gcc-arm-linux-gnueabihf: arm-linux-musleabihf-gcc,
+# armv7-a, hard float, Thumb-2 by default) and the target's UAPI asm/
+# headers (linux-libc-dev:ARCH, or linux-libc-dev-ARCH-cross).  BPF
+# objects get -D__TARGET_ARCH_{x86,arm64,arm} (tools/include/arch.bpf.h).
+arch_norm = $(strip $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(patsubst \
+	    armhf,arm,$(patsubst armv7l,arm,$(patsubst armv7,arm,$(1))))))))
 HOST_ARCH := $(call arch_norm,$(shell uname -m))
 ARCH     ?= $(HOST_ARCH)
 override ARCH := $(call arch_norm,$(ARCH))
 TRIPLET_x86_64 := x86_64-linux-gnu
 TRIPLET_arm64  := aarch64-linux-gnu
+TRIPLET_arm    := arm-linux-gnueabihf
 BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
+BPF_ARCH_arm    := arm
+# the musl wrapper of musl-dev:TARGET (Debian names armhf's musleabihf)
+MUSL_CC_x86_64 := x86_64-linux-musl-gcc
+MUSL_CC_arm64  := aarch64-linux-musl-gcc
+MUSL_CC_arm    := arm-linux-musleabihf-gcc
 TRIPLET  := $(TRIPLET_$(ARCH))
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
 ifeq ($(TRIPLET),)
-$(error ARCH=$(ARCH): corebox builds for x86_64 and arm64)
+$(error ARCH=$(ARCH): corebox builds for x86_64, arm64 and arm (armv7 hard-float))
 endif
 ifeq ($(ARCH),$(HOST_ARCH))
 CC       := musl-gcc
 B        := build
 COREBOX  := corebox
 else
-CC       := $(TRIPLET:-gnu=-musl)-gcc
+CC       := $(MUSL_CC_$(ARCH))
 B        := build/$(ARCH)
 COREBOX  := corebox-$(ARCH)
 endif
@@ -155,6 +166,9 @@ $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 $(B)/bpf/%.bpf.o.gz: $(B)/bpf/%.bpf.o
 	gzip -9 -n -c $< > $@
 
+# (pointers: 4 bytes on armv7)
+PTR_DIRECTIVE := $(if $(filter arm,$(ARCH)),.long,.quad)
+
 # Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end,
 # and a table of them all, corebox_bpf_objs[] = { name, start, end }...,
 # ending with zeros (for `corebox btf min`).
@@ -169,8 +183,8 @@ $(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
 	   for t in $(BPF_TOOLS); do echo ".Lname_$$t: .asciz \"$$t\""; done; \
 	   echo '.section .data.rel.ro.bpfobjs,"aw"'; echo ".balign 8"; \
 	   echo ".global corebox_bpf_objs"; echo "corebox_bpf_objs:"; \
-	   for t in $(BPF_TOOLS); do echo ".quad .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
-	   echo ".quad 0, 0, 0"; \
+	   for t in $(BPF_TOOLS); do echo "$(PTR_DIRECTIVE) .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
+	   echo "$(PTR_DIRECTIVE) 0, 0, 0"; \
 	   echo '.section .note.GNU-stack,"",%progbits'; } > $@
 
 $(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(BPF_OBJS:.o=.o.gz)
@@ -383,6 +397,11 @@ ifneq ($(COREBOX),corebox-arm64)
 corebox-arm64:
 	$(MAKE) ARCH=arm64
 .PHONY: corebox-arm64
+endif
+ifneq ($(COREBOX),corebox-arm)
+corebox-arm:
+	$(MAKE) ARCH=arm
+.PHONY: corebox-arm
 endif
 
 FORCE:
