@@ -365,13 +365,15 @@ $(RUN_OUT)/getppid_n: tests/run/getppid_n.c
 # with the library layers built above, and its BPF object
 VM_OUT        ?= $(B)/vm
 VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
+# (32-bit arm's gcc has no leaf frame pointer option)
+VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),,-mno-omit-leaf-frame-pointer)
 
 vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
 
 # (several sources in one command: their own headers listed, no .d file)
 $(VM_OUT)/init: tests/vm/driver.c $(wildcard tests/vm/t_*.c tests/vm/*.h) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(VM_LEAF_FP) -fno-optimize-sibling-calls \
 		-o $@ tests/vm/driver.c $(wildcard tests/vm/t_*.c) -static
 
 $(VM_OUT)/mechtest: tests/vm/mechtest.c $(VM_LIB_OBJS)
