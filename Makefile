@@ -365,8 +365,9 @@ $(RUN_OUT)/getppid_n: tests/run/getppid_n.c
 # with the library layers built above, and its BPF object
 VM_OUT        ?= $(B)/vm
 VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
-# (32-bit arm's gcc has no leaf frame pointer option)
-VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),,-mno-omit-leaf-frame-pointer)
+# (32-bit arm's gcc has no leaf frame pointer option; and its /init is
+# ARM code, not Thumb-2: the arm kernel's uprobes take ARM instructions only)
+VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),-marm,-mno-omit-leaf-frame-pointer)
 
 vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
 

@@ -64,7 +64,7 @@ if [ -n "$KIMG" ]; then
 	ARCHES=$KARCH
 else
 	ARCHES=$(awk -v only="$ONLY" -v noarm="${COREBOX_NO_ARM64:-0}" '$1 !~ /^#/ && NF >= 2 && (only == "" || only == $1) {
-		a = NF >= 3 ? $3 : "x86_64"; if (!(a == "arm64" && noarm == 1)) print a }' tests/vm/kernels.txt | sort -u | tr '\n' ' ')
+		a = NF >= 3 ? $3 : "x86_64"; if (!((a == "arm64" || a == "arm") && noarm == 1)) print a }' tests/vm/kernels.txt | sort -u | tr '\n' ' ')
 fi
 has_arch() { case " $ARCHES " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -90,9 +90,12 @@ if [ -n "$need" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null ||
 		die "apt-get install$need failed"
 fi
-# arm64: the cross toolchain and qemu-system-aarch64 come with the install step
+# arm64, arm: the cross toolchains and qemu-system-{aarch64,arm} come with the install step
 if has_arch arm64 && { ! command -v qemu-system-aarch64 >/dev/null 2>&1 || ! command -v aarch64-linux-musl-gcc >/dev/null 2>&1; }; then
 	sh tests/install-deps.sh || die "arm64 guests need the cross toolchain and qemu-system-aarch64 (tests/install-deps.sh)"
+fi
+if has_arch arm && { ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-linux-musleabihf-gcc >/dev/null 2>&1; }; then
+	sh tests/install-deps.sh || die "arm guests need the armhf cross toolchain and qemu-system-arm (tests/install-deps.sh)"
 fi
 
 # ---- guest binaries, per architecture: $W/ARCH/{init,mechtest,mech.bpf.o,corebox} ----
@@ -101,7 +104,7 @@ fi
 build_guest() { # ARCH
 	a=$1 g=$W/$1
 	case $a in
-	x86_64|arm64) ;;
+	x86_64|arm64|arm) ;;
 	*) say "no guest build for architecture $a"; return 1 ;;
 	esac
 	bin=corebox
@@ -214,9 +217,9 @@ fetch() {
 	echo "$res" > "$CACHE/$name.current"
 }
 
-# boot NAME ARCH IMAGE LOOPKO EXPECT -> $W/NAME.log, sets RC and SECS
+# boot NAME ARCH IMAGE LOOPKO EXPECT [KTESTS] -> $W/NAME.log, sets RC and SECS
 boot() {
-	name=$1 arch=$2 img=$3 ko=$4 exp=$5
+	name=$1 arch=$2 img=$3 ko=$4 exp=$5 ktests=${6:-}
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
@@ -227,7 +230,10 @@ boot() {
 	done
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
 	append="quiet panic=-1 oops=panic"
-	[ -n "$TESTS" ] && append="$append vmtest.only=$TESTS"
+	# --tests, else the kernel's own list (kernels.txt only=...)
+	if [ -n "$TESTS" ]; then append="$append vmtest.only=$TESTS"
+	elif [ -n "$ktests" ]; then append="$append vmtest.only=$ktests"
+	fi
 	[ "$exp" = auto ] && append="$append vmtest.expect=auto"
 	# fentry/fexit attach through ftrace direct calls (arm64: 6.4+); a
 	# kernel built without them offers kprobes as the best kfunc mechanism
@@ -237,6 +243,11 @@ boot() {
 	case $arch in
 	arm64) # no exit device: PSCI power-off ends qemu (status 0), the log has the verdict
 		timeout -k 5 "$TMO" qemu-system-aarch64 -M virt -cpu $ARM64_CPU -m 1024 -smp 2 -kernel "$img" \
+			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
+			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
+	arm) # 32-bit: Debian's armmp zImage, -M virt's generated device tree;
+		# highmem=off keeps the PCI window below 4 GiB (no LPAE in armmp)
+		timeout -k 5 "$TMO" qemu-system-arm -M virt,highmem=off -cpu cortex-a15 -m 1024 -smp 2 -kernel "$img" \
 			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
 			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
 	*)
@@ -253,7 +264,7 @@ boot() {
 }
 
 # ---- run ----
-# run_one NAME ARCH IMAGE LOOPKO EXPECT -> $W/res-NAME (lines of the table's input)
+# run_one NAME ARCH IMAGE LOOPKO EXPECT [KTESTS] -> $W/res-NAME (lines of the table's input)
 run_one() {
 	out=$W/res-$1
 	: > $out
@@ -309,7 +320,8 @@ else
 		case $name in ''|'#'*) continue ;; esac
 		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
 		arch=${arch:-x86_64}
-		if [ "$arch" = arm64 ] && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
+		ktests=$(echo "$rest" | sed -n 's/.*only=\([^ ]*\).*/\1/p')
+		if { [ "$arch" = arm64 ] || [ "$arch" = arm ]; } && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
 			say "$name: skipped (COREBOX_NO_ARM64=1)"
 			continue
 		fi
@@ -322,19 +334,23 @@ else
 		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
 		ko=
 		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
-		echo "$name $arch $img $ko" >> $W/plan
+		echo "$name $arch $img ${ko:--} ${ktests:--}" >> $W/plan
 	done < tests/vm/kernels.txt
-	while read -r name arch img ko; do
+	while read -r name arch img ko kt; do
 		[ "$arch" = "$HOST_ARCH" ] && continue
+		[ "$ko" = - ] && ko=
+		[ "$kt" = - ] && kt=
 		if [ "${COREBOX_VM_PARALLEL:-1}" = 0 ]; then
-			run_one "$name" "$arch" "$img" "$ko" strict
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt"
 		else
-			run_one "$name" "$arch" "$img" "$ko" strict &
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" &
 			bg="$bg $!"
 		fi
 	done < $W/plan
-	while read -r name arch img ko; do
-		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict
+	while read -r name arch img ko kt; do
+		[ "$ko" = - ] && ko=
+		[ "$kt" = - ] && kt=
+		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict "$kt"
 	done < $W/plan
 	for p in $bg; do wait $p; done
 fi
