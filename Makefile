@@ -88,6 +88,9 @@ DEPFLAGS := -MMD -MP
 BPF_BASE   := -target bpf -mcpu=v3 -O2 -g
 BPF_CFLAGS := $(BPF_BASE) -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
 	      -fno-stack-protector
+# (arm: tools/include/corebox.bpf.h declares these two with 4-byte signed fields)
+BPF_CFLAGS += $(if $(filter arm,$(ARCH)),-Dtrace_event_raw_sys_enter=trace_event_raw_sys_enter___vmlinux_h \
+	      -Dtrace_event_raw_sys_exit=trace_event_raw_sys_exit___vmlinux_h)
 
 # tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
 # tools/common, tools/stack, tools/cmd: the shared user side and commands.

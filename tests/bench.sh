@@ -26,6 +26,13 @@ if command -v aarch64-linux-musl-gcc >/dev/null 2>&1 && make -s ARCH=arm64 >/dev
 else
 	echo "corebox-arm64: not built (no aarch64-linux-musl-gcc: make deps installs it)"
 fi
+# the same tools cross-built for 32-bit arm (make ARCH=arm; make deps installs the toolchain)
+if command -v arm-linux-musleabihf-gcc >/dev/null 2>&1 && make -s ARCH=arm >/dev/null 2>&1; then
+	printf "%-28s %10s bytes (armv7 hard-float, Thumb-2; embedded BPF objects %s bytes gzip'd)\n" "corebox-arm (all tools)" \
+		"$(stat -c %s corebox-arm)" "$(gzsum build/arm/bpf/*.bpf.o.gz)"
+else
+	echo "corebox-arm: not built (no arm-linux-musleabihf-gcc: make deps installs it)"
+fi
 if [ $have_lt = 1 ]; then
 	tot=0
 	for t in execsnoop opensnoop syscount biolatency; do

@@ -581,6 +581,12 @@ int main(int argc, char **argv)
 	}
 
 	loop_dev = setup_loop();
+	/* a kernel without BTF: the guest may hold the tools' part of it, made
+	 * elsewhere (run.sh btf=dbg), found as a user would pass it */
+	if (vm && access("/btf", R_OK) == 0) {
+		setenv("COREBOX_BTF", "/btf", 1);
+		printf("VMTEST-BTF /btf (COREBOX_BTF)\n");
+	}
 
 	/* every loader mechanism: best path, then the fallbacks */
 	if (!*only) {

@@ -217,12 +217,42 @@ fetch() {
 	echo "$res" > "$CACHE/$name.current"
 }
 
-# boot NAME ARCH IMAGE LOOPKO EXPECT [KTESTS] -> $W/NAME.log, sets RC and SECS
+# btf_from_dbg NAME -> $KDIR/vmlinux.btf (after fetch): for a kernel built
+# without BTF, its DWARF from the -dbg package (~600 MB, downloaded once
+# per kernel version, then deleted) turned into BTF by pahole (dwarves);
+# the guest gets the few KB `corebox btf min` keeps of it, as a user would
+# ship them (/btf, COREBOX_BTF)
+btf_from_dbg() {
+	[ -s "$KDIR/vmlinux.btf" ] && return 0
+	res=$(cat "$CACHE/$1.current") || return 1
+	dbg=$(echo "$res" | sed 's/:/-dbg:/; /-dbg:/!s/$/-dbg/')
+	if ! command -v pahole >/dev/null 2>&1; then
+		[ "$(id -u)" = 0 ] || { say "$1: pahole missing (apt-get install dwarves)"; return 1; }
+		apt_update
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dwarves >/dev/null ||
+			{ say "apt-get install dwarves failed"; return 1; }
+	fi
+	say "$1: fetching $dbg for its BTF"
+	rm -rf "$CACHE/dl" && mkdir -p "$CACHE/dl" || return 1
+	(cd "$CACHE/dl" && apt-get download -q "$dbg" >/dev/null 2>&1) || { say "apt-get download $dbg failed"; return 1; }
+	(cd "$CACHE/dl" && dpkg-deb --fsys-tarfile ./*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*') &&
+		pahole --btf_encode_detached="$KDIR/vmlinux.btf.tmp" "$CACHE"/dl/usr/lib/debug/boot/vmlinux-* >/dev/null 2>&1 &&
+		mv "$KDIR/vmlinux.btf.tmp" "$KDIR/vmlinux.btf"
+	rc=$?
+	rm -rf "$CACHE/dl"
+	[ $rc = 0 ] || say "$1: no BTF from $dbg (pahole failed)"
+	return $rc
+}
+
+# boot NAME ARCH IMAGE LOOPKO EXPECT [KTESTS [BTF]] -> $W/NAME.log, sets RC and SECS
 boot() {
-	name=$1 arch=$2 img=$3 ko=$4 exp=$5 ktests=${6:-}
+	name=$1 arch=$2 img=$3 ko=$4 exp=$5 ktests=${6:-} kbtf=${7:-}
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
+	if [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
+		./corebox btf min "$kbtf" -o "$root/btf" build/$arch/bpf/*.bpf.o >/dev/null || return 1
+	fi
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
 	for m in $FS_MODS; do # beside loop.ko (fetch, --modules)
 		m=$(basename $m).ko
@@ -321,6 +351,7 @@ else
 		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
 		arch=${arch:-x86_64}
 		ktests=$(echo "$rest" | sed -n 's/.*only=\([^ ]*\).*/\1/p')
+		kbtf=
 		if { [ "$arch" = arm64 ] || [ "$arch" = arm ]; } && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
 			say "$name: skipped (COREBOX_NO_ARM64=1)"
 			continue
@@ -334,23 +365,29 @@ else
 		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
 		ko=
 		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
-		echo "$name $arch $img ${ko:--} ${ktests:--}" >> $W/plan
+		case " $rest " in *" btf=dbg "*)
+			btf_from_dbg "$name" && kbtf=$KDIR/vmlinux.btf ||
+				{ echo "$name VMTEST btf FAIL no BTF from the kernel's -dbg package" > $W/res-$name; continue; } ;;
+		esac
+		echo "$name $arch $img ${ko:--} ${ktests:--} ${kbtf:--}" >> $W/plan
 	done < tests/vm/kernels.txt
-	while read -r name arch img ko kt; do
+	while read -r name arch img ko kt kb; do
 		[ "$arch" = "$HOST_ARCH" ] && continue
 		[ "$ko" = - ] && ko=
 		[ "$kt" = - ] && kt=
+		[ "$kb" = - ] && kb=
 		if [ "${COREBOX_VM_PARALLEL:-1}" = 0 ]; then
-			run_one "$name" "$arch" "$img" "$ko" strict "$kt"
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
 		else
-			run_one "$name" "$arch" "$img" "$ko" strict "$kt" &
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb" &
 			bg="$bg $!"
 		fi
 	done < $W/plan
-	while read -r name arch img ko kt; do
+	while read -r name arch img ko kt kb; do
 		[ "$ko" = - ] && ko=
 		[ "$kt" = - ] && kt=
-		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict "$kt"
+		[ "$kb" = - ] && kb=
+		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
 	done < $W/plan
 	for p in $bg; do wait $p; done
 fi
