@@ -21,7 +21,11 @@
 # Kernels of another architecture than the host's boot in parallel with the
 # host's own (COREBOX_VM_PARALLEL=0: one after the other): under TCG an
 # arm64 guest is the slowest, and the CI budget is wall time.
-# COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 kernels out.
+# COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 and
+# 32-bit arm kernels out.  kernels.txt may give a kernel its own checks
+# (only=...), the BTF of its -dbg package (btf=dbg, for a kernel built
+# without BTF: pahole from dwarves, cached as vmlinux.btf beside the
+# kernel) or none at all (nobtf: the kernel's own BTF hidden).
 #
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
@@ -250,8 +254,11 @@ boot() {
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
-	if [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
-		./corebox btf min "$kbtf" -o "$root/btf" build/$arch/bpf/*.bpf.o >/dev/null || return 1
+	if [ "$kbtf" = nobtf ]; then # the kernel's own BTF hidden (kernels.txt nobtf)
+		:
+	elif [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
+		./corebox btf min "$kbtf" -o "$root/btf" build/$arch/bpf/*.bpf.o >$W/$name.btfmin 2>&1 ||
+			{ say "$name: btf min failed: $(tail -n 1 $W/$name.btfmin)"; return 1; }
 	fi
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
 	for m in $FS_MODS; do # beside loop.ko (fetch, --modules)
@@ -269,6 +276,8 @@ boot() {
 	# kernel built without them offers kprobes as the best kfunc mechanism
 	cfg=$(dirname "$img")/config
 	[ -f "$cfg" ] && ! grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$cfg" && append="$append vmtest.nofentry"
+	# no BTF: no fentry either (the driver hides /sys/kernel/btf from corebox)
+	[ "$kbtf" = nobtf ] && append="$append vmtest.nobtf vmtest.nofentry"
 	t0=$(date +%s.%N)
 	case $arch in
 	arm64) # no exit device: PSCI power-off ends qemu (status 0), the log has the verdict
@@ -365,6 +374,7 @@ else
 		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
 		ko=
 		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
+		case " $rest " in *" nobtf "*) kbtf=nobtf ;; esac
 		case " $rest " in *" btf=dbg "*)
 			btf_from_dbg "$name" && kbtf=$KDIR/vmlinux.btf ||
 				{ echo "$name VMTEST btf FAIL no BTF from the kernel's -dbg package" > $W/res-$name; continue; } ;;
