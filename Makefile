@@ -3,6 +3,8 @@
 #   make            build ./corebox (static, musl, stripped)
 #   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
 #                   `make corebox-arm64` is the same
+#   make ARCH=arm   cross-build ./corebox-arm (static 32-bit armv7 hard-float, Thumb-2, musl;
+#                   objects in build/arm); `make corebox-arm` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
 #   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, a part of
 #                   them again against `make corebox-asan`, fuzz smoke; with the cross toolchain: the
@@ -17,31 +19,40 @@
 VERSION  := 0.2
 
 # ---- target architecture ---------------------------------------------------
-# ARCH: x86_64 or arm64 (aliases: amd64, x86, aarch64); default the host's.
-# A native build makes ./corebox in build/; a cross build makes
-# ./corebox-ARCH in build/ARCH/ with Debian's TRIPLET-linux-musl-gcc
-# (musl-dev:arm64 + gcc-aarch64-linux-gnu) and the target's UAPI asm/
-# headers (linux-libc-dev:arm64, or linux-libc-dev-arm64-cross).  BPF
-# objects get -D__TARGET_ARCH_{x86,arm64} (tools/include/arch.bpf.h).
-arch_norm = $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(1))))
+# ARCH: x86_64, arm64 or arm (aliases: amd64, x86, aarch64, armhf, armv7,
+# armv7l); default the host's.  A native build makes ./corebox in build/;
+# a cross build makes ./corebox-ARCH in build/ARCH/ with Debian's musl
+# wrapper (musl-dev:arm64 + gcc-aarch64-linux-gnu: aarch64-linux-musl-gcc;
+# musl-dev:armhf + gcc-arm-linux-gnueabihf: arm-linux-musleabihf-gcc,
+# armv7-a, hard float, Thumb-2 by default) and the target's UAPI asm/
+# headers (linux-libc-dev:ARCH, or linux-libc-dev-ARCH-cross).  BPF
+# objects get -D__TARGET_ARCH_{x86,arm64,arm} (tools/include/arch.bpf.h).
+arch_norm = $(strip $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(patsubst \
+	    armhf,arm,$(patsubst armv7l,arm,$(patsubst armv7,arm,$(1))))))))
 HOST_ARCH := $(call arch_norm,$(shell uname -m))
 ARCH     ?= $(HOST_ARCH)
 override ARCH := $(call arch_norm,$(ARCH))
 TRIPLET_x86_64 := x86_64-linux-gnu
 TRIPLET_arm64  := aarch64-linux-gnu
+TRIPLET_arm    := arm-linux-gnueabihf
 BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
+BPF_ARCH_arm    := arm
+# the musl wrapper of musl-dev:TARGET (Debian names armhf's musleabihf)
+MUSL_CC_x86_64 := x86_64-linux-musl-gcc
+MUSL_CC_arm64  := aarch64-linux-musl-gcc
+MUSL_CC_arm    := arm-linux-musleabihf-gcc
 TRIPLET  := $(TRIPLET_$(ARCH))
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
 ifeq ($(TRIPLET),)
-$(error ARCH=$(ARCH): corebox builds for x86_64 and arm64)
+$(error ARCH=$(ARCH): corebox builds for x86_64, arm64 and arm (armv7 hard-float))
 endif
 ifeq ($(ARCH),$(HOST_ARCH))
 CC       := musl-gcc
 B        := build
 COREBOX  := corebox
 else
-CC       := $(TRIPLET:-gnu=-musl)-gcc
+CC       := $(MUSL_CC_$(ARCH))
 B        := build/$(ARCH)
 COREBOX  := corebox-$(ARCH)
 endif
@@ -77,6 +88,9 @@ DEPFLAGS := -MMD -MP
 BPF_BASE   := -target bpf -mcpu=v3 -O2 -g
 BPF_CFLAGS := $(BPF_BASE) -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
 	      -fno-stack-protector
+# (arm: tools/include/corebox.bpf.h declares these two with 4-byte signed fields)
+BPF_CFLAGS += $(if $(filter arm,$(ARCH)),-Dtrace_event_raw_sys_enter=trace_event_raw_sys_enter___vmlinux_h \
+	      -Dtrace_event_raw_sys_exit=trace_event_raw_sys_exit___vmlinux_h)
 
 # tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
 # tools/common, tools/stack, tools/cmd: the shared user side and commands.
@@ -169,6 +183,9 @@ $(B)/bpf/packed.stamp: $(SLIM_OBJS) tools/bpfpack.py
 	python3 tools/bpfpack.py $(B)/bpf $(SLIM_OBJS)
 	@touch $@
 
+# (pointers: 4 bytes on armv7)
+PTR_DIRECTIVE := $(if $(filter arm,$(ARCH)),.long,.quad)
+
 # Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end,
 # the dictionary corebox_bpf_dict / corebox_bpf_dict_end
 # (tools/common/bpfobjs.c), and a table of the objects,
@@ -188,8 +205,8 @@ $(B)/bpfobjs.S: $(B)/bpf/packed.stamp Makefile
 	   for t in $(BPF_TOOLS); do echo ".Lname_$$t: .asciz \"$$t\""; done; \
 	   echo '.section .data.rel.ro.bpfobjs,"aw"'; echo ".balign 8"; \
 	   echo ".global corebox_bpf_objs"; echo "corebox_bpf_objs:"; \
-	   for t in $(BPF_TOOLS); do echo ".quad .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
-	   echo ".quad 0, 0, 0"; \
+	   for t in $(BPF_TOOLS); do echo "$(PTR_DIRECTIVE) .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
+	   echo "$(PTR_DIRECTIVE) 0, 0, 0"; \
 	   echo '.section .note.GNU-stack,"",%progbits'; } > $@
 
 $(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(B)/bpf/packed.stamp
@@ -371,13 +388,16 @@ $(RUN_OUT)/getppid_n: tests/run/getppid_n.c
 # with the library layers built above, and its BPF object
 VM_OUT        ?= $(B)/vm
 VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
+# (32-bit arm's gcc has no leaf frame pointer option; and its /init is
+# ARM code, not Thumb-2: the arm kernel's uprobes take ARM instructions only)
+VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),-marm,-mno-omit-leaf-frame-pointer)
 
 vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
 
 # (several sources in one command: their own headers listed, no .d file)
 $(VM_OUT)/init: tests/vm/driver.c $(wildcard tests/vm/t_*.c tests/vm/*.h) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(VM_LEAF_FP) -fno-optimize-sibling-calls \
 		-o $@ tests/vm/driver.c $(wildcard tests/vm/t_*.c) -static
 
 $(VM_OUT)/mechtest: tests/vm/mechtest.c $(VM_LIB_OBJS)
@@ -403,6 +423,11 @@ ifneq ($(COREBOX),corebox-arm64)
 corebox-arm64:
 	$(MAKE) ARCH=arm64
 .PHONY: corebox-arm64
+endif
+ifneq ($(COREBOX),corebox-arm)
+corebox-arm:
+	$(MAKE) ARCH=arm
+.PHONY: corebox-arm
 endif
 
 FORCE:

@@ -49,6 +49,13 @@ for n in $(awk '$1 != "corebox-dict" { print $1 }' build/bpf/sizes.txt 2>/dev/nu
 done
 printf "  %-16s %23s  (shared code, libc, the BPF dictionary: %s bytes)\n" "applets' own" "$own" \
 	"$(( $(stat -c %s corebox) - own ))"
+# the same tools cross-built for 32-bit arm (make ARCH=arm; make deps installs the toolchain)
+if command -v arm-linux-musleabihf-gcc >/dev/null 2>&1 && make -s ARCH=arm >/dev/null 2>&1; then
+	printf "%-28s %10s bytes (armv7 hard-float, Thumb-2; embedded BPF objects %s bytes packed)\n" "corebox-arm (all tools)" \
+		"$(stat -c %s corebox-arm)" "$(cat build/arm/bpf/*.cbz build/arm/bpf/corebox-dict.bin 2>/dev/null | wc -c)"
+else
+	echo "corebox-arm: not built (no arm-linux-musleabihf-gcc: make deps installs it)"
+fi
 if [ $have_lt = 1 ]; then
 	tot=0
 	for t in execsnoop opensnoop syscount biolatency; do

@@ -96,7 +96,7 @@ static const struct {
 	{ "O_DIRECT", O_DIRECT },
 #if defined(__x86_64__) || defined(__i386__)
 	{ "O_LARGEFILE", 0100000 },
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__arm__)
 	{ "O_LARGEFILE", 0400000 },
 #endif
 	{ "O_DIRECTORY", O_DIRECTORY },

@@ -252,11 +252,11 @@ static void load(struct gen *g, const struct ctype *t, enum where w, uint32_t bi
  * (M_SYSCALL: ctx[0] is the struct pt_regs *). */
 static void syscall_arg(struct gen *g, int i)
 {
-	struct ctype u64 = ct_int(8, false);
+	struct ctype reg = ct_int(arch_reg_size(ARCH_HOST), false);
 
 	emit_ldx(&g->e, 8, R0, R6, 0);
 	emit_alui(&g->e, BPF_ADD, R0, arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i));
-	load(g, &u64, W_KERNEL, 0, 0);
+	load(g, &reg, W_KERNEL, 0, 0);
 }
 
 static int typed_param(struct gen *g, int i, struct ctype *t)
@@ -295,10 +295,12 @@ static int usdt_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 		emit_ld64(e, R0, (uint64_t)a->val);
 		break;
 	case UA_REG:
-		emit_ldx(e, 8, R0, R6, a->reg);
+		/* arm: a 64-bit value sits in an even/odd register pair, read
+		 * at once from the 8-aligned first one (r0:r1 -> uregs[0..1]) */
+		emit_ldx(e, a->size == 8 ? 8 : (int)arch_reg_size(ARCH_HOST), R0, R6, a->reg);
 		break;
 	case UA_MEM:
-		emit_ldx(e, 8, R0, R6, a->reg);
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, a->reg);
 		if (a->idx >= 0) {
 			emit_ldx(e, 8, R1, R6, a->idx);
 			if (a->scale > 1)
@@ -366,7 +368,7 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 	default:
 		if (arch_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "%s is not in a register", n->str);
-		emit_ldx(e, 8, R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
 		break;
 	}
 	typed = typed_param(g, i - 1, t);
@@ -403,7 +405,8 @@ static int cg_retval(struct gen *g, const struct node *n, struct ctype *t)
 		break;
 	case M_KRETPROBE:
 	case M_URETPROBE:
-		emit_ldx(e, 8, R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
+		/* (arm: a 4-byte register, zero-extended like x86's eax) */
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
 		break;
 	default:
 		return gfail(g, n, "retval is only known in return probes (r:...)%s", "");

@@ -159,7 +159,7 @@ enum { EV_HDR = 56 }; /* trace record header, see codegen.c */
 struct cg_opts {
 	int pid, tid;         /* -p (tgid), -L/-t (tid); 0: none */
 	int self;             /* drop events of this tgid (trace without -S) */
-	long uid;             /* -1: none */
+	long long uid;        /* -1: none (long long: uids up to 2^32-2 on 32-bit hosts) */
 	int cpu;              /* -c: -1 none */
 	int strsize;          /* string capture size */
 	bool cgroup;          /* -c: only tasks under the cgroup in slot 0 of map cgroup_map */

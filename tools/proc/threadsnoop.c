@@ -53,6 +53,9 @@ static int parse(int key, const char *arg, void *ctx)
 #if defined(__aarch64__)
 #define TRIPLET "aarch64-linux-gnu"
 #define MUSL_LD "/lib/ld-musl-aarch64.so.1"
+#elif defined(__arm__)
+#define TRIPLET "arm-linux-gnueabihf"
+#define MUSL_LD "/lib/ld-musl-armhf.so.1"
 #else
 #define TRIPLET "x86_64-linux-gnu"
 #define MUSL_LD "/lib/ld-musl-x86_64.so.1"

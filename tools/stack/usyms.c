@@ -650,18 +650,20 @@ static struct uelf *elf_from_fd(struct usyms *us, int fd, uint64_t dev, uint64_t
 {
 	struct stat st;
 	struct uelf *e;
-	void *m;
+	const void *m;
+	size_t msize;
 
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
+	/* (an ELF32 header is 52 bytes; 32-bit files are widened) */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf32_Ehdr) ||
+	    elf_map_fd(fd, "", &m, &msize) < 0) {
+		err_clear();
 		return NULL;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
-		return NULL;
+	}
 	e = xcalloc(1, sizeof(*e));
 	e->dev = dev;
 	e->ino = ino;
 	e->data = m;
-	e->size = (size_t)st.st_size;
+	e->size = msize;
 	e->mapped = 1;
 	e->ok = elf_open(&e->ev, e->data, e->size) == 0;
 	err_clear();

@@ -51,7 +51,7 @@ struct probe {
 
 static struct {
 	int pid, tid, max_events, strsize, pages;
-	long uid;
+	long long uid; /* up to 2^32-2, -1: none (64-bit on 32-bit hosts too) */
 	bool include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
@@ -118,7 +118,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'b': env.pages = (int)opt_num(&help, "buffer pages", arg, 1, 1 << 16); break;
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.tid = opt_pid(&help, "TID", arg); break;
-	case KEY_UID: env.uid = (long)opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
+	case KEY_UID: env.uid = opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
 	case 'Z': env.strsize = (int)opt_num(&help, "string size", arg, 1, 4096); break;
 	case 'S': env.include_self = true; break;
 	case 'M': env.max_events = (int)opt_num(&help, "max events", arg, 1, INT_MAX); break;
