@@ -187,10 +187,13 @@ while read -r cpid rest; do
 done < "$W/clients"
 if [ $n = $K ] && [ "$(tail -n +2 "$W/conn" | wc -l)" = $K ]; then ok "-s -P $PORT: exactly the $K connects with PID, addresses, SPORT and DPORT"
 else notok "-s -P: $n of $K, $(tail -n +2 "$W/conn" | wc -l) lines"; fi
-if head -1 "$W/conn" | grep -Eq '^PID +COMM +IP SADDR +DADDR +SPORT DPORT$'; then ok "header"; else notok "header: '$(head -1 "$W/conn")'"; fi
+if [ "$(head -1 "$W/conn")" = 'PID    COMM         IP SADDR            DADDR            SPORT DPORT' ]; then ok "header (libbpf-tools 0.26: COMM 12 wide)"; else notok "header: '$(head -1 "$W/conn")'"; fi
 if awk -v a="$A" -v b="$B" -v d=$PORT -v k=$K '$1 == a && $2 == b && $3 == d && $4 == k' "$W/connc" | grep -q . &&
 	grep -q "^corebox_tcpconnect_connects_total{laddr=\"$A\",raddr=\"$B\",rport=\"$PORT\"} $K\$" "$W/conn.prom"; then
 	ok "-c: $A -> $B:$PORT counted $K; --prom counter $K"
+	if [ -z "$(head -1 "$W/connc")" ] && sed -n 2p "$W/connc" | grep -q '^LADDR ' && grep -q '^Tracing connect' "$W/connc.err"; then
+		ok "-c: stdout is a blank line and the counts (banner on stderr), as libbpf-tools"
+	else notok "-c stdout: $(head -2 "$W/connc" | tr '\n' '|')"; fi
 else notok "-c: $(cat "$W/connc" | tr '\n' '|') prom: $(grep -v '^#' "$W/conn.prom" 2>/dev/null | tr '\n' '|')"; fi
 
 # jsoncheck FILE: every client connection in JSON (pid, ports), and the
