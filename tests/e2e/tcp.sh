@@ -276,6 +276,9 @@ set -- $(tail -n +2 "$W/l6" | head -1)
 if [ "$3" = "$A6" ] && [ "$5" = "$B6" ] && [ "$6" = $PORT ] && [ "$(tail -n +2 "$W/l4" | wc -l)" = 0 ]; then
 	ok "-6 -w: the IPv6 session ($A6 -> $B6), and -4 shows none"
 else notok "-6: '$*'; -4 lines: $(tail -n +2 "$W/l4" | wc -l)"; fi
+if [ "$(head -1 "$W/l6")" = "$(printf '%-7s %-16s %-26s %-5s %-26s %-5s %-6s %-6s %s' PID COMM LADDR LPORT RADDR RPORT TX_KB RX_KB MS)" ]; then
+	ok "-w header: addresses 26 wide (libbpf-tools 0.26)"
+else notok "-w header: '$(head -1 "$W/l6")'"; fi
 T=tcpconnect
 if awk -v a="$A6" -v b="$B6" '$3 == 6 && $4 == a && $5 == b' "$W/c6" | grep -q .; then ok "IPv6 connect: IP 6, addresses"
 else notok "IPv6 connect: $(cat "$W/c6" | tr '\n' '|')"; fi
