@@ -204,6 +204,17 @@ if tk tpex 'PID' trace 't:syscalls:sys_enter_execve "-> %s", args->filename'; th
 	c=$(grep -c "sys_enter_execve -> $W/cbx-uniq-exec\$" "$W/tpex.out")
 	[ "$c" = 2 ] && ok "trace args->filename: 2 execs" || notok "args->filename: $c"
 fi
+# -B (bcc): STRCMP's literal is a C byte list; as bcc, its last element is
+# not compared (it stands where a string's NUL is): the list spells
+# "$W/cbx-uniq-exec" plus one more byte, which must not matter
+BL="{$(printf '%s' "$W/cbx-uniq-exec" | od -An -v -tx1 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /,0x/g; s/^/0x/'),0x7a}"
+if tk binc 'PID' trace -B "t:syscalls:sys_enter_execve (STRCMP(\"$BL\", args->filename)) \"B %s\", args->filename"; then
+	c=$(grep -c "sys_enter_execve B $W/cbx-uniq-exec\$" "$W/binc.out") o=$(grep -c ' B ' "$W/binc.out")
+	[ "$c" = 2 ] && [ "$o" = 2 ] && ok "trace -B: STRCMP with a byte list: the 2 execs, nothing else" || notok "trace -B: $c of 2 ($o lines): $(head -c 300 "$W/binc.err")"
+fi
+usage_or_1() { "$CB" "$@" > /dev/null 2>&1; echo $?; }
+r=$(usage_or_1 trace -B 't:syscalls:sys_enter_execve (STRCMP("abc", args->filename))')
+[ "$r" = 2 ] && ok "trace -B: a plain string is refused (exit 2)" || notok "trace -B plain string: exit $r"
 WORK="dd if=/dev/zero of=/dev/null bs=54321 count=3 2>/dev/null"
 if tk rd 'PID' trace 'sys_read (arg3 > 50000) "read %d bytes", arg3'; then
 	c=$(grep -c ' dd  .*read 54321 bytes$' "$W/rd.out")
