@@ -10,7 +10,7 @@ CB=${COREBOX:-./corebox}
 T=bpflist
 W=$(mktemp -d /tmp/cbx-bpflist.XXXXXX)
 fails=0
-HP= HZ=
+HP='' HZ=''
 . tests/e2e/lib.sh
 
 cleanup() {

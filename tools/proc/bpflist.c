@@ -1,6 +1,5 @@
-/* applet bpflist: list the processes holding BPF programs, maps and links
- * readme: processes holding BPF programs, maps and links (from /proc/PID/fd), `-v` bcc's
- *         kprobes/uprobes
+/* applet bpflist: list the processes holding BPF programs and maps
+ * readme: processes holding BPF programs and maps (from /proc/PID/fd), `-v` bcc's kprobes/uprobes
  *
  * bcc's bpflist: one "PID COMM TYPE COUNT" row per process and kind of
  * BPF object it has a descriptor of (the "anon_inode:bpf-KIND" links in
