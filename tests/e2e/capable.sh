@@ -84,6 +84,49 @@ if run "-x run" INSETID -x; then
 	else notok "-x: $got rows with PID = TID = $hpid: $(head -4 "$W/t.out" | tr '\n' '|')"; fi
 fi
 
+# ---- 2b: -K -U: after each check its kernel stack (cap_capable <- ... the
+# syscall: set_one_prio for the nice checks, __sys_setresuid for setuid),
+# its user stack (the helper lingers so that it can be named: libc's
+# setpriority/setresuid at the leaf) and "    -  cbx_caps (PID)"
+helper_start "$W/helper" "$W/cbx_caps" $N linger || notok "-K -U: helper not ready: $(cat "$W/helper")"
+hpid=$HPID
+if tool_start t VERDICT "$T" -K -U -p "$hpid"; then
+	kill -USR1 "$hpid"
+	wait_for "$W/helper" '^done' 50 || notok "-K -U: helper failed: $(cat "$W/helper")"
+	sleep 0.5
+	snoop_stop "-K -U run"
+	r=$(python3 - "$W/t.out" "$hpid" <<'PY'
+import re, sys
+pid = sys.argv[2]
+blocks, cur = [], None
+for l in open(sys.argv[1]).read().splitlines()[1:]:
+    f = l.split()
+    if not l.startswith("    "):
+        cur = {"row": f, "frames": []}; blocks.append(cur)
+    elif cur is not None:
+        cur["frames"].append(l[4:])
+mine = [b for b in blocks if len(b["row"]) > 2 and b["row"][2] == pid]
+want = ["CAP_SYS_NICE"] * (len(mine) - 2) + ["CAP_SETUID", "CAP_SYS_NICE"]
+ok = len(mine) >= 3 and [b["row"][5] for b in mine] == want
+for b in mine:
+    fr = b["frames"]
+    k = "set_one_prio" if b["row"][5] == "CAP_SYS_NICE" else "__sys_setresuid"
+    u = "setpriority" if b["row"][5] == "CAP_SYS_NICE" else "setresuid"
+    ok = ok and fr[:1] == ["cap_capable"] and k in fr and any(x.startswith(u) for x in fr) and \
+        re.fullmatch(r"-  +cbx_caps \(%s\)" % pid, fr[-1]) is not None
+print(ok, len(mine))
+PY
+)
+	case $r in
+	"True $((N + 2))") ok "-K -U: the $((N + 2)) checks, each with cap_capable <- set_one_prio/__sys_setresuid and libc's setpriority/setresuid, then '-  cbx_caps (PID)'" ;;
+	*) notok "-K -U: $r: $(head -14 "$W/t.out" | tr '\n' '|')" ;;
+	esac
+fi
+helper_stop
+"$CB" capable -K -j -p "$$" > /dev/null 2>&1 & jp=$!
+sleep 0.5; kill -INT "$jp" 2>/dev/null; wait "$jp"; rc=$?
+[ "$rc" = 0 ] && ok "-K -j: runs and exits 0 on SIGINT" || notok "-K -j: exit $rc"
+
 # ---- 3: -u pid: each capability once per process --------------------------------------------
 if run "-u run" VERDICT -u pid; then
 	got=$(awk -v p="$hpid" '$3 == p { print $6 }' "$W/t.out" | tr '\n' ' ')

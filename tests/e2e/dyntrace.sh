@@ -104,12 +104,67 @@ if helper_start "$W/ad.helper" "$H" $N $M; then
 fi
 helper_stop
 
-# funclatency: 3 calls of a 20 ms sleeper land in 16384..32767 us
+# funclatency: 3 calls of a 20 ms sleeper land in 16384..32767 us, in
+# libbpf-tools 0.26's layout (its banner, "usec : count    distribution",
+# "Exiting trace of ..."; no avg line)
+# fl_row FILE: the count of the last 16384 -> 32767 row; fl_all FILE: all counts summed
+fl_row() { grep '16384 -> 32767' "$1" | tail -1 | awk '{print $5}'; }
+fl_all() { awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$1"; }
 if run fl 'Tracing' funclatency -u -p @PID@ "$H:cbx_dyn_sleep"; then
-	row=$(grep '16384 -> 32767' "$W/fl.out" | awk '{print $5}')
-	cnt=$(grep '^avg' "$W/fl.out" | sed 's/.*count: //')
-	if [ "$row" = 3 ] && [ "$cnt" = 3 ]; then ok "funclatency: 3 latencies in 16384 -> 32767 usecs"
-	else notok "funclatency: row '$row' count '$cnt': $(tr '\n' '|' < "$W/fl.out")"; fi
+	row=$(fl_row "$W/fl.out") all=$(fl_all "$W/fl.out")
+	if [ "$row" = 3 ] && [ "$all" = 3 ]; then ok "funclatency: 3 latencies in 16384 -> 32767 usec, none elsewhere"
+	else notok "funclatency: row '$row' all '$all': $(tr '\n' '|' < "$W/fl.out")"; fi
+	if [ "$(head -1 "$W/fl.out")" = "Tracing $H:cbx_dyn_sleep.  Hit Ctrl-C to exit" ] &&
+		grep -qx '     usec                : count    distribution' "$W/fl.out" &&
+		[ "$(tail -1 "$W/fl.out")" = "Exiting trace of $H:cbx_dyn_sleep" ] && ! grep -q '^avg' "$W/fl.out"; then
+		ok "funclatency: libbpf-tools 0.26 layout (banner, usec header, Exiting trace of)"
+	else notok "funclatency layout: $(head -3 "$W/fl.out" | tr '\n' '|') ... $(tail -1 "$W/fl.out")"; fi
+fi
+# -p PID :FUNC: the function in the binary of PID
+if run fl_own 'Tracing' funclatency -u -p @PID@ :cbx_dyn_sleep; then
+	row=$(fl_row "$W/fl_own.out")
+	[ "$row" = 3 ] && ok "funclatency -p PID :cbx_dyn_sleep: the PID's own binary, 3 latencies" ||
+		notok "funclatency -p PID :FUNC: row '$row': $(head -c 300 "$W/fl_own.out") $(head -c 200 "$W/fl_own.err")"
+fi
+usage_exit2 "funclatency :FUNC without -p" funclatency :cbx_dyn_sleep
+# -i 1 accumulates (0.26): the reports after the calls all still hold the 3
+if helper_start "$W/fl_i.helper" "$H" $N $M; then
+	"$CB" funclatency -u -i 1 -p "$HPID" "$H:cbx_dyn_sleep" > "$W/fl_i.out" 2> "$W/fl_i.err" &
+	TPID=$!
+	if wait_for "$W/fl_i.out" '^Tracing' 150; then
+		kill -USR1 "$HPID"
+		wait_for "$W/fl_i.helper" '^done' 100 || notok "fl_i: helper did not finish"
+		sleep 2.5
+		kill -INT "$TPID"; reap "$TPID" 50; TPID=
+		threes=$(grep -c '16384 -> 32767 *: 3 ' "$W/fl_i.out")
+		if [ "$threes" -ge 2 ] && [ "$(fl_row "$W/fl_i.out")" = 3 ]; then ok "funclatency -i 1: $threes reports keep the 3 calls (accumulated, as 0.26)"
+		else notok "funclatency -i: $threes reports with 3: $(grep '16384 -> 32767' "$W/fl_i.out" | tr '\n' '|')"; fi
+	else notok "fl_i: no banner: $(head -c 300 "$W/fl_i.err")"; kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; TPID=; fi
+	helper_stop
+fi
+# -c CG: the helper in cgroup A; a tool on A sees its 3 calls, one on the
+# empty cgroup B none
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -n "$CG2" ] && mkdir "$CG2/cbx_fl_a.$$" "$CG2/cbx_fl_b.$$" 2>/dev/null; then
+	if helper_start "$W/fl_c.helper" "$H" $N $M && echo "$HPID" > "$CG2/cbx_fl_a.$$/cgroup.procs"; then
+		"$CB" funclatency -u -c "$CG2/cbx_fl_a.$$" "$H:cbx_dyn_sleep" > "$W/fl_ca.out" 2> "$W/fl_ca.err" &
+		TA=$!
+		"$CB" funclatency -u -c "$CG2/cbx_fl_b.$$" "$H:cbx_dyn_sleep" > "$W/fl_cb.out" 2> "$W/fl_cb.err" &
+		TB=$!
+		if wait_for "$W/fl_ca.out" '^Tracing' 150 && wait_for "$W/fl_cb.out" '^Tracing' 150; then
+			kill -USR1 "$HPID"
+			wait_for "$W/fl_c.helper" '^done' 100 || notok "fl_c: helper did not finish"
+			sleep 0.3
+		fi
+		kill -INT "$TA" "$TB"; reap "$TA" 50; reap "$TB" 50
+		a=$(fl_row "$W/fl_ca.out") b=$(fl_all "$W/fl_cb.out")
+		if [ "$a" = 3 ] && [ "$b" = 0 ]; then ok "funclatency -c CG: 3 calls in the helper's cgroup, 0 in an empty one"
+		else notok "funclatency -c: '$a' / '$b': $(head -c 200 "$W/fl_ca.err") $(head -c 200 "$W/fl_cb.err")"; fi
+		helper_stop
+	fi
+	rmdir "$CG2/cbx_fl_a.$$" "$CG2/cbx_fl_b.$$" 2>/dev/null
+else
+	echo "ok - $T: funclatency -c # SKIP no writable cgroup v2 mount"
 fi
 
 # stackcount: folded user stacks main;outer;inner with N
@@ -149,6 +204,17 @@ if tk tpex 'PID' trace 't:syscalls:sys_enter_execve "-> %s", args->filename'; th
 	c=$(grep -c "sys_enter_execve -> $W/cbx-uniq-exec\$" "$W/tpex.out")
 	[ "$c" = 2 ] && ok "trace args->filename: 2 execs" || notok "args->filename: $c"
 fi
+# -B (bcc): STRCMP's literal is a C byte list; as bcc, its last element is
+# not compared (it stands where a string's NUL is): the list spells
+# "$W/cbx-uniq-exec" plus one more byte, which must not matter
+BL="{$(printf '%s' "$W/cbx-uniq-exec" | od -An -v -tx1 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//; s/ /,0x/g; s/^/0x/'),0x7a}"
+if tk binc 'PID' trace -B "t:syscalls:sys_enter_execve (STRCMP(\"$BL\", args->filename)) \"B %s\", args->filename"; then
+	c=$(grep -c "sys_enter_execve B $W/cbx-uniq-exec\$" "$W/binc.out") o=$(grep -c ' B ' "$W/binc.out")
+	[ "$c" = 2 ] && [ "$o" = 2 ] && ok "trace -B: STRCMP with a byte list: the 2 execs, nothing else" || notok "trace -B: $c of 2 ($o lines): $(head -c 300 "$W/binc.err")"
+fi
+usage_or_1() { "$CB" "$@" > /dev/null 2>&1; echo $?; }
+r=$(usage_or_1 trace -B 't:syscalls:sys_enter_execve (STRCMP("abc", args->filename))')
+[ "$r" = 2 ] && ok "trace -B: a plain string is refused (exit 2)" || notok "trace -B plain string: exit $r"
 WORK="dd if=/dev/zero of=/dev/null bs=54321 count=3 2>/dev/null"
 if tk rd 'PID' trace 'sys_read (arg3 > 50000) "read %d bytes", arg3'; then
 	c=$(grep -c ' dd  .*read 54321 bytes$' "$W/rd.out")

@@ -72,6 +72,38 @@ print(sum(1 for l in open(sys.argv[1]) if l.strip() for e in [json.loads(l)]
 	if [ "$c" = "$ZONES" ]; then ok "compactsnoop -j: $ZONES events of pid $writer"; else notok "compactsnoop -j: '$c' (want $ZONES)"; fi
 fi
 
+# 1b. compactsnoop -e: bcc's extended columns; MIN/LOW/HIGH are the zone's
+#     watermarks in /proc/zoneinfo, FRAGIDX -1.000 for these whole-zone
+#     compactions (order -1: the kernel computes no index for them)
+if [ -w /proc/sys/vm/compact_memory ] && tool_start cse '^COMM ' compactsnoop -e; then
+	writer=$(compact)
+	sleep 0.5
+	tstop cse 30
+	if head -1 "$W/cse.out" | grep -Eq '^COMM +PID +NODE ZONE +ORDER MODE    FRAGIDX  MIN      LOW      HIGH     FREE       LAT\(ms\) +STATUS$'; then
+		ok "compactsnoop -e: bcc's extended header"
+	else notok "compactsnoop -e header: '$(head -1 "$W/cse.out")'"; fi
+	r=$(python3 - "$W/cse.out" "$writer" <<'EOF2'
+import re, sys
+zi, cur = {}, None
+for l in open("/proc/zoneinfo"):
+    m = re.match(r"Node (\d+), zone +(\S+)", l)
+    if m: cur = (m.group(1), "ZONE_" + m.group(2).upper()); zi[cur] = {}; continue
+    m = re.match(r"\s+(min|low|high)\s+(\d+)$", l)
+    if m and cur: zi[cur][m.group(1)] = m.group(2)
+good = bad = 0
+for l in open(sys.argv[1]):
+    f = l.split()
+    if len(f) < 13 or f[1] != sys.argv[2]: continue
+    w = zi.get((f[2], f[3]), {})
+    if f[6] == "-1.000" and [f[7], f[8], f[9]] == [w.get("min"), w.get("low"), w.get("high")] and int(f[10]) > 0: good += 1
+    else: bad += 1; print("bad:", l.strip(), w, file=sys.stderr)
+print(good, bad)
+EOF2
+)
+	if [ "$r" = "$ZONES 0" ]; then ok "compactsnoop -e: $ZONES events, FRAGIDX -1.000, MIN/LOW/HIGH = /proc/zoneinfo, FREE > 0"
+	else notok "compactsnoop -e: good/bad '$r' (want $ZONES 0): $(head -c 400 "$W/cse.out")"; fi
+fi
+
 # 2. extfrag -I against the formula, on a quiet moment of /proc/buddyinfo
 try=0 done=
 while [ $try -lt 10 ] && [ -z "$done" ]; do

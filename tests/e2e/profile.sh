@@ -122,6 +122,36 @@ fi
 wait "$S1" 2>/dev/null
 S1=
 
+# ---- run 2a: -A (bcc): "0xADDR name+0xOFF" user frames; every sample
+# of inner_unique_cbxprof gives one function start (ADDR - OFF) and an
+# OFF inside the function's size (nm -S of the helper)
+spin cbx_prof_spin 3 "$W/sa.out"; SA=$SP
+PA=$(head -1 "$W/sa.out")
+"$CB" profile -A -U -F 99 -p "$PA" 2 > "$W/outA" 2> "$W/errA" &
+TPID=$!
+reap "$TPID" 150
+TPID=
+wait "$SA" 2>/dev/null
+size=$(nm -S "$W/cbx_prof_spin" 2>/dev/null | awk '$4 == "inner_unique_cbxprof" { print $2 }')
+r=$(python3 - "$W/outA" "${size:-0}" <<'EOF2'
+import re, sys
+starts, bad, n = set(), 0, 0
+size = int(sys.argv[2], 16)
+for l in open(sys.argv[1]):
+    m = re.match(r"^    0x([0-9a-f]{16}) inner_unique_cbxprof\+0x([0-9a-f]+)$", l)
+    if m:
+        n += 1
+        a, o = int(m.group(1), 16), int(m.group(2), 16)
+        starts.add(a - o)
+        bad += not (o < size)
+print(n > 0 and len(starts) == 1 and bad == 0, n)
+EOF2
+)
+case $r in
+True*) ok "-A: user frames 0xADDR inner_unique_cbxprof+0xOFF, one function start, offsets within its ${size:-?} bytes (${r#True })" ;;
+*) notok "-A: $r (size '$size'): $(grep -m3 unique "$W/outA" | tr '\n' '|') $(head -c 200 "$W/errA")" ;;
+esac
+
 # ---- run 2b: -j: one JSON report, stacks as frames plus the folded key ---------
 spin cbx_prof_spin 4 "$W/s4.out"; S1=$SP
 P1=$(head -1 "$W/s4.out")

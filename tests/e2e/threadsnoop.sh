@@ -54,6 +54,19 @@ if run_helper "$W/threads" && tool_start t FUNC "$T"; then
 	else notok "header: $(head -1 "$W/t.out")"; fi
 fi
 
+# ---- 1b: the same program stripped: the start function cannot be named,
+# FUNC is bcc's "[unknown]" (no bare address)
+cp "$W/threads" "$W/threads_stripped" && strip --strip-all "$W/threads_stripped"
+if run_helper "$W/threads_stripped" && tool_start t FUNC "$T" -p "$HP"; then
+	printf x > "$W/fifo"
+	wait "$HP"
+	sleep 0.3
+	snoop_stop "stripped run"
+	n=$(awk -v p="$HP" '$2 == p && $4 == "[unknown]" && NF == 4' "$W/t.out" | wc -l)
+	if [ "$n" = $N ]; then ok "stripped binary: $N threads with FUNC [unknown]"
+	else notok "stripped: $n of $N lines with [unknown]: $(head -4 "$W/t.out" | tr '\n' '|')"; fi
+fi
+
 # ---- 2: a static (musl) program: no libc to probe, the clone path ------------------
 if [ -n "$static" ]; then
 	if run_helper "$static" && tool_start t FUNC "$T" -p "$HP"; then

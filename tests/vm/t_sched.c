@@ -389,9 +389,9 @@ static void irq_compare(const char *test, int soft, char *before, char *mid, cha
 				continue;
 			c3 = c2, cpu = (unsigned)-1;
 		} else {
-			/* HARDIRQ TOTAL_count TOTAL_usecs MAX_usecs CPU */
-			n = sscanf(l, "%47s %llu %llu %llu %u", name, &c3, &c1, &c2, &cpu);
-			if (n != 5)
+			/* -C --CPU: HARDIRQ TOTAL_count CPU */
+			n = sscanf(l, "%47s %llu %u", name, &c3, &cpu);
+			if (n != 3)
 				continue;
 		}
 		rows++;
@@ -421,7 +421,7 @@ static void irq_compare(const char *test, int soft, char *before, char *mid, cha
 
 static void test_hardirqs(const char *test, const char *disable)
 {
-	char *argv[] = { "corebox", "hardirqs", "--CPU", "1", "1", NULL };
+	char *argv[] = { "corebox", "hardirqs", "-C", "--CPU", "1", "1", NULL };
 	char *before, *mid, *after;
 	struct tool_run t;
 	int rc;

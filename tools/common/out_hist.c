@@ -135,6 +135,8 @@ double hist_unit_scale(const char *unit, const char **suffix)
 		{ "nsecs", "_seconds", 1e-9 }, { "usecs", "_seconds", 1e-6 }, { "msecs", "_seconds", 1e-3 },
 		{ "secs", "_seconds", 1 },     { "seconds", "_seconds", 1 },  { "bytes", "_bytes", 1 },
 		{ "kbytes", "_bytes", 1024 },  { "Kbytes", "_bytes", 1024 },
+		/* libbpf-tools' funclatency spells them singular */
+		{ "nsec", "_seconds", 1e-9 },  { "usec", "_seconds", 1e-6 },   { "msec", "_seconds", 1e-3 },
 	};
 
 	for (size_t i = 0; unit && i < ARRAY_SIZE(units); i++)

@@ -88,16 +88,17 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* The table; -C (counts only) has bcc's narrower name column. */
-enum { C_NAME, C_NAME26, C_COUNT, C_TOTAL, C_MAX, C_CPU, C_END, C_TOTAL_NS, C_MAX_NS };
+/* libbpf-tools 0.26: HARDIRQ (26) and one column, TOTAL_count with -C,
+ * else TOTAL_usecs; JSON always has the count, total and max. */
+enum { C_NAME, C_COUNT, C_JCOUNT, C_TOTAL, C_CPU, C_END, C_TOTAL_NS, C_MAX_NS };
 #define COLS(unit)                                                                                         \
 	{                                                                                                  \
-		[C_NAME] = { "hardirq", "HARDIRQ", "%-33s", OUT_STR, OUT_LABEL },                         \
-		[C_NAME26] = { "hardirq", "HARDIRQ", "%-26s", OUT_STR, OUT_LABEL },                       \
+		[C_NAME] = { "hardirq", "HARDIRQ", "%-26s", OUT_STR, OUT_LABEL },                         \
 		[C_COUNT] = { "count", "TOTAL_count", " %11llu", OUT_UINT, OUT_COUNTER,                    \
 			      .help = "hard interrupts handled" },                                         \
+		[C_JCOUNT] = { "count", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,                 \
+			       .help = "hard interrupts handled" },                                        \
 		[C_TOTAL] = { NULL, "TOTAL_" unit, " %11llu", OUT_UINT, OUT_TEXT_ONLY },                   \
-		[C_MAX] = { NULL, "MAX_" unit, " %9llu", OUT_UINT, OUT_TEXT_ONLY },                         \
 		[C_CPU] = { "cpu", "CPU", " %3u", OUT_INT, OUT_LABEL },                                      \
 		[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },                                      \
 		[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,             \
@@ -132,10 +133,9 @@ static void print_row(const struct irqs_row *r)
 	} else {
 		union out_val v[] = {
 			[C_NAME].s = name,
-			[C_NAME26].s = name,
 			[C_COUNT].u = r->info.count,
+			[C_JCOUNT].u = r->info.count,
 			[C_TOTAL].u = r->info.total_ns / div,
-			[C_MAX].u = r->info.max_ns / div,
 			[C_CPU].i = r->cpu,
 			[C_END].s = "",
 			[C_TOTAL_NS].u = r->info.total_ns,
@@ -152,14 +152,15 @@ int hardirqs_main(int argc, char **argv)
 	int cgfd;
 
 	opt_parse(argc, argv, &help, parse, NULL);
+	if (env.count && env.dist) /* as libbpf-tools: no histogram of counts */
+		opt_usage_error(&help, "-C (counts) and -d (time histograms) cannot be used together");
 	for (int i = 0; i < 2; i++) {
 		struct out_table *t = i ? &table_ns : &table_us;
 
 		out_show(t, C_CPU, env.per_cpu);
-		out_show(t, C_NAME, !env.count);
-		out_show(t, C_NAME26, env.count);
+		out_show(t, C_COUNT, env.count);
+		out_show(t, C_JCOUNT, !env.count);
 		out_show(t, C_TOTAL, !env.count);
-		out_show(t, C_MAX, !env.count);
 		out_show(t, C_TOTAL_NS, !env.count);
 		out_show(t, C_MAX_NS, !env.count);
 	}
@@ -167,6 +168,6 @@ int hardirqs_main(int argc, char **argv)
 	if (!o)
 		return 1;
 	return irqs_run(o, cgfd, &env.iv,
-			&(struct irqs_report){ "hardirqs", false, env.per_cpu,
+			&(struct irqs_report){ "hardirqs", false, env.per_cpu, env.count,
 					       env.dist ? NULL : env.ns ? &table_ns : &table_us, print_row });
 }

@@ -128,7 +128,8 @@ int irqs_run(struct obj *o, int cgfd, const struct interval *iv, const struct ir
 	int ret;
 
 	tool_signals();
-	out_info("Tracing %s irq event time... Hit Ctrl-C to end.\n", rep->soft ? "soft" : "hard");
+	out_info("Tracing %s irq event%s... Hit Ctrl-C to end.\n", rep->soft ? "soft" : "hard",
+		 rep->counts ? "s" : " time");
 	tool_flush();
 	ret = interval_loop(iv, report, &run);
 	obj_close(o);

@@ -53,7 +53,7 @@ struct out_table;
 struct interval;
 struct irqs_report {
 	const char *tool; /* "hardirqs" / "softirqs" */
-	bool soft, per_cpu;
+	bool soft, per_cpu, counts; /* counts: -C, "Tracing hard irq events" */
 	struct out_table *table;
 	void (*row)(const struct irqs_row *r);
 };

@@ -56,14 +56,14 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-enum { C_NAME, C_TOTAL, C_COUNT, C_PAD, C_END, C_TOTAL_NS };
+/* libbpf-tools 0.26: SOFTIRQ (16) TOTAL_usecs; -C adds the count */
+enum { C_NAME, C_TOTAL, C_COUNT, C_END, C_TOTAL_NS };
 #define COLS(unit)                                                                                    \
 	{                                                                                             \
 		[C_NAME] = { "softirq", "SOFTIRQ", "%-16s ", OUT_STR, OUT_LABEL },                    \
 		[C_TOTAL] = { NULL, "TOTAL_" unit, "%11llu", OUT_UINT, OUT_TEXT_ONLY, .hfmt = "%-11s" }, \
 		[C_COUNT] = { "count", "TOTAL_count", "  %11llu", OUT_UINT, OUT_COUNTER,              \
 			      .hfmt = "  %-11s", .help = "softirqs handled" },                        \
-		[C_PAD] = { NULL, "", "", OUT_STR, OUT_TEXT_ONLY, .hfmt = "  %-11s" },                 \
 		[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },                                 \
 		[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,        \
 				 .help = "time in softirq handlers", .scale = 1e-9,                    \
@@ -96,7 +96,6 @@ static void print_row(const struct irqs_row *r)
 			[C_NAME].s = name,
 			[C_TOTAL].u = r->info.total_ns / (env.ns ? 1 : 1000),
 			[C_COUNT].u = r->info.count,
-			[C_PAD].s = "",
 			[C_END].s = "",
 			[C_TOTAL_NS].u = r->info.total_ns,
 		};
@@ -115,13 +114,12 @@ int softirqs_main(int argc, char **argv)
 	for (int i = 0; i < 2; i++) {
 		struct out_table *t = i ? &table_ns : &table_us;
 
-		out_show(t, C_PAD, !env.count && !out_json());
 		out_show(t, C_COUNT, env.count || out_json());
 	}
 	o = irqs_open("softirqs", true, env.ns, env.dist, env.cpu, NULL, &cgfd);
 	if (!o)
 		return 1;
 	return irqs_run(o, cgfd, &env.iv,
-			&(struct irqs_report){ "softirqs", true, false,
+			&(struct irqs_report){ "softirqs", true, false, false,
 					       env.dist ? NULL : env.ns ? &table_ns : &table_us, print_row });
 }

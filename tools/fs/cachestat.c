@@ -228,9 +228,9 @@ int cachestat_main(int argc, char **argv)
 	if (tool_common.verbose)
 		for (size_t i = 0; i < ARRAY_SIZE(counters); i++)
 			fprintf(stderr, "cachestat: %s: %s\n", counters[i].what, counters[i].how);
-	/* above the columns it explains (stderr under --json) */
+	/* stderr: libbpf-tools' stdout holds only the columns */
 	if (!hits_known)
-		out_info("cachestat: HITS and HITRATIO need fentry or a kprobe on %s, which this kernel does not "
+		fprintf(stderr, "cachestat: HITS and HITRATIO need fentry or a kprobe on %s, which this kernel does not "
 			 "allow: shown as '-'; MISSES are pages added to the page cache minus pages dirtied "
 			 "(tracepoints)\n", counters[K_ACCESSED].fns[0]);
 

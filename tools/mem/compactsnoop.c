@@ -1,14 +1,21 @@
 /* applet compactsnoop: trace memory compaction with latency and result
  * readme: memory compaction per zone: order, mode, latency, result (`-K` stacks)
  *
- * bcc's compactsnoop: flags, columns, -K stacks; -e is not offered, its
- * fragmentation index needs a kretprobe: see extfrag for the index. */
+ * bcc's compactsnoop: flags, columns, -K stacks, -e.  bcc's -e reads the
+ * zone's watermarks and free pages in the kernel and FRAGIDX from a
+ * kretprobe on fragmentation_index(); the tracepoints carry neither, so
+ * -e reads /proc/zoneinfo and computes the index from /proc/buddyinfo as
+ * the kernel does, when the event arrives (just after the compaction,
+ * not before it).  As in bcc, FRAGIDX is -1.000 for orders the kernel
+ * does not compute it for (<= PAGE_ALLOC_COSTLY_ORDER, 3). */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/err.h"
 #include "lib/strbuf.h"
+#include "fragindex.h"
 #include "lib/util.h"
 #include "tools/stack/stacks.h"
 #include "compactsnoop.h"
@@ -21,21 +28,23 @@ static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "trace this PID only" },
 	{ 'd', "duration", "DURATION", "total duration of trace in seconds" },
 	{ 'K', "kernel-stack", NULL, "output kernel stack trace" },
+	{ 'e', "extended_fields", NULL, "show system memory state" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-T] [-p PID] [-d DURATION] [-K]",
+	.usage = "[-h] [-T] [-p PID] [-d DURATION] [-K] [-e]",
 	.examples = "    compactsnoop          # trace all compact stall\n"
 		    "    compactsnoop -T       # include timestamps\n"
 		    "    compactsnoop -d 10    # trace for 10 seconds only\n"
-		    "    compactsnoop -K       # output kernel stack trace\n",
+		    "    compactsnoop -K       # output kernel stack trace\n"
+		    "    compactsnoop -e       # show extended fields\n",
 	.opts = opts,
 	.flags = OPT_EVENTS,
 };
 
 static struct {
-	bool timestamp, stack;
+	bool timestamp, stack, extended;
 	int pid;
 	long duration;
 	unsigned long long first_ns;
@@ -53,6 +62,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'd': env.duration = (long)opt_num(&help, "DURATION", arg, 1, INT_MAX); break;
 	case 'K': env.stack = true; break;
+	case 'e': env.extended = true; break;
 	default: return 1;
 	}
 	return 0;
@@ -71,7 +81,8 @@ static const char *status_name(int status, char *buf, size_t size)
 	return buf;
 }
 
-enum { C_TS, C_COMM, C_PID, C_TID, C_NODE, C_ZONE, C_ORDER, C_MODE, C_LAT, C_STATUS, C_GFP, C_STACK };
+enum { C_TS, C_COMM, C_PID, C_TID, C_NODE, C_ZONE, C_ORDER, C_MODE, C_FRAG, C_MIN, C_LOW, C_HIGH, C_FREE, C_LAT,
+       C_STATUS, C_GFP, C_STACK };
 static const struct out_col cols[] = {
 	[C_TS] = { "time_s", "TIME(s)", "%-14.9f ", OUT_FLOAT },
 	[C_COMM] = { "comm", "COMM", "%-14.14s ", OUT_STR },
@@ -81,6 +92,11 @@ static const struct out_col cols[] = {
 	[C_ZONE] = { "zone", "ZONE", "%-12s ", OUT_STR },
 	[C_ORDER] = { "order", "ORDER", "%-5lld ", OUT_INT, .hfmt = "%-5s " },
 	[C_MODE] = { "mode", "MODE", "%-7s ", OUT_STR },
+	[C_FRAG] = { "fragindex", "FRAGIDX", "%-8.3f ", OUT_FLOAT, .hfmt = "%-8s " },
+	[C_MIN] = { "min", "MIN", "%-8llu ", OUT_UINT, .hfmt = "%-8s " },
+	[C_LOW] = { "low", "LOW", "%-8llu ", OUT_UINT, .hfmt = "%-8s " },
+	[C_HIGH] = { "high", "HIGH", "%-8llu ", OUT_UINT, .hfmt = "%-8s " },
+	[C_FREE] = { "free", "FREE", "%-8llu ", OUT_UINT, .hfmt = "%-8s " },
 	[C_LAT] = { "lat_ms", "LAT(ms)", "%9.3f ", OUT_FLOAT, .hfmt = "%9s " },
 	[C_STATUS] = { "status", "STATUS", "%16s\n", OUT_STR },
 	[C_GFP] = { "gfp", NULL, NULL, OUT_HEX, OUT_JSON_ONLY },
@@ -101,6 +117,33 @@ static int stack_frames(int32_t id, struct strbuf *b)
 		strbuf_addn(b, sym, strlen(sym) + 1);
 	}
 	return n < 0 ? 0 : n;
+}
+
+/* -e: the zone's state now (see the top comment), into v. */
+static void extended(int nid, int idx, int order, union out_val *v)
+{
+	struct mem_zone z[64];
+	struct buddy_zone b[FRAG_MAX_ZONES];
+	int n = mem_zones(z, (int)ARRAY_SIZE(z)), nb, index = -1000;
+	char *text = NULL;
+	size_t len;
+
+	v[C_MIN].u = v[C_LOW].u = v[C_HIGH].u = v[C_FREE].u = 0;
+	for (int i = 0; i < n; i++)
+		if (z[i].node == nid && z[i].idx == idx) {
+			v[C_MIN].u = z[i].min;
+			v[C_LOW].u = z[i].low;
+			v[C_HIGH].u = z[i].high;
+			v[C_FREE].u = z[i].free;
+			if (order > 3 && read_file("/proc/buddyinfo", 1 << 20, &text, &len) == 0 &&
+			    (nb = buddyinfo_parse(text, b, FRAG_MAX_ZONES)) > 0)
+				for (int j = 0; j < nb; j++)
+					if (b[j].node == nid && !strcmp(b[j].zone, z[i].name))
+						index = frag_index(&b[j], order);
+			free(text);
+			break;
+		}
+	v[C_FRAG].f = index / 1000.0;
 }
 
 static int on_event(void *ctx, const void *data, size_t size)
@@ -129,6 +172,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_ZONE].s = mem_zone_name(env.zones, env.nzones, nid, idx, zone, sizeof(zone));
 	v[C_ORDER].i = e->order;
 	v[C_MODE].s = e->sync ? "SYNC" : "ASYNC";
+	if (env.extended)
+		extended(nid, idx, e->order, v);
 	v[C_LAT].f = (double)e->delta_ns / 1e6;
 	v[C_STATUS].s = status_name(e->status, st, sizeof(st));
 	v[C_GFP].u = e->gfp;
@@ -178,6 +223,8 @@ int compactsnoop_main(int argc, char **argv)
 		map_set_max_entries(obj_map(o, "stackmap"), 1);
 	out_show(&table, C_TS, env.timestamp);
 	out_show(&table, C_STACK, env.stack);
+	for (int c = C_FRAG; c <= C_FREE; c++)
+		out_show(&table, c, env.extended);
 	te.duration_ns = (uint64_t)env.duration * 1000000000ull;
 	ret = tool_run_events(o, &te);
 	if (env.stack) {

@@ -63,6 +63,14 @@ int mem_zones(struct mem_zone *z, int max)
 			z[n] = (struct mem_zone){ .node = node, .idx = idx };
 			snprintf(z[n].name, sizeof(z[n].name), "%s", name);
 			n++;
+		} else if (n && sscanf(line, " pages free %llu", &pfn) == 1) {
+			z[n - 1].free = pfn;
+		} else if (n && sscanf(line, " min %llu", &pfn) == 1) {
+			z[n - 1].min = pfn;
+		} else if (n && sscanf(line, " low %llu", &pfn) == 1) {
+			z[n - 1].low = pfn;
+		} else if (n && sscanf(line, " high %llu", &pfn) == 1) {
+			z[n - 1].high = pfn;
 		} else if (n && sscanf(line, " start_pfn: %llu", &pfn) == 1) {
 			z[n - 1].start_pfn = pfn;
 			z[n - 1].populated = true;

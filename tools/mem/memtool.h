@@ -22,6 +22,7 @@ struct mem_zone {
 	int node, idx;
 	char name[16];             /* "DMA", "DMA32", "Normal", "Movable"... */
 	unsigned long long start_pfn;
+	unsigned long long free, min, low, high; /* pages; min/low/high with the boost */
 	bool populated;
 };
 int mem_zones(struct mem_zone *z, int max);

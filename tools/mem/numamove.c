@@ -119,7 +119,7 @@ int numamove_main(int argc, char **argv)
 	if (tool_common.verbose)
 		fprintf(stderr, "numamove: %s\n", how);
 	if (mem_numa_nodes() < 2) /* said once, before the header (stderr under --json) */
-		out_info("numamove: this machine has one NUMA node: no NUMA-misplaced migrations can happen "
+		fprintf(stderr, "numamove: this machine has one NUMA node: no NUMA-misplaced migrations can happen "
 			 "here (the counts stay 0)\n");
 	fd = map_fd(obj_map(o, "stats"));
 	if (read_stats(fd, ncpu, &prev) < 0) {

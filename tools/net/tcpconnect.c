@@ -78,7 +78,7 @@ static const struct out_col cols[] = {
 	[C_TS] = { "time_s", "TIME(s)", "%-9.3f", OUT_FLOAT, .hfmt = "%-9s" },
 	[C_UID] = { NULL, "UID", "%-6d", OUT_INT, OUT_TEXT_ONLY },
 	[C_PID] = { "pid", "PID", "%-6d ", OUT_INT },
-	[C_COMM] = { "comm", "COMM", "%-16.16s ", OUT_STR, .hfmt = "%-16s " },
+	[C_COMM] = { "comm", "COMM", "%-12.12s ", OUT_STR, .hfmt = "%-12s " },
 	[C_IP] = { "ip", "IP", "%-2d ", OUT_INT },
 	[C_SADDR] = { "saddr", "SADDR", "%-16s ", OUT_STR },
 	[C_DADDR] = { "daddr", "DADDR", "%-16s", OUT_STR },
@@ -153,7 +153,8 @@ static int after_load(struct obj *o)
 	if (!env.count)
 		return 0;
 	out_show(&ftable, F_LPORT, env.source_port);
-	out_info("Tracing connect ... Hit Ctrl-C to end\n");
+	/* stderr: libbpf-tools prints nothing before the counts */
+	fprintf(stderr, "Tracing connect ... Hit Ctrl-C to end\n");
 	return inet_flows_report(o, "tcpconnect", 1, flows_header, flow_row);
 }
 

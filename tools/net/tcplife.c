@@ -58,7 +58,7 @@ static int parse(int key, const char *arg, void *ctx)
 }
 
 /* libbpf-tools' layout (-T: "TIME(s)" over HH:MM:SS rows, its quirk);
- * address columns 15 wide, 39 with -w.  JSON adds exact byte counts. */
+ * address columns 15 wide, 26 with -w (0.26; a full IPv6 address pushes the row right).  JSON adds exact byte counts. */
 enum { C_TIME, C_TS, C_PID, C_COMM, C_LADDR, C_LPORT, C_RADDR, C_RPORT, C_TX, C_RX, C_MS,
        C_TXB, C_RXB, C_FAM };
 static struct out_col cols[] = {
@@ -124,7 +124,7 @@ int tcplife_main(int argc, char **argv)
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
 	if (env.wide)
-		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
+		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-26s "; /* 0.26: 26 */
 	o = BPF_OBJ_OPEN(tcplife);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	inet_state_filter_set(o, &env.f);

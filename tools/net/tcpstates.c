@@ -55,7 +55,7 @@ static int parse(int key, const char *arg, void *ctx)
 }
 
 /* libbpf-tools' two layouts: narrow (COMM cut to 10, no IP column) and
- * -w (COMM 16, IP column, addresses 39 wide). */
+ * -w (COMM 16, IP column, addresses 26 wide, as 0.26). */
 enum { C_TIME, C_SK, C_PID, C_COMM, C_IP, C_LADDR, C_LPORT, C_RADDR, C_RPORT, C_OLD, C_NEW, C_MS };
 static struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME(s)", "%8s ", OUT_STR, OUT_TEXT_ONLY, .hfmt = "%-8s " },
@@ -114,7 +114,7 @@ int tcpstates_main(int argc, char **argv)
 	if (env.wide) {
 		cols[C_COMM].fmt = "%-16s ";
 		cols[C_COMM].hfmt = "%-16s ";
-		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-39s ";
+		cols[C_LADDR].fmt = cols[C_RADDR].fmt = "%-26s "; /* 0.26: 26 */
 	}
 	o = BPF_OBJ_OPEN(tcpstates);
 	inet_state_filter_set(o, &env.f);

@@ -733,12 +733,60 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 }
 
 /* R0 = 1 when the string expr equals lit (prefix: only its bytes). */
+/* trace -B: "{0x41, 66, 'C', 0}" (bcc pastes the text as a C array
+ * initializer) into bytes.  How many, or -1 when it is not such a list. */
+static int bin_list(const char *s, unsigned char *out, int max)
+{
+	int n = 0;
+
+	while (*s == ' ')
+		s++;
+	if (*s++ != '{')
+		return -1;
+	for (;;) {
+		char *end;
+		long v;
+
+		while (*s == ' ')
+			s++;
+		if (*s == '\'' && s[1] && s[1] != '\\' && s[2] == '\'') {
+			v = (unsigned char)s[1];
+			end = (char *)s + 3;
+		} else {
+			v = strtol(s, &end, 0);
+			if (end == s || v < -128 || v > 255)
+				return -1;
+		}
+		if (n >= max)
+			return -1;
+		out[n++] = (unsigned char)v;
+		for (s = end; *s == ' '; s++)
+			;
+		if (*s == '}')
+			return s[1] ? -1 : n;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
 static int cg_strcmp(struct gen *g, struct node *expr, const struct node *lit, bool prefix)
 {
 	struct emit *e = &g->e;
-	size_t n = lit->len + (prefix ? 0 : 1);
+	size_t n = lit->len + (prefix ? 0 : 1), len = lit->len;
+	const unsigned char *needle = (const unsigned char *)lit->str;
+	unsigned char bin[256];
 	int buf, no = emit_label(e), done = emit_label(e), err;
 
+	if (g->o.bin_cmp) {
+		int nb = bin_list(lit->str, bin, (int)sizeof(bin));
+
+		if (nb < 1)
+			return gfail(g, lit, "with -B, STRCMP's first argument is a C byte list such as \"{0x41,0x42,0}\"%s", "");
+		/* bcc compares sizeof(needle) - 1 bytes: the list's last element
+		 * stands where a string's NUL would */
+		needle = bin;
+		n = len = (size_t)nb - 1;
+	}
 	if (n > 256)
 		return gfail(g, lit, "string literal longer than 255 bytes%s", "");
 	buf = gen_stack(g, (int)n + 1);
@@ -746,7 +794,7 @@ static int cg_strcmp(struct gen *g, struct node *expr, const struct node *lit, b
 		return err;
 	for (size_t k = 0; k < n; k++) {
 		emit_ldx(e, 1, R1, R10, (int16_t)(buf + (int)k));
-		emit_jmpi(e, BPF_JNE, R1, k < lit->len ? (unsigned char)lit->str[k] : 0, no);
+		emit_jmpi(e, BPF_JNE, R1, k < len ? needle[k] : 0, no);
 	}
 	emit_movi(e, R0, 1);
 	emit_ja(e, done);

@@ -164,6 +164,7 @@ struct cg_opts {
 	int strsize;          /* string capture size */
 	bool cgroup;          /* -c: only tasks under the cgroup in slot 0 of map cgroup_map */
 	int cgroup_map;       /* (a BPF_MAP_TYPE_CGROUP_ARRAY) */
+	bool bin_cmp;         /* trace -B: STRCMP's literal is a C byte list "{0x41,66,0}" */
 };
 
 struct gen;

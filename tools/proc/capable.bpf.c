@@ -7,6 +7,7 @@
 #include "corebox.bpf.h"
 #include "events.bpf.h"
 #include "cgroup.bpf.h"
+#include "stacks.bpf.h"
 #include "capable.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -15,6 +16,10 @@ const volatile __u32 target_pid = 0;  /* tgid, 0: all */
 const volatile __u32 my_pid = 0;      /* the tool itself: its own checks are not shown */
 const volatile __u8 filter_cg = 0;    /* -c */
 const volatile __u8 unique_type = CAPABLE_UNQ_OFF;
+const volatile __u8 kernel_stack = 0; /* -K */
+const volatile __u8 user_stack = 0;   /* -U */
+
+STACK_MAP(stackmap);
 
 /* The tracepoint's record as the kernel lays it out; the kernel BTF's
  * layout wins (CO-RE) should the fields move. */
@@ -68,6 +73,8 @@ int capable_check(struct trace_event_raw_cap_capable *ctx)
 	e.tid = (__u32)id;
 	e.uid = (__u32)bpf_get_current_uid_gid();
 	e.ret = ctx->ret;
+	e.kstack_id = stack_id(ctx, &stackmap, !kernel_stack, 0);
+	e.ustack_id = stack_id(ctx, &stackmap, !user_stack, BPF_F_USER_STACK);
 	bpf_get_current_comm(e.comm, sizeof(e.comm));
 	events_output(ctx, &e, sizeof(e));
 	return 0;

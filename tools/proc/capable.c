@@ -1,14 +1,18 @@
 /* applet capable: trace security capability checks
  * readme: capability checks (cap_capable) with their verdict, `-x` thread ids, `-u pid` (or cgroup)
  *         each once; from the capability:cap_capable tracepoint (Linux 6.13+), which lacks
- *         the audit and insetid flags: AUDIT and INSETID show `-`; no `-K`/`-U` stacks
+ *         the audit and insetid flags: AUDIT and INSETID show `-`; `-K`/`-U` stacks
  *
  * libbpf-tools compatible flags and columns.  The kernel's tracepoint
  * carries the capability and the verdict but not cap_capable()'s options
  * word, where libbpf-tools' kprobe reads whether the check is audited and
  * whether it is an inset check: those two columns print "-" rather than a
  * guess.  On a kernel without the tracepoint (before 6.13) a kprobe or
- * fentry on cap_capable() would give the same, with both flags. */
+ * fentry on cap_capable() would give the same, with both flags.
+ *
+ * -K/-U: after each event its own stacks, in 0.26's lines ("    name",
+ * user frames "[unknown]" when unnamed, then "    -                COMM
+ * (PID)"); 0.26 prints every stack seen so far after each event. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +21,10 @@
 
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h"
+#include "tools/stack/stacks.h"
 #include "capable.h"
+#include "lib/err.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 BPF_OBJ_DECLARE(capable);
@@ -27,7 +34,14 @@ static struct {
 	int extra;   /* -x */
 	int unique;  /* -u: enum capable_unique */
 	const char *cgroup;
-} env;
+	bool kstack, ustack;
+	long depth, storage;
+	struct stacks stacks;
+	struct strbuf frames[2];
+} env = { .depth = 127, .storage = 1024 };
+
+#define KEY_DEPTH OPT_LONG_ONLY(1)
+#define KEY_STORAGE OPT_LONG_ONLY(2)
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Trace this PID only" },
@@ -35,15 +49,23 @@ static const struct opt opts[] = {
 	{ 'x', "extra-fields", NULL, "extra fields: show TID and INSETID columns" },
 	{ 'u', "unique", "off", "Print unique output for <pid> or <cgroup> (default:off)" },
 	{ 'v', "verbose", NULL, "Verbose debug output" },
+	{ 'K', "kernel-stack", NULL, "output kernel stack trace" },
+	{ 'U', "user-stack", NULL, "output user stack trace" },
+	{ KEY_DEPTH, "perf-max-stack-depth", "PERF-MAX-STACK-DEPTH",
+	  "the limit for both kernel and user stack traces (default 127)" },
+	{ KEY_STORAGE, "stack-storage-size", "STACK-STORAGE-SIZE",
+	  "the number of unique stack traces that can be stored and displayed (default 1024)" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-p PID | -c CG | -x] [-u TYPE]",
+	.usage = "[-h] [-p PID | -c CG | -K | -U | -x] [-u TYPE] [--perf-max-stack-depth] [--stack-storage-size]",
 	.examples = "    capable                  # Trace capability checks\n"
 		    "    capable -p 185           # Trace this PID only\n"
 		    "    capable -c CG            # Trace process under cgroupsPath CG\n"
+		    "    capable -K               # Add kernel stacks to trace\n"
 		    "    capable -x               # Extra fields: show TID and INSETID columns\n"
+		    "    capable -U               # Add user-space stacks to trace\n"
 		    "    capable -u TYPE          # Print unique output for TYPE=[pid | cgroup] (default:off)\n",
 	.opts = opts,
 	.flags = OPT_EVENTS,
@@ -65,6 +87,10 @@ static int parse(int key, const char *arg, void *ctx)
 			opt_usage_error(&help, "Unknown unique type %s", arg);
 		break;
 	case 'v': tool_common.verbose = 1; break;
+	case 'K': env.kstack = true; break;
+	case 'U': env.ustack = true; break;
+	case KEY_DEPTH: env.depth = (long)opt_num(&help, "perf max stack depth", arg, 1, 127); break;
+	case KEY_STORAGE: env.storage = (long)opt_num(&help, "stack storage size", arg, 1, 1 << 20); break;
 	default: return 1; /* no positional arguments */
 	}
 	return 0;
@@ -89,7 +115,7 @@ static const char *cap_name(int cap)
 }
 
 /* libbpf-tools' widths: "%-8s %-5d %-7d [%-7d] %-16s %-7d %-20s %-7d %-7s [%-7d]" */
-enum { C_TIME, C_UID, C_PID, C_TID, C_COMM, C_CAP, C_NAME, C_AUDIT, C_VERDICT, C_INSETID };
+enum { C_TIME, C_UID, C_PID, C_TID, C_COMM, C_CAP, C_NAME, C_AUDIT, C_VERDICT, C_INSETID, C_KSTACK, C_USTACK };
 /* not const: VERDICT ends the line unless -x adds INSETID after it */
 static struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
@@ -103,8 +129,37 @@ static struct out_col cols[] = {
 	[C_AUDIT] = { NULL, "AUDIT", "%-7s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_VERDICT] = { "verdict", "VERDICT", "%-7s\n", OUT_STR },
 	[C_INSETID] = { NULL, "INSETID", "%-7s\n", OUT_STR, OUT_TEXT_ONLY },
+	[C_KSTACK] = { "kernel_stack", NULL, NULL, OUT_STRV, OUT_JSON_ONLY },
+	[C_USTACK] = { "user_stack", NULL, NULL, OUT_STRV, OUT_JSON_ONLY },
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
+
+/* The frames of stack id (pid < 0: kernel), NUL-separated, into b; how
+ * many (0 when missed or not taken). */
+static int frames(int32_t id, int pid, struct strbuf *b)
+{
+	const uint64_t *ips;
+	char sym[256];
+	int n = id < 0 ? -1 : stacks_read(&env.stacks, id, pid < 0, &ips);
+
+	strbuf_reset(b);
+	for (int i = 0; i < n; i++) {
+		if (pid < 0)
+			stacks_ksym(&env.stacks, ips[i], sym, sizeof(sym));
+		else
+			stacks_usym(&env.stacks, pid, ips[i], sym, sizeof(sym));
+		strbuf_addn(b, sym, strlen(sym) + 1);
+	}
+	return n < 0 ? 0 : n;
+}
+
+static void print_frames(const struct strbuf *b, int n)
+{
+	const char *p = b->s;
+
+	for (int i = 0; i < n; i++, p += strlen(p) + 1)
+		printf("    %s\n", p);
+}
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
@@ -125,14 +180,47 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_AUDIT].s = "-";
 	v[C_VERDICT].s = e.ret ? "deny" : "allow";
 	v[C_INSETID].s = "-";
+	if (env.kstack) {
+		v[C_KSTACK].strv.n = frames(e.kstack_id, -1, &env.frames[0]);
+		v[C_KSTACK].strv.p = env.frames[0].s;
+		v[C_KSTACK].strv.size = env.frames[0].len;
+		if (e.kstack_id < 0)
+			fprintf(stderr, "    [Missed Kernel Stack]\n");
+	}
+	if (env.ustack) {
+		v[C_USTACK].strv.n = frames(e.ustack_id, (int)e.pid, &env.frames[1]);
+		v[C_USTACK].strv.p = env.frames[1].s;
+		v[C_USTACK].strv.size = env.frames[1].len;
+	}
 	out_row(&table, v);
+	if ((env.kstack || env.ustack) && !out_json()) {
+		if (env.kstack)
+			print_frames(&env.frames[0], v[C_KSTACK].strv.n);
+		if (env.ustack)
+			print_frames(&env.frames[1], v[C_USTACK].strv.n);
+		printf("    %-16s %s (%u)\n", "-", comm, e.pid);
+	}
+	return 0;
+}
+
+/* -K/-U: the stack map is read once loaded. */
+static int after_load(struct obj *o)
+{
+	unsigned flags = STACKS_SKIP_TRACE | (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER);
+
+	if ((env.kstack || env.ustack) &&
+	    stacks_init(&env.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, flags) < 0) {
+		tool_err("capable", "%s", err_msg());
+		return -1;
+	}
 	return 0;
 }
 
 int capable_main(int argc, char **argv)
 {
-	struct tool_events te = { "capable", NULL, NULL, on_event, &table };
+	struct tool_events te = { "capable", NULL, after_load, on_event, &table };
 	struct obj *o;
+	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
@@ -141,6 +229,9 @@ int capable_main(int argc, char **argv)
 	OBJ_SET(o, my_pid, (uint32_t)getpid());
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
 	OBJ_SET(o, unique_type, (uint8_t)env.unique);
+	OBJ_SET(o, kernel_stack, (uint8_t)env.kstack);
+	OBJ_SET(o, user_stack, (uint8_t)env.ustack);
+	map_set_max_entries(obj_map(o, "stackmap"), env.kstack || env.ustack ? (uint32_t)env.storage : 1);
 	te.cgroup = env.cgroup;
 	te.load_hint = "the capability:cap_capable tracepoint is new in Linux 6.13; "
 		       "a kprobe or fentry on cap_capable() would work where it is missing";
@@ -148,5 +239,14 @@ int capable_main(int argc, char **argv)
 		cols[C_VERDICT].fmt = "%-7s ";
 	out_show(&table, C_TID, env.extra);
 	out_show(&table, C_INSETID, env.extra);
-	return tool_run_events(o, &te);
+	out_show(&table, C_KSTACK, env.kstack);
+	out_show(&table, C_USTACK, env.ustack);
+	ret = tool_run_events(o, &te);
+	if (env.kstack || env.ustack) {
+		stacks_report_missed(&env.stacks, stderr);
+		stacks_fini(&env.stacks);
+	}
+	strbuf_free(&env.frames[0]);
+	strbuf_free(&env.frames[1]);
+	return ret;
 }

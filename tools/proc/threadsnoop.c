@@ -122,12 +122,11 @@ static int on_event(void *ctx, const void *data, size_t size)
 		return 0;
 	if (!first_ts)
 		first_ts = e.ts_ns;
-	if (!e.start)
-		snprintf(func, sizeof(func), "[unknown]");
-	else if (usyms_lookup(usyms, (int)e.pid, e.start, &sym) == 0 && sym.name)
+	/* unresolved: bcc's symbolizer text (the address stays in JSON's "start") */
+	if (e.start && usyms_lookup(usyms, (int)e.pid, e.start, &sym) == 0 && sym.name)
 		snprintf(func, sizeof(func), "%s", sym.name);
 	else
-		snprintf(func, sizeof(func), "0x%llx", (unsigned long long)e.start);
+		snprintf(func, sizeof(func), "[unknown]");
 	v[C_TIME].i = e.ts_ns >= first_ts ? (long long)((e.ts_ns - first_ts) / 1000000) : 0;
 	v[C_PID].i = e.pid;
 	v[C_COMM].s = ev_comm(comm, e.comm);

@@ -127,20 +127,22 @@ int offcputime_main(int argc, char **argv)
 	OBJ_SET(o, state, (int64_t)offtime_state);
 	if (offtime_start(o, &env, "offcputime"))
 		return 1;
+	/* libbpf-tools prints no banner: stdout holds only the report */
 	if (!env.folded) {
-		out_info("Tracing off-CPU time (us) of ");
+		fprintf(stderr, "Tracing off-CPU time (us) of ");
 		if (env.pid_str)
-			out_info("PID [%s]", env.pid_str);
+			fprintf(stderr, "PID [%s]", env.pid_str);
 		else if (env.tid_str)
-			out_info("TID [%s]", env.tid_str);
+			fprintf(stderr, "TID [%s]", env.tid_str);
 		else if (env.user_threads)
-			out_info("user threads");
+			fprintf(stderr, "user threads");
 		else if (env.kernel_threads)
-			out_info("kernel threads");
+			fprintf(stderr, "kernel threads");
 		else
-			out_info("all threads");
-		out_info(" by %s stack", stacktool_stack_kind(&env));
+			fprintf(stderr, "all threads");
+		fprintf(stderr, " by %s stack", stacktool_stack_kind(&env));
 	}
+	env.banner = STACKTOOL_BANNER_ERR;
 	stacktool_wait(&env);
 	ret = stacktool_report(o, &env, &report);
 	obj_close(o);

@@ -46,12 +46,13 @@ static const struct opt opts[] = {
 	{ STACKTOOL_KEY_STORAGE, "stack-storage-size", "N", "the number of unique stack traces that can be stored and displayed (default 1024)" },
 	{ STACKTOOL_KEY_DEPTH, "perf-max-stack-depth", "N", "the limit for both kernel and user stack traces (default 127)" },
 	{ 'v', "verbose", NULL, "print frame addresses and offsets" },
+	{ 'A', "address", NULL, "show raw addresses (bcc)" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
 	.usage = "[-h] [-p PID | -L TID] [-U | -K] [-F FREQUENCY | -c COUNT] [-d] [-a] [-f] [--svg FILE] "
-		 "[-I] [-C CPU] [--stack-storage-size N] [--perf-max-stack-depth N] [duration]",
+		 "[-I] [-C CPU] [--stack-storage-size N] [--perf-max-stack-depth N] [-A] [duration]",
 	.examples =
 		"    profile             # profile stack traces at 49 Hertz until Ctrl-C\n"
 		"    profile -F 99       # profile stack traces at 99 Hertz\n"
@@ -70,7 +71,7 @@ static const struct tool_help help = {
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, PROFILE_MAX_FILTER) };
 static struct {
-	bool annotate, idle, freq_set, count_set;
+	bool annotate, idle, freq_set, count_set, address;
 	long freq;
 	unsigned long long count;
 	int cpu;
@@ -90,6 +91,7 @@ static int parse(int key, const char *arg, void *ctx)
 		pf.count_set = true;
 		break;
 	case 'a': pf.annotate = true; break;
+	case 'A': pf.address = true; break;
 	case 'I': pf.idle = true; break;
 	case 'C': pf.cpu = (int)opt_num(&help, "cpu", arg, 0, 4095); break;
 	default:
@@ -145,7 +147,7 @@ static int print_report(struct obj *o)
 		.key_size = sizeof(struct profile_key),
 		.value_size = sizeof(uint64_t),
 		.descending = true,
-		.flags = pf.annotate ? STACKS_ANNOTATE : 0,
+		.flags = (pf.annotate ? STACKS_ANNOTATE : 0) | (pf.address ? STACKS_ADDRESS : 0),
 		.verbose_flags = STACKS_VERBOSE,
 		.fg = { .title = "CPU Flame Graph", .subtitle = sub, .unit = "samples", .palette = FG_HOT },
 		.fold = fold_rec,

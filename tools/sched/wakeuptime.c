@@ -75,9 +75,7 @@ static void fold_rec(struct stacks *s, const void *key, const void *val, uint64_
 
 	strbuf_reset(line);
 	strbuf_add(line, stacktool_comm(comm, k->waker));
-	s->flags &= ~(unsigned)STACKS_OFFSET; /* folded: names only (bcc) */
 	stacks_fold_frames(s, line, k->w_k_stack_id, -1, 0, 0);
-	s->flags |= STACKS_OFFSET;
 	strbuf_add(line, ";");
 	strbuf_add(line, stacktool_comm(comm, k->target));
 }
@@ -121,8 +119,8 @@ static const struct stacktool_report report = {
 	.key_size = sizeof(struct wakeup_key),
 	.value_size = sizeof(uint64_t),
 	.value_div = 1000, /* ns summed, us shown */
-	/* libbpf-tools prints "ADDR name+0xoff" frames with or without -v */
-	.flags = STACKS_SKIP_TRACE | STACKS_NO_USER | STACKS_OFFSET,
+	/* libbpf-tools 0.26 prints "ADDR name" frames (no +offset) */
+	.flags = STACKS_SKIP_TRACE | STACKS_NO_USER,
 	.fg = { .title = "Wakeup Time Flame Graph", .unit = "us", .palette = FG_CHAIN },
 	.fold = fold_rec,
 	.print = print_rec,
@@ -157,8 +155,10 @@ int wakeuptime_main(int argc, char **argv)
 	}
 
 	tool_signals();
+	/* libbpf-tools 0.26: this line alone, with or without a duration */
 	if (!env.folded)
-		out_info("Tracing blocked time (us) by kernel stack");
+		out_info("Tracing blocked time (us) by kernel stack\n");
+	env.banner = STACKTOOL_BANNER_NONE;
 	stacktool_wait(&env);
 	ret = stacktool_report(o, &env, &report);
 	obj_close(o);

@@ -198,7 +198,7 @@ char *stacks_ksym(struct stacks *s, uint64_t ip, char *buf, size_t size)
 		ksyms_want(s->ksyms, ip);
 		return buf[0] = 0, buf;
 	}
-	return ksyms_format(s->ksyms, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE)), buf, size);
+	return ksyms_format(s->ksyms, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE | STACKS_ADDRESS)), buf, size);
 }
 
 char *stacks_usym(struct stacks *s, int pid, uint64_t ip, char *buf, size_t size)
@@ -209,7 +209,7 @@ char *stacks_usym(struct stacks *s, int pid, uint64_t ip, char *buf, size_t size
 		usyms_want(s->usyms, pid, ip);
 		return buf[0] = 0, buf;
 	}
-	return usyms_format(s->usyms, pid, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE)),
+	return usyms_format(s->usyms, pid, ip, !!(s->flags & (STACKS_OFFSET | STACKS_VERBOSE | STACKS_ADDRESS)),
 			   !!(s->flags & (STACKS_UNKNOWN_MODULE | STACKS_VERBOSE)), buf, size);
 }
 
@@ -242,6 +242,8 @@ int stacks_print_frames(struct stacks *s, FILE *f, const char *indent, int32_t i
 
 		if (s->flags & STACKS_VERBOSE)
 			fprintf(f, "%s#%-2d 0x%016llx %s\n", indent, i, (unsigned long long)ips[j], t);
+		else if (s->flags & STACKS_ADDRESS)
+			fprintf(f, pid < 0 ? "%s0x%-16llx %s\n" : "%s0x%016llx %s\n", indent, (unsigned long long)ips[j], t);
 		else
 			fprintf(f, "%s%s\n", indent, t);
 	}

@@ -55,6 +55,9 @@ enum {
 	STACKS_RAW_NAMES = 1u << 7,   /* no demangling (USYMS_RAW_NAMES): --no-demangle,
 				       * STACKS_NAMES below */
 	STACKS_UNKNOWN_MODULE = 1u << 8, /* unknown user frames as "[unknown] (libfoo.so)" */
+	STACKS_ADDRESS = 1u << 9,     /* bcc profile -A: multi-line frames "0xADDR name+0xoff"
+				       * (kernel addresses left-aligned in 16, user ones
+				       * zero-padded, as bcc prints them) */
 };
 
 /* For the tools' stacks_init() calls: the names the

@@ -151,13 +151,15 @@ int stacktool_fill_filters(struct obj *o, const struct stacktool_env *e, const c
 
 void stacktool_wait(const struct stacktool_env *e)
 {
-	if (!e->folded) {
+	if (!e->folded && e->banner != STACKTOOL_BANNER_NONE) {
+		FILE *f = e->banner == STACKTOOL_BANNER_ERR || out_json() ? stderr : stdout;
+
 		if (e->duration > 0)
-			out_info(" for %ld secs.\n", e->duration);
+			fprintf(f, " for %ld secs.\n", e->duration);
 		else
-			out_info("... Hit Ctrl-C to end.\n");
-		tool_flush();
+			fprintf(f, "... Hit Ctrl-C to end.\n");
 	}
+	tool_flush();
 	if (e->duration > 0)
 		tool_sleep_ms(e->duration * 1000);
 	else

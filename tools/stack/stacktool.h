@@ -48,7 +48,12 @@ struct stacktool_env {
 	FILE *svg_file;                    /* opened as the option is parsed: a bad
 					    * path fails before any tracing */
 	int npos;
+	/* Where the "Tracing ..." banner's tail goes: STACKTOOL_BANNER_OUT
+	 * (stdout, bcc), _ERR (stderr: libbpf-tools prints none on stdout),
+	 * _NONE (the tool printed its whole banner, as libbpf-tools does). */
+	unsigned char banner;
 };
+enum { STACKTOOL_BANNER_OUT, STACKTOOL_BANNER_ERR, STACKTOOL_BANNER_NONE };
 
 #define STACKTOOL_ENV_INIT(h, max)                                                        \
 	.help = (h), .max_ids = (max), .min_us = 1, .max_us = ~0ULL, .storage = 1024,     \

@@ -1,9 +1,12 @@
 /* applet funclatency: time functions (entry to return) as a latency histogram
  * readme: entry-to-return latency histograms of kernel or user functions (`-F` per function)
  *
- * Kernel or user functions, log2 histograms, bcc's flags and output.  Entry
- * programs push the time on a per-thread stack (so nested and recursive
- * calls pair up correctly), return programs pop it. */
+ * Kernel or user functions, log2 histograms: libbpf-tools 0.26's output
+ * ("Tracing F.  Hit Ctrl-C to exit", "nsec : count    distribution", -i
+ * accumulating, "Exiting trace of F"), its -c CG and `-p PID :FUNC`, and
+ * bcc's wildcards, -r and -F on top.  Entry programs push the time on a
+ * per-thread stack (so nested and recursive calls pair up correctly),
+ * return programs pop it. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -35,17 +38,20 @@ static const struct opt opts[] = {
 	{ 'm', "milliseconds", NULL, "millisecond histogram" },
 	{ 'F', "function", NULL, "show a separate histogram per function" },
 	{ 'r', "regexp", NULL, "use regular expressions. Default is \"*\" wildcards only." },
+	{ 'c', "cgroup", "CG", "trace processes in this cgroup (v2 directory) only" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-T] [-u] [-m] [-F] [-r] [-v] pattern",
+	.usage = "[-h] [-p PID] [-i INTERVAL] [-d DURATION] [-c CG] [-T] [-u] [-m] [-F] [-r] [-v] pattern",
 	.examples = "  funclatency do_sys_open       # time the do_sys_open() kernel function\n"
 		    "  funclatency c:read            # time the read() C library function\n"
 		    "  funclatency -u vfs_read       # time vfs_read(), in microseconds\n"
 		    "  funclatency -m do_nanosleep   # time do_nanosleep(), in milliseconds\n"
 		    "  funclatency -i 2 -d 10 c:open # output every 2 seconds, for duration 10s\n"
 		    "  funclatency -p 181 vfs_read   # time process 181 only\n"
+		    "  funclatency -p 181 :foo       # time foo() in the binary of process 181\n"
+		    "  funclatency -c CG vfs_read    # only processes in cgroup v2 directory CG\n"
 		    "  funclatency 'c:*printf'       # time the *printf family of functions\n"
 		    "  funclatency -F 'vfs_r*'       # show one histogram per matched function\n",
 	.opts = opts,
@@ -55,6 +61,7 @@ static const struct tool_help help = {
 static struct pattern_tool pt; /* set in main: bss, not in the binary */
 static struct {
 	bool usec, msec, perfunc;
+	const char *cgroup;
 } env;
 
 static int parse(int key, const char *arg, void *ctx)
@@ -64,6 +71,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'u': env.usec = true; break;
 	case 'm': env.msec = true; break;
 	case 'F': env.perfunc = true; break;
+	case 'c': env.cgroup = arg; break; /* (not the pattern tools' -c CPU) */
 	default: return pattern_tool_opt(&pt, key, arg);
 	}
 	return 0;
@@ -125,7 +133,7 @@ static int gen_entry(struct obj *o, struct spec *s, struct loc *l, const struct 
 }
 
 static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, const struct cg_opts *co, int stk,
-		      int dist, int tot, bool per_tgid)
+		      int dist, int tot)
 {
 	struct gen *g = gen_new(l, s, co);
 	struct emit *e = gen_emit(g);
@@ -153,16 +161,12 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	emit_alu(e, BPF_SUB, R0, R7);
 	emit_stx(e, 8, R10, (int16_t)delta, R0);
 	/* the histogram's key: {location, tgid or -1, slot} */
-	emit_st(e, 4, R10, (int16_t)dk, env.perfunc || per_tgid ? li : 0);
+	emit_st(e, 4, R10, (int16_t)dk, env.perfunc ? li : 0);
 	emit_st(e, 4, R10, (int16_t)(dk + 8), 0);
 	emit_st(e, 4, R10, (int16_t)(dk + 12), 0);
-	if (per_tgid) {
-		emit_mov(e, R1, R8);
-		emit_alui(e, BPF_RSH, R1, 32);
-		emit_stx(e, 4, R10, (int16_t)(dk + 4), R1);
-	} else {
-		emit_st(e, 4, R10, (int16_t)(dk + 4), -1);
-	}
+	/* one histogram over every process, as libbpf-tools (bcc split a
+	 * library's calls by TGID) */
+	emit_st(e, 4, R10, (int16_t)(dk + 4), -1);
 	/* its total and count in ns (slot 0 of the key): the avg line and
 	 * the histogram's exact sum */
 	emit_ldmap(e, R1, tot);
@@ -205,21 +209,20 @@ static int cmp_dkey(const void *a, const void *b)
 	return x->tgid < y->tgid ? -1 : x->tgid > y->tgid;
 }
 
-/* Read and clear a hash of struct dkey -> u64 values (nval of them). */
+/* Read a hash of struct dkey -> u64 values (nval of them).  Not cleared:
+ * libbpf-tools' -i reports the histogram so far, every interval. */
 static int drain(int fd, size_t nval, struct map_dump *d)
 {
 	if (map_dump(fd, sizeof(struct dkey), nval * 8, d) < 0) {
 		tool_err("funclatency", "cannot read the histogram: %s", err_msg());
 		return -1;
 	}
-	for (size_t i = 0; i < d->n; i++)
-		bpf_map_delete(fd, map_dump_key(d, i));
-	err_clear();
 	return 0;
 }
 
-/* bcc's layout: [Function = NAME [TGID]] sections, log2 histograms in
- * the unit, the avg line over everything.  JSON: the histograms with
+/* libbpf-tools' layout: log2 histograms in the unit ("nsec"), its slots
+ * (the BPF side counts bcc's: slots 0 and 1 become its slot 0); with -F or
+ * bcc's "Function = NAME" sections.  JSON: the histograms with
  * their exact sums ("latency": [{"function", "pid", "unit", "count",
  * "sum", "buckets"}]) and avg/total/count; Prometheus:
  * corebox_funclatency_latency_seconds{function=...}. */
@@ -228,7 +231,6 @@ struct report_ctx {
 	int dist, tot;
 	const struct loc *entries;
 	bool sections;
-	const char *unit;
 };
 
 static int report(void *ctx)
@@ -238,10 +240,9 @@ static int report(void *ctx)
 	int dist = c->dist, tot = c->tot;
 	const struct loc *entries = c->entries;
 	bool sections = c->sections;
-	const char *unit = c->unit;
-	static const struct out_hist hist_ns = { "latency", "function latency", "nsecs", .bcc = true };
-	static const struct out_hist hist_us = { "latency", "function latency", "usecs", .bcc = true };
-	static const struct out_hist hist_ms = { "latency", "function latency", "msecs", .bcc = true };
+	static const struct out_hist hist_ns = { "latency", "function latency", "nsec" };
+	static const struct out_hist hist_us = { "latency", "function latency", "usec" };
+	static const struct out_hist hist_ms = { "latency", "function latency", "msec" };
 	const struct out_hist *h = env.msec ? &hist_ms : env.usec ? &hist_us : &hist_ns;
 	double div = env.msec ? 1e6 : env.usec ? 1e3 : 1;
 	struct map_dump d, t;
@@ -297,7 +298,8 @@ static int report(void *ctx)
 				snprintf(head, sizeof(head), "\nFunction = %s\n", name);
 			}
 		}
-		out_hist64(h, head, labels, nl, hist, BCC_SLOTS, &sum);
+		hist[1] += hist[0];
+		out_hist64(h, head, labels, nl, hist + 1, BCC_SLOTS - 1, &sum);
 		i = j;
 	}
 	for (size_t r = 0; r < t.n; r++) {
@@ -307,11 +309,9 @@ static int report(void *ctx)
 		all_ns += a[0];
 		all_n += a[1];
 	}
-	if (all_n > 0) {
+	if (all_n > 0) { /* JSON only: libbpf-tools prints no avg line */
 		uint64_t total = (uint64_t)((double)all_ns / div);
 
-		out_text("\navg = %llu %s, total: %llu %s, count: %llu\n\n", (unsigned long long)(total / all_n), unit,
-			 (unsigned long long)total, unit, (unsigned long long)all_n);
 		out_doc_num("avg", (double)total / (double)all_n, NULL);
 		out_doc_num("total", (double)total, NULL);
 		out_doc_num("count", (double)all_n, NULL);
@@ -324,6 +324,30 @@ static int report(void *ctx)
 	return rc;
 }
 
+/* `-p PID :FUNC` (libbpf-tools): FUNC in the binary PID runs, named by
+ * /proc/PID/exe's target (a path the uprobe can open).  0, or the exit
+ * status after a message. */
+static int own_binary(struct spec *s)
+{
+	char link[32], path[PATH_MAX];
+	ssize_t n;
+
+	if (!pt.pid) {
+		tool_err("funclatency", "%s: ':FUNCTION' names a function of the -p PID's binary: give -p PID", pt.pattern);
+		return 2;
+	}
+	snprintf(link, sizeof(link), "/proc/%d/exe", pt.pid);
+	n = readlink(link, path, sizeof(path) - 1);
+	if (n <= 0) {
+		tool_err("funclatency", "cannot read %s: %s (is process %d running?)", link, strerror(errno), pt.pid);
+		return 1;
+	}
+	path[n] = 0;
+	free(s->lib);
+	s->lib = xstrdup(path);
+	return 0;
+}
+
 int funclatency_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "funclatency", .limit = 1000 };
@@ -332,8 +356,7 @@ int funclatency_main(int argc, char **argv)
 	struct spec s;
 	struct loc *ent = NULL, *ret = NULL;
 	struct obj *o;
-	int ne = 0, nr = 0, stk, dist, tot, rc = 0, attached = 0;
-	bool per_tgid;
+	int ne = 0, nr = 0, stk, dist, tot, rc = 0, attached = 0, cgfd = -1;
 	const char *pattern, *second;
 
 	pt = (struct pattern_tool){ .help = &help, .duration_key = 'd', .cpu = -1 };
@@ -349,6 +372,8 @@ int funclatency_main(int argc, char **argv)
 	}
 	if ((rc = pattern_tool_spec(&pt, &s, &ro)))
 		return rc;
+	if (pattern[0] == ':' && (rc = own_binary(&s)))
+		goto out0;
 	if (probe_resolve(&s, &ro, false, &ent, &ne) < 0 || probe_resolve(&s, &ro, true, &ret, &nr) < 0) {
 		tool_err("funclatency", "%s", err_msg());
 		locs_free(ent, ne);
@@ -361,24 +386,38 @@ int funclatency_main(int argc, char **argv)
 		rc = 1;
 		goto out0;
 	}
-	per_tgid = *s.lib && !pt.pid;
 	co.pid = pt.pid;
+	if (env.cgroup && (cgfd = tool_cgroup_open("funclatency", env.cgroup)) < 0) {
+		rc = 1;
+		goto out0;
+	}
 	o = obj_new("funclatency");
+	if (cgfd >= 0) {
+		co.cgroup = true;
+		co.cgroup_map = obj_new_map(o, "cgroup_map", BPF_MAP_TYPE_CGROUP_ARRAY, 4, 4, 1, 0);
+	}
 	stk = obj_new_map(o, "starts", BPF_MAP_TYPE_HASH, 4, 8 + DEPTH * 8, 10240, 0);
 	dist = obj_new_map(o, "dist", BPF_MAP_TYPE_HASH, sizeof(struct dkey), 8, 10240, 0);
 	tot = obj_new_map(o, "totals", BPF_MAP_TYPE_HASH, sizeof(struct dkey), 16, 10240, 0);
 	for (int i = 0; i < ne && !rc; i++) {
 		rc = gen_entry(o, &s, &ent[i], &co, stk);
 		if (!rc)
-			rc = gen_return(o, &s, &ret[i], i, &co, stk, dist, tot, per_tgid);
+			rc = gen_return(o, &s, &ret[i], i, &co, stk, dist, tot);
 	}
 	if ((rc = build_finish(o, rc, "funclatency", pattern, &attached)))
 		goto out;
-	rep = (struct report_ctx){ o, dist, tot, ent, env.perfunc || per_tgid,
-				   env.msec ? "msecs" : env.usec ? "usecs" : "nsecs" };
-	rc = pattern_tool_loop(&pt, attached / 2, 0, report, &rep);
+	if (cgfd >= 0 && tool_cgroup_filter(o, "funclatency", env.cgroup, cgfd) < 0) {
+		rc = 1;
+		goto out;
+	}
+	rep = (struct report_ctx){ o, dist, tot, ent, env.perfunc };
+	out_info("Tracing %s.  Hit Ctrl-C to exit\n", pattern);
+	rc = pattern_tool_loop(&pt, attached / 2, PATTERN_QUIET, report, &rep);
+	out_info("Exiting trace of %s\n", pattern);
 out:
 	obj_close(o);
+	if (cgfd >= 0)
+		close(cgfd);
 out0:
 	locs_free(ent, ne);
 	locs_free(ret, nr);

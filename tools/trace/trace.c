@@ -52,6 +52,7 @@ struct probe {
 static struct {
 	int pid, tid, max_events, strsize, pages;
 	long long uid; /* up to 2^32-2, -1: none (64-bit on 32-bit hosts too) */
+	bool bin_cmp;
 	bool include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
@@ -87,13 +88,14 @@ static const struct opt opts[] = {
 	{ 'a', "address", NULL, "print virtual address in stacks" },
 	{ 'I', "include", "HEADER", "accepted for bcc compatibility (types come from kernel BTF)" },
 	{ 'A', "aggregate", NULL, "aggregate amount of each trace (needs -M)" },
+	{ 'B', "bin_cmp", NULL, "allow to use STRCMP with binary values" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
 	.usage = "[-h] [-b BUFFER_PAGES] [-p PID] [-L TID] [--uid UID] [-v] [-Z STRING_SIZE] [-S]\n"
 		 "             [-M MAX_EVENTS] [-t] [-u] [-T] [-C] [-c CGROUP_PATH] [-n NAME] [-f MSG_FILTER] [-K]\n"
-		 "             [-U] [-a] [-I header] [-A] probe [probe ...]",
+		 "             [-U] [-a] [-I header] [-A] [-B] probe [probe ...]",
 	.examples =
 		"  trace do_sys_open                  # trace do_sys_open (kernel function entry)\n"
 		"  trace 'sys_execve \"%s\", arg1'      # exec'd file names (syscall tracepoint here)\n"
@@ -131,6 +133,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'f': env.msg_filter = arg; break;
 	case 'K': env.kstack = true; break;
 	case 'U': env.ustack = true; break;
+	case 'B': env.bin_cmp = true; break;
 	case 'a': env.address = true; break;
 	case 'I': break;
 	case 'A': env.aggregate = true; break;
@@ -220,7 +223,7 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 		     int drop_off)
 {
 	struct cg_opts co = { .pid = env.pid, .tid = env.tid, .uid = env.uid, .cpu = -1, .strsize = env.strsize,
-			      .cgroup = env.cgroup != NULL, .cgroup_map = maps[4] };
+			      .cgroup = env.cgroup != NULL, .cgroup_map = maps[4], .bin_cmp = env.bin_cmp };
 	struct gen *g;
 	struct emit *e;
 	int out, key, rc = 0;

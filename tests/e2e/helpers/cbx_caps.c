@@ -3,10 +3,12 @@
  * to nice -1: CAP_SYS_NICE, as RLIMIT_NICE is 0), give up root
  * (setresuid to nobody: CAP_SETUID, allowed), then one check it denies
  * (setpriority to nice -2 as nobody: CAP_SYS_NICE, EACCES); print each
- * call and its result, then "done". */
+ * call and its result, then "done".  "cbx_caps N linger" then waits to be
+ * killed, so that its user stacks can still be named. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -18,8 +20,8 @@ int main(int argc, char **argv)
 	struct rlimit zero = { 0, 0 };
 	int n;
 
-	if (argc != 2 || sscanf(argv[1], "%d", &n) != 1) {
-		fprintf(stderr, "usage: cbx_caps N\n");
+	if (argc < 2 || argc > 3 || sscanf(argv[1], "%d", &n) != 1) {
+		fprintf(stderr, "usage: cbx_caps N [linger]\n");
 		return 2;
 	}
 	/* RLIMIT_NICE 0: every step below nice 0 asks for CAP_SYS_NICE */
@@ -47,5 +49,9 @@ int main(int argc, char **argv)
 	}
 	printf("nice deny\n");
 	printf("done\n");
+	fflush(stdout);
+	if (argc > 2 && !strcmp(argv[2], "linger"))
+		for (;;)
+			pause();
 	return 0;
 }
