@@ -77,17 +77,17 @@ static int attach_kprobe(struct prog *p, const char *func, uint64_t off, bool re
 	return 0;
 }
 
-static int attach_uprobe(struct prog *p, bool ret)
+/* uprobe/PATH:FUNC[+OFF] -> path and file offset */
+static int uprobe_resolve(const struct prog *p, char *path, size_t path_size, uint64_t *file_off)
 {
-	/* uprobe/PATH:FUNC[+OFF] */
 	const char *colon = strrchr(p->target, ':');
-	char path[512], func[256];
+	char func[256];
 	uint64_t off = 0, extra;
 	const void *data;
 	size_t size;
-	int pfd, err;
+	int err;
 
-	if (!colon || (size_t)(colon - p->target) >= sizeof(path))
+	if (!colon || (size_t)(colon - p->target) >= path_size)
 		return err_set(EINVAL, "program %s: uprobe target '%s' is not PATH:FUNCTION", p->name,
 			       p->target);
 	memcpy(path, p->target, (size_t)(colon - p->target));
@@ -107,9 +107,21 @@ static int attach_uprobe(struct prog *p, bool ret)
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);
 	}
+	*file_off = off + extra;
+	return 0;
+}
+
+static int attach_uprobe(struct prog *p, bool ret)
+{
+	char path[512];
+	uint64_t off;
+	int pfd, err;
+
+	if ((err = uprobe_resolve(p, path, sizeof(path), &off)) < 0)
+		return err;
 	if (p->uprobe_multi) { /* a link of one offset (see load.c) */
-		uint64_t o = off + extra, ref = p->ref_ctr_off;
-		int fd = bpf_link_create_uprobe_multi(p->fd, path, &o, ref ? &ref : NULL, NULL, 1,
+		uint64_t ref = p->ref_ctr_off;
+		int fd = bpf_link_create_uprobe_multi(p->fd, path, &off, ref ? &ref : NULL, NULL, 1,
 						      ret ? CB_BPF_F_UPROBE_MULTI_RETURN : 0, p->upid);
 
 		if (fd < 0)
@@ -118,7 +130,7 @@ static int attach_uprobe(struct prog *p, bool ret)
 		p->mech = ret ? "uretprobe_multi" : "uprobe_multi";
 		return 0;
 	}
-	pfd = perf_open_uprobe_ref(path, off + extra, ret, p->upid > 0 ? p->upid : -1, p->ref_ctr_off);
+	pfd = perf_open_uprobe_ref(path, off, ret, p->upid > 0 ? p->upid : -1, p->ref_ctr_off);
 	if (pfd < 0)
 		return pfd;
 	err = perf_attach_bpf(pfd, p->fd, 0, &p->link_fd);
