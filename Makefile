@@ -85,6 +85,7 @@ BPF_SRCS  := $(wildcard tools/*/*.bpf.c)
 BPF_TOOLS := $(notdir $(BPF_SRCS:.bpf.c=))
 TOOL_SRCS := tools/main.c $(filter-out $(BPF_SRCS),$(wildcard tools/*/*.c))
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
+SLIM_OBJS := $(patsubst %,$(B)/bpf/%.slim.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
 # The version: `git describe` when built from a git checkout (tags, else
@@ -132,8 +133,8 @@ $(B)/obj/%.o: %.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
-# (the loader never reads them), keep .BTF and .BTF.ext.  The source is
+# BPF objects: compile, drop DWARF, the relocations of .BTF/.BTF.ext and
+# .llvm_addrsig (the loader never reads them), keep .BTF and .BTF.ext.  The source is
 # found in whichever tools/ subsystem holds it; the headers it includes
 # are in its .d file.
 .SECONDEXPANSION:
@@ -142,28 +143,46 @@ $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@.tmp $(call bpf_src,$*)
 	$(LLVM_STRIP) -g $@.tmp
-	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext $@.tmp
+	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext --remove-section=.llvm_addrsig $@.tmp
 	mv $@.tmp $@
 
 -include $(OBJS:.o=.d) $(BPF_OBJS:.o=.d)
 
 # Keep the plain objects too (tests and `corebox btf min` read them).
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(SLIM_OBJS)
 
-# Objects are embedded gzip'd (BTF compresses ~4x; the loader inflates
-# them at open, in well under a millisecond).
-$(B)/bpf/%.bpf.o.gz: $(B)/bpf/%.bpf.o
-	gzip -9 -n -c $< > $@
+# Objects are embedded slimmed and packed.  tools/bpfslim.py drops what no
+# loader step reads (.BTF.ext line_info and its source-line strings,
+# clang's branch-label symbols): about a third of each object.
+# BPF_LINE_INFO=1 keeps the line info (source lines in verifier logs;
+# `make clean` first).  tools/bpfpack.py then deflates each object
+# against one preset dictionary of what they share (their BTF repeats the
+# same kernel structs and names), embedded once, plain: a tool inflates
+# only its own object.  build/bpf/sizes.txt: each packed size (make bench).
+
+$(B)/bpf/%.slim.o: $(B)/bpf/%.bpf.o tools/bpfslim.py
+	python3 tools/bpfslim.py $< $@.tmp $(if $(BPF_LINE_INFO),--keep-lines)
+	mv $@.tmp $@
+
+# (one step for all: the dictionary depends on every object)
+$(B)/bpf/packed.stamp: $(SLIM_OBJS) tools/bpfpack.py
+	python3 tools/bpfpack.py $(B)/bpf $(SLIM_OBJS)
+	@touch $@
 
 # Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end,
-# and a table of them all, corebox_bpf_objs[] = { name, start, end }...,
-# ending with zeros (for `corebox btf min`).
-$(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
+# the dictionary corebox_bpf_dict / corebox_bpf_dict_end
+# (tools/common/bpfobjs.c), and a table of the objects,
+# corebox_bpf_objs[] = { name, start, end }..., ending with zeros (for
+# `corebox btf min`).
+$(B)/bpfobjs.S: $(B)/bpf/packed.stamp Makefile
 	@mkdir -p $(B)
 	@{ echo '.section .rodata.bpfobjs,"a"'; \
+	   echo ".global corebox_bpf_dict"; echo "corebox_bpf_dict:"; \
+	   echo ".incbin \"$(B)/bpf/corebox-dict.bin\""; \
+	   echo ".global corebox_bpf_dict_end"; echo "corebox_bpf_dict_end:"; \
 	   for t in $(BPF_TOOLS); do \
 	     echo ".balign 8"; echo ".global $${t}_bpf_obj"; echo "$${t}_bpf_obj:"; \
-	     echo ".incbin \"$(B)/bpf/$$t.bpf.o.gz\""; \
+	     echo ".incbin \"$(B)/bpf/$$t.cbz\""; \
 	     echo ".global $${t}_bpf_obj_end"; echo "$${t}_bpf_obj_end:"; \
 	   done; \
 	   for t in $(BPF_TOOLS); do echo ".Lname_$$t: .asciz \"$$t\""; done; \
@@ -173,7 +192,7 @@ $(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
 	   echo ".quad 0, 0, 0"; \
 	   echo '.section .note.GNU-stack,"",%progbits'; } > $@
 
-$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(BPF_OBJS:.o=.o.gz)
+$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(B)/bpf/packed.stamp
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
 
@@ -219,8 +238,9 @@ demo: deps
 	$(MAKE) corebox
 	sh tests/demo.sh
 
+# (the build on every core: CI runs a plain `make check`)
 check: deps
-	$(MAKE) corebox
+	$(MAKE) -j$$(nproc) corebox
 	$(MAKE) -C . test
 
 test:

@@ -66,6 +66,21 @@ const char *elf_sym_name(const struct elf_symtab *st, const Elf64_Sym *sym);
  * Returns 0 and sets *off, or -ENOENT with a message. */
 int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off);
 
+/* Go's function table (.gopclntab), which even a stripped Go binary
+ * keeps (the runtime reads it): function names by address.  Go 1.2 to
+ * 1.15, 1.16/1.17 and 1.18+ layouts, 64-bit. */
+struct elf_gopcln {
+	const uint8_t *tab;       /* the section */
+	size_t size;
+	unsigned ver;             /* 2: 1.2, 16: 1.16, 18: 1.18 and later */
+	uint64_t nfunc, text;     /* text: base of 1.18+ entry offsets */
+	size_t ftab, names;       /* offsets in tab: function table, name table */
+};
+/* 0, or -ENOENT (no .gopclntab) / -EINVAL (unknown or damaged: message). */
+int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g);
+/* The function holding vaddr: its name and start.  0 or -ENOENT. */
+int elf_gopcln_find(const struct elf_gopcln *g, uint64_t vaddr, const char **name, uint64_t *start);
+
 /* Convenience: map a whole file read-only (mmap); *size set. */
 int elf_map_file(const char *path, const void **data, size_t *size);
 void elf_unmap_file(const void *data, size_t size);

@@ -22,6 +22,13 @@ command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2
 # <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
 [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
 	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"
+# tests/e2e/usyms.sh: C++, Rust and Go programs to name, debug files split
+# off (objcopy), MiniDebugInfo (xz)
+command -v g++ >/dev/null 2>&1 || need="$need g++"
+command -v rustc >/dev/null 2>&1 || need="$need rustc"
+command -v objcopy >/dev/null 2>&1 || need="$need binutils"
+command -v xz >/dev/null 2>&1 || need="$need xz-utils"
+command -v go >/dev/null 2>&1 || need="$need golang-go"
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"

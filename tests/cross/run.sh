@@ -44,7 +44,7 @@ fi
 mkdir -p "$OUT/obj" || exit 1
 
 # ---- 1. the binary ----
-if make -s --no-print-directory ARCH=arm64 >"$OUT/make.log" 2>&1; then
+if make -s --no-print-directory -j"$(nproc)" ARCH=arm64 >"$OUT/make.log" 2>&1; then
 	ok "make ARCH=arm64 builds ./corebox-arm64 ($(stat -c %s corebox-arm64) bytes)"
 else
 	notok "make ARCH=arm64 failed: $(grep -m1 -E 'error|Error' "$OUT/make.log" | cut -c1-200)"
@@ -85,9 +85,9 @@ if [ -r $kbtf ]; then
 	# shellcheck disable=SC2086
 	./corebox btf min $kbtf -o "$OUT/min.x86" $objs > "$OUT/min.log" 2>&1
 	# shellcheck disable=SC2086
-	"$QEMU" ./corebox-arm64 btf min $kbtf -o "$OUT/min.arm64" $(echo "$objs" | sed 's/\.o /.o.gz /g') >> "$OUT/min.log" 2>&1
+	"$QEMU" ./corebox-arm64 btf min $kbtf -o "$OUT/min.arm64" $(echo "$objs" | sed 's/\.bpf\.o /.cbz /g') >> "$OUT/min.log" 2>&1
 	if [ -s "$OUT/min.x86" ] && cmp -s "$OUT/min.x86" "$OUT/min.arm64"; then
-		ok "btf min: corebox-arm64 from build/arm64/bpf/*.bpf.o.gz (inflated on arm64) writes the same $(stat -c %s "$OUT/min.x86") bytes as ./corebox from the plain objects"
+		ok "btf min: corebox-arm64 from build/arm64/bpf/*.cbz (slimmed, inflated on arm64 with its dictionary) writes the same $(stat -c %s "$OUT/min.x86") bytes as ./corebox from the plain objects"
 	else
 		notok "btf min differs between the arm64 and x86_64 builds: $(tail -n 2 "$OUT/min.log" | tr '\n' ' ')"
 	fi
@@ -99,7 +99,7 @@ fi
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
 [ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
 # the library layers, as for tests/unit/build.sh
-if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
+if ! make -s --no-print-directory -j"$(nproc)" ARCH=arm64 UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
 	notok "unit test libraries do not build for aarch64: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi
@@ -127,7 +127,7 @@ for t in tests/unit/test_*.c; do
 done
 
 # ---- 3. fuzz corpora ----
-for t in elf btf btf_ext; do
+for t in elf btf btf_ext demangle xz; do
 	if ! make -s --no-print-directory ARCH=arm64 UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
 		notok "fuzz harness $t does not build for aarch64"
 		continue

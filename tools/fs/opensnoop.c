@@ -68,6 +68,7 @@ static const struct tool_help help = {
 		    "  opensnoop -F         # full paths\n"
 		    "  opensnoop -f O_WRONLY -f O_RDWR   # only opens for writing\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 #ifndef O_TMPFILE

@@ -37,6 +37,8 @@ struct gen {
 	int entry_map;
 	char **entry_names;
 	int nentry;
+	gen_ext_fn ext;
+	void *ext_ctx;
 };
 
 /* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
@@ -666,6 +668,12 @@ static int cg_addr(struct gen *g, struct node *n, struct ctype *t, enum where *w
 		if (n->op == '*') {
 			if ((err = cg_value(g, n->a, &bt)) < 0)
 				return err;
+			if (bt.base == CT_INT && !bt.ptr && !bt.arr && g->ext) {
+				/* bpftrace: *ADDRESS reads a u64 there */
+				*w = bt.user || g->loc->user ? W_USER : W_ANY;
+				*t = ct_int(8, false);
+				return 0;
+			}
 			if (!ct_is_ptr(&bt) && !bt.arr)
 				return gfail(g, n, "dereferencing something that is not a pointer%s", "");
 			*w = ptr_where(g, &bt);
@@ -896,6 +904,9 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	uint32_t bo, bs;
 	int err;
 
+	if (g->ext && (err = g->ext(g, n, t, g->ext_ctx)) != GEN_EXT_PASS)
+		return err;
+
 	switch (n->kind) {
 	case N_NUM:
 		emit_ld64(e, R0, n->num);
@@ -1069,6 +1080,20 @@ int gen_filter(struct gen *g, const char *text, int pos, int label)
 	emit_jmpi(&g->e, BPF_JEQ, R0, 0, label);
 	return 0;
 }
+
+void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx)
+{
+	g->ext = fn;
+	g->ext_ctx = ctx;
+}
+
+int gen_fail(struct gen *g, const struct node *n, const char *msg)
+{
+	return gfail(g, n, "%s", msg);
+}
+
+const struct loc *gen_loc(const struct gen *g) { return g->loc; }
+void gen_unstack(struct gen *g, int size) { stack_release(g, size); }
 
 void gen_set_entry(struct gen *g, int map, char **names, int n)
 {

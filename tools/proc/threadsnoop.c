@@ -37,6 +37,7 @@ static const struct tool_help help = {
 	.examples = "    threadsnoop        # list new thread creation\n"
 		    "    threadsnoop -p 181 # only threads of PID 181\n",
 	.opts = opts,
+	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -161,7 +162,7 @@ int threadsnoop_main(int argc, char **argv)
 	if (!nlib)
 		fprintf(stderr, "threadsnoop: no C library with pthread_create found (looked for glibc's "
 			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n");
-	usyms = usyms_new(0);
+	usyms = usyms_new(USYMS_NAMES);
 	err = tool_run_events(o, &te);
 	usyms_free(usyms);
 	return err;

@@ -108,6 +108,7 @@ static const struct tool_help help = {
 		"  trace 'p::do_sys_openat2(int dfd, const char *filename) \"%s\", filename'\n"
 		"  trace -U 'p:c:inet_pton'          # with user stacks\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -659,7 +660,7 @@ int trace_main(int argc, char **argv)
 		goto out;
 	if (env.kstack || env.ustack) {
 		env.stk_ok = stacks_init(&env.stk, map_fd(obj_map_at(o, (size_t)maps[2])), 127,
-					 (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER)) == 0;
+					 (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER) | STACKS_NAMES) == 0;
 		if (!env.stk_ok)
 			tool_err("trace", "stacks will show raw addresses: %s", err_msg());
 	}
