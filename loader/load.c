@@ -404,8 +404,8 @@ static void log_tail(const char *log, char *out, size_t size, int lines)
  * that mutex, so many of them close at once (obj_close). */
 static void choose_uprobe_kind(struct prog *p)
 {
-	p->uprobe_multi = (p->kind == ATTACH_UPROBE || p->kind == ATTACH_URETPROBE) && p->target && !p->sleepable &&
-			  probe_uprobe_multi();
+	p->uprobe_multi = (p->kind == ATTACH_UPROBE || p->kind == ATTACH_URETPROBE) &&
+			  (p->target || p->by_offsets) && !p->sleepable && probe_uprobe_multi();
 	if (p->uprobe_multi)
 		p->expected_attach_type = CB_BPF_TRACE_UPROBE_MULTI;
 }
