@@ -244,19 +244,106 @@ int prog_attach(struct prog *p)
 	return err;
 }
 
+/* Programs with the same code (the same instructions, maps included) on
+ * the same binary behave the same wherever they fire: memleak's nine
+ * allocator returns, say.  They go through one uprobe_multi link, on the
+ * first one's program, which detaches all of them after one grace period
+ * instead of one each.  Any that fail to resolve or group are left to
+ * prog_attach, which names the one at fault. */
+struct uprobe_site {
+	char path[512];
+	uint64_t off;
+	bool ok;
+};
+
+static bool same_uprobe_code(const struct prog *a, const struct prog *b)
+{
+	return a->kind == b->kind && a->upid == b->upid && a->cnt == b->cnt &&
+	       !memcmp(a->insns, b->insns, a->cnt * sizeof(*a->insns));
+}
+
+static bool group_candidate(const struct prog *p)
+{
+	return p->autoload && p->fd >= 0 && p->uprobe_multi && p->target && p->link_fd < 0 && !p->grouped;
+}
+
+static void attach_uprobe_groups(struct obj *o)
+{
+	struct uprobe_site *site = NULL;
+	uint64_t *offs = NULL, *refs = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < o->nr_progs; i++)
+		n += group_candidate(&o->progs[i]);
+	if (n < 2)
+		return;
+	site = xcalloc(o->nr_progs, sizeof(*site));
+	offs = xmalloc(o->nr_progs * sizeof(*offs));
+	refs = xmalloc(o->nr_progs * sizeof(*refs));
+	for (size_t i = 0; i < o->nr_progs; i++)
+		if (group_candidate(&o->progs[i]))
+			site[i].ok = uprobe_resolve(&o->progs[i], site[i].path, sizeof(site[i].path), &site[i].off) == 0;
+	err_clear();
+	for (size_t i = 0; i < o->nr_progs; i++) {
+		struct prog *p = &o->progs[i];
+		bool ret = p->kind == ATTACH_URETPROBE, any_ref = p->ref_ctr_off != 0;
+		size_t cnt = 1;
+		int fd;
+
+		if (!site[i].ok || !group_candidate(p))
+			continue;
+		offs[0] = site[i].off;
+		refs[0] = p->ref_ctr_off;
+		for (size_t j = i + 1; j < o->nr_progs; j++) {
+			struct prog *q = &o->progs[j];
+
+			if (site[j].ok && group_candidate(q) && same_uprobe_code(p, q) &&
+			    !strcmp(site[i].path, site[j].path)) {
+				offs[cnt] = site[j].off;
+				refs[cnt++] = q->ref_ctr_off;
+				any_ref |= q->ref_ctr_off != 0;
+			}
+		}
+		if (cnt < 2)
+			continue;
+		fd = bpf_link_create_uprobe_multi(p->fd, site[i].path, offs, any_ref ? refs : NULL, NULL, (uint32_t)cnt,
+						  ret ? CB_BPF_F_UPROBE_MULTI_RETURN : 0, p->upid);
+		if (fd < 0) {
+			err_clear();
+			continue;
+		}
+		p->link_fd = fd;
+		p->mech = ret ? "uretprobe_multi" : "uprobe_multi";
+		for (size_t j = i + 1; j < o->nr_progs; j++) {
+			struct prog *q = &o->progs[j];
+
+			if (site[j].ok && group_candidate(q) && same_uprobe_code(p, q) &&
+			    !strcmp(site[i].path, site[j].path)) {
+				q->grouped = true; /* on p's link */
+				q->mech = p->mech;
+			}
+		}
+	}
+	free(site);
+	free(offs);
+	free(refs);
+}
+
 int obj_attach(struct obj *o)
 {
 	if (!o->loaded)
 		return err_set(EINVAL, "%s: attach before load", o->name);
+	attach_uprobe_groups(o);
 	for (size_t i = 0; i < o->nr_progs; i++) {
 		struct prog *p = &o->progs[i];
 		int err;
 
-		if (!p->autoload || p->fd < 0)
+		if (!p->autoload || p->fd < 0 || p->grouped || p->link_fd >= 0)
 			continue;
 		err = prog_attach(p);
 		if (err < 0) {
-			for (size_t k = 0; k < i; k++)
+			/* all of them: a group's link is on its first program */
+			for (size_t k = 0; k < o->nr_progs; k++)
 				prog_detach(&o->progs[k]);
 			return err;
 		}
@@ -430,6 +517,7 @@ void prog_detach(struct prog *p)
 		close(p->perf_fd);
 	p->link_fd = p->perf_fd = -1;
 	p->mech = "";
+	p->grouped = false; /* its uprobe goes with its group's first program */
 	if (p->legacy_event[0]) {
 		perf_kprobe_legacy_remove(p->legacy_event, p->legacy_retprobe);
 		p->legacy_event[0] = 0;
