@@ -262,4 +262,5 @@ int obj_new_prog(struct obj *o, const char *name, const char *sec, const struct 
 }
 
 void prog_set_uprobe_pid(struct prog *p, int pid) { p->upid = pid; }
+void prog_set_uprobe_offsets(struct prog *p) { p->by_offsets = true; }
 void prog_set_ref_ctr(struct prog *p, uint64_t off) { p->ref_ctr_off = off; }

@@ -84,6 +84,16 @@ const char *prog_mechanism(const struct prog *p);
 /* Attach one loaded program by its section name (obj_attach does all;
  * on failure nothing of this program stays attached). */
 int prog_attach(struct prog *p);
+/* uprobe/uretprobe programs attached by hand to many functions: call
+ * prog_set_uprobe_offsets before obj_load (the program is then loaded
+ * for uprobe_multi links where the kernel has them, 6.6+), then
+ * prog_attach_uprobes once per binary with every file offset: one link
+ * for all of them (detached at once, one grace period), else one perf
+ * uprobe each.  pid > 0: that process only.  Each call adds to what the
+ * program holds; on failure this call's offsets are all undone and the
+ * message names the offset refused. */
+void prog_set_uprobe_offsets(struct prog *p);
+int prog_attach_uprobes(struct prog *p, const char *path, const uint64_t *offsets, size_t n, int pid);
 /* Attach by hand (perf_event programs: profile opens per-CPU events). */
 int prog_attach_perf_fd(struct prog *p, int perf_fd);
 

@@ -60,6 +60,8 @@ struct prog {
 	int attach_btf_obj_fd;   /* target in a module: its BTF object (owned by obj->mods) */
 	bool sleepable;
 	bool uprobe_multi;       /* uprobe/uretprobe with a target: loaded for an uprobe_multi link */
+	bool grouped;            /* attached through another program's uprobe_multi link (same code) */
+	bool by_offsets;         /* attached by hand with prog_attach_uprobes (load it as uprobe_multi) */
 	/* built at load time */
 	struct bpf_insn *insns;
 	size_t cnt, cap;

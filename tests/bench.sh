@@ -196,6 +196,20 @@ if [ -x $LT/funclatency ]; then
 	r=$($B/attach_exit Tracing $LT/funclatency -p $SP c:malloc)
 	printf "  libbpf-tools %-47s attach %5s  exit %5s\n" "funclatency -p PID c:malloc" "${r% *}" "${r#* }"
 fi
+# Detaching uprobes waits for RCU grace periods in the kernel: a perf
+# uprobe ~100 ms each, one after the other; uprobe_multi links overlap
+# when closed from many tasks, and one link of many offsets waits once.
+echo "exit after SIGINT with 20 uprobes (ms; sslsniff: libssl+libgnutls+libnspr4 as installed):"
+U=""
+for f in malloc free calloc realloc strlen strcpy memcpy memset strcmp strncmp getpid puts printf sprintf \
+	 fopen fclose fwrite fread strchr strrchr; do U="$U r:c:$f"; done
+# shellcheck disable=SC2086
+r=$($B/attach_exit FUNC ./corebox trace $U)
+printf "  %-60s exit %5s\n" "corebox trace with 20 uretprobes on libc (20 programs)" "${r#* }"
+r=$($B/attach_exit Attaching ./corebox memleak -p $SP)
+printf "  %-60s exit %5s\n" "corebox memleak -p PID (uprobes on libc)" "${r#* }"
+r=$($B/attach_exit FUNC ./corebox sslsniff)
+printf "  %-60s exit %5s\n" "corebox sslsniff (a program per link, all its functions)" "${r#* }"
 kill $SP 2>/dev/null; wait $SP 2>/dev/null
 echo "trace to a file: paced getppid() events/s (syscall event), lines written, lost:"
 for rate in 20000 50000 100000 200000 400000; do

@@ -68,6 +68,32 @@ if hstart; then
 	hstop
 fi
 
+# 1b. the links: programs with the same code (the allocators' returns:
+# malloc, calloc, realloc, valloc, memalign... all record the returned
+# address the same way) share one uprobe_multi link (6.6+), which detaches
+# in one grace period; each uprobe on a link of its own would hold as many
+# links as uprobes.  Older kernels: one perf uprobe link each.
+if hstart; then
+	if tool_start links 'Attaching to pid' memleak -p "$HPID" 1; then
+		for f in /proc/$TPID/fdinfo/*; do
+			grep -q '^link_id:' "$f" 2>/dev/null && cat "$f"
+		done > "$W/links.fdinfo"
+		tstop links 50
+		nlinks=$(grep -c '^link_id:' "$W/links.fdinfo")
+		nmulti=$(grep -Ec '^link_type:[[:space:]]*u(ret)?probe_multi' "$W/links.fdinfo")
+		nprobes=$(awk '/^uprobe_cnt:/ { n += $2 } END { print n + 0 }' "$W/links.fdinfo")
+		most=$(awk '/^uprobe_cnt:/ && $2 > m { m = $2 } END { print m + 0 }' "$W/links.fdinfo")
+		major=$(uname -r | cut -d. -f1) minor=$(uname -r | cut -d. -f2 | sed 's/[^0-9].*//')
+		if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 6 ]; }; then
+			if [ "$nlinks" -gt 0 ] && [ "$nmulti" = "$nlinks" ] && [ "$nprobes" -gt "$nlinks" ] && [ "$most" -ge 2 ]; then
+				ok "links: $nprobes uprobes in $nlinks uprobe_multi links (up to $most on one)"
+			else notok "links: $nlinks links, $nmulti uprobe_multi, $nprobes uprobes in them, at most $most on one"; fi
+		elif [ "$nlinks" -ge 2 ]; then ok "links: $nlinks perf uprobe links (kernel before uprobe_multi)"
+		else notok "links: $nlinks links"; fi
+	fi
+	hstop
+fi
+
 # 2. -a: every leaked address listed under the stack
 if hstart; then
 	if tool_start alloc 'Attaching to pid' memleak -a -p "$HPID" -o 0 1; then

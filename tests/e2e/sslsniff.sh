@@ -165,5 +165,28 @@ PY
 	else notok "-j: $(head -c 400 "$W/j.out")"; fi
 fi
 
+# ---- 6: the links: each program on all its libssl functions at once ---------------------------
+# OpenSSL 3's libssl has SSL_write, SSL_read, SSL_write_ex and SSL_read_ex:
+# 8 uprobes (an entry and a return each) of 4 programs.  Where the kernel
+# has uprobe_multi links (6.6+) that is 4 links, one per program, each on
+# 2 offsets (a perf uprobe each would be 8 links, detached one grace
+# period after the other at exit); older kernels: 8 perf links.
+if tool_start links "FUNC" sslsniff --no-gnutls --no-nss; then
+	for f in /proc/$TPID/fdinfo/*; do
+		grep -q '^link_id:' "$f" 2>/dev/null && cat "$f" && echo ---
+	done > "$W/links.fdinfo"
+	nlinks=$(grep -c '^link_id:' "$W/links.fdinfo")
+	nmulti=$(grep -Ec '^link_type:[[:space:]]*u(ret)?probe_multi' "$W/links.fdinfo")
+	nprobes=$(awk '/^uprobe_cnt:/ { n += $2 } END { print n + 0 }' "$W/links.fdinfo")
+	major=$(uname -r | cut -d. -f1) minor=$(uname -r | cut -d. -f2 | sed 's/[^0-9].*//')
+	if [ "$major" -gt 6 ] || { [ "$major" = 6 ] && [ "$minor" -ge 6 ]; }; then
+		if [ "$nlinks" = 4 ] && [ "$nmulti" = 4 ] && [ "$nprobes" = 8 ]; then
+			ok "libssl: 8 uprobes in 4 uprobe_multi links (one per program)"
+		else notok "libssl: $nlinks links, $nmulti uprobe_multi, $nprobes uprobes in them (want 4, 4, 8)"; fi
+	elif [ "$nlinks" = 8 ]; then ok "libssl: 8 uprobes as 8 perf links (kernel before uprobe_multi)"
+	else notok "libssl: $nlinks links (want 8 perf uprobe links)"; fi
+	snoop_stop "--no-gnutls --no-nss"
+fi
+
 snoop_left
 [ "$fails" = 0 ]

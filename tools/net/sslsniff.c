@@ -148,41 +148,34 @@ static const struct hook hooks[] = {
 	{ LIB_NSS, "PR_Recv", "sslsniff_rw_enter", "sslsniff_read_exit" },
 };
 
-static struct {
-	int *fds;
-	int n;
-	int libs;
-} att;
+static int att_libs;
 
-/* uprobe and uretprobe on func in path: 0, or -1 after a message */
-static int attach_func(struct obj *o, const char *path, const struct elf_view *ev, const char *func,
-		       const char *enter, const char *exit)
+/* The programs, and per library the functions each one goes on. */
+static const char *const prog_names[] = { "sslsniff_rw_enter", "sslsniff_rw_ex_enter", "sslsniff_write_exit",
+					  "sslsniff_read_exit", "sslsniff_hs_enter", "sslsniff_hs_exit" };
+#define MAX_PER_PROG 8
+struct prog_funcs {
+	uint64_t off[MAX_PER_PROG];
+	const char *func[MAX_PER_PROG];
+	size_t n;
+};
+
+static void add_func(struct prog_funcs *pf, const char *prog, const char *func, uint64_t off)
 {
-	const char *progs[2] = { enter, exit };
-	uint64_t off;
-
-	if (elf_func_file_offset(ev, func, &off) < 0) {
-		tool_err("sslsniff", "%s has no function %s: %s", path, func, err_msg());
-		return -1;
-	}
-	for (int r = 0; r < 2; r++) {
-		int fd = perf_open_uprobe(path, off, r == 1, env.pid ? env.pid : -1);
-
-		if (fd < 0 || prog_attach_perf_fd(obj_prog(o, progs[r]), fd) < 0) {
-			tool_err("sslsniff", "cannot attach a %s to %s in %s: %s", r ? "uretprobe" : "uprobe", func,
-				 path, err_msg());
-			if (fd >= 0)
-				close(fd);
-			return -1;
+	for (size_t i = 0; i < ARRAY_SIZE(prog_names); i++)
+		if (!strcmp(prog_names[i], prog) && pf[i].n < MAX_PER_PROG) {
+			pf[i].off[pf[i].n] = off;
+			pf[i].func[pf[i].n++] = func;
 		}
-		att.fds = xrealloc(att.fds, (size_t)(att.n + 1) * sizeof(int));
-		att.fds[att.n++] = fd;
-	}
-	return 0;
 }
 
+/* Each program goes on all its functions of the library at once: one
+ * uprobe_multi link per program where the kernel has them, which detaches
+ * in one grace period (one perf uprobe per function waits ~100 ms each at
+ * exit, one after the other).  0, or -1 after a message. */
 static int attach_lib(struct obj *o, int type, const char *path)
 {
+	struct prog_funcs pf[ARRAY_SIZE(prog_names)];
 	struct elf_view ev;
 	const void *data;
 	size_t size;
@@ -192,21 +185,50 @@ static int attach_lib(struct obj *o, int type, const char *path)
 		tool_err("sslsniff", "cannot read %s: %s", path, err_msg());
 		return -1;
 	}
+	memset(pf, 0, sizeof(pf));
 	for (size_t i = 0; i < ARRAY_SIZE(hooks) && !ret; i++) {
 		uint64_t off;
 
 		if (hooks[i].type != type)
 			continue;
-		if (hooks[i].optional && elf_func_file_offset(&ev, hooks[i].func, &off) < 0) {
-			err_clear();
-			continue;
+		if (elf_func_file_offset(&ev, hooks[i].func, &off) < 0) {
+			if (hooks[i].optional) {
+				err_clear();
+				continue;
+			}
+			tool_err("sslsniff", "%s has no function %s: %s", path, hooks[i].func, err_msg());
+			ret = -1;
+			break;
 		}
-		ret = attach_func(o, path, &ev, hooks[i].func, hooks[i].enter, hooks[i].exit);
+		add_func(pf, hooks[i].enter, hooks[i].func, off);
+		add_func(pf, hooks[i].exit, hooks[i].func, off);
 	}
-	if (!ret && type == LIB_OPENSSL && env.latency && env.handshake)
-		ret = attach_func(o, path, &ev, "SSL_do_handshake", "sslsniff_hs_enter", "sslsniff_hs_exit");
+	if (!ret && type == LIB_OPENSSL && env.latency && env.handshake) {
+		uint64_t off;
+
+		if (elf_func_file_offset(&ev, "SSL_do_handshake", &off) < 0) {
+			tool_err("sslsniff", "%s has no function SSL_do_handshake: %s", path, err_msg());
+			ret = -1;
+		} else {
+			add_func(pf, "sslsniff_hs_enter", "SSL_do_handshake", off);
+			add_func(pf, "sslsniff_hs_exit", "SSL_do_handshake", off);
+		}
+	}
 	elf_unmap_file(data, size);
-	att.libs += !ret;
+	for (size_t i = 0; i < ARRAY_SIZE(prog_names) && !ret; i++) {
+		struct prog *p = obj_prog(o, prog_names[i]);
+		char funcs[256] = "";
+
+		if (!pf[i].n || prog_attach_uprobes(p, path, pf[i].off, pf[i].n, env.pid) == 0)
+			continue;
+		for (size_t k = 0; k < pf[i].n; k++)
+			snprintf(funcs + strlen(funcs), sizeof(funcs) - strlen(funcs), "%s%s", k ? ", " : "",
+				 pf[i].func[k]);
+		tool_err("sslsniff", "cannot attach a %s to %s in %s: %s",
+			 prog_kind(p) == ATTACH_URETPROBE ? "uretprobe" : "uprobe", funcs, path, err_msg());
+		ret = -1;
+	}
+	att_libs += !ret;
 	return ret;
 }
 
@@ -241,7 +263,7 @@ static int after_load(struct obj *o)
 	for (int i = 0; i < env.nextra; i++)
 		if (attach_lib(o, env.extra_type[i], env.extra_path[i]) < 0)
 			return -1;
-	if (!att.libs) {
+	if (!att_libs) {
 		tool_err("sslsniff", "no TLS library found to trace (OpenSSL's libssl, GnuTLS's libgnutls, "
 			 "NSS's libnspr4 in the usual directories): name one with --extra-lib TYPE:PATH");
 		return -1;
@@ -251,14 +273,6 @@ static int after_load(struct obj *o)
 	return 0;
 }
 
-static int finish(struct obj *o)
-{
-	(void)o;
-	for (int i = 0; i < att.n; i++)
-		close(att.fds[i]);
-	free(att.fds);
-	return 0;
-}
 
 /* ---- output ----------------------------------------------------------------- */
 
@@ -388,13 +402,14 @@ out:
 
 int sslsniff_main(int argc, char **argv)
 {
-	struct tool_events te = { .name = "sslsniff", .after_load = after_load, .on_event = on_event,
-				  .finish = finish };
+	struct tool_events te = { .name = "sslsniff", .after_load = after_load, .on_event = on_event };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
 	o = BPF_OBJ_OPEN(sslsniff);
+	for (size_t i = 0; i < ARRAY_SIZE(prog_names); i++)
+		prog_set_uprobe_offsets(obj_prog(o, prog_names[i]));
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	OBJ_SET(o, target_uid, (uint32_t)env.uid);
 	OBJ_SET(o, max_buf, (uint32_t)env.max_buf);
