@@ -3,6 +3,8 @@
 #   make            build ./corebox (static, musl, stripped)
 #   make ARCH=arm64 cross-build ./corebox-arm64 (static aarch64, musl; objects in build/arm64);
 #                   `make corebox-arm64` is the same
+#   make ARCH=arm   cross-build ./corebox-arm (static 32-bit armv7 hard-float, Thumb-2, musl;
+#                   objects in build/arm); `make corebox-arm` is the same
 #   make demo       install build deps (Debian, as root), build, run execsnoop on a live workload
 #   make check      install deps, build, run every test (unit under ASan+UBSan, end-to-end, a part of
 #                   them again against `make corebox-asan`, fuzz smoke; with the cross toolchain: the
@@ -17,31 +19,40 @@
 VERSION  := 0.2
 
 # ---- target architecture ---------------------------------------------------
-# ARCH: x86_64 or arm64 (aliases: amd64, x86, aarch64); default the host's.
-# A native build makes ./corebox in build/; a cross build makes
-# ./corebox-ARCH in build/ARCH/ with Debian's TRIPLET-linux-musl-gcc
-# (musl-dev:arm64 + gcc-aarch64-linux-gnu) and the target's UAPI asm/
-# headers (linux-libc-dev:arm64, or linux-libc-dev-arm64-cross).  BPF
-# objects get -D__TARGET_ARCH_{x86,arm64} (tools/include/arch.bpf.h).
-arch_norm = $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(1))))
+# ARCH: x86_64, arm64 or arm (aliases: amd64, x86, aarch64, armhf, armv7,
+# armv7l); default the host's.  A native build makes ./corebox in build/;
+# a cross build makes ./corebox-ARCH in build/ARCH/ with Debian's musl
+# wrapper (musl-dev:arm64 + gcc-aarch64-linux-gnu: aarch64-linux-musl-gcc;
+# musl-dev:armhf + gcc-arm-linux-gnueabihf: arm-linux-musleabihf-gcc,
+# armv7-a, hard float, Thumb-2 by default) and the target's UAPI asm/
+# headers (linux-libc-dev:ARCH, or linux-libc-dev-ARCH-cross).  BPF
+# objects get -D__TARGET_ARCH_{x86,arm64,arm} (tools/include/arch.bpf.h).
+arch_norm = $(strip $(patsubst amd64,x86_64,$(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(patsubst \
+	    armhf,arm,$(patsubst armv7l,arm,$(patsubst armv7,arm,$(1))))))))
 HOST_ARCH := $(call arch_norm,$(shell uname -m))
 ARCH     ?= $(HOST_ARCH)
 override ARCH := $(call arch_norm,$(ARCH))
 TRIPLET_x86_64 := x86_64-linux-gnu
 TRIPLET_arm64  := aarch64-linux-gnu
+TRIPLET_arm    := arm-linux-gnueabihf
 BPF_ARCH_x86_64 := x86
 BPF_ARCH_arm64  := arm64
+BPF_ARCH_arm    := arm
+# the musl wrapper of musl-dev:TARGET (Debian names armhf's musleabihf)
+MUSL_CC_x86_64 := x86_64-linux-musl-gcc
+MUSL_CC_arm64  := aarch64-linux-musl-gcc
+MUSL_CC_arm    := arm-linux-musleabihf-gcc
 TRIPLET  := $(TRIPLET_$(ARCH))
 BPF_ARCH := $(BPF_ARCH_$(ARCH))
 ifeq ($(TRIPLET),)
-$(error ARCH=$(ARCH): corebox builds for x86_64 and arm64)
+$(error ARCH=$(ARCH): corebox builds for x86_64, arm64 and arm (armv7 hard-float))
 endif
 ifeq ($(ARCH),$(HOST_ARCH))
 CC       := musl-gcc
 B        := build
 COREBOX  := corebox
 else
-CC       := $(TRIPLET:-gnu=-musl)-gcc
+CC       := $(MUSL_CC_$(ARCH))
 B        := build/$(ARCH)
 COREBOX  := corebox-$(ARCH)
 endif
@@ -60,7 +71,7 @@ ASM_DIR  := $(firstword $(wildcard /usr/include/$(TRIPLET)/asm /usr/$(TRIPLET)/i
 
 WARN     := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 CFLAGS   ?= -Os
-CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	    -D_GNU_SOURCE -I. -Ilib -isystem $(KINC)
 # -z norelro: a static non-PIE musl binary has no dynamic linker to make
 # RELRO read-only, so the segment only costs its alignment padding (about
@@ -77,6 +88,9 @@ DEPFLAGS := -MMD -MP
 BPF_BASE   := -target bpf -mcpu=v3 -O2 -g
 BPF_CFLAGS := $(BPF_BASE) -D__TARGET_ARCH_$(BPF_ARCH) -Itools/include -isystem $(KINC) -Wall -Wno-unused-function \
 	      -fno-stack-protector
+# (arm: tools/include/corebox.bpf.h declares these two with 4-byte signed fields)
+BPF_CFLAGS += $(if $(filter arm,$(ARCH)),-Dtrace_event_raw_sys_enter=trace_event_raw_sys_enter___vmlinux_h \
+	      -Dtrace_event_raw_sys_exit=trace_event_raw_sys_exit___vmlinux_h)
 
 # tools/SUBSYSTEM/NAME.bpf.c + NAME.c (+ NAME.h shared by both sides);
 # tools/common, tools/stack, tools/cmd: the shared user side and commands.
@@ -85,6 +99,7 @@ BPF_SRCS  := $(wildcard tools/*/*.bpf.c)
 BPF_TOOLS := $(notdir $(BPF_SRCS:.bpf.c=))
 TOOL_SRCS := tools/main.c $(filter-out $(BPF_SRCS),$(wildcard tools/*/*.c))
 BPF_OBJS  := $(patsubst %,$(B)/bpf/%.bpf.o,$(BPF_TOOLS))
+SLIM_OBJS := $(patsubst %,$(B)/bpf/%.slim.o,$(BPF_TOOLS))
 OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfobjs.o
 
 # The version: `git describe` when built from a git checkout (tags, else
@@ -132,8 +147,8 @@ $(B)/obj/%.o: %.c Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# BPF objects: compile, drop DWARF and the relocations of .BTF/.BTF.ext
-# (the loader never reads them), keep .BTF and .BTF.ext.  The source is
+# BPF objects: compile, drop DWARF, the relocations of .BTF/.BTF.ext and
+# .llvm_addrsig (the loader never reads them), keep .BTF and .BTF.ext.  The source is
 # found in whichever tools/ subsystem holds it; the headers it includes
 # are in its .d file.
 .SECONDEXPANSION:
@@ -142,38 +157,59 @@ $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CLANG) $(BPF_CFLAGS) $(DEPFLAGS) -MF $(@:.o=.d) -MT $@ -c -o $@.tmp $(call bpf_src,$*)
 	$(LLVM_STRIP) -g $@.tmp
-	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext $@.tmp
+	$(LLVM_OBJCOPY) --remove-section=.rel.BTF --remove-section=.rel.BTF.ext --remove-section=.llvm_addrsig $@.tmp
 	mv $@.tmp $@
 
 -include $(OBJS:.o=.d) $(BPF_OBJS:.o=.d)
 
 # Keep the plain objects too (tests and `corebox btf min` read them).
-.SECONDARY: $(BPF_OBJS)
+.SECONDARY: $(BPF_OBJS) $(SLIM_OBJS)
 
-# Objects are embedded gzip'd (BTF compresses ~4x; the loader inflates
-# them at open, in well under a millisecond).
-$(B)/bpf/%.bpf.o.gz: $(B)/bpf/%.bpf.o
-	gzip -9 -n -c $< > $@
+# Objects are embedded slimmed and packed.  tools/bpfslim.py drops what no
+# loader step reads (.BTF.ext line_info and its source-line strings,
+# clang's branch-label symbols): about a third of each object.
+# BPF_LINE_INFO=1 keeps the line info (source lines in verifier logs;
+# `make clean` first).  tools/bpfpack.py then deflates each object
+# against one preset dictionary of what they share (their BTF repeats the
+# same kernel structs and names), embedded once, plain: a tool inflates
+# only its own object.  build/bpf/sizes.txt: each packed size (make bench).
+
+$(B)/bpf/%.slim.o: $(B)/bpf/%.bpf.o tools/bpfslim.py
+	python3 tools/bpfslim.py $< $@.tmp $(if $(BPF_LINE_INFO),--keep-lines)
+	mv $@.tmp $@
+
+# (one step for all: the dictionary depends on every object)
+$(B)/bpf/packed.stamp: $(SLIM_OBJS) tools/bpfpack.py
+	python3 tools/bpfpack.py $(B)/bpf $(SLIM_OBJS)
+	@touch $@
+
+# (pointers: 4 bytes on armv7)
+PTR_DIRECTIVE := $(if $(filter arm,$(ARCH)),.long,.quad)
 
 # Embed every object with .incbin: symbols NAME_bpf_obj / NAME_bpf_obj_end,
-# and a table of them all, corebox_bpf_objs[] = { name, start, end }...,
-# ending with zeros (for `corebox btf min`).
-$(B)/bpfobjs.S: $(BPF_OBJS:.o=.o.gz) Makefile
+# the dictionary corebox_bpf_dict / corebox_bpf_dict_end
+# (tools/common/bpfobjs.c), and a table of the objects,
+# corebox_bpf_objs[] = { name, start, end }..., ending with zeros (for
+# `corebox btf min`).
+$(B)/bpfobjs.S: $(B)/bpf/packed.stamp Makefile
 	@mkdir -p $(B)
 	@{ echo '.section .rodata.bpfobjs,"a"'; \
+	   echo ".global corebox_bpf_dict"; echo "corebox_bpf_dict:"; \
+	   echo ".incbin \"$(B)/bpf/corebox-dict.bin\""; \
+	   echo ".global corebox_bpf_dict_end"; echo "corebox_bpf_dict_end:"; \
 	   for t in $(BPF_TOOLS); do \
 	     echo ".balign 8"; echo ".global $${t}_bpf_obj"; echo "$${t}_bpf_obj:"; \
-	     echo ".incbin \"$(B)/bpf/$$t.bpf.o.gz\""; \
+	     echo ".incbin \"$(B)/bpf/$$t.cbz\""; \
 	     echo ".global $${t}_bpf_obj_end"; echo "$${t}_bpf_obj_end:"; \
 	   done; \
 	   for t in $(BPF_TOOLS); do echo ".Lname_$$t: .asciz \"$$t\""; done; \
 	   echo '.section .data.rel.ro.bpfobjs,"aw"'; echo ".balign 8"; \
 	   echo ".global corebox_bpf_objs"; echo "corebox_bpf_objs:"; \
-	   for t in $(BPF_TOOLS); do echo ".quad .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
-	   echo ".quad 0, 0, 0"; \
+	   for t in $(BPF_TOOLS); do echo "$(PTR_DIRECTIVE) .Lname_$$t, $${t}_bpf_obj, $${t}_bpf_obj_end"; done; \
+	   echo "$(PTR_DIRECTIVE) 0, 0, 0"; \
 	   echo '.section .note.GNU-stack,"",%progbits'; } > $@
 
-$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(BPF_OBJS:.o=.o.gz)
+$(B)/obj/bpfobjs.o: $(B)/bpfobjs.S $(B)/bpf/packed.stamp
 	@mkdir -p $(dir $@)
 	$(CC) -c -o $@ $<
 
@@ -219,8 +255,9 @@ demo: deps
 	$(MAKE) corebox
 	sh tests/demo.sh
 
+# (the build on every core: CI runs a plain `make check`)
 check: deps
-	$(MAKE) corebox
+	$(MAKE) -j$$(nproc) corebox
 	$(MAKE) -C . test
 
 test:
@@ -351,13 +388,16 @@ $(RUN_OUT)/getppid_n: tests/run/getppid_n.c
 # with the library layers built above, and its BPF object
 VM_OUT        ?= $(B)/vm
 VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
+# (32-bit arm's gcc has no leaf frame pointer option; and its /init is
+# ARM code, not Thumb-2: the arm kernel's uprobes take ARM instructions only)
+VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),-marm,-mno-omit-leaf-frame-pointer)
 
 vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
 
 # (several sources in one command: their own headers listed, no .d file)
 $(VM_OUT)/init: tests/vm/driver.c $(wildcard tests/vm/t_*.c tests/vm/*.h) Makefile $(KINC)/.stamp
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls \
+	$(CC) $(CFLAGS) -fno-omit-frame-pointer $(VM_LEAF_FP) -fno-optimize-sibling-calls \
 		-o $@ tests/vm/driver.c $(wildcard tests/vm/t_*.c) -static
 
 $(VM_OUT)/mechtest: tests/vm/mechtest.c $(VM_LIB_OBJS)
@@ -383,6 +423,11 @@ ifneq ($(COREBOX),corebox-arm64)
 corebox-arm64:
 	$(MAKE) ARCH=arm64
 .PHONY: corebox-arm64
+endif
+ifneq ($(COREBOX),corebox-arm)
+corebox-arm:
+	$(MAKE) ARCH=arm
+.PHONY: corebox-arm
 endif
 
 FORCE:

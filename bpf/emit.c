@@ -150,6 +150,24 @@ void emit_xadd(struct emit *e, int size, int dst, int16_t off, int src)
 		fail(e, err_set(EINVAL, "emitter: atomic add of %d bytes", size));
 		return;
 	}
+#if defined(__arm__)
+	/* A 32-bit ARM kernel keeps hash map values only 4-byte aligned, and
+	 * its 64-bit atomics (ldrexd/strexd, interpreter and JIT alike) take
+	 * an alignment fault there: an oops.  So a plain load, add, store,
+	 * which loses an increment only when two CPUs race on one value; the
+	 * scratch register is a caller-saved one (every caller adds right
+	 * after a helper call or a map address load, R3..R5 hold nothing). */
+	if (size == 8) {
+		int tmp = dst != R5 && src != R5 ? R5 : dst != R4 && src != R4 ? R4 : R3;
+
+		if (reg_ok(e, dst) && reg_ok(e, src)) {
+			emit_ldx(e, 8, tmp, dst, off);
+			emit_alu(e, BPF_ADD, tmp, src);
+			emit_stx(e, 8, dst, off, tmp);
+		}
+		return;
+	}
+#endif
 	/* BPF_XADD (= BPF_ATOMIC with imm BPF_ADD): kernels since 4.x */
 	if (reg_ok(e, dst) && reg_ok(e, src))
 		emit_insn(e, bpf_insn((uint8_t)(BPF_STX | 0xc0 | (size == 8 ? BPF_DW : BPF_W)), (uint8_t)dst,

@@ -66,7 +66,8 @@ void emit_ldmap_value(struct emit *e, int dst, int map, int32_t off);
 void emit_ldx(struct emit *e, int size, int dst, int src, int16_t off);   /* dst = *(src + off) */
 void emit_stx(struct emit *e, int size, int dst, int16_t off, int src);   /* *(dst + off) = src */
 void emit_st(struct emit *e, int size, int dst, int16_t off, int32_t imm);
-void emit_xadd(struct emit *e, int size, int dst, int16_t off, int src);  /* lock *(dst + off) += src */
+void emit_xadd(struct emit *e, int size, int dst, int16_t off, int src);  /* lock *(dst + off) += src
+									     (32-bit ARM, 8 bytes: plain, R3..R5 clobbered) */
 
 void emit_call(struct emit *e, int32_t helper);
 void emit_exit(struct emit *e);

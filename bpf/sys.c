@@ -436,6 +436,23 @@ int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *
 	return fd;
 }
 
+int bpf_prog_test_run_ctx(int prog_fd, const void *ctx, uint32_t ctx_size, uint32_t *retval)
+{
+	union cb_bpf_attr u;
+	int err;
+
+	memset(&u, 0, sizeof(u));
+	u.a.test.prog_fd = (uint32_t)prog_fd;
+	u.a.test.ctx_in = U64(ctx);
+	u.a.test.ctx_size_in = ctx_size;
+	err = sys_bpf(BPF_PROG_TEST_RUN, &u.a, OFFEND(test.batch_size));
+	if (err < 0)
+		return err_sys(-err, "cannot run the program (BPF_PROG_TEST_RUN)");
+	if (retval)
+		*retval = u.a.test.retval;
+	return 0;
+}
+
 int bpf_raw_tp_open(const char *name, int prog_fd)
 {
 	union cb_bpf_attr u;

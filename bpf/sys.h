@@ -76,7 +76,10 @@ int bpf_link_create(int prog_fd, int target_fd, uint32_t attach_type,
 int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *offsets,
 				 const uint64_t *ref_ctr_offsets, const uint64_t *cookies, uint32_t cnt,
 				 uint32_t flags, int pid);
-int bpf_raw_tp_open(const char *name, int prog_fd); /* name NULL for tp_btf/fentry */
+int bpf_raw_tp_open(const char *name, int prog_fd);
+/* Run a program once in this task (raw tracepoint programs: ctx is its
+ * u64 arguments), 5.10+.  0 or -errno. */
+int bpf_prog_test_run_ctx(int prog_fd, const void *ctx, uint32_t ctx_size, uint32_t *retval); /* name NULL for tp_btf/fentry */
 int bpf_obj_info(int fd, void *info, uint32_t *info_len);
 int bpf_prog_bind_map(int prog_fd, int map_fd);
 

@@ -6,7 +6,9 @@
  *      indices; anonymous struct/union members are only in the raw list),
  *      and the local bit offset;
  *   2. find target candidates: types whose essential name (name without the
- *      last "___flavor") equals the local one, with a CO-RE compatible kind;
+ *      last "___flavor") equals the local one, with a CO-RE compatible kind
+ *      (an anonymous local enum, for enumerator kinds only: the target's
+ *      anonymous enums sharing an enumerator name with it);
  *   3. match the local spec against every candidate (members by name,
  *      descending into anonymous members; arrays by bounds; leaf types must be
  *      field-compatible), compute the value for each match, and insist that
@@ -58,6 +60,7 @@ struct cands {
 	const struct btf **btfs;     /* per candidate: the BTF it lives in */
 	uint32_t len;
 	bool searched;
+	bool anon_enum;              /* found by enumerator names: never pruned */
 };
 
 struct core_ctx {
@@ -1232,6 +1235,98 @@ static int collect_flavored(struct core_ctx *ctx)
 	return 0;
 }
 
+/* Anonymous local enums.  A kernel enum without a name (INET_FLAGS_* since
+ * 6.6, many others) leaves a program nothing to search by: libbpf and the
+ * kernel reject the relocation (empty local name, -EINVAL), so tools had
+ * to hard-code the values.  Here an anonymous local ENUM/ENUM64 under an
+ * enumerator relocation takes as candidates the target's anonymous
+ * enums (either kind) that declare one of its enumerators (essential
+ * names): enumerators share C's ordinary namespace, so one identifies
+ * its enum as well as a type name would, and candidates that disagree
+ * fail the usual ambiguity check.  Named target enums stay out, as in
+ * TYPE_MATCHES, where anonymous matches only anonymous. */
+static bool is_anon_enumval(const struct btf *btf, const struct btf_type *t, uint32_t kind)
+{
+	return is_enumval_kind(kind) && is_any_enum(t) && !*btf_name(btf, t);
+}
+
+/* The local enum's enumerators by essential name, sorted: a target
+ * enumerator is then a binary search, so neither a huge local enum (the
+ * object is untrusted) nor vmlinux's many enumerators make the pass
+ * quadratic. */
+struct ess_name {
+	const char *s;
+	size_t len;
+};
+
+static int ess_cmp(const void *pa, const void *pb)
+{
+	const struct ess_name *a = pa, *b = pb;
+	int r = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	return r ? r : (a->len > b->len) - (a->len < b->len);
+}
+
+/* Does anonymous enum T of BTF declare one of the N sorted names? */
+static bool shares_enumerator(const struct btf *btf, const struct btf_type *t, const struct ess_name *names,
+			      size_t n)
+{
+	for (uint32_t j = 0; j < btf_vlen(t); j++) {
+		struct ess_name k = { str_at(btf, enum_name_off(t, j)), 0 };
+
+		if (!k.s || !*k.s)
+			continue;
+		k.len = essential_len(k.s);
+		if (bsearch(&k, names, n, sizeof(*names), ess_cmp))
+			return true;
+	}
+	return false;
+}
+
+/* One linear pass over BTF's own types (from FIRST); names are read only
+ * for anonymous enums' enumerators, so a vmlinux pass stays cheap. */
+static int anon_enum_scan(const struct btf *btf, uint32_t first, const struct ess_name *names, size_t n,
+			  struct cands *c)
+{
+	uint32_t id, nr = btf_nr_types(btf);
+	int err;
+
+	for (id = first; id < nr; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if (!t || t->name_off || !is_any_enum(t) || !shares_enumerator(btf, t, names, n))
+			continue;
+		if ((err = cand_push(c, id, btf)) < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* Modules only when vmlinux has none, as for named types. */
+static int anon_enum_cands(struct core_ctx *ctx, const struct btf_type *lt, struct cands *c)
+{
+	struct ess_name *names = malloc((btf_vlen(lt) + 1) * sizeof(*names));
+	const struct btf *mod;
+	size_t n = 0;
+	int err;
+
+	if (!names)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < btf_vlen(lt); i++) {
+		const char *ln = str_at(ctx->local, enum_name_off(lt, i));
+
+		if (ln && *ln)
+			names[n++] = (struct ess_name){ ln, essential_len(ln) };
+	}
+	qsort(names, n, sizeof(*names), ess_cmp);
+	err = anon_enum_scan(ctx->main, 1, names, n, c);
+	for (uint32_t m = 0; !err && c->len == 0 && ctx->more && (mod = ctx->more(ctx->more_arg, m)); m++)
+		err = anon_enum_scan(mod, btf_nr_types(ctx->main), names, n, c);
+	free(names);
+	c->anon_enum = true;
+	return err;
+}
+
 static int find_cands(struct core_ctx *ctx, uint32_t local_id, struct cands **out)
 {
 	struct cands *c = &ctx->cands[local_id];
@@ -1247,6 +1342,10 @@ static int find_cands(struct core_ctx *ctx, uint32_t local_id, struct cands **ou
 		return 0;
 	cs.local_t = btf_type_by_id(ctx->local, local_id);
 	name = btf_name(ctx->local, cs.local_t);
+	if (!*name) { /* the caller lets only anonymous enums through */
+		err = anon_enum_cands(ctx, cs.local_t, c);
+		goto out;
+	}
 	cs.ess_len = essential_len(name);
 	ess = strndup(name, cs.ess_len);
 	if (!ess)
@@ -1273,6 +1372,7 @@ static int find_cands(struct core_ctx *ctx, uint32_t local_id, struct cands **ou
 	if (!err && c->len == 0)
 		err = module_cands(ctx, &cs);
 	free(ess);
+out:
 	if (err) {
 		free(c->ids);
 		free(c->btfs);
@@ -1377,7 +1477,7 @@ static int calc_one(struct core_ctx *ctx, const struct core_relo *relo, struct c
 		res->orig_val = res->new_val = relo->type_id;
 		return 0;
 	}
-	if (!lt->name_off || !*btf_name(ctx->local, lt))
+	if (!*btf_name(ctx->local, lt) && !is_anon_enumval(ctx->local, lt, relo->kind))
 		return relo_err(ctx, relo, -EOPNOTSUPP, "anonymous types cannot be relocated");
 
 	err = find_cands(ctx, relo->type_id, &cands);
@@ -1422,14 +1522,20 @@ static int calc_one(struct core_ctx *ctx, const struct core_relo *relo, struct c
 
 			ctx->visit(ctx->visit_arg, &v);
 		}
-		cands->btfs[j] = cands->btfs[i];
-		cands->ids[j++] = cands->ids[i];
+		if (!cands->anon_enum) {
+			cands->btfs[j] = cands->btfs[i];
+			cands->ids[j] = cands->ids[i];
+		}
+		j++;
 	}
 	ctx->target = ctx->main;
 	/* Keep only the candidates that matched, as libbpf does: later
 	 * relocations of the same type then agree with this one. */
 	if (j > 0) {
-		cands->len = j;
+		/* an anonymous enum's next relocation may name an enumerator
+		 * of another of its candidates */
+		if (!cands->anon_enum)
+			cands->len = j;
 		return 0;
 	}
 	err = calc_relo(ctx, relo, &ls, NULL, res, &why);

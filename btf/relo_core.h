@@ -6,7 +6,10 @@
  * rewrite the instruction.  Semantics follow the kernel's/libbpf's rules
  * (see shared/research/loader-anchors.md §1.8): candidates by essential
  * name (___flavor stripped), ambiguity check, poisoning of unresolvable
- * relocations with a call to helper 0xbad2310. */
+ * relocations with a call to helper 0xbad2310.  One extension: enumerator
+ * relocations on an anonymous local enum (libbpf rejects any anonymous
+ * root) resolve against the target's anonymous enums that declare the
+ * enumerator, for kernel enums without a name such as INET_FLAGS_*. */
 #ifndef COREBOX_RELO_CORE_H
 #define COREBOX_RELO_CORE_H
 

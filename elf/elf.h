@@ -1,4 +1,4 @@
-/* ELF64 reader over a memory buffer.
+/* ELF64 reader over a memory buffer (32-bit files: widened, elf32.c).
  *
  * Used for BPF objects (relocatable, EM_BPF) and for user binaries
  * (executables and shared libraries, for uprobes and stack symbols).
@@ -66,8 +66,30 @@ const char *elf_sym_name(const struct elf_symtab *st, const Elf64_Sym *sym);
  * Returns 0 and sets *off, or -ENOENT with a message. */
 int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off);
 
-/* Convenience: map a whole file read-only (mmap); *size set. */
+/* Go's function table (.gopclntab), which even a stripped Go binary
+ * keeps (the runtime reads it): function names by address.  Go 1.2 to
+ * 1.15, 1.16/1.17 and 1.18+ layouts, 64-bit. */
+struct elf_gopcln {
+	const uint8_t *tab;       /* the section */
+	size_t size;
+	unsigned ver;             /* 2: 1.2, 16: 1.16, 18: 1.18 and later */
+	uint64_t nfunc, text;     /* text: base of 1.18+ entry offsets */
+	size_t ftab, names;       /* offsets in tab: function table, name table */
+};
+/* 0, or -ENOENT (no .gopclntab) / -EINVAL (unknown or damaged: message). */
+int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g);
+/* The function holding vaddr: its name and start.  0 or -ENOENT. */
+int elf_gopcln_find(const struct elf_gopcln *g, uint64_t vaddr, const char **name, uint64_t *start);
+
+/* Convenience: map a whole file read-only (mmap); *size set.  A 32-bit
+ * little-endian ELF file comes back as its 64-bit image (elf32_widen),
+ * so every reader here sees Elf64 tables; elf_unmap_file frees either. */
 int elf_map_file(const char *path, const void **data, size_t *size);
+int elf_map_fd(int fd, const char *path, const void **data, size_t *size);
+/* The 64-bit image of the 32-bit ELF file at src (size bytes, mapped from
+ * fd, or fd -1: copied): headers and symbol tables widened, every other
+ * byte at its file offset; one munmap(*out, *out_size) frees it. */
+int elf32_widen(int fd, const void *src, size_t size, const void **out, size_t *out_size);
 void elf_unmap_file(const void *data, size_t size);
 
 #endif

@@ -39,7 +39,7 @@ struct inf {
 
 static int bad(const char *why)
 {
-	return err_set(EBADMSG, "corrupt gzip data: %s", why);
+	return err_set(EBADMSG, "corrupt compressed data: %s", why);
 }
 
 static uint32_t crc32(const uint32_t *t, const uint8_t *p, size_t n)
@@ -49,6 +49,26 @@ static uint32_t crc32(const uint32_t *t, const uint8_t *p, size_t n)
 	while (n--)
 		c = (c >> 8) ^ t[(c ^ *p++) & 255];
 	return ~c;
+}
+
+/* Adler-32 (RFC 1950): the packed format's checksum, a few times
+ * cheaper than CRC-32 here, where inflating is most of an object's open. */
+static uint32_t adler32(const uint8_t *p, size_t n)
+{
+	uint32_t a = 1, b = 0;
+
+	while (n) {
+		size_t k = n < 5552 ? n : 5552; /* the most bytes before b could overflow */
+
+		n -= k;
+		while (k--) {
+			a += *p++;
+			b += a;
+		}
+		a %= 65521;
+		b %= 65521;
+	}
+	return b << 16 | a;
 }
 
 static uint32_t le32(const uint8_t *p)
@@ -84,7 +104,7 @@ static int room(struct inf *s, size_t n)
 	if (need <= s->cap)
 		return 0;
 	if (n > s->max - s->len)
-		return err_set(EFBIG, "gzip data expands to more than %zu bytes", s->max);
+		return err_set(EFBIG, "compressed data expands to more than %zu bytes", s->max);
 	cap = s->cap * 2 > need ? s->cap * 2 : need;
 	if (cap > s->max)
 		cap = s->max;
@@ -194,49 +214,125 @@ static int decode(struct inf *s, const struct huff *h)
 	return -1;
 }
 
+/* The next symbol of code h from a 64-bit bit buffer (codes() keeps one:
+ * fewer refills than getbits()' one byte at a time); -1 for a code h does
+ * not have, -2 when the buffer ends first (truncated input). */
+static inline __attribute__((always_inline)) int decode64(const struct huff *h, uint64_t *bbp, int *nbp)
+{
+	uint64_t bb = *bbp;
+	unsigned e = h->fast[bb & ((1u << FAST_BITS) - 1)];
+	int l, code = 0, first = 0, idx = 0;
+
+	if (e) {
+		l = (int)(e >> 9);
+		if (l > *nbp)
+			return -2;
+		*bbp = bb >> l;
+		*nbp -= l;
+		return (int)(e & 511);
+	}
+	for (l = 1; l < 16 && l <= *nbp; l++) {
+		int c = h->cnt[l];
+
+		code |= (int)(bb & 1);
+		bb >>= 1;
+		if (code - first < c) {
+			*bbp = bb;
+			*nbp -= l;
+			return h->sym[idx + code - first];
+		}
+		idx += c;
+		first = (first + c) << 1;
+		code <<= 1;
+	}
+	return l < 16 ? -2 : -1;
+}
+
 /* Decode one compressed block's symbols with literal/length code lh and
- * distance code dh, up to the end-of-block symbol. */
+ * distance code dh, up to the end-of-block symbol.  The hot loop: its
+ * input bits are a local 64-bit buffer, refilled once a symbol (a length,
+ * a distance and their extra bits take at most 48 bits), and the whole
+ * bytes left in it go back to the input at the end. */
 static int codes(struct inf *s, const struct huff *lh, const struct huff *dh)
 {
+	const uint8_t *in = s->in;
+	size_t pos = s->pos, in_len = s->in_len;
+	uint64_t bb = s->bits;
+	int nb = s->nbits, err = 0;
+
 	for (;;) {
-		int sym = decode(s, lh), err;
+		int sym, x;
+		size_t n, dist;
 
-		if (s->eof)
-			return bad("truncated");
+		while (nb <= 56 && pos < in_len) {
+			bb |= (uint64_t)in[pos++] << nb;
+			nb += 8;
+		}
+		sym = decode64(lh, &bb, &nb);
 		if (sym < 256) {
-			if (sym < 0)
-				return bad("invalid literal/length code");
-			if ((err = room(s, 1)))
-				return err;
+			if (sym < 0) {
+				err = bad(sym == -2 ? "truncated" : "invalid literal/length code");
+				break;
+			}
+			if (s->len >= s->cap && (err = room(s, 1)))
+				break;
 			s->out[s->len++] = (char)sym;
-		} else if (sym == 256) {
-			return 0;
-		} else {
-			size_t n, dist;
-			char *p;
-			const char *q;
+			continue;
+		}
+		if (sym == 256)
+			break;
+		sym -= 257;
+		if (sym >= 29) {
+			err = bad("invalid length symbol");
+			break;
+		}
+		x = s->lext[sym];
+		if (nb < x) {
+			err = bad("truncated");
+			break;
+		}
+		n = s->lbase[sym] + (size_t)(bb & ((1u << x) - 1));
+		bb >>= x;
+		nb -= x;
+		sym = decode64(dh, &bb, &nb);
+		if (sym < 0 || sym >= 30) {
+			err = bad(sym == -2 ? "truncated" : "invalid distance code");
+			break;
+		}
+		x = s->dext[sym];
+		if (nb < x) {
+			err = bad("truncated");
+			break;
+		}
+		dist = s->dbase[sym] + (size_t)(bb & ((1u << x) - 1));
+		bb >>= x;
+		nb -= x;
+		if (dist > s->len - s->start) {
+			err = bad("distance too far back");
+			break;
+		}
+		if (n > s->cap - s->len && (err = room(s, n)))
+			break;
+		{
+			char *p = s->out + s->len;
+			const char *q = p - dist;
 
-			sym -= 257;
-			if (sym >= 29)
-				return bad("invalid length symbol");
-			n = s->lbase[sym] + getbits(s, s->lext[sym]);
-			sym = decode(s, dh);
-			if (sym < 0 || sym >= 30)
-				return bad("invalid distance code");
-			dist = s->dbase[sym] + getbits(s, s->dext[sym]);
-			if (s->eof)
-				return bad("truncated");
-			if (dist > s->len - s->start)
-				return bad("distance too far back");
-			if ((err = room(s, n)))
-				return err;
-			p = s->out + s->len;
-			q = p - dist;
+			/* matches are short: 8 bytes a move (not memcpy(), which
+			 * -Os makes a slow-starting rep movsb), then byte by byte,
+			 * also when source and destination overlap */
 			s->len += n;
-			while (n--) /* byte by byte: source and destination may overlap */
+			for (; n >= 8 && dist >= 8; n -= 8, p += 8, q += 8)
+				memcpy(p, q, 8);
+			while (n--)
 				*p++ = *q++;
 		}
 	}
+	for (; nb >= 8; nb -= 8)
+		pos--;
+	s->pos = pos;
+	s->bits = (uint32_t)(bb & ((1u << nb) - 1));
+	s->nbits = nb;
+	return err;
 }
 
 static int stored(struct inf *s)
@@ -325,13 +421,41 @@ static int dynamic(struct inf *s, struct huff *lh, struct huff *dh)
 	return codes(s, lh, dh);
 }
 
+/* The DEFLATE blocks from s->pos up to and including the last one; on
+ * return the input is at the next byte boundary. */
+static int blocks(struct inf *s)
+{
+	struct huff lh, dh;
+	int last, err;
+
+	do {
+		int type;
+
+		last = getbits(s, 1);
+		type = getbits(s, 2);
+		if (s->eof)
+			return bad("truncated");
+		if (type == 0)
+			err = stored(s);
+		else if (type == 1)
+			err = fixed(s, &lh, &dh);
+		else if (type == 2)
+			err = dynamic(s, &lh, &dh);
+		else
+			err = bad("invalid block type");
+		if (err)
+			return err;
+	} while (!last);
+	s->bits = s->nbits = 0;
+	return 0;
+}
+
 /* One gzip member starting at s->pos: header, DEFLATE blocks, trailer. */
 static int member(struct inf *s)
 {
 	const uint8_t *p = s->in + s->pos;
 	size_t n = s->in_len - s->pos, i = 10;
-	struct huff lh, dh;
-	int flg, last, err;
+	int flg, err;
 
 	if (n < 2 || p[0] != 0x1f || p[1] != 0x8b)
 		return bad("bad magic (not gzip data)");
@@ -359,25 +483,8 @@ static int member(struct inf *s)
 		return bad("truncated");
 	s->pos += i;
 	s->start = s->len;
-	do {
-		int type;
-
-		last = getbits(s, 1);
-		type = getbits(s, 2);
-		if (s->eof)
-			return bad("truncated");
-		if (type == 0)
-			err = stored(s);
-		else if (type == 1)
-			err = fixed(s, &lh, &dh);
-		else if (type == 2)
-			err = dynamic(s, &lh, &dh);
-		else
-			err = bad("invalid block type");
-		if (err)
-			return err;
-	} while (!last);
-	s->bits = s->nbits = 0;
+	if ((err = blocks(s)))
+		return err;
 	if (s->in_len - s->pos < 8)
 		return bad("truncated");
 	p = s->in + s->pos;
@@ -389,29 +496,37 @@ static int member(struct inf *s)
 	return 0;
 }
 
+/* The length and distance code bases, and the CRC table (gzip only). */
+static void tables(struct inf *s, bool crc)
+{
+	uint32_t c;
+	int i, b;
+
+	for (i = 0; crc && i < 256; i++) {
+		c = i;
+		for (b = 0; b < 8; b++)
+			c = c >> 1 ^ (c & 1 ? 0xedb88320 : 0);
+		s->crc[i] = c;
+	}
+	for (i = 0, b = 3; i < 29; i++) {
+		s->lext[i] = i < 8 || i == 28 ? 0 : (i - 4) >> 2;
+		s->lbase[i] = i < 28 ? b : 258;
+		b += 1 << s->lext[i];
+	}
+	for (i = 0, b = 1; i < 30; i++) {
+		s->dext[i] = i < 4 ? 0 : (i - 2) >> 1;
+		s->dbase[i] = b;
+		b += 1 << s->dext[i];
+	}
+}
+
 int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t max_out)
 {
 	struct inf s = { .in = in, .in_len = in_len, .max = max_out };
 	size_t hint = in_len >= 18 ? le32(s.in + in_len - 4) : 0;
-	uint32_t c;
-	int i, b, err;
+	int err;
 
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (b = 0; b < 8; b++)
-			c = c >> 1 ^ (c & 1 ? 0xedb88320 : 0);
-		s.crc[i] = c;
-	}
-	for (i = 0, b = 3; i < 29; i++) {
-		s.lext[i] = i < 8 || i == 28 ? 0 : (i - 4) >> 2;
-		s.lbase[i] = i < 28 ? b : 258;
-		b += 1 << s.lext[i];
-	}
-	for (i = 0, b = 1; i < 30; i++) {
-		s.dext[i] = i < 4 ? 0 : (i - 2) >> 1;
-		s.dbase[i] = b;
-		b += 1 << s.dext[i];
-	}
+	tables(&s, true);
 	/* Size the buffer from the (untrusted) ISIZE trailer; DEFLATE cannot
 	 * expand more than about 1032:1, so a lying trailer costs little. */
 	if (hint / 1032 > in_len)
@@ -434,5 +549,57 @@ int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t ma
 	*out = s.out;
 	if (out_len)
 		*out_len = s.len;
+	return 0;
+}
+
+int cbz_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len, char **out, size_t *out_len,
+	       size_t max_out)
+{
+	struct inf s = { .in = in, .in_len = in_len };
+	const uint8_t *p = in;
+	size_t size;
+	int err;
+
+	*out = NULL;
+	if (out_len)
+		*out_len = 0;
+	if (!cbz_is(in, in_len) || in_len < CBZ_HEADER)
+		return bad("not corebox packed data");
+	if (p[3] & ~CBZ_DICT)
+		return bad("unknown packed-data flags");
+	if ((p[3] & CBZ_DICT) && !dict_len)
+		return err_set(EINVAL, "packed data needs its preset dictionary, and none was given");
+	if (!(p[3] & CBZ_DICT))
+		dict_len = 0;
+	size = le32(p + 4);
+	if (size > max_out)
+		return err_set(EFBIG, "packed data expands to more than %zu bytes", max_out);
+	tables(&s, false);
+	/* The dictionary goes in front of the output, so a match may reach
+	 * back into it (s.start = 0); the output moves down at the end. */
+	s.max = dict_len + size;
+	s.cap = s.max;
+	s.out = malloc(s.cap + 1);
+	if (!s.out)
+		return err_set(ENOMEM, "out of memory decompressing packed data");
+	if (dict_len)
+		memcpy(s.out, dict, dict_len);
+	s.len = dict_len;
+	s.pos = CBZ_HEADER;
+	err = blocks(&s);
+	if (!err && s.len != s.max)
+		err = bad("length mismatch");
+	if (!err && le32(p + 8) != adler32((uint8_t *)s.out + dict_len, size))
+		err = bad("checksum mismatch");
+	if (err) {
+		free(s.out);
+		return err;
+	}
+	if (dict_len)
+		memmove(s.out, s.out + dict_len, size);
+	s.out[size] = 0;
+	*out = s.out;
+	if (out_len)
+		*out_len = size;
 	return 0;
 }

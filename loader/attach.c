@@ -195,6 +195,9 @@ static int attach_one(struct obj *o, struct prog *p)
 		/* the syscall wrapper of the architecture we run on */
 #if defined(__aarch64__)
 		snprintf(name, sizeof(name), "__arm64_sys_%s", p->target);
+#elif defined(__arm__)
+		/* no wrappers: sys_X takes the syscall's arguments itself */
+		snprintf(name, sizeof(name), "sys_%s", p->target);
 #else
 		snprintf(name, sizeof(name), "__x64_sys_%s", p->target);
 #endif

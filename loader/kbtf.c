@@ -61,6 +61,36 @@ static int map_file(const char *path, const void **map, size_t *size)
 	return 0;
 }
 
+/* .BTF of a 32-bit ELF file (a 32-bit ARM vmlinux): its section table
+ * read in place, every offset checked (not widened: a vmlinux with DWARF
+ * is hundreds of MB). */
+static int locate_btf32(const char *path, const void *map, size_t size, const void **btf, size_t *btf_size)
+{
+	const uint8_t *d = map;
+	const Elf32_Ehdr *eh = map;
+	const Elf32_Shdr *sh, *strs;
+
+	if (size < sizeof(*eh) || eh->e_shentsize != sizeof(*sh) || eh->e_shoff % 4 || eh->e_shoff > size ||
+	    eh->e_shnum > (size - eh->e_shoff) / sizeof(*sh) || eh->e_shstrndx >= eh->e_shnum)
+		return err_set(EINVAL, "%s: malformed 32-bit ELF section table", path);
+	sh = (const Elf32_Shdr *)(d + eh->e_shoff);
+	strs = &sh[eh->e_shstrndx];
+	if (strs->sh_offset > size || strs->sh_size > size - strs->sh_offset)
+		return err_set(EINVAL, "%s: malformed 32-bit ELF section names", path);
+	for (size_t i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_name >= strs->sh_size || strs->sh_size - sh[i].sh_name < 5 ||
+		    memcmp(d + strs->sh_offset + sh[i].sh_name, ".BTF", 5))
+			continue;
+		if (sh[i].sh_type == SHT_NOBITS || sh[i].sh_offset > size || sh[i].sh_size > size - sh[i].sh_offset)
+			return err_set(EINVAL, "%s: .BTF lies outside the file", path);
+		*btf = d + sh[i].sh_offset;
+		*btf_size = sh[i].sh_size;
+		return 0;
+	}
+	return err_set(ENOENT, "%s: ELF file without a .BTF section (kernel built without CONFIG_DEBUG_INFO_BTF?)",
+		       path);
+}
+
 /* The BTF bytes inside a mapped file: the whole file, or .BTF of an ELF. */
 static int locate_btf(const char *path, const void *map, size_t size, const void **btf, size_t *btf_size)
 {
@@ -73,6 +103,8 @@ static int locate_btf(const char *path, const void *map, size_t size, const void
 		*btf_size = size;
 		return 0;
 	}
+	if (size > EI_CLASS && ((const uint8_t *)map)[EI_CLASS] == ELFCLASS32)
+		return locate_btf32(path, map, size, btf, btf_size);
 	if ((err = elf_open(&ev, map, size)))
 		return err_prefix(err, "%s", path);
 	sh = elf_find_sec(&ev, ".BTF");

@@ -31,6 +31,21 @@ static bool needs_kernel_btf(const struct obj *o)
 	return o->has_ext && o->ext.nr_core;
 }
 
+/* Only for tp_btf targets (no CO-RE relocation, no ksym, no fentry,
+ * fexit or iterator): without kernel BTF those programs load as raw_tp
+ * (prog_resolve_btf_target), so a kernel without BTF is no failure. */
+static bool kernel_btf_optional(const struct obj *o)
+{
+	for (size_t i = 0; i < o->nr_progs; i++)
+		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]) &&
+		    o->progs[i].kind != ATTACH_TP_BTF)
+			return false;
+	for (size_t i = 0; i < o->nr_exts; i++)
+		if (!o->exts[i].is_kconfig)
+			return false;
+	return !(o->has_ext && o->ext.nr_core);
+}
+
 static uint32_t find_int4(const struct btf *btf)
 {
 	for (uint32_t id = 1; id < btf_nr_types(btf); id++) {
@@ -646,9 +661,12 @@ static int load(struct obj *o, const struct obj_opts *opts)
 	if (needs_kernel_btf(o)) {
 		uint64_t t0 = now_ns();
 
-		if ((err = open_kernel_btf(o, opts)) < 0)
-			return err;
-		if (o->verbose)
+		if ((err = open_kernel_btf(o, opts)) < 0) {
+			if (err != -ENOENT || (opts && opts->btf_path) || !kernel_btf_optional(o))
+				return err;
+			err = 0; /* tp_btf -> raw_tp below */
+			err_clear();
+		} else if (o->verbose)
 			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open and find the names needed\n", o->name,
 				o->kbtf.path, (double)(now_ns() - t0) / 1e6);
 	}

@@ -52,6 +52,10 @@ struct obj_opts {
 };
 
 struct obj *obj_open(const char *name, const void *elf, size_t size);
+/* The same for data that may be packed against a preset dictionary (the
+ * embedded objects: lib/inflate.h, cbz_unpack; dict: the inflated one).
+ * obj_open() takes plain ELF, gzip'd ELF and undictionaried cbz. */
+struct obj *obj_open_dict(const char *name, const void *elf, size_t size, const void *dict, size_t dict_len);
 int obj_load(struct obj *o, const struct obj_opts *opts);
 int obj_attach(struct obj *o);
 void obj_close(struct obj *o);

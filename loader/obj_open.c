@@ -277,18 +277,27 @@ static int parse(struct obj *o)
 
 struct obj *obj_open(const char *name, const void *elf, size_t size)
 {
+	return obj_open_dict(name, elf, size, NULL, 0);
+}
+
+struct obj *obj_open_dict(const char *name, const void *elf, size_t size, const void *dict, size_t dict_len)
+{
 	struct obj *o = xcalloc(1, sizeof(*o));
 	int err;
 
 	o->name = xstrdup(name);
 	o->data = elf;
 	o->size = size;
-	if (size >= 2 && o->data[0] == 0x1f && o->data[1] == 0x8b) {
-		/* embedded objects are gzip'd to keep the binary small */
+	if ((size >= 2 && o->data[0] == 0x1f && o->data[1] == 0x8b) || cbz_is(elf, size)) {
+		/* embedded objects are packed (cbz, against a dictionary they
+		 * share) to keep the binary small; gzip'd ones are taken too */
 		char *raw;
 		size_t len;
 
-		err = gunzip(elf, size, &raw, &len, 64u << 20);
+		if (cbz_is(elf, size))
+			err = cbz_unpack(elf, size, dict, dict_len, &raw, &len, 64u << 20);
+		else
+			err = gunzip(elf, size, &raw, &len, 64u << 20);
 		if (err < 0) {
 			err_prefix(err, "BPF object %s", name);
 			obj_close(o);

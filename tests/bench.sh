@@ -16,15 +16,45 @@ have_lt=0
 [ $have_lt = 1 ] || echo "(libbpf-tools not installed: apt-get install libbpf-tools for the comparison)"
 
 echo "== binary size (stripped) =="
-gzsum() { cat "$@" 2>/dev/null | wc -c; }
-printf "%-28s %10s bytes (x86_64; embedded BPF objects %s bytes gzip'd)\n" "corebox (all tools)" \
-	"$(stat -c %s corebox)" "$(gzsum build/bpf/*.bpf.o.gz)"
+# the embedded objects: slimmed and packed against one dictionary
+# (Makefile, tools/bpfpack.py); build/bpf/sizes.txt: "NAME BYTES" each
+packed() { awk '{ s += $2 } END { print s + 0 }' "$1" 2>/dev/null; }
+printf "%-28s %10s bytes (x86_64; embedded BPF objects %s bytes packed, dictionary included)\n" "corebox (all tools)" \
+	"$(stat -c %s corebox)" "$(packed build/bpf/sizes.txt)"
 # the same tools cross-built for arm64 (make ARCH=arm64; make deps installs the toolchain)
 if command -v aarch64-linux-musl-gcc >/dev/null 2>&1 && make -s ARCH=arm64 >/dev/null 2>&1; then
-	printf "%-28s %10s bytes (arm64; embedded BPF objects %s bytes gzip'd)\n" "corebox-arm64 (all tools)" \
-		"$(stat -c %s corebox-arm64)" "$(gzsum build/arm64/bpf/*.bpf.o.gz)"
+	printf "%-28s %10s bytes (arm64; embedded BPF objects %s bytes packed, dictionary included)\n" "corebox-arm64 (all tools)" \
+		"$(stat -c %s corebox-arm64)" "$(packed build/arm64/bpf/sizes.txt)"
 else
 	echo "corebox-arm64: not built (no aarch64-linux-musl-gcc: make deps installs it)"
+fi
+# What each applet costs (x86_64): its own user-side code (text + data of
+# tools/SUBSYS/NAME.o before --gc-sections) and its packed BPF object
+# (NAME.cbz); what they share (tools/common, stack, probe, the loader,
+# libc, the dictionary) is the rest of the binary.
+echo "-- per applet: user code + packed BPF object (bytes) --"
+printf "  %-16s %7s %7s %7s\n" NAME CODE BPF TOTAL
+own=0
+for c in $(ls tools/*/*.c | grep -v '\.bpf\.c$' | grep -Ev '^tools/(common|stack|probe)/'); do
+	n=$(basename "$c" .c)
+	o=build/obj/${c%.c}.o
+	code=$(size "$o" 2>/dev/null | awk 'NR == 2 { print $1 + $2 }')
+	bpf=$(awk -v n="$n" '$1 == n { print $2 }' build/bpf/sizes.txt 2>/dev/null)
+	printf "  %-16s %7s %7s %7s\n" "$n" "${code:-0}" "${bpf:--}" "$(( ${code:-0} + ${bpf:-0} ))"
+	own=$((own + ${code:-0} + ${bpf:-0}))
+done
+for n in $(awk '$1 != "corebox-dict" { print $1 }' build/bpf/sizes.txt 2>/dev/null); do # objects with no NAME.c of their own
+	ls tools/*/"$n".c > /dev/null 2>&1 || { b=$(awk -v n="$n" '$1 == n { print $2 }' build/bpf/sizes.txt)
+		printf "  %-16s %7s %7s %7s\n" "$n" - "$b" "$b"; own=$((own + b)); }
+done
+printf "  %-16s %23s  (shared code, libc, the BPF dictionary: %s bytes)\n" "applets' own" "$own" \
+	"$(( $(stat -c %s corebox) - own ))"
+# the same tools cross-built for 32-bit arm (make ARCH=arm; make deps installs the toolchain)
+if command -v arm-linux-musleabihf-gcc >/dev/null 2>&1 && make -s ARCH=arm >/dev/null 2>&1; then
+	printf "%-28s %10s bytes (armv7 hard-float, Thumb-2; embedded BPF objects %s bytes packed)\n" "corebox-arm (all tools)" \
+		"$(stat -c %s corebox-arm)" "$(cat build/arm/bpf/*.cbz build/arm/bpf/corebox-dict.bin 2>/dev/null | wc -c)"
+else
+	echo "corebox-arm: not built (no arm-linux-musleabihf-gcc: make deps installs it)"
 fi
 if [ $have_lt = 1 ]; then
 	tot=0
@@ -90,6 +120,24 @@ for t in execsnoop opensnoop syscount profile exitsnoop tcplife tcpconnect tcpst
 	printf "corebox %-10s" $t; mem_of ./corebox $t
 	[ $have_lt = 1 ] && [ -x $LT/$t ] && { printf "lt      %-10s" $t; mem_of $LT/$t; }
 done
+# corebox exporter with three tools, after a few scrapes: its own peak
+# (the tools run as their own processes, each measured the same way).
+echo "== exporter: peak RSS with three tools, after 5 scrapes =="
+port=$((30000 + $$ % 20000))
+./corebox exporter --listen 127.0.0.1:$port --interval 1 -- 'biolatency -D' runqlat 'syscount -P' 2> $B/exp.err &
+ep=$!
+sleep 3
+for i in 1 2 3 4 5; do python3 tests/e2e/helpers/http_client.py $port get /metrics > /dev/null; done
+if [ -d /proc/$ep ]; then
+	printf "corebox exporter    peak RSS %6s KiB\n" "$(awk '/VmHWM/{print $2}' /proc/$ep/status)"
+	for c in $(pgrep -P $ep); do
+		printf "  %-40s peak RSS %6s KiB\n" "$(tr '\0' ' ' < /proc/$c/cmdline | cut -d' ' -f2)" \
+			"$(awk '/VmHWM/{print $2}' /proc/$c/status)"
+	done
+	kill -INT $ep; wait $ep
+else
+	echo "  exporter exited early: $(head -c 200 $B/exp.err)"
+fi
 # The stack tools symbolize at exit: their peak is then, not while
 # attached.  System-wide, with a mixed workload running (compiler, python,
 # perl, shell): kernel symbols are named in one pass over /proc/kallsyms
@@ -236,9 +284,9 @@ echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untrac
 echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Ibuild -ffunction-sections -fdata-sections -Wl,--gc-sections -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
 
-echo "== memory tools: embedded BPF objects (gzip'd bytes) =="
+echo "== memory tools: embedded BPF objects (packed bytes) =="
 for o in memleak oomkill drsnoop compactsnoop vmscan numamove extfrag faults syssnoop; do
-	printf "  %-14s %6s\n" $o "$(stat -c %s build/bpf/$o.bpf.o.gz 2>/dev/null)"
+	printf "  %-14s %6s\n" $o "$(awk -v n=$o '$1 == n { print $2 }' build/bpf/sizes.txt 2>/dev/null)"
 done
 
 echo "== memory tools: peak RSS, RSS once attached, kernel memory of maps =="

@@ -2,10 +2,12 @@
 # Install what the build and tests need on a fresh Debian machine (as root).
 # Quiet and idempotent: does nothing when everything is present.
 #
-# On an x86_64 host it also installs the arm64 cross build and test pieces
-# (make ARCH=arm64, the arm64 unit tests under qemu-user in make check, the
-# arm64 VM of make vmtest): dpkg's arm64 architecture, gcc-aarch64-linux-gnu,
-# musl-dev:arm64, linux-libc-dev:arm64, qemu-user, qemu-system-arm, without
+# On an x86_64 host it also installs the arm64 and 32-bit arm cross build
+# and test pieces (make ARCH=arm64 / ARCH=arm, their unit tests under
+# qemu-user in make check, the arm VMs of make vmtest): dpkg's arm64 and
+# armhf architectures, gcc-aarch64-linux-gnu, musl-dev:arm64,
+# linux-libc-dev:arm64, gcc-arm-linux-gnueabihf, musl-dev:armhf,
+# linux-libc-dev-armhf-cross, qemu-user, qemu-system-arm, without
 # recommends.  COREBOX_NO_ARM64=1 leaves them out.
 need=""
 arm=""
@@ -22,6 +24,13 @@ command -v mkfs.ext4 >/dev/null 2>&1 || [ -x /sbin/mkfs.ext4 ] || need="$need e2
 # <sys/sdt.h>: the USDT probe in the dynamic-tracing test helper
 [ -f /usr/include/x86_64-linux-gnu/sys/sdt.h ] || [ -f /usr/include/sys/sdt.h ] ||
 	[ -f "/usr/include/$(gcc -dumpmachine 2>/dev/null)/sys/sdt.h" ] || need="$need systemtap-sdt-dev"
+# tests/e2e/usyms.sh: C++, Rust and Go programs to name, debug files split
+# off (objcopy), MiniDebugInfo (xz)
+command -v g++ >/dev/null 2>&1 || need="$need g++"
+command -v rustc >/dev/null 2>&1 || need="$need rustc"
+command -v objcopy >/dev/null 2>&1 || need="$need binutils"
+command -v xz >/dev/null 2>&1 || need="$need xz-utils"
+command -v go >/dev/null 2>&1 || need="$need golang-go"
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"
@@ -39,6 +48,14 @@ if [ "${COREBOX_NO_ARM64:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ]; then
 	command -v qemu-aarch64 >/dev/null 2>&1 || command -v qemu-aarch64-static >/dev/null 2>&1 ||
 		arm="$arm qemu-user"
 	command -v qemu-system-aarch64 >/dev/null 2>&1 || arm="$arm qemu-system-arm"
+	# 32-bit ARM (make ARCH=arm): the armhf cross compiler, musl for
+	# armhf, and the armhf UAPI asm/ headers from the cross package (an
+	# arch-all package: linux-libc-dev:armhf would have to match the host's
+	# linux-libc-dev version, which bookworm-security does not always carry)
+	command -v arm-linux-gnueabihf-gcc >/dev/null 2>&1 || arm="$arm gcc-arm-linux-gnueabihf"
+	[ -f /usr/lib/arm-linux-musleabihf/libc.a ] || arm="$arm musl-dev:armhf"
+	[ -d /usr/include/arm-linux-gnueabihf/asm ] || [ -d /usr/arm-linux-gnueabihf/include/asm ] ||
+		arm="$arm linux-libc-dev-armhf-cross"
 fi
 if [ -n "$need$arm" ]; then
 	if [ "$(id -u)" != 0 ]; then
@@ -47,11 +64,13 @@ if [ -n "$need$arm" ]; then
 	fi
 	echo "install-deps: installing$need$arm"
 	export DEBIAN_FRONTEND=noninteractive
-	case $arm in
-	*:arm64*)
-		dpkg --print-foreign-architectures | grep -qx arm64 || dpkg --add-architecture arm64 || {
-			echo "install-deps: dpkg --add-architecture arm64 failed" >&2; exit 1; } ;;
-	esac
+	for a in arm64 armhf; do
+		case $arm in
+		*:$a*)
+			dpkg --print-foreign-architectures | grep -qx $a || dpkg --add-architecture $a || {
+				echo "install-deps: dpkg --add-architecture $a failed" >&2; exit 1; } ;;
+		esac
+	done
 	apt-get update -qq >/dev/null || { echo "install-deps: apt-get update failed" >&2; exit 1; }
 	if [ -n "$need" ]; then
 		apt-get install -y -qq $need >/dev/null || {

@@ -82,11 +82,17 @@ if [ -f tests/fuzz/run.sh ]; then
 	count $B/fuzz.out $? fuzz
 fi
 
-# 4. arm64, when the cross toolchain and qemu-user are installed: the cross
-#    build, the kernel-free unit tests and the fuzz corpora under qemu-user.
+# 4. arm64 and 32-bit arm, when the cross toolchains and qemu-user are
+#    installed: the cross build, the kernel-free unit tests and the fuzz
+#    corpora under qemu-user.  The two run side by side (mostly compiling
+#    and emulating, one core each).
 if [ -f tests/cross/run.sh ]; then
-	timeout 900 sh tests/cross/run.sh $B/arm64 > $B/arm64.out 2>&1
+	timeout 900 sh tests/cross/run.sh $B/arm arm > $B/arm.out 2>&1 &
+	armpid=$!
+	timeout 900 sh tests/cross/run.sh $B/arm64 arm64 > $B/arm64.out 2>&1
 	count $B/arm64.out $? arm64
+	wait $armpid
+	count $B/arm.out $? arm
 fi
 
 if [ "$skip" != 0 ]; then

@@ -57,4 +57,8 @@
 	EN(en_a, enum en___l, EA___l, enum en, EA, en)                      \
 	EN(en_b, enum en___l, EB___l, enum en, EB, en)                      \
 	EN(en_neg, enum en___l, ENEG___l, enum en, ENEG, en)                \
-	EN(en_gone, enum en___l, EGONE___l, enum en, EGONE, en_gone)
+	EN(en_gone, enum en___l, EGONE___l, enum en, EGONE, en_gone)        \
+	EN(an_a, __typeof__(an_l), AN_A___l, int, AN_A, an)                 \
+	EN(an_b, __typeof__(an_l), AN_B___l, int, AN_B, an)                 \
+	EN(an_neg, __typeof__(an_l), AN_NEG___l, int, AN_NEG, an)           \
+	EN(an_gone, __typeof__(an_l), AN_GONE___l, int, AN_GONE, an_gone)

@@ -75,6 +75,12 @@ typedef struct {
 
 enum en___l { EA___l = 1, EB___l = 2, ENEG___l = -3, EGONE___l = 4 };
 
+/* An anonymous enum (as the kernel's INET_FLAGS_*): nothing but typeof
+ * names it, so the relocation's root is the anonymous enum itself.  Only
+ * one: clang 14 gives a second anonymous enum's relocations the first
+ * one's type id, and emits no ENUM64 (hand-built BTF tests those). */
+extern enum { AN_A___l = 1, AN_B___l = 2, AN_NEG___l = -3, AN_GONE___l = 4 } an_l;
+
 struct gonetype___l {
 	int z;
 } PAI;

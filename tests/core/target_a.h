@@ -66,6 +66,11 @@ typedef struct {
 
 enum en { EB = 20, EA = 10, ENEG = -30, EGONE = 40 };
 
+/* Anonymous enums (globals bring them into BTF), one without any local
+ * enumerator (not a candidate). */
+enum { AN_B = 15, AN_A = 11, AN_NEG = -18, AN_GONE = 40 } g_an __attribute__((used));
+enum { AN_DECOY = 99 } g_an_decoy __attribute__((used));
+
 struct gonetype {
 	long pad;
 	int z;

@@ -56,10 +56,14 @@ typedef struct {
 
 enum en { EA = 100, EB = 200, ENEG = -1 };
 
+/* the anonymous enum lost an enumerator */
+enum { AN_NEG = -1, AN_A = 0, AN_B = 1 } g_an __attribute__((used));
+
 #define MISSING_s_gone PROBE
 #define MISSING_s_arr3 PROBE
 #define MISSING_gonetype PROBE
 #define MISSING_en_gone PROBE
+#define MISSING_an_gone PROBE
 #define MISSING_ren_new PROBE
 
 #define TARGET_TYPES(G) G(struct s, g_s) G(struct pk, g_pk) G(struct fl, g_fl) \

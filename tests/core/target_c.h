@@ -54,6 +54,12 @@ typedef struct {
 
 enum en { ENEG = -7, EGONE = 0x7fffffff, EB = 0, EA = 3 };
 
+/* the anonymous enum split in two: an enumerator of one, then of the
+ * other, must both resolve (candidates of an anonymous enum are never
+ * narrowed to the first match) */
+enum { AN_GONE = 1, AN_NEG = -2 } g_an __attribute__((used));
+enum { AN_A = 0x7ffffffe, AN_B = 2 } g_an2 __attribute__((used));
+
 struct gonetype {
 	int z;
 };

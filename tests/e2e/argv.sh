@@ -70,8 +70,9 @@ while IFS= read -r line; do
 	eval "v$nv=\$q line$nv=\$line"
 done < "$VECTORS"
 
-# judge APPLET RAN: what is wrong with the refusal in $W/err and $W/out
-# (nothing printed: it was refused right); RAN: stdout may hold output
+# judge APPLET RAN: what is wrong with the refusal in $W/APPLET.err and
+# $W/APPLET.out (nothing printed: it was refused right); RAN: stdout may
+# hold output
 judge() {
 	LC_ALL=C awk -v a="$1" -v ran="$2" '
 	FILENAME == ARGV[1] { l[++n] = $0; if ($0 ~ /[[:cntrl:]]/) c = 1; next }
@@ -85,16 +86,16 @@ judge() {
 		if (n == 3 && l[2] ~ /^  / && l[3] ~ /^ *\^$/) n = 1
 		if (n > 1) { print n " lines on stderr"; exit }
 		if (c) print "raw control byte in the output"
-	}' "$W/err" "$W/out"
+	}' "$W/$1.err" "$W/$1.out"
 }
 
 # replay APPLET N: run APPLET with vector N; a problem is appended to
-# $W/bad (one line), its absence means the line was refused
+# $W/APPLET.bad (one line), its absence means the line was refused
 replay() {
 	applet=$1 vec=$2
 	eval "q=\$v$vec"
 	eval "set -- $q"
-	timeout -s KILL "$TIMEOUT" "$CB" "$applet" "$@" > "$W/out" 2> "$W/err" < /dev/null
+	timeout -s KILL "$TIMEOUT" "$CB" "$applet" "$@" > "$W/$applet.out" 2> "$W/$applet.err" < /dev/null
 	rc=$?
 	ran=
 	case $rc in
@@ -110,29 +111,59 @@ replay() {
 	[ -z "$what" ] && return 0
 	eval "line=\$line$vec"
 	printf '%s %s: %s: %s\n' "$applet" "$line" "$what" \
-		"$(head -c 200 "$W/err" | LC_ALL=C tr -c '[:print:]' '?')" >> "$W/bad"
+		"$(head -c 200 "$W/$applet.err" | LC_ALL=C tr -c '[:print:]' '?')" >> "$W/$applet.bad"
 }
 
 applets=$("$CB" --list) || { notok "$CB --list failed"; exit 1; }
-: > "$W/bad"
+# One worker per core, each with every N-th applet (the lines are refused
+# before any tracing starts and each applet has its own files: the
+# workers cannot disturb each other's results); reported in list order.
+workers=$(nproc)
+k=0
+pids=
+while [ $k -lt "$workers" ]; do
+	(
+		j=0
+		for applet in $applets; do
+			if [ $((j % workers)) = $k ]; then
+				: > "$W/$applet.bad"
+				i=1
+				while [ $i -le $nv ]; do
+					replay "$applet" $i
+					i=$((i + 1))
+				done
+				: > "$W/$applet.done"
+			fi
+			j=$((j + 1))
+		done
+	) &
+	pids="$pids $!"
+	k=$((k + 1))
+done
+# each applet's result as soon as it is in (what finished is reported
+# also when a timeout stops this script)
+running() {
+	for p in $pids; do kill -0 "$p" 2>/dev/null && return 0; done
+	return 1
+}
 tried=0 failed=0
 for applet in $applets; do
-	before=$(wc -l < "$W/bad")
-	i=1
-	while [ $i -le $nv ]; do
-		replay "$applet" $i
-		i=$((i + 1))
-	done
 	tried=$((tried + nv))
-	bad=$(($(wc -l < "$W/bad") - before))
+	while [ ! -f "$W/$applet.done" ] && running; do sleep 0.1; done
+	if [ ! -f "$W/$applet.done" ]; then
+		notok "$applet: the replay did not finish"
+		continue
+	fi
+	bad=$(wc -l < "$W/$applet.bad")
 	if [ "$bad" = 0 ]; then
 		ok "$applet refuses every hostile line"
 	else
 		notok "$applet: $bad hostile lines not refused:"
-		tail -n "$bad" "$W/bad" | sed 's/^/    /'
+		sed 's/^/    /' "$W/$applet.bad"
 		failed=$((failed + bad))
 	fi
 done
+for p in $pids; do wait "$p"; done
 
 # nothing left behind: the timeout killed what hung, but a child it forked
 # or a probe it made could outlive it

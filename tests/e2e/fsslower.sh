@@ -8,7 +8,8 @@
 # offset; -m keeps the slow read (LAT >= DELAY) and nothing under the
 # threshold; -c/-j print CSV, --json the same events; a file on tmpfs is
 # not ext4's; xfsslower sees nothing of ext4; bad input (and more than
-# one positional min_ms) exits 2.  On this
+# one positional min_ms) exits 2; the bcachefs, btrfs, f2fs, fuse, nfs and
+# zfs aliases run (or say in one line that they cannot here).  On this
 # kernel (no fentry, no kprobes) the system call path is the one tested;
 # make vmtest tests fentry and kprobes.
 # Run as root from the repository root: sh tests/e2e/fsslower.sh
@@ -165,6 +166,51 @@ timeout 5 "$CB" ext4slower 1 1 1 1 > "$W/extra.out" 2>&1
 rc=$?
 if [ $rc = 2 ] && grep -q "unexpected argument '1'" "$W/extra.out"; then ok "ext4slower 1 1 1 1: usage error, exit 2"
 else notok "ext4slower 1 1 1 1: status $rc: $(head -c 300 "$W/extra.out")"; fi
+
+# 7. the other file systems' aliases are applets that run: listed, and as
+# `corebox NAME` and as a link named NAME each either traces (its banner
+# names the file system; SIGINT ends it with 0) or, where this kernel
+# offers no way to trace that file system, says so in one line (exit 1)
+ln -sf "$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")" "$W/cbx"
+for fs in bcachefs btrfs f2fs fuse nfs zfs; do
+	a=${fs}slower
+	ln -sf "$W/cbx" "$W/$a"
+	if ! "$CB" --list | grep -qx "$a"; then
+		notok "$a is not in corebox --list"
+		continue
+	fi
+	for how in applet link; do
+		label=$a-$how
+		if [ $how = applet ]; then set -- "$CB" "$a"; else set -- "$W/$a"; fi
+		: > "$W/$label.out"
+		: > "$W/$label.err"
+		"$@" > "$W/$label.out" 2> "$W/$label.err" &
+		TPID=$!
+		# ready: the header after the banner, or the tool ended
+		i=0
+		while [ $i -lt 150 ] && kill -0 "$TPID" 2>/dev/null && ! grep -q '^TIME ' "$W/$label.out"; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		if kill -0 "$TPID" 2>/dev/null; then
+			bpf_ids "$TPID" >> "$W/ours"
+			kill -INT "$TPID"
+			wait_exit "$TPID" 20 || kill -KILL "$TPID"
+		fi
+		wait "$TPID"
+		rc=$?
+		TPID=
+		banner=$(head -n 1 "$W/$label.out")
+		if [ $rc = 0 ] && [ "$banner" = "Tracing $fs operations slower than 10 ms... Hit Ctrl-C to end." ] &&
+		   grep -q '^TIME  *COMM  *PID  *T  *BYTES  *OFF_KB  *LAT(ms) FILENAME$' "$W/$label.out" && [ ! -s "$W/$label.err" ]; then
+			ok "$a ($how): traces $fs ('$banner'), exit 0 on SIGINT"
+		elif [ $rc = 1 ] && [ ! -s "$W/$label.out" ] && [ "$(wc -l < "$W/$label.err")" = 1 ] && grep -q "^$a: .*$fs" "$W/$label.err"; then
+			ok "$a ($how): no way to trace $fs here, one line: $(cat "$W/$label.err")"
+		else
+			notok "$a ($how): exit $rc: $(head -c 300 "$W/$label.out" "$W/$label.err" | tr '\n' ' ')"
+		fi
+	done
+done
 
 # The kernel frees programs of closed raw tracepoint links after an RCU
 # tasks grace period (about a second here): wait for that, bounded, then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Fuzz the untrusted-input parsers (ELF, BTF, .BTF.ext, the dynamic-tracing
-# tools' probe grammars and expressions) with libFuzzer.
+# tools' probe grammars and expressions, symbol demangling, xz) with libFuzzer.
 #
 #   sh tests/fuzz/run.sh [OUTDIR]      (default build/test/fuzz)
 #
@@ -15,13 +15,13 @@
 # flags and the library sources they link).
 #
 # Environment: FUZZ_SECONDS, FUZZ_MAX_LEN (65536), FUZZ_TARGETS ("elf btf
-# btf_ext probe"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
+# btf_ext probe demangle xz bt_parse"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
-TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe}
+TARGETS=${FUZZ_TARGETS:-elf btf btf_ext probe demangle xz bt_parse}
 CLANG=${CLANG:-$(make -s --no-print-directory print-CLANG)}
 OBJCOPY=${LLVM_OBJCOPY:-llvm-objcopy}
 failed=0
@@ -85,12 +85,12 @@ fuzz_target() {
 	bin="$OUT/fuzz_$t"
 	log="$OUT/$t.log"
 	: >"$log"
-	if [ "$t" != elf ] && [ ! -f btf/btf.c ]; then
+	if [ ! -f btf/btf.c ] && [ "$t" != elf ] && [ "$t" != demangle ] && [ "$t" != xz ]; then
 		echo "not ok - fuzz $t: btf/btf.c does not exist yet"
 		return 1
 	fi
 	blog="$OUT/build-$t.log"
-	if ! make -s --no-print-directory CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
+	if ! make -s --no-print-directory -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" "$bin" >"$blog" 2>&1; then
 		cat "$blog" >>"$OUT/build.log"
 		echo "not ok - fuzz $t: build failed: $(grep -h -m1 -E 'error|undefined reference' "$blog" 2>/dev/null | head -n 1 | cut -c1-200)"
 		return 1
@@ -141,7 +141,26 @@ fuzz_target() {
 
 : >"$OUT/build.log"
 make_seeds
-for t in $TARGETS; do
-	fuzz_target "$t" || failed=$((failed + 1))
+# The harnesses share their library objects: build them all at once, on
+# every core (a harness that fails is reported by its target's make).
+make -s --no-print-directory -k -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" fuzz-harnesses >"$OUT/build-all.log" 2>&1
+# One target per core at a time: a libFuzzer process runs on one thread,
+# so each target still gets its FUZZ_SECONDS of a whole core.  Results
+# are printed in the order of TARGETS.
+ncpu=$(nproc)
+# shellcheck disable=SC2086
+set -- $TARGETS
+while [ $# -gt 0 ]; do
+	batch='' n=0
+	while [ $# -gt 0 ] && [ $n -lt "$ncpu" ]; do
+		fuzz_target "$1" >"$OUT/result-$1" 2>&1 &
+		batch="$batch $!:$1"
+		n=$((n + 1))
+		shift
+	done
+	for job in $batch; do
+		wait "${job%%:*}" || failed=$((failed + 1))
+		cat "$OUT/result-${job#*:}"
+	done
 done
 [ "$failed" = 0 ]

@@ -4,4 +4,4 @@
 # architecture: `make loader-test-objs` holds the rule.  Usage: gen.sh OUTDIR
 set -e
 cd "$(dirname "$0")/../.."
-make -s --no-print-directory loader-test-objs LOADER_OUT="${1:-build/test/loader}"
+make -s --no-print-directory -j"$(nproc)" loader-test-objs LOADER_OUT="${1:-build/test/loader}"

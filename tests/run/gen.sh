@@ -4,4 +4,4 @@
 # getppid() calls: `make run-test-objs` holds the rules.  Usage: gen.sh OUTDIR
 set -e
 cd "$(dirname "$0")/../.."
-make -s --no-print-directory run-test-objs RUN_OUT="${1:-build/test/run}"
+make -s --no-print-directory -j"$(nproc)" run-test-objs RUN_OUT="${1:-build/test/run}"

@@ -6,4 +6,4 @@
 # dependencies (`make unit-tests`); this names the output directory.
 set -e
 cd "$(dirname "$0")/../.."
-make -s --no-print-directory unit-tests UNIT_OUT="${1:-build/test/unit}"
+make -s --no-print-directory -j"$(nproc)" unit-tests UNIT_OUT="${1:-build/test/unit}"

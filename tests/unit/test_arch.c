@@ -1,7 +1,7 @@
 /* tools/probe/arch.c and the syscall table against the architecture's
  * own UAPI headers: register offsets (struct pt_regs / user_pt_regs of
  * <asm/ptrace.h>), __NR_* numbers, and USDT operand parsing in both
- * syntaxes.  Runs natively and, for arm64, under qemu-user. */
+ * syntaxes.  Runs natively and, for arm64 and arm, under qemu-user. */
 #include <asm/ptrace.h>
 #include <asm/unistd.h>
 #include <errno.h>
@@ -14,13 +14,18 @@
 #include "tools/common/common.h"
 #include "t.h"
 
+static const char *arch_str(enum arch a)
+{
+	return a == ARCH_ARM64 ? "arm64" : a == ARCH_ARM ? "arm" : "x86_64";
+}
+
 static void reg(enum arch a, const char *name, int off, unsigned size)
 {
 	unsigned sz = 99;
 	int got = arch_reg_offset(a, name, &sz);
 
 	T_OK(got == off && sz == size, "%s register %s at %d (%u bytes), got %d (%u)",
-	     a == ARCH_ARM64 ? "arm64" : "x86_64", name, off, size, got, sz);
+	     arch_str(a), name, off, size, got, sz);
 }
 
 static void regs_vs_uapi(void)
@@ -48,6 +53,19 @@ static void regs_vs_uapi(void)
 	reg(ARCH_ARM64, "sp", offsetof(struct user_pt_regs, sp), 8);
 	reg(ARCH_ARM64, "pc", offsetof(struct user_pt_regs, pc), 8);
 	T_OK(ARCH_HOST == ARCH_ARM64 && !strcmp(ARCH_SYSCALL_PREFIX, "__arm64_sys_"), "arm64 build: host arch");
+#elif defined(__arm__)
+	reg(ARCH_ARM, "r0", offsetof(struct pt_regs, ARM_r0), 4);
+	reg(ARCH_ARM, "r3", offsetof(struct pt_regs, ARM_r3), 4);
+	reg(ARCH_ARM, "r7", offsetof(struct pt_regs, ARM_r7), 4);
+	reg(ARCH_ARM, "fp", offsetof(struct pt_regs, ARM_fp), 4);
+	reg(ARCH_ARM, "ip", offsetof(struct pt_regs, ARM_ip), 4);
+	reg(ARCH_ARM, "sp", offsetof(struct pt_regs, ARM_sp), 4);
+	reg(ARCH_ARM, "lr", offsetof(struct pt_regs, ARM_lr), 4);
+	reg(ARCH_ARM, "pc", offsetof(struct pt_regs, ARM_pc), 4);
+	T_OK(sizeof(struct pt_regs) == 72 && arch_reg_size(ARCH_ARM) == 4 &&
+		     arch_syscall_arg_reg_offset(ARCH_ARM, 1) == (int)offsetof(struct pt_regs, ARM_ORIG_r0),
+	     "arm pt_regs: 18 4-byte slots, the 1st syscall argument in ORIG_r0");
+	T_OK(ARCH_HOST == ARCH_ARM && !strcmp(ARCH_SYSCALL_PREFIX, "sys_"), "arm build: host arch");
 #endif
 	/* the other architecture's table, from its (stable) ABI */
 	reg(ARCH_ARM64, "x30", 240, 8);
@@ -62,6 +80,13 @@ static void regs_vs_uapi(void)
 	reg(ARCH_ARM64, "rdi", -1, 0);
 	reg(ARCH_X86_64, "x0", -1, 0);
 	reg(ARCH_X86_64, "", -1, 0);
+	reg(ARCH_ARM, "r11", 44, 4);
+	reg(ARCH_ARM, "sl", 40, 4);
+	reg(ARCH_ARM, "r15", 60, 4);
+	reg(ARCH_ARM, "r16", -1, 0);
+	reg(ARCH_ARM, "r01", -1, 0);
+	reg(ARCH_ARM, "x0", -1, 0);
+	T_OK(arch_reg_size(ARCH_X86_64) == 8 && arch_reg_size(ARCH_ARM64) == 8, "64-bit register slots");
 
 	/* argument and return registers agree with the register names */
 	T_OK(arch_arg_reg_offset(ARCH_X86_64, 1) == arch_reg_offset(ARCH_X86_64, "rdi", NULL) &&
@@ -75,6 +100,16 @@ static void regs_vs_uapi(void)
 		     arch_arg_reg_offset(ARCH_ARM64, 9) == -1 &&
 		     arch_ret_reg_offset(ARCH_ARM64) == arch_reg_offset(ARCH_ARM64, "x0", NULL),
 	     "arm64 arguments in x0..x7, return in x0");
+	T_OK(arch_arg_reg_offset(ARCH_ARM, 1) == 0 && arch_arg_reg_offset(ARCH_ARM, 4) == 12 &&
+		     arch_arg_reg_offset(ARCH_ARM, 5) == -1 && arch_ret_reg_offset(ARCH_ARM) == 0 &&
+		     arch_syscall_arg_reg_offset(ARCH_ARM, 1) == 68 && arch_syscall_arg_reg_offset(ARCH_ARM, 6) == 20,
+	     "arm arguments in r0..r3, return in r0, syscall arguments ORIG_r0 r1..r5");
+	{
+		unsigned sz = 0;
+		int off = arch_syscall_nr_offset(ARCH_ARM, &sz);
+
+		T_OK(off == 28 && sz == 4, "arm syscall number in r7 (EABI), 4 bytes");
+	}
 }
 
 /* The built-in syscall table agrees with the UAPI header's numbers. */
@@ -86,11 +121,16 @@ static void syscalls_vs_uapi(void)
 	} nrs[] = {
 #define NR(n) { #n, __NR_##n }
 		NR(read), NR(write), NR(openat), NR(close), NR(execve), NR(execveat), NR(getppid),
-		NR(getpgid), NR(clone), NR(exit_group), NR(mmap), NR(bpf), NR(perf_event_open),
+		NR(getpgid), NR(clone), NR(exit_group), NR(bpf), NR(perf_event_open),
 		NR(finit_module), NR(ioctl), NR(futex), NR(nanosleep), NR(wait4), NR(kill), NR(socket),
 		NR(connect), NR(accept4), NR(sendto), NR(recvfrom), NR(pread64), NR(fsync), NR(statx),
-		NR(io_uring_setup), NR(openat2), NR(clone3), NR(rt_sigreturn), NR(newfstatat),
+		NR(io_uring_setup), NR(openat2), NR(clone3), NR(rt_sigreturn),
 		NR(epoll_pwait), NR(ppoll), NR(pselect6), NR(getrandom), NR(memfd_create),
+#ifdef __NR_mmap2 /* 32-bit arm */
+		NR(mmap2), NR(fstatat64), NR(clock_gettime64), NR(futex_time64), NR(recvmmsg_time64),
+#else
+		NR(mmap), NR(newfstatat),
+#endif
 #ifdef __NR_open
 		NR(open), NR(stat), NR(fork), NR(poll), NR(pipe), NR(access),
 #endif
@@ -125,7 +165,7 @@ static void usdt(enum arch a, const char *spec, enum arch_usdt_kind kind, int re
 
 	T_OK(r == 0 && !*s && arg.kind == kind && arg.reg_off == reg_off && arg.val_off == val && arg.size == size &&
 		     arg.is_signed == sgn,
-	     "usdt %s '%s' -> kind %d reg %d val %lld size %u%s (%s)", a == ARCH_ARM64 ? "arm64" : "x86", spec,
+	     "usdt %s '%s' -> kind %d reg %d val %lld size %u%s (%s)", arch_str(a), spec,
 	     kind, reg_off, val, size, sgn ? " signed" : "", r ? err_msg() : "ok");
 }
 
@@ -135,7 +175,7 @@ static void usdt_bad(enum arch a, const char *spec, const char *why)
 	const char *s = spec;
 	int r = arch_usdt_arg_parse(a, &s, &arg);
 
-	T_OK(r == -EINVAL && strstr(err_msg(), why), "usdt %s '%s' rejected: %s", a == ARCH_ARM64 ? "arm64" : "x86",
+	T_OK(r == -EINVAL && strstr(err_msg(), why), "usdt %s '%s' rejected: %s", arch_str(a),
 	     spec, r ? err_msg() : "accepted");
 }
 
@@ -168,6 +208,20 @@ static void usdt_specs(void)
 	usdt_bad(ARCH_ARM64, "8@[x1, 8", "expected ']'");
 	usdt_bad(ARCH_ARM64, "8@%rdi", "unknown arm64 register");
 
+	/* arm (gcc's operand syntax for the sdt.h "nor" constraint) */
+	usdt(ARCH_ARM, "-4@r0", ARCH_USDT_REG, 0, 0, 4, 1);
+	usdt(ARCH_ARM, "4@[fp, #-12]", ARCH_USDT_REG_DEREF, 44, -12, 4, 0);
+	usdt(ARCH_ARM, "-4@[r7, #8]", ARCH_USDT_REG_DEREF, 28, 8, 4, 1);
+	usdt(ARCH_ARM, "4@[sp]", ARCH_USDT_REG_DEREF, 52, 0, 4, 0);
+	usdt(ARCH_ARM, "8@r2", ARCH_USDT_REG, 8, 0, 8, 0);
+	usdt(ARCH_ARM, "4@#5", ARCH_USDT_CONST, -1, 5, 4, 0);
+	usdt_bad(ARCH_ARM, "4@x0", "unknown arm register");
+	usdt_bad(ARCH_ARM, "4@r16", "unknown arm register");
+	usdt_bad(ARCH_ARM, "4@[r1, #4", "expected ']'");
+	T_OK(arch_usdt_args_parse(ARCH_ARM, "-4@[sp, #12] 4@r1 4@#7", args, 12) == 3 && args[0].reg_off == 52 &&
+		     args[0].val_off == 12 && args[1].reg_off == 4 && args[2].val_off == 7,
+	     "arm argument string with a blank inside brackets: 3 arguments");
+
 	T_OK(arch_usdt_args_parse(ARCH_ARM64, "-4@[sp, 12] 8@x1  -8@#-1", args, 12) == 3 &&
 		     args[0].kind == ARCH_USDT_REG_DEREF && args[0].val_off == 12 && args[1].reg_off == 8 &&
 		     args[2].kind == ARCH_USDT_CONST && args[2].val_off == -1,
@@ -183,6 +237,7 @@ static void usdt_specs(void)
 static void absent_syscalls(void)
 {
 	const char *path = ARCH_HOST == ARCH_ARM64 ? "../../build/arm64/bpf/opensnoop.bpf.o"
+			   : ARCH_HOST == ARCH_ARM ? "../../build/arm/bpf/opensnoop.bpf.o"
 						   : "../../build/bpf/opensnoop.bpf.o";
 	char *data;
 	size_t len;

@@ -36,9 +36,10 @@
 #define STRSIZE 32
 
 /* USDT operands in the host's assembler syntax (arch.c decodes those) */
-static const char *const usdt_ops[2][2] = {
+static const char *const usdt_ops[3][2] = {
 	[ARCH_X86_64] = { "-4@-12(%rbp)", "8@%rax" },
 	[ARCH_ARM64] = { "-4@[x29, -12]", "8@x1" },
+	[ARCH_ARM] = { "-4@[fp, #-12]", "8@r2" }, /* r2:r3, a 64-bit pair */
 };
 
 /* How the program around the probe's expressions is put together (the

@@ -399,6 +399,12 @@ static void check_real_function(const char *path, const char *name, const void *
 	elf_unmap_file(data, size);
 }
 
+#if defined(__thumb__)
+#define ARCH_THUMB_BIT 1
+#else
+#define ARCH_THUMB_BIT 0
+#endif
+
 static void test_real_binaries(void)
 {
 	Dl_info info;
@@ -406,7 +412,9 @@ static void test_real_binaries(void)
 	/* volatile: keep the call, so the function stays as it is in the file. */
 	int (*volatile fn)(int) = corebox_test_target;
 	T_OK(fn(1) == 4, "target function runs");
-	check_real_function("/proc/self/exe", "corebox_test_target", (const void *)corebox_test_target, 1);
+	/* (a Thumb function's pointer has bit 0 set; its code starts below) */
+	check_real_function("/proc/self/exe", "corebox_test_target",
+			    (const void *)((uintptr_t)corebox_test_target & ~(uintptr_t)(ARCH_THUMB_BIT)), 1);
 
 	/* A shared library: whichever one defines getpid (libc). */
 	/* dladdr names the symbol as the library's .dynsym does (getpid may
@@ -442,8 +450,59 @@ static void test_map_file(void)
 	}
 }
 
+/* A 32-bit ARM executable (tests/fuzz/corpus/elf/arm32-exec.elf: a Thumb
+ * function at 0x10075, an ARM one at 0x1007c, a PT_LOAD of 0x88 bytes at
+ * vaddr 0x10000 offset 0) seen through elf_map_file's widened image. */
+static void test_elf32(void)
+{
+	const char *path = "../fuzz/corpus/elf/arm32-exec.elf";
+	struct elf_view ev;
+	struct elf_symtab st;
+	const void *data;
+	size_t size;
+	uint64_t thumb = 0, arm = 0;
+	int r;
+
+	r = elf_map_file(path, &data, &size);
+	T_OK(r == 0, "elf_map_file %s (%s)", path, r ? err_msg() : "ok");
+	if (r)
+		return;
+	r = elf_open(&ev, data, size);
+	T_OK(r == 0 && ev.ehdr->e_machine == EM_ARM && ev.ehdr->e_ident[EI_CLASS] == ELFCLASS64 && ev.phnum >= 1 &&
+		     ev.phdrs[0].p_type == PT_LOAD && ev.phdrs[0].p_vaddr == 0x10000 && ev.phdrs[0].p_filesz == 0x88,
+	     "ELF32: widened image opens as EM_ARM, its PT_LOAD widened (%s)", r ? err_msg() : "ok");
+	if (r == 0) {
+		T_OK(elf_func_file_offset(&ev, "cbx_thumb_fn", &thumb) == 0 && thumb == 0x74,
+		     "ELF32: Thumb function at file offset 0x74, the Thumb bit cleared (got 0x%llx)",
+		     (unsigned long long)thumb);
+		T_OK(elf_func_file_offset(&ev, "cbx_arm_fn", &arm) == 0 && arm == 0x7c,
+		     "ELF32: ARM function at file offset 0x7c (got 0x%llx)", (unsigned long long)arm);
+		const Elf64_Shdr *sh = elf_find_sec(&ev, ".symtab");
+		T_OK(sh && elf_symtab(&ev, sh, &st) == 0 && st.count > 2, "ELF32: .symtab widened to Elf64_Sym");
+	}
+	elf_unmap_file(data, size);
+	/* cut short: the tables past the end are refused, not read */
+	{
+		const void *w;
+		size_t wsize;
+		uint8_t *cut = NULL;
+		char *all;
+		size_t len;
+
+		if (read_file(path, 1 << 20, &all, &len) == 0 && len > 64) {
+			cut = malloc(len);
+			memcpy(cut, all, len);
+			r = elf32_widen(-1, cut, 60, &w, &wsize);
+			T_OK(r < 0 && strstr(err_msg(), "ELF32"), "ELF32 cut to 60 bytes: refused (%s)", err_msg());
+			free(cut);
+			free(all);
+		}
+	}
+}
+
 int main(void)
 {
+	test_elf32();
 	test_valid(ET_DYN);
 	test_valid(ET_EXEC);
 	test_valid(ET_REL);

@@ -16,7 +16,10 @@
  * 4. Kernel BTF files: a raw copy of the kernel's BTF works through
  *    opts.btf_path; a truncated file gives a one-line error naming it; a
  *    kernel without BTF (COREBOX_SYSFS_BTF=/nonexistent) and no --btf says
- *    what to pass, and with --btf tp_btf falls back to raw_tp. */
+ *    what to pass, and with --btf tp_btf falls back to raw_tp.
+ * 5. Anonymous kernel enums: tests/loader/anonenum.bpf.o reads
+ *    bpf_core_enum_value() of INET_FLAGS_* (an enum without a name since
+ *    6.6) and gets the values a plain walk of the kernel's BTF finds. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -25,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "bpf/sys.h"
@@ -41,7 +45,7 @@ struct blob {
 	size_t size;
 };
 
-static struct blob features, kinds, poison;
+static struct blob features, kinds, poison, anonenum;
 static char tmpdir[] = "/tmp/cbx-loader-btf.XXXXXX";
 
 static uint32_t prog_btf_id(struct prog *p)
@@ -512,6 +516,77 @@ static void btf_files(const char *raw, size_t raw_size)
 	unlink(trunc);
 }
 
+/* ---- 5. anonymous kernel enums ----------------------------------------------- */
+
+/* Enumerator NAME of an enum without a name in kernel BTF, by a plain walk
+ * over the types (not the CO-RE engine): 1 and its value, or 0. */
+static int kernel_anon_enumerator(const struct btf *vm, const char *name, int64_t *val)
+{
+	for (uint32_t id = 1; id < btf_nr_types(vm); id++) {
+		const struct btf_type *t = btf_type_by_id(vm, id);
+		int is64 = btf_kind(t) == BTF_KIND_ENUM64;
+
+		if (t->name_off || (btf_kind(t) != BTF_KIND_ENUM && !is64))
+			continue;
+		for (uint32_t j = 0; j < btf_vlen(t); j++) {
+			uint32_t off = is64 ? btf_enums64(t)[j].name_off : btf_enums(t)[j].name_off;
+
+			if (strcmp(btf_str(vm, off), name))
+				continue;
+			*val = is64 ? (int64_t)((uint64_t)btf_enums64(t)[j].val_hi32 << 32 | btf_enums64(t)[j].val_lo32)
+				    : (int64_t)(int32_t)btf_enums(t)[j].val;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static void anon_enums(const struct btf *vm)
+{
+	static const char *const names[] = {
+		"INET_FLAGS_PKTINFO", "INET_FLAGS_FREEBIND", "INET_FLAGS_TRANSPARENT",
+		"INET_FLAGS_BIND_ADDRESS_NO_PORT", "INET_FLAGS_CBX_NO_SUCH",
+	};
+	struct obj_opts opts = { 0 };
+	struct obj *o = obj_open("anonenum", anonenum.data, anonenum.size);
+	struct utsname u;
+	int err, major = 0, minor = 0, found = 0;
+
+	if (!o) {
+		T_OK(0, "anonenum.bpf.o opens: %s", err_msg());
+		return;
+	}
+	set_tgid(o);
+	err = obj_load(o, &opts);
+	if (!err)
+		err = obj_attach(o);
+	T_OK(err == 0, "bpf_core_enum_value on an anonymous kernel enum loads (%s)", err ? err_msg() : "ok");
+	if (!err) {
+		uint64_t *runs = obj_global(o, "runs", 8), *ex = obj_global(o, "exists", 40);
+		uint64_t *v = obj_global(o, "vals", 40);
+
+		getppids();
+		T_OK(runs && *runs == N && ex && v, "anonenum ran %llu times", runs ? (unsigned long long)*runs : 0ULL);
+		for (size_t i = 0; runs && ex && v && i < ARRAY_SIZE(names); i++) {
+			int64_t want = 0;
+			int in_kernel = kernel_anon_enumerator(vm, names[i], &want);
+
+			found += in_kernel;
+			T_OK(ex[i] == (uint64_t)in_kernel && (!in_kernel || v[i] == (uint64_t)want),
+			     "%s: kernel BTF %s %lld, the program saw exists %llu value %lld", names[i],
+			     in_kernel ? "has it =" : "lacks it", (long long)want, (unsigned long long)ex[i],
+			     (long long)v[i]);
+		}
+	}
+	obj_close(o);
+	/* INET_FLAGS_* exist since 6.6: there the check above is not 0 == 0 */
+	if (uname(&u) == 0)
+		sscanf(u.release, "%d.%d", &major, &minor);
+	if (major > 6 || (major == 6 && minor >= 6))
+		T_OK(err || found == 4, "kernel %s has the 4 INET_FLAGS_* enumerators in an anonymous enum (%d)",
+		     u.release, found);
+}
+
 static int load_blob(struct blob *b, const char *name)
 {
 	char path[256];
@@ -535,7 +610,7 @@ int main(void)
 	struct btf *vm = NULL;
 
 	if (load_blob(&features, "features.bpf.o") || load_blob(&kinds, "btfkinds.bpf.o") ||
-	    load_blob(&poison, "poison.bpf.o"))
+	    load_blob(&poison, "poison.bpf.o") || load_blob(&anonenum, "anonenum.bpf.o"))
 		T_EXIT();
 	if (!mkdtemp(tmpdir)) {
 		T_OK(0, "mkdtemp");
@@ -549,6 +624,7 @@ int main(void)
 	    (vm = btf_new(raw, raw_size, 0, NULL))) {
 		modules(vm);
 		btf_files(raw, raw_size);
+		anon_enums(vm);
 	} else {
 		T_SKIP("module and BTF file tests", "no /sys/kernel/btf/vmlinux");
 	}
@@ -564,5 +640,6 @@ int main(void)
 	free(features.data);
 	free(kinds.data);
 	free(poison.data);
+	free(anonenum.data);
 	T_EXIT();
 }

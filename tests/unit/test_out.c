@@ -141,6 +141,35 @@ int main(void)
 	row[C_ARGS].strv.size = sizeof(argv_);
 	out_show(&tab, C_LAT, false);
 
+	/* ---- the event's cgroup (--show-cgroup, JSON "cgroup") ---- */
+	out_cfg.cgroup_column = true;
+	out_event_cgroup(7, "/a\033b");
+	s = capture(print_header_row);
+	T_OK(!strcmp(s, "CGROUP                   COMM             PID    ARGS\n"
+			"/a\\x1bb                  bash             42     ls -l a b\n"),
+	     "text: CGROUP first, the path escaped:\n%s", s);
+	free(s);
+	out_event_cgroup(9, NULL);
+	s = capture(print_header_row);
+	T_OK(strstr(s, "\n9                        bash ") != NULL, "text: an unknown cgroup as its id:\n%s", s);
+	free(s);
+	out_cfg.cgroup_column = false;
+	out_cfg.format = OUT_JSON;
+	out_event_cgroup(7, "/a\"b");
+	s = capture(print_header_row);
+	T_OK(!strncmp(s, "{\"time\":\"", 9) && strstr(s, "\",\"cgroup\":\"/a\\\"b\",\"cgroup_id\":7,\"comm\":\"bash\",") &&
+	     !strchr(strchr(s, '\n') + 1, '\n'), "JSON: time, then cgroup and cgroup_id: %s", s);
+	free(s);
+	out_event_cgroup(9, NULL);
+	s = capture(print_header_row);
+	T_OK(strstr(s, "\",\"cgroup\":null,\"cgroup_id\":9,\"comm\"") != NULL, "JSON: an unknown path is null: %s", s);
+	free(s);
+	out_event_cgroup(0, NULL);
+	s = capture(print_header_row);
+	T_OK(!strstr(s, "cgroup"), "JSON: no cgroup recorded, no fields: %s", s);
+	free(s);
+	out_cfg.format = OUT_TEXT;
+
 	/* ---- JSON rows (events) ---- */
 	out_cfg.format = OUT_JSON;
 	s = capture(print_header_row);

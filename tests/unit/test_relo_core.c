@@ -505,13 +505,14 @@ struct bb {
 	char s[8192];
 	size_t ns;
 	uint32_t nr;
+	uint32_t sbase; /* split BTF: the base's string section size */
 };
 
-static void bb_init(struct bb *b) { b->nw = 0; b->ns = 1; b->s[0] = 0; b->nr = 0; }
+static void bb_init(struct bb *b) { b->nw = 0; b->ns = 1; b->s[0] = 0; b->nr = 0; b->sbase = 0; }
 
 static uint32_t bb_str(struct bb *b, const char *s)
 {
-	uint32_t off = (uint32_t)b->ns;
+	uint32_t off = b->sbase + (uint32_t)b->ns;
 
 	if (!s)
 		return 0;
@@ -555,7 +556,7 @@ static uint32_t bb_arr(struct bb *b, uint32_t elem, uint32_t idx_type, uint32_t 
 	return id;
 }
 
-static struct btf *bb_btf(struct bb *b)
+static struct btf *bb_btf(struct bb *b, const struct btf *base)
 {
 	struct btf_header h = { .magic = BTF_MAGIC, .version = BTF_VERSION, .hdr_len = sizeof(h) };
 	uint8_t *blob;
@@ -570,7 +571,7 @@ static struct btf *bb_btf(struct bb *b)
 	memcpy(blob, &h, sizeof(h));
 	memcpy(blob + sizeof(h), b->w, tl);
 	memcpy(blob + sizeof(h) + tl, b->s, b->ns);
-	btf = btf_new(blob, sizeof(h) + tl + b->ns, 1, NULL);
+	btf = btf_new(blob, sizeof(h) + tl + b->ns, 1, base);
 	free(blob);
 	if (!btf)
 		printf("# bb_btf: %s\n", err_msg());
@@ -607,7 +608,7 @@ static void hand_bitfields(void)
 	a3 = bb_str(&b, "0:2");
 	a4 = bb_str(&b, "0");
 	(void)a4;
-	btf = bb_btf(&b);
+	btf = bb_btf(&b, NULL);
 	T_OK(btf != NULL, "hand-built bitfield BTF parses");
 	if (!btf)
 		return;
@@ -650,7 +651,7 @@ static void hand_enum64(void)
 	bb_w(&lb, bb_str(&lb, "W1")); bb_w(&lb, 7);
 	a0 = bb_str(&lb, "0"); a1 = bb_str(&lb, "1"); a2 = bb_str(&lb, "2");
 	a0_32 = a0;
-	l = bb_btf(&lb);
+	l = bb_btf(&lb, NULL);
 
 	bb_init(&tb);
 	bb_t(&tb, "e64", BTF_KIND_ENUM64, 1, 2, 8);
@@ -658,7 +659,7 @@ static void hand_enum64(void)
 	bb_w(&tb, bb_str(&tb, "V1")); bb_w(&tb, 0x89abcdef); bb_w(&tb, 0x01234567);
 	bb_t(&tb, "e32", BTF_KIND_ENUM64, 0, 1, 8); /* enum became enum64 */
 	bb_w(&tb, bb_str(&tb, "W1")); bb_w(&tb, 0); bb_w(&tb, 1);
-	t = bb_btf(&tb);
+	t = bb_btf(&tb, NULL);
 	T_OK(l && t, "hand-built enum BTFs parse");
 	if (!l || !t)
 		return;
@@ -674,6 +675,144 @@ static void hand_enum64(void)
 	T_OK(calc1(l, t, le32, a0_32, CORE_ENUMVAL_VALUE, &r) == 0 && r.orig_val == 7 &&
 	     r.new_val == 1ULL << 32, "ENUM local matches ENUM64 target");
 	T_OK(calc1(l, t, le, a2 + 100, CORE_ENUMVAL_VALUE, &r) < 0, "bad access string offset: %s", err_msg());
+	btf_free(l);
+	btf_free(t);
+}
+
+static void bb_e(struct bb *b, const char *name, int32_t v)
+{
+	bb_w(b, bb_str(b, name));
+	bb_w(b, (uint32_t)v);
+}
+
+static void bb_e64(struct bb *b, const char *name, uint64_t v)
+{
+	bb_w(b, bb_str(b, name));
+	bb_w(b, (uint32_t)v);
+	bb_w(b, (uint32_t)(v >> 32));
+}
+
+static uint32_t module_at;
+static const struct btf *module_btf;
+static const struct btf *one_module(void *arg, uint32_t i)
+{
+	(void)arg;
+	module_at++;
+	return i == 0 ? module_btf : NULL;
+}
+
+/* Anonymous enums (the kernel's INET_FLAGS_* since 6.6): an anonymous
+ * local enum's enumerators relocate against the target's anonymous enums
+ * that declare them; named target enums never count. */
+static void hand_anon_enum(void)
+{
+	struct bb lb, tb, mb;
+	struct btf *l, *t, *t2, *mod;
+	struct core_ctx *ctx;
+	struct core_res r;
+	struct core_relo rel;
+	uint32_t le, le64, ls, lmod, a0, a1, a2, a3;
+	int err;
+
+	bb_init(&lb);
+	le = bb_t(&lb, NULL, BTF_KIND_ENUM, 1, 4, 4);
+	bb_e(&lb, "A___x", 1);
+	bb_e(&lb, "B", 2);
+	bb_e(&lb, "GONE", 3);
+	bb_e(&lb, "C", 4);
+	le64 = bb_t(&lb, NULL, BTF_KIND_ENUM64, 0, 2, 8);
+	bb_e64(&lb, "W", 1);
+	bb_e64(&lb, "Z", 2);
+	ls = bb_t(&lb, NULL, BTF_KIND_STRUCT, 0, 0, 0);
+	lmod = bb_t(&lb, NULL, BTF_KIND_ENUM, 0, 1, 4);
+	bb_e(&lb, "MOD_ONLY", 1);
+	a0 = bb_str(&lb, "0"); a1 = bb_str(&lb, "1"); a2 = bb_str(&lb, "2"); a3 = bb_str(&lb, "3");
+	l = bb_btf(&lb, NULL);
+
+	bb_init(&tb);
+	bb_t(&tb, "named", BTF_KIND_ENUM, 1, 2, 4); /* a namesake in a named enum */
+	bb_e(&tb, "B", 50);
+	bb_e(&tb, "GONE", 51);
+	bb_t(&tb, NULL, BTF_KIND_ENUM, 0, 1, 4); /* shares nothing */
+	bb_e(&tb, "UNRELATED", 7);
+	bb_t(&tb, NULL, BTF_KIND_ENUM, 1, 2, 4);
+	bb_e(&tb, "B", 15);
+	bb_e(&tb, "A", 11);
+	bb_t(&tb, NULL, BTF_KIND_ENUM64, 0, 1, 8);
+	bb_e64(&tb, "W", 0x0123456789abcdefULL);
+	bb_t(&tb, NULL, BTF_KIND_ENUM, 1, 2, 4); /* C and Z live in another enum */
+	bb_e(&tb, "C", -4);
+	bb_e(&tb, "Z", -5);
+	bb_t(&tb, NULL, BTF_KIND_STRUCT, 0, 0, 0);
+	t = bb_btf(&tb, NULL);
+	T_OK(l && t, "hand-built anonymous enum BTFs parse");
+	if (!l || !t)
+		return;
+
+	T_OK(calc1(l, t, le, a0, CORE_ENUMVAL_VALUE, &r) == 0 && !r.poison && r.orig_val == 1 && r.new_val == 11,
+	     "anonymous enum: A___x -> A of the anonymous target enum: %llu", (unsigned long long)r.new_val);
+	T_OK(calc1(l, t, le, a1, CORE_ENUMVAL_VALUE, &r) == 0 && r.new_val == 15,
+	     "anonymous enum: a named enum's namesake is no candidate (B = %llu, not 50)",
+	     (unsigned long long)r.new_val);
+	T_OK(calc1(l, t, le, a2, CORE_ENUMVAL_EXISTS, &r) == 0 && r.orig_val == 1 && r.new_val == 0,
+	     "anonymous enum: enumerator only in a named enum does not exist");
+	T_OK(calc1(l, t, le, a2, CORE_ENUMVAL_VALUE, &r) == 0 && r.poison, "anonymous enum: missing value poisoned");
+	T_OK(calc1(l, t, le64, a0, CORE_ENUMVAL_VALUE, &r) == 0 && r.orig_val == 1 &&
+	     r.new_val == 0x0123456789abcdefULL, "anonymous ENUM64: 64-bit value %#llx",
+	     (unsigned long long)r.new_val);
+	T_OK(calc1(l, t, le64, a1, CORE_ENUMVAL_VALUE, &r) == 0 && r.new_val == (uint64_t)-5,
+	     "anonymous ENUM64 local, ENUM target: sign-extended -5");
+	T_OK(calc1(l, t, ls, a0, CORE_TYPE_EXISTS, &r) == -EOPNOTSUPP,
+	     "anonymous struct still cannot be relocated: %s", err_msg());
+
+	/* one context: the enum of A, then another enum for C, then A again */
+	ctx = core_ctx_new(l, t);
+	rel = (struct core_relo){ .type_id = le, .access_str_off = a0, .kind = CORE_ENUMVAL_VALUE };
+	err = core_calc(ctx, &rel, &r);
+	T_OK(err == 0 && r.new_val == 11, "shared context: A = 11");
+	rel.access_str_off = a3;
+	err = core_calc(ctx, &rel, &r);
+	T_OK(err == 0 && !r.poison && r.new_val == (uint64_t)-4,
+	     "shared context: C of another anonymous enum still found after A matched (%s)",
+	     r.poison ? "poisoned" : "value");
+	rel.access_str_off = a0;
+	T_OK(core_calc(ctx, &rel, &r) == 0 && r.new_val == 11, "shared context: A again");
+
+	/* modules: searched only because vmlinux has no such enumerator */
+	bb_init(&mb);
+	mb.nr = btf_nr_types(t) - 1;
+	mb.sbase = (uint32_t)tb.ns;
+	mb.ns = 0; /* own strings continue the base's: no leading "" */
+	bb_t(&mb, NULL, BTF_KIND_ENUM, 0, 1, 4);
+	bb_e(&mb, "MOD_ONLY", 77);
+	mod = bb_btf(&mb, t);
+	T_OK(mod != NULL, "module BTF parses (%s)", mod ? "" : err_msg());
+	module_btf = mod;
+	module_at = 0;
+	core_ctx_set_more(ctx, one_module, NULL);
+	rel = (struct core_relo){ .type_id = lmod, .access_str_off = a0, .kind = CORE_ENUMVAL_VALUE };
+	err = core_calc(ctx, &rel, &r);
+	T_OK(mod && err == 0 && !r.poison && r.new_val == 77 && module_at > 0,
+	     "anonymous enum found in a module: MOD_ONLY = %llu", (unsigned long long)r.new_val);
+	core_ctx_free(ctx);
+	btf_free(mod);
+
+	/* two anonymous enums declaring B: agreeing values pass, others are ambiguous */
+	for (int differ = 0; differ < 2; differ++) {
+		bb_init(&tb);
+		bb_t(&tb, NULL, BTF_KIND_ENUM, 0, 1, 4);
+		bb_e(&tb, "B", 15);
+		bb_t(&tb, NULL, BTF_KIND_ENUM64, 0, 1, 8);
+		bb_e64(&tb, "B", differ ? 16 : 15);
+		t2 = bb_btf(&tb, NULL);
+		err = t2 ? calc1(l, t2, le, a1, CORE_ENUMVAL_VALUE, &r) : -1;
+		if (differ)
+			T_OK(err == -EINVAL && strstr(err_msg(), "ambiguous"),
+			     "anonymous enums disagreeing on B: %s", err_msg());
+		else
+			T_OK(err == 0 && r.new_val == 15, "anonymous enums agreeing on B = 15");
+		btf_free(t2);
+	}
 	btf_free(l);
 	btf_free(t);
 }
@@ -694,7 +833,7 @@ static void hand_ambiguity(void)
 	bb_m(&lb, "b", i32, 32, 0);
 	acc_a = bb_str(&lb, "0:0");
 	acc_b = bb_str(&lb, "0:1");
-	l = bb_btf(&lb);
+	l = bb_btf(&lb, NULL);
 
 	for (int variant = 0; variant < 3; variant++) {
 		bb_init(&tb);
@@ -705,7 +844,7 @@ static void hand_ambiguity(void)
 		bb_t(&tb, variant == 2 ? "amb___v2" : "amb", BTF_KIND_STRUCT, 0, 2, 8);
 		bb_m(&tb, variant == 1 ? "b" : "a", i32, 0, 0);
 		bb_m(&tb, variant == 1 ? "a" : "b", i32, 32, 0);
-		t = bb_btf(&tb);
+		t = bb_btf(&tb, NULL);
 		if (!l || !t)
 			break;
 		err = calc1(l, t, la, acc_b, CORE_FIELD_BYTE_OFFSET, &r);
@@ -755,7 +894,7 @@ static void hand_types(void)
 			deep = id;
 	}
 	acc0 = bb_str(&lb, "0");
-	l = bb_btf(&lb);
+	l = bb_btf(&lb, NULL);
 
 	bb_init(&tb);
 	i32 = bb_int(&tb, "int", 4, 1);                            /* 1 */
@@ -781,7 +920,7 @@ static void hand_types(void)
 		bb_m(&tb, "a", child, 0, 0);
 		bb_m(&tb, "b", child, 0, 0);
 	}
-	t = bb_btf(&tb);
+	t = bb_btf(&tb, NULL);
 	T_OK(l && t, "hand-built type BTFs parse");
 	if (!l || !t)
 		return;
@@ -808,7 +947,7 @@ static void hand_types(void)
 	bb_t(&tb, "m___v9", BTF_KIND_STRUCT, 0, 2, 16);
 	bb_m(&tb, "a", i64, 0, 0);
 	bb_m(&tb, "p", i64, 64, 0);
-	t = bb_btf(&tb);
+	t = bb_btf(&tb, NULL);
 	l = NULL;
 	bb_init(&lb);
 	i32 = bb_int(&lb, "int", 4, 1);
@@ -816,7 +955,7 @@ static void hand_types(void)
 	bb_m(&lb, "a", i32, 0, 0);
 	acc0 = bb_str(&lb, "0");
 	uint32_t acca = bb_str(&lb, "0:0");
-	l = bb_btf(&lb);
+	l = bb_btf(&lb, NULL);
 	if (l && t) {
 		T_OK(calc1(l, t, m, acc0, CORE_TYPE_MATCHES, &r) == 0 && r.new_val == 0,
 		     "TYPE_MATCHES: int vs long member does not match");
@@ -878,7 +1017,7 @@ static void hand_malformed(void)
 	for (size_t i = 0; i < ARRAY_SIZE(c); i++)
 		offs[i] = bb_str(&b, c[i].acc ? c[i].acc : deep);
 	uint32_t flex7 = bb_str(&b, "0:1:7");
-	btf = bb_btf(&b);
+	btf = bb_btf(&b, NULL);
 	T_OK(btf != NULL, "hand-built malformed-test BTF parses");
 	if (!btf)
 		return;
@@ -1029,6 +1168,7 @@ int main(void)
 
 	hand_bitfields();
 	hand_enum64();
+	hand_anon_enum();
 	hand_ambiguity();
 	hand_types();
 	hand_malformed();

@@ -581,6 +581,16 @@ int main(int argc, char **argv)
 	}
 
 	loop_dev = setup_loop();
+	/* a kernel without BTF: the guest may hold the tools' part of it, made
+	 * elsewhere (run.sh btf=dbg), found as a user would pass it */
+	if (strstr(cmd, "vmtest.nobtf")) { /* the kernel's BTF hidden: the no-BTF paths */
+		setenv("COREBOX_SYSFS_BTF", "/nonexistent", 1);
+		printf("VMTEST-BTF none (COREBOX_SYSFS_BTF=/nonexistent)\n");
+	}
+	if (vm && access("/btf", R_OK) == 0) {
+		setenv("COREBOX_BTF", "/btf", 1);
+		printf("VMTEST-BTF /btf (COREBOX_BTF)\n");
+	}
 
 	/* every loader mechanism: best path, then the fallbacks */
 	if (!*only) {

@@ -21,7 +21,11 @@
 # Kernels of another architecture than the host's boot in parallel with the
 # host's own (COREBOX_VM_PARALLEL=0: one after the other): under TCG an
 # arm64 guest is the slowest, and the CI budget is wall time.
-# COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 kernels out.
+# COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 and
+# 32-bit arm kernels out.  kernels.txt may give a kernel its own checks
+# (only=...), the BTF of its -dbg package (btf=dbg, for a kernel built
+# without BTF: pahole from dwarves, cached as vmlinux.btf beside the
+# kernel) or none at all (nobtf: the kernel's own BTF hidden).
 #
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
@@ -64,7 +68,7 @@ if [ -n "$KIMG" ]; then
 	ARCHES=$KARCH
 else
 	ARCHES=$(awk -v only="$ONLY" -v noarm="${COREBOX_NO_ARM64:-0}" '$1 !~ /^#/ && NF >= 2 && (only == "" || only == $1) {
-		a = NF >= 3 ? $3 : "x86_64"; if (!(a == "arm64" && noarm == 1)) print a }' tests/vm/kernels.txt | sort -u | tr '\n' ' ')
+		a = NF >= 3 ? $3 : "x86_64"; if (!((a == "arm64" || a == "arm") && noarm == 1)) print a }' tests/vm/kernels.txt | sort -u | tr '\n' ' ')
 fi
 has_arch() { case " $ARCHES " in *" $1 "*) return 0 ;; esac; return 1; }
 
@@ -90,9 +94,12 @@ if [ -n "$need" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null ||
 		die "apt-get install$need failed"
 fi
-# arm64: the cross toolchain and qemu-system-aarch64 come with the install step
+# arm64, arm: the cross toolchains and qemu-system-{aarch64,arm} come with the install step
 if has_arch arm64 && { ! command -v qemu-system-aarch64 >/dev/null 2>&1 || ! command -v aarch64-linux-musl-gcc >/dev/null 2>&1; }; then
 	sh tests/install-deps.sh || die "arm64 guests need the cross toolchain and qemu-system-aarch64 (tests/install-deps.sh)"
+fi
+if has_arch arm && { ! command -v qemu-system-arm >/dev/null 2>&1 || ! command -v arm-linux-musleabihf-gcc >/dev/null 2>&1; }; then
+	sh tests/install-deps.sh || die "arm guests need the armhf cross toolchain and qemu-system-arm (tests/install-deps.sh)"
 fi
 
 # ---- guest binaries, per architecture: $W/ARCH/{init,mechtest,mech.bpf.o,corebox} ----
@@ -101,7 +108,7 @@ fi
 build_guest() { # ARCH
 	a=$1 g=$W/$1
 	case $a in
-	x86_64|arm64) ;;
+	x86_64|arm64|arm) ;;
 	*) say "no guest build for architecture $a"; return 1 ;;
 	esac
 	bin=corebox
@@ -214,12 +221,45 @@ fetch() {
 	echo "$res" > "$CACHE/$name.current"
 }
 
-# boot NAME ARCH IMAGE LOOPKO EXPECT -> $W/NAME.log, sets RC and SECS
+# btf_from_dbg NAME -> $KDIR/vmlinux.btf (after fetch): for a kernel built
+# without BTF, its DWARF from the -dbg package (~600 MB, downloaded once
+# per kernel version, then deleted) turned into BTF by pahole (dwarves);
+# the guest gets the few KB `corebox btf min` keeps of it, as a user would
+# ship them (/btf, COREBOX_BTF)
+btf_from_dbg() {
+	[ -s "$KDIR/vmlinux.btf" ] && return 0
+	res=$(cat "$CACHE/$1.current") || return 1
+	dbg=$(echo "$res" | sed 's/:/-dbg:/; /-dbg:/!s/$/-dbg/')
+	if ! command -v pahole >/dev/null 2>&1; then
+		[ "$(id -u)" = 0 ] || { say "$1: pahole missing (apt-get install dwarves)"; return 1; }
+		apt_update
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dwarves >/dev/null ||
+			{ say "apt-get install dwarves failed"; return 1; }
+	fi
+	say "$1: fetching $dbg for its BTF"
+	rm -rf "$CACHE/dl" && mkdir -p "$CACHE/dl" || return 1
+	(cd "$CACHE/dl" && apt-get download -q "$dbg" >/dev/null 2>&1) || { say "apt-get download $dbg failed"; return 1; }
+	(cd "$CACHE/dl" && dpkg-deb --fsys-tarfile ./*.deb | tar -x --wildcards './usr/lib/debug/boot/vmlinux-*') &&
+		pahole --btf_encode_detached="$KDIR/vmlinux.btf.tmp" "$CACHE"/dl/usr/lib/debug/boot/vmlinux-* >/dev/null 2>&1 &&
+		mv "$KDIR/vmlinux.btf.tmp" "$KDIR/vmlinux.btf"
+	rc=$?
+	rm -rf "$CACHE/dl"
+	[ $rc = 0 ] || say "$1: no BTF from $dbg (pahole failed)"
+	return $rc
+}
+
+# boot NAME ARCH IMAGE LOOPKO EXPECT [KTESTS [BTF]] -> $W/NAME.log, sets RC and SECS
 boot() {
-	name=$1 arch=$2 img=$3 ko=$4 exp=$5
+	name=$1 arch=$2 img=$3 ko=$4 exp=$5 ktests=${6:-} kbtf=${7:-}
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
+	if [ "$kbtf" = nobtf ]; then # the kernel's own BTF hidden (kernels.txt nobtf)
+		:
+	elif [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
+		./corebox btf min "$kbtf" -o "$root/btf" build/$arch/bpf/*.bpf.o >$W/$name.btfmin 2>&1 ||
+			{ say "$name: btf min failed: $(tail -n 1 $W/$name.btfmin)"; return 1; }
+	fi
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
 	for m in $FS_MODS; do # beside loop.ko (fetch, --modules)
 		m=$(basename $m).ko
@@ -227,16 +267,26 @@ boot() {
 	done
 	(cd "$root" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > $W/initrd-$name.gz || return 1
 	append="quiet panic=-1 oops=panic"
-	[ -n "$TESTS" ] && append="$append vmtest.only=$TESTS"
+	# --tests, else the kernel's own list (kernels.txt only=...)
+	if [ -n "$TESTS" ]; then append="$append vmtest.only=$TESTS"
+	elif [ -n "$ktests" ]; then append="$append vmtest.only=$ktests"
+	fi
 	[ "$exp" = auto ] && append="$append vmtest.expect=auto"
 	# fentry/fexit attach through ftrace direct calls (arm64: 6.4+); a
 	# kernel built without them offers kprobes as the best kfunc mechanism
 	cfg=$(dirname "$img")/config
 	[ -f "$cfg" ] && ! grep -q '^CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS=y' "$cfg" && append="$append vmtest.nofentry"
+	# no BTF: no fentry either (the driver hides /sys/kernel/btf from corebox)
+	[ "$kbtf" = nobtf ] && append="$append vmtest.nobtf vmtest.nofentry"
 	t0=$(date +%s.%N)
 	case $arch in
 	arm64) # no exit device: PSCI power-off ends qemu (status 0), the log has the verdict
 		timeout -k 5 "$TMO" qemu-system-aarch64 -M virt -cpu $ARM64_CPU -m 1024 -smp 2 -kernel "$img" \
+			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
+			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
+	arm) # 32-bit: Debian's armmp zImage, -M virt's generated device tree;
+		# highmem=off keeps the PCI window below 4 GiB (no LPAE in armmp)
+		timeout -k 5 "$TMO" qemu-system-arm -M virt,highmem=off -cpu cortex-a15 -m 1024 -smp 2 -kernel "$img" \
 			-initrd $W/initrd-$name.gz -append "console=ttyAMA0 $append" -display none \
 			-serial file:$W/$name.raw -monitor none -nic none -no-reboot </dev/null >$W/$name.qemu 2>&1 ;;
 	*)
@@ -253,7 +303,7 @@ boot() {
 }
 
 # ---- run ----
-# run_one NAME ARCH IMAGE LOOPKO EXPECT -> $W/res-NAME (lines of the table's input)
+# run_one NAME ARCH IMAGE LOOPKO EXPECT [KTESTS] -> $W/res-NAME (lines of the table's input)
 run_one() {
 	out=$W/res-$1
 	: > $out
@@ -309,7 +359,9 @@ else
 		case $name in ''|'#'*) continue ;; esac
 		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
 		arch=${arch:-x86_64}
-		if [ "$arch" = arm64 ] && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
+		ktests=$(echo "$rest" | sed -n 's/.*only=\([^ ]*\).*/\1/p')
+		kbtf=
+		if { [ "$arch" = arm64 ] || [ "$arch" = arm ]; } && [ "${COREBOX_NO_ARM64:-0}" = 1 ]; then
 			say "$name: skipped (COREBOX_NO_ARM64=1)"
 			continue
 		fi
@@ -322,19 +374,30 @@ else
 		[ -s "$KDIR/vmlinux" ] && img=$KDIR/vmlinux
 		ko=
 		[ -s "$KDIR/loop.ko" ] && ko=$KDIR/loop.ko
-		echo "$name $arch $img $ko" >> $W/plan
+		case " $rest " in *" nobtf "*) kbtf=nobtf ;; esac
+		case " $rest " in *" btf=dbg "*)
+			btf_from_dbg "$name" && kbtf=$KDIR/vmlinux.btf ||
+				{ echo "$name VMTEST btf FAIL no BTF from the kernel's -dbg package" > $W/res-$name; continue; } ;;
+		esac
+		echo "$name $arch $img ${ko:--} ${ktests:--} ${kbtf:--}" >> $W/plan
 	done < tests/vm/kernels.txt
-	while read -r name arch img ko; do
+	while read -r name arch img ko kt kb; do
 		[ "$arch" = "$HOST_ARCH" ] && continue
+		[ "$ko" = - ] && ko=
+		[ "$kt" = - ] && kt=
+		[ "$kb" = - ] && kb=
 		if [ "${COREBOX_VM_PARALLEL:-1}" = 0 ]; then
-			run_one "$name" "$arch" "$img" "$ko" strict
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
 		else
-			run_one "$name" "$arch" "$img" "$ko" strict &
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb" &
 			bg="$bg $!"
 		fi
 	done < $W/plan
-	while read -r name arch img ko; do
-		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict
+	while read -r name arch img ko kt kb; do
+		[ "$ko" = - ] && ko=
+		[ "$kt" = - ] && kt=
+		[ "$kb" = - ] && kb=
+		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
 	done < $W/plan
 	for p in $bg; do wait $p; done
 fi

@@ -427,6 +427,72 @@ static void fsslower_run(const char *test, const char *disable, const char *tool
 	unlink(path);
 }
 
+/* ---- fsdist ---- */
+
+static void test_ext4dist(const char *test, const char *disable);
+
+/* the syscall path, raw tracepoints (as on a kernel without fentry,
+ * kprobes and tp_btf) */
+static void test_ext4dist_syscalls(const char *test, const char *disable)
+{
+	(void)disable;
+	test_ext4dist(test, NO_KFUNCS ",tp_btf");
+}
+
+static char fsdist_path[700];
+
+static void fsdist_ops(void)
+{
+	fs_ops(fsdist_path);
+}
+
+/* ext4dist -m -p CHILD: the child's 2 reads (one held back >= 300 ms: in
+ * 256 -> 511 msecs), 4 writes, 1 open, 1 fsync */
+static void test_ext4dist(const char *test, const char *disable)
+{
+	char pidarg[16], p[] = "-p", m[] = "-m", v[] = "-v", *argv[] = { "corebox", "ext4dist", v, m, p, pidarg, NULL };
+	static const char *const ops[] = { "read", "write", "open", "fsync" };
+	unsigned long long tot[4] = { 0 }, slow = 0;
+	char line[512], how[80] = "?";
+	size_t pos = 0;
+	int op = -1, rc;
+	pid_t child;
+
+	if (!setup_ext4()) {
+		result(test, 0, "no ext4 file system to trace");
+		return;
+	}
+	snprintf(fsdist_path, sizeof(fsdist_path), "%s/dist.dat", ext4_mnt);
+	if ((rc = run_with_child(test, argv, pidarg, disable, "Hit Ctrl-C", fsdist_ops, &child)) == -1)
+		return;
+	while (next_line(&pos, line, sizeof(line))) {
+		unsigned long long lo, hi, cnt;
+		char name[16];
+
+		if (strstr(line, ": read: "))
+			snprintf(how, sizeof(how), "%s", strstr(line, ": read: ") + 8);
+		else if (strstr(line, "tracing") || strstr(line, "system calls"))
+			snprintf(how, sizeof(how), "syscalls");
+		if (sscanf(line, "operation = '%15[a-z]'", name) == 1) {
+			op = -1;
+			for (int i = 0; i < 4; i++)
+				if (!strcmp(name, ops[i]))
+					op = i;
+		} else if (op >= 0 && sscanf(line, "%llu -> %llu : %llu", &lo, &hi, &cnt) == 3) {
+			tot[op] += cnt;
+			if (op == 0 && lo == 256)
+				slow = cnt;
+		}
+	}
+	result(test, tot[0] == 2 && tot[1] == 4 && tot[2] == 1 && tot[3] == 1 && slow == 1 && rc == 0,
+	       "-m -p %d: read %llu (2; %llu in 256->511 ms, 1) write %llu (4) open %llu (1) fsync %llu (1) via %s; "
+	       "exit %d",
+	       (int)child, tot[0], slow, tot[1], tot[2], tot[3], how, rc);
+	if (!last_ok)
+		dump_output(test);
+	unlink(fsdist_path);
+}
+
 static void test_ext4slower(const char *test, const char *disable)
 {
 	fsslower_run(test, disable, "ext4slower");
@@ -629,6 +695,8 @@ VM_TEST("biopattern", test_biopattern);
 VM_TEST("bitesize", test_bitesize);
 VM_TEST("ext4slower", test_ext4slower);
 VM_TEST_ONCE("ext4slower.syscalls", test_fsslower_syscalls);
+VM_TEST("ext4dist", test_ext4dist);
+VM_TEST_ONCE("ext4dist.syscalls", test_ext4dist_syscalls);
 VM_TEST("cachestat", test_cachestat);
 VM_TEST_ONCE("cachestat.tracepoints", test_cachestat_tracepoints);
 VM_TEST("readahead", test_readahead);

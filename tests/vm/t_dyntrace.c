@@ -173,7 +173,54 @@ static void test_funclatency_kfunc(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* bpftrace's kprobe one-liners (the book's kprobe:vfs_*): entry and
+ * return of vfs_read in the child (pid == $1), counted exactly, with
+ * func; fentry/fexit, or kprobes in the .fallback run. */
+static void test_bpftrace_kprobe(const char *test, const char *disable)
+{
+	char pidarg[16], e[] = "-e",
+		prog[] = "kprobe:vfs_read /pid == $1/ { @[func] = count(); } kretprobe:vfs_read /pid == $1/ { @r = count(); }";
+	char *argv[] = { "corebox", "bpftrace", e, prog, pidarg, NULL };
+	char want[64], wantr[64];
+	int rc;
+	pid_t child;
+
+	t0 = now_ms();
+	if ((rc = run_with_child(test, argv, pidarg, disable, "Attaching", pread_n_times, &child)) == -1)
+		return;
+	snprintf(want, sizeof(want), "\n@[vfs_read]: %d\n", READS_N);
+	snprintf(wantr, sizeof(wantr), "\n@r: %d\n", READS_N);
+	RESULT(test, strstr(out, want) && strstr(out, wantr) && strstr(out, "Attaching 2 probes...") && rc == 0,
+	       "kprobe/kretprobe:vfs_read pid %d: %d reads counted at entry and return; exit %d", (int)child,
+	       READS_N, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
 VM_TEST("funccount.vfs", test_funccount_vfs);
+VM_TEST("bpftrace.kprobe", test_bpftrace_kprobe);
+
+/* kfunc:vfs_read's args->count by name (BTF), hist of the child's reads
+ * of 16 bytes: READS_N in [16, 32). */
+static void test_bpftrace_kfunc(const char *test, const char *disable)
+{
+	char pidarg[16], e[] = "-e", prog[] = "kfunc:vfs_read /pid == $1/ { @ = hist(args->count); }";
+	char *argv[] = { "corebox", "bpftrace", e, prog, pidarg, NULL };
+	char want[64];
+	int rc;
+	pid_t child;
+
+	t0 = now_ms();
+	if ((rc = run_with_child(test, argv, pidarg, disable, "Attaching", pread_n_times, &child)) == -1)
+		return;
+	snprintf(want, sizeof(want), "\n[16, 32)              %d |", READS_N);
+	RESULT(test, strstr(out, want) && rc == 0, "kfunc:vfs_read args->count pid %d: %d reads of 16 bytes; exit %d",
+	       (int)child, READS_N, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
+VM_TEST("bpftrace.kfunc", test_bpftrace_kfunc);
 VM_TEST_ONCE("funccount.syscalls", test_funccount_syscalls); /* the fallbacks change nothing here */
 VM_TEST("trace.openat2", test_trace_openat2);
 VM_TEST("stackcount.kfunc", test_stackcount_kfunc);

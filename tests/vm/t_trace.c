@@ -3,9 +3,11 @@
  * read from (x86 rdi/rsi/rax, arm64 x0/x1/x0: tools/probe/arch.c), and a
  * kernel function probe (fentry where the kernel has it, else kprobes).
  * Ground truth: a child calls cbxvm_traced(i, 1000 + i) for i = 0..N-1
- * (it returns the sum); another sleeps 1 ms M times (M do_nanosleep()). */
+ * (it returns the sum); another sleeps 1 ms M times (M do_nanosleep());
+ * another calls getpgid(100000 + i) N times (a syscall tracepoint). */
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,6 +77,35 @@ static void test_trace_retval(const char *test, const char *disable)
 		dump_output(test);
 }
 
+static void getpgid_n_times(void)
+{
+	for (int i = 0; i < TRACED_N; i++)
+		syscall(__NR_getpgid, 100000 + i); /* no such process: ESRCH */
+}
+
+/* A tracepoint's field, laid out as its tracefs format file says (on a
+ * 32-bit kernel the syscall arguments are 4-byte longs): the pids the
+ * child passed to getpgid(2). */
+static void test_trace_tp(const char *test, const char *disable)
+{
+	char pidarg[16], probe[] = "t:syscalls:sys_enter_getpgid \"cbxtp %d\", args->pid", want[64];
+	char *argv[] = { "corebox", "trace", "-p", pidarg, probe, NULL };
+	int rc, all = 1;
+	pid_t child;
+
+	if ((rc = run_with_child(test, argv, pidarg, disable, "PID", getpgid_n_times, &child)) == -1)
+		return;
+	for (int i = 0; i < TRACED_N; i++) {
+		snprintf(want, sizeof(want), "cbxtp %d\n", 100000 + i);
+		all &= lines_with(want) == 1;
+	}
+	result(test, all && lines_with("cbxtp ") == TRACED_N && rc == 0,
+	       "syscalls:sys_enter_getpgid, -p %d: %d lines, %s; exit %d", (int)child, lines_with("cbxtp "),
+	       all ? "every pid = 100000 + i" : "NOT every 100000 + i", rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
 static void test_funccount_kernel(const char *test, const char *disable)
 {
 	char pidarg[16], fn[] = "do_nanosleep";
@@ -95,4 +126,5 @@ static void test_funccount_kernel(const char *test, const char *disable)
 
 VM_TEST("trace.args", test_trace_args);
 VM_TEST("trace.retval", test_trace_retval);
+VM_TEST("trace.tp", test_trace_tp);
 VM_TEST("funccount.kfunc", test_funccount_kernel);

@@ -19,12 +19,25 @@ const volatile __u8 queued = 0;
 const volatile __u8 ms = 0;
 const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
+const volatile __u8 per_cgroup = 0;
+
+/* --cgroups: the cgroup of the task that inserts or issues the request,
+ * as biosnoop's PID (the submitter for direct and synchronous I/O; the
+ * flusher thread's for write-back).  The bio's blkcg would name the owner
+ * of write-back too, but only where the io controller is on cgroup v2:
+ * under a v1 blkio hierarchy it is a v1 cgroup, whose id means nothing
+ * in the v2 tree. */
+struct start_val {
+	__u64 ts;
+	__u32 cgroup; /* low 32 bits of the cgroup v2 id */
+	__u32 pad;
+};
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BIOLAT_MAX_ENTRIES);
 	__type(key, __u64); /* struct request___blk * */
-	__type(value, __u64);
+	__type(value, struct start_val);
 } start SEC(".maps");
 
 struct {
@@ -36,7 +49,8 @@ struct {
 
 static __always_inline int trace_start(struct request___blk *rq, int insert)
 {
-	__u64 key = (__u64)(unsigned long)rq, ts;
+	__u64 key = (__u64)(unsigned long)rq;
+	struct start_val sv = {};
 
 	if (!cgroup_allowed(filter_cg))
 		return 0;
@@ -49,8 +63,10 @@ static __always_inline int trace_start(struct request___blk *rq, int insert)
 	}
 	if (filter_dev && rq_dev(rq) != targ_dev)
 		return 0;
-	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&start, &key, &ts, BPF_ANY);
+	sv.ts = bpf_ktime_get_ns();
+	if (per_cgroup)
+		sv.cgroup = (__u32)bpf_get_current_cgroup_id();
+	bpf_map_update_elem(&start, &key, &sv, BPF_ANY);
 	return 0;
 }
 
@@ -59,7 +75,8 @@ BLK_RQ_START_PROGS(trace_start)
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned int nr_bytes)
 {
-	__u64 key = (__u64)(unsigned long)rq, *tsp, now = bpf_ktime_get_ns();
+	__u64 key = (__u64)(unsigned long)rq, now = bpf_ktime_get_ns();
+	struct start_val *sv;
 	struct biolat_key hkey = {};
 	struct biolat_hist *h;
 	__u64 delta;
@@ -67,16 +84,18 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 
 	if (!cgroup_allowed(filter_cg))
 		return 0;
-	tsp = bpf_map_lookup_elem(&start, &key);
-	if (!tsp)
+	sv = bpf_map_lookup_elem(&start, &key);
+	if (!sv)
 		return 0;
-	if ((__s64)(now - *tsp) < 0)
+	if ((__s64)(now - sv->ts) < 0)
 		goto out;
-	delta = now - *tsp;
+	delta = now - sv->ts;
 	if (per_disk)
 		hkey.dev = rq_dev(rq);
 	if (per_flag)
 		hkey.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
+	if (per_cgroup)
+		hkey.cgroup = sv->cgroup;
 	h = bpf_map_lookup_elem(&hists, &hkey);
 	if (!h) {
 		struct biolat_hist zero = {};

@@ -1,5 +1,5 @@
 /* applet biolatency: summarize block device I/O latency as a histogram
- * readme: block I/O latency as a log2 histogram, per disk (`-D`) or flags (`-F`)
+ * readme: block I/O latency as a log2 histogram, per disk (`-D`), flags (`-F`) or cgroup (`--cgroups`)
  *
  * libbpf-tools compatible flags and output. */
 #include <errno.h>
@@ -23,6 +23,7 @@
 BPF_OBJ_DECLARE(biolatency);
 
 #define KEY_CGROUP 'c'
+#define KEY_CGROUPS OPT_LONG_ONLY(1)
 
 static const struct opt opts[] = {
 	{ 'T', "timestamp", NULL, "Include timestamp on output" },
@@ -30,13 +31,14 @@ static const struct opt opts[] = {
 	{ 'Q', "queued", NULL, "Include OS queued time in I/O time" },
 	{ 'D', "disk", NULL, "Print a histogram per disk device" },
 	{ 'F', "flag", NULL, "Print a histogram per set of I/O flags" },
+	{ KEY_CGROUPS, "cgroups", NULL, "Print a histogram per cgroup (v2 path) of the submitting task" },
 	{ 'd', NULL, "DISK", "Trace this disk only (name or MAJ:MIN)" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-T] [-m] [-Q] [-D] [-F] [-d DISK] [-c CG] [interval] [count]",
+	.usage = "[-h] [-T] [-m] [-Q] [-D] [-F] [--cgroups] [-d DISK] [-c CG] [interval] [count]",
 	.examples =
 		"    biolatency              # summarize block I/O latency as a histogram\n"
 		"    biolatency 1 10         # print 1 second summaries, 10 times\n"
@@ -51,7 +53,7 @@ static const struct tool_help help = {
 };
 
 static struct env {
-	bool ms, queued, per_disk, per_flag;
+	bool ms, queued, per_disk, per_flag, per_cgroup;
 	const char *disk, *cgroup;
 	struct interval iv;
 	int npos;
@@ -66,6 +68,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'Q': env.queued = true; break;
 	case 'D': env.per_disk = true; break;
 	case 'F': env.per_flag = true; break;
+	case KEY_CGROUPS: env.per_cgroup = true; break;
 	case 'd': blk_disk_opt(&help, &env.disk, arg); break;
 	case KEY_CGROUP: env.cgroup = arg; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
@@ -90,6 +93,8 @@ static int cmp_entry(const void *a, const void *b)
 		return x->key.dev < y->key.dev ? -1 : 1;
 	if (x->key.cmd_flags != y->key.cmd_flags)
 		return x->key.cmd_flags < y->key.cmd_flags ? -1 : 1;
+	if (x->key.cgroup != y->key.cgroup)
+		return x->key.cgroup < y->key.cgroup ? -1 : 1;
 	return 0;
 }
 
@@ -123,7 +128,8 @@ static void print_hists(size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		struct out_label labels[2];
+		struct out_label labels[3];
+		char cg[4096];
 		double sum;
 		int nl = 0;
 
@@ -138,6 +144,16 @@ static void print_hists(size_t n)
 			blk_flags_str(entries[i].key.cmd_flags, &flags);
 			strbuf_addf(&head, "flags = %s", flags.s);
 			labels[nl++] = (struct out_label){ "flags", flags.s };
+		}
+		if (env.per_cgroup) {
+			const char *path = cgroup_path_of(entries[i].key.cgroup);
+
+			if (path)
+				str_escape(cg, sizeof(cg), path, "");
+			else
+				snprintf(cg, sizeof(cg), "%u", entries[i].key.cgroup);
+			strbuf_addf(&head, "%scgroup = %s", env.per_disk || env.per_flag ? "\t" : "\n", cg);
+			labels[nl++] = (struct out_label){ "cgroup", cg };
 		}
 		strbuf_addc(&head, '\n');
 		sum = (double)entries[i].hist.sum_ns / (env.ms ? 1e6 : 1e3);
@@ -182,6 +198,8 @@ int biolatency_main(int argc, char **argv)
 		OBJ_SET(o, per_disk, (uint8_t)1);
 	if (env.per_flag)
 		OBJ_SET(o, per_flag, (uint8_t)1);
+	if (env.per_cgroup)
+		OBJ_SET(o, per_cgroup, (uint8_t)1);
 	if (env.ms)
 		OBJ_SET(o, ms, (uint8_t)1);
 	if (env.queued)

@@ -5,10 +5,13 @@
 #define BIOLAT_MAX_SLOTS 27
 #define BIOLAT_MAX_ENTRIES 10240
 
-/* Histogram key: zero fields unless -F (cmd_flags) / -D (dev). */
+/* Histogram key: zero fields unless -F (cmd_flags) / -D (dev) /
+ * --cgroups (cgroup). */
 struct biolat_key {
 	__u32 cmd_flags;
-	__u32 dev; /* major << 20 | minor, as the kernel's dev_t */
+	__u32 dev;    /* major << 20 | minor, as the kernel's dev_t */
+	__u32 cgroup; /* the low 32 bits of the submitting task's cgroup v2 id */
+	__u32 pad;
 };
 
 struct biolat_hist {

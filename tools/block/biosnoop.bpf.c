@@ -1,8 +1,7 @@
 /* biosnoop, kernel side: one event per completed block request.
  *
- * Who submitted the request is remembered when it is accounted (the
- * block_io_start tracepoint on 6.5+, else fentry or a kprobe on
- * blk_account_io_start, else -- pid_at_issue -- the task current at
+ * Who submitted the request is remembered when it is accounted
+ * (issuer.bpf.h; else -- pid_at_issue -- the task current at
  * insert/issue time); block_rq_insert (-Q) and block_rq_issue stamp the
  * request; block_rq_complete sends the event. */
 #include "vmlinux.h"
@@ -17,19 +16,16 @@ const volatile __u8 queued = 0;
 const volatile __u8 filter_dev = 0;
 const volatile __u32 targ_dev = 0;
 const volatile __u64 min_ns = 0;
-const volatile __u8 pid_at_issue = 0;
 
-struct piddata {
-	char comm[BIOSNOOP_COMM_LEN];
-	__u32 pid;
-};
+static __always_inline bool issuer_wanted(__u32 tgid)
+{
+	(void)tgid;
+	return cgroup_allowed(filter_cg);
+}
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BIOSNOOP_MAX_ENTRIES);
-	__type(key, __u64); /* struct request___blk * */
-	__type(value, struct piddata);
-} infobyreq SEC(".maps");
+#define ISSUER_MAX_ENTRIES BIOSNOOP_MAX_ENTRIES
+#define ISSUER_CGROUP_ID() event_cgroup_id() /* the completion runs in another task */
+#include "issuer.bpf.h"
 
 struct stage {
 	__u64 insert;
@@ -44,37 +40,6 @@ struct {
 	__type(key, __u64); /* struct request___blk * */
 	__type(value, struct stage);
 } start SEC(".maps");
-
-static __always_inline int trace_pid(struct request___blk *rq)
-{
-	__u64 key = (__u64)(unsigned long)rq;
-	struct piddata d = {};
-
-	if (!cgroup_allowed(filter_cg))
-		return 0;
-	d.pid = bpf_get_current_pid_tgid() >> 32;
-	bpf_get_current_comm(d.comm, sizeof(d.comm));
-	bpf_map_update_elem(&infobyreq, &key, &d, BPF_ANY);
-	return 0;
-}
-
-SEC("tp_btf/block_io_start")
-int BPF_PROG(block_io_start, struct request___blk *rq)
-{
-	return trace_pid(rq);
-}
-
-SEC("fentry/blk_account_io_start")
-int BPF_PROG(io_start_fentry, struct request___blk *rq)
-{
-	return trace_pid(rq);
-}
-
-SEC("kprobe/blk_account_io_start")
-int io_start_kprobe(struct pt_regs *ctx)
-{
-	return trace_pid((struct request___blk *)PT_REGS_PARM1(ctx));
-}
 
 static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 {
@@ -96,8 +61,8 @@ static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 		sp->issue = ts;
 	if (sp == &s)
 		bpf_map_update_elem(&start, &key, &s, BPF_ANY);
-	if (pid_at_issue && !bpf_map_lookup_elem(&infobyreq, &key))
-		trace_pid(rq);
+	if (pid_at_issue && !bpf_map_lookup_elem(&issuers, &key))
+		issuer_record(rq);
 	return 0;
 }
 
@@ -108,7 +73,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 {
 	__u64 key = (__u64)(unsigned long)rq, ts = bpf_ktime_get_ns();
 	struct biosnoop_event e = {};
-	struct piddata *pd;
+	struct issuer *pd;
 	struct stage *sp;
 	__s64 delta;
 
@@ -118,10 +83,11 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	delta = (__s64)(ts - sp->issue);
 	if (!sp->issue || delta < 0 || (__u64)delta < min_ns)
 		goto cleanup;
-	pd = bpf_map_lookup_elem(&infobyreq, &key);
+	pd = bpf_map_lookup_elem(&issuers, &key);
 	if (pd) {
 		__builtin_memcpy(e.comm, pd->comm, sizeof(e.comm));
 		e.pid = pd->pid;
+		e.head.cgroup_id = pd->cgroup_id;
 	} else {
 		e.comm[0] = '?';
 	}
@@ -138,10 +104,10 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	e.len = BPF_CORE_READ(rq, __data_len);
 	e.cmd_flags = BPF_CORE_READ(rq, cmd_flags);
 	e.dev = sp->dev;
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 cleanup:
 	bpf_map_delete_elem(&start, &key);
-	bpf_map_delete_elem(&infobyreq, &key);
+	bpf_map_delete_elem(&issuers, &key);
 	return 0;
 }
 

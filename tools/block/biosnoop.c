@@ -41,6 +41,7 @@ static const struct tool_help help = {
 		"    biosnoop -c CG        # Trace process under cgroupsPath CG\n"
 		"    biosnoop -m 1         # trace for slower than 1ms\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

@@ -2,10 +2,13 @@
 #ifndef COREBOX_BIOSNOOP_H
 #define COREBOX_BIOSNOOP_H
 
+#include "../include/event_head.h"
+
 #define BIOSNOOP_MAX_ENTRIES 10240
 #define BIOSNOOP_COMM_LEN 16
 
 struct biosnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	char comm[BIOSNOOP_COMM_LEN];
 	__u64 delta;  /* issue -> completion, ns */
 	__s64 qdelta; /* insert -> issue, ns (-Q with an I/O scheduler); -1: unknown */

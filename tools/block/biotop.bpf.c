@@ -1,7 +1,6 @@
 /* biotop, kernel side: completed block requests summed by submitter,
  * direction and disk.  The submitter is remembered as the request is
- * accounted (block_io_start on 6.5+, else fentry or a kprobe on
- * blk_account_io_start, else the task current at issue: blk.c chooses),
+ * accounted (issuer.bpf.h; else the task current at issue),
  * block_rq_issue stamps it, block_rq_complete adds it to its row. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
@@ -9,22 +8,17 @@
 #include "biotop.h"
 
 const volatile __u32 target_pid = 0; /* -p: tgid, 0: all */
-const volatile __u8 pid_at_issue = 0;
+
+static __always_inline bool issuer_wanted(__u32 tgid)
+{
+	return !target_pid || tgid == target_pid;
+}
+
+#define ISSUER_MAX_ENTRIES BIOTOP_MAX_ENTRIES
+#include "issuer.bpf.h"
 
 #define REQ_OP_MASK 0xff
 #define REQ_OP_WRITE 1
-
-struct who {
-	__u32 pid;
-	char comm[BIOTOP_COMM_LEN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BIOTOP_MAX_ENTRIES);
-	__type(key, __u64); /* struct request___blk * */
-	__type(value, struct who);
-} whobyreq SEC(".maps");
 
 struct issued {
 	__u64 ts;
@@ -46,38 +40,6 @@ struct {
 	__type(value, struct biotop_val);
 } counts SEC(".maps");
 
-static __always_inline int trace_pid(struct request___blk *rq)
-{
-	__u64 key = (__u64)(unsigned long)rq;
-	__u64 id = bpf_get_current_pid_tgid();
-	struct who w = {};
-
-	w.pid = id >> 32;
-	if (target_pid && w.pid != target_pid)
-		return 0;
-	bpf_get_current_comm(w.comm, sizeof(w.comm));
-	bpf_map_update_elem(&whobyreq, &key, &w, BPF_ANY);
-	return 0;
-}
-
-SEC("tp_btf/block_io_start")
-int BPF_PROG(block_io_start, struct request___blk *rq)
-{
-	return trace_pid(rq);
-}
-
-SEC("fentry/blk_account_io_start")
-int BPF_PROG(io_start_fentry, struct request___blk *rq)
-{
-	return trace_pid(rq);
-}
-
-SEC("kprobe/blk_account_io_start")
-int io_start_kprobe(struct pt_regs *ctx)
-{
-	return trace_pid((struct request___blk *)PT_REGS_PARM1(ctx));
-}
-
 static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 {
 	__u64 key = (__u64)(unsigned long)rq;
@@ -85,10 +47,10 @@ static __always_inline int trace_rq_start(struct request___blk *rq, int insert)
 
 	if (insert)
 		return 0; /* biotop times from issue only */
-	if (pid_at_issue && !bpf_map_lookup_elem(&whobyreq, &key))
-		trace_pid(rq);
+	if (pid_at_issue && !bpf_map_lookup_elem(&issuers, &key))
+		issuer_record(rq);
 	/* with -p, requests of other processes are not followed */
-	if (target_pid && !bpf_map_lookup_elem(&whobyreq, &key))
+	if (target_pid && !bpf_map_lookup_elem(&issuers, &key))
 		return 0;
 	s.ts = bpf_ktime_get_ns();
 	s.dev = rq_dev(rq);
@@ -105,13 +67,13 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	struct biotop_key k = {};
 	struct biotop_val zero = {}, *v;
 	struct issued *s = bpf_map_lookup_elem(&start, &key);
-	struct who *w;
+	struct issuer *w;
 	__u64 delta;
 
 	if (!s)
 		goto cleanup;
 	delta = bpf_ktime_get_ns() - s->ts;
-	w = bpf_map_lookup_elem(&whobyreq, &key);
+	w = bpf_map_lookup_elem(&issuers, &key);
 	if (w) {
 		k.pid = w->pid;
 		__builtin_memcpy(k.name, w->comm, sizeof(k.name));
@@ -131,7 +93,7 @@ int BPF_PROG(block_rq_complete, struct request___blk *rq, int error, unsigned in
 	__sync_fetch_and_add(&v->io, 1);
 cleanup:
 	bpf_map_delete_elem(&start, &key);
-	bpf_map_delete_elem(&whobyreq, &key);
+	bpf_map_delete_elem(&issuers, &key);
 	return 0;
 }
 

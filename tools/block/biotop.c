@@ -130,20 +130,6 @@ struct run {
 	struct row rows[ROWS_LIMIT];
 };
 
-static void loadavg_line(void)
-{
-	char buf[256] = "", hms[16];
-	FILE *f = fopen("/proc/loadavg", "r");
-	size_t n;
-
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	if (n)
-		out_text("%8s loadavg: %s\n", tool_hms(hms, sizeof(hms)), buf);
-}
-
 static int report(void *ctx)
 {
 	struct run *r = ctx;
@@ -152,7 +138,7 @@ static int report(void *ctx)
 
 	if (!env.noclear)
 		out_text("\033[H\033[2J");
-	loadavg_line();
+	interval_loadavg_line();
 	out_header(&table);
 	n = tool_map_drain(map_fd(obj_map(r->o, "counts")), sizeof(struct biotop_key), sizeof(struct biotop_val),
 			   r->keys, r->vals, ROWS_LIMIT, &r->batch);

@@ -49,9 +49,10 @@ void blk_flags_str(unsigned cmd_flags, struct strbuf *b);
  * then F (FUA), A (read-ahead), S (sync), M (meta).  buf >= 8 bytes. */
 void blk_rwbs(unsigned cmd_flags, char *buf);
 
-/* Who submitted each request, for a tool whose object has the programs
- * block_io_start (tp_btf), io_start_fentry, io_start_kprobe and the global
- * pid_at_issue (biosnoop, biotop): the way this kernel allows is left to
+/* Who submitted each request, for a tool whose object includes
+ * issuer.bpf.h (its programs block_io_start (tp_btf), io_start_fentry,
+ * io_start_kprobe and the global pid_at_issue: biosnoop, biotop): the
+ * way this kernel allows is left to
  * load, the others are switched off.  Returns the way, in words (-v). */
 const char *blk_choose_attribution(struct obj *o);
 

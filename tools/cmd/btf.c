@@ -20,6 +20,7 @@
 #include "lib/inflate.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
+#include "tools/common/bpfobjs.h"
 #include "tools/common/opt.h"
 
 #define KEY_TYPES 't'
@@ -326,12 +327,11 @@ static int min_object(struct btf_min *m, const struct btf *kb, const char *name,
 	uint64_t t0;
 	int err;
 
-	if (size >= 2 && ((const uint8_t *)data)[0] == 0x1f && ((const uint8_t *)data)[1] == 0x8b) {
-		/* embedded objects are gzip'd (Makefile) */
-		if ((err = gunzip(data, size, &raw, &size, 64u << 20)))
-			return err_prefix(err, "%s", name);
+	/* embedded objects are packed (Makefile: cbz), older builds' gzip'd */
+	if ((err = bpf_obj_unpack(data, size, &raw, &size)))
+		return err_prefix(err, "%s", name);
+	if (raw)
 		data = raw;
-	}
 	if ((err = elf_open(&ev, data, size))) {
 		free(raw);
 		return err_prefix(err, "%s", name);

@@ -12,6 +12,7 @@
 #include <sys/statfs.h>
 
 #include "bpf/sys.h"
+#include "bpfobjs.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -132,6 +133,13 @@ static int wait_stdout(int timeout_ms)
 		stdout_pollable = !(r == 1 && (p.revents & POLLNVAL));
 		p.revents = 0;
 	}
+	if (tool_listening()) { /* the same wait, answering /metrics meanwhile */
+		if (tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms) & (POLLERR | POLLHUP)) {
+			stdout_failed(EPIPE);
+			return -1;
+		}
+		return 0;
+	}
 	if (!stdout_pollable) {
 		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 
@@ -213,8 +221,12 @@ static void drop_absent_syscalls(struct obj *o)
 
 struct obj *tool_open(const char *name, const void *data, size_t size)
 {
-	struct obj *o = obj_open(name, data, size);
+	const void *dict;
+	size_t dict_len;
+	struct obj *o = NULL;
 
+	if (bpf_dict(&dict, &dict_len) == 0)
+		o = obj_open_dict(name, data, size, dict, dict_len);
 	if (!o) {
 		tool_err(name, "cannot open embedded BPF object: %s", err_msg());
 		exit(1);

@@ -89,6 +89,15 @@ struct tool_events {
 };
 int tool_run_events(struct obj *o, const struct tool_events *te);
 
+/* --listen ADDR:PORT (tools/common/listen.c): open the server (0, or -1
+ * after a message); whether it is open; poll fd (-1: none) for nothing
+ * but errors together with the server's sockets for up to timeout_ms,
+ * answer what is ready, return fd's revents.  tool_sleep_ms and the
+ * event loop wait through it when the tool listens. */
+int tool_listen_open(const char *name, const char *addr);
+bool tool_listening(void);
+short tool_listen_poll(int fd, int timeout_ms);
+
 /* "HH:MM:SS" local time into buf (at least 9 bytes). */
 char *tool_hms(char *buf, size_t size);
 /* Monotonic seconds since first call (for -t style relative stamps). */
@@ -111,6 +120,11 @@ int tool_cgroup_open(const char *name, const char *path);
 int cgroup2_mounts(int (*fn)(const char *dir, void *arg), void *arg);
 /* The first one into buf, or NULL when cgroup v2 is not mounted. */
 char *cgroup2_mount(char *buf, size_t size);
+/* A cgroup id (bpf_get_current_cgroup_id) as its path relative to the
+ * cgroup v2 root ("/", "/system.slice/x.service"), or NULL when no
+ * cgroup2 directory has it (tools/common/cgroup_path.c: cached; valid
+ * until the next call). */
+const char *cgroup_path_of(uint64_t id);
 /* After load: put it in the one-slot "cgroup_map": 0, or -1 after a message. */
 int tool_cgroup_filter(struct obj *o, const char *name, const char *path, int cgfd);
 /* tool_load_attach() with the cgroup filter of path (NULL: none): 0 and

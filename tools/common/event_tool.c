@@ -8,7 +8,11 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+#include <linux/types.h>
+
+#include "tools/include/event_head.h"
 
 #include "lib/err.h"
 #include "lib/util.h"
@@ -38,6 +42,8 @@ static int run_loop(const char *name, struct events *ev, uint64_t duration_ns, i
 			n = events_poll(ev, timeout);
 		else
 			tool_sleep_ms(timeout);
+		if (ev && tool_listening())
+			tool_listen_poll(-1, 0); /* a client waits at most one poll of events */
 		if (n < 0 && n != -EINTR) {
 			tool_err(name, "reading events: %s", err_msg());
 			ret = 1;
@@ -81,6 +87,23 @@ int tool_event_loop(const char *name, struct events *ev, uint64_t duration_ns)
 	return run_loop(name, ev, duration_ns, NULL, NULL);
 }
 
+/* Every event record starts with struct event_head (events.bpf.h): its
+ * cgroup is turned into a path here, once for every tool, and handed to
+ * the output layer for the duration of the tool's callback. */
+static int on_event_head(void *ctx, const void *data, size_t size)
+{
+	const struct tool_events *te = ctx;
+	struct event_head h = { 0 };
+	int r;
+
+	if (size >= sizeof(h))
+		memcpy(&h, data, sizeof(h));
+	out_event_cgroup(h.cgroup_id, cgroup_path_of(h.cgroup_id));
+	r = te->on_event(NULL, data, size);
+	out_event_cgroup(0, NULL);
+	return r;
+}
+
 int tool_run_events(struct obj *o, const struct tool_events *te)
 {
 	struct events *ev = NULL;
@@ -90,6 +113,12 @@ int tool_run_events(struct obj *o, const struct tool_events *te)
 		tool_err(te->name, "%s", err_msg());
 		obj_close(o);
 		return 1;
+	}
+	if (te->on_event && (out_json() || out_cfg.cgroup_column)) { /* the BPF side records cgroup ids */
+		uint8_t *knob = obj_global(o, "cb_cgroup_ids", sizeof(*knob));
+
+		if (knob)
+			*knob = 1;
 	}
 	if (te->cgroup && (cgfd = tool_cgroup_open(te->name, te->cgroup)) < 0) {
 		obj_close(o);
@@ -106,7 +135,7 @@ int tool_run_events(struct obj *o, const struct tool_events *te)
 		err = 1;
 		goto out;
 	}
-	if (te->on_event && !(ev = events_open(obj_map(o, "events"), te->on_event, NULL))) {
+	if (te->on_event && !(ev = events_open(obj_map(o, "events"), on_event_head, (void *)te))) {
 		tool_err(te->name, "%s", err_msg());
 		err = 1;
 		goto out;

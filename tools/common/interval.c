@@ -1,6 +1,7 @@
 #include "interval.h"
 
 #include <limits.h>
+#include <stdio.h>
 
 #include "common.h"
 
@@ -45,4 +46,18 @@ void interval_arg(const struct tool_help *h, struct interval *iv, int *npos, con
 	else
 		opt_usage_error(h, "unrecognized positional argument: %s", arg);
 	(*npos)++;
+}
+
+void interval_loadavg_line(void)
+{
+	char buf[256] = "", hms[16];
+	FILE *f = fopen("/proc/loadavg", "r");
+	size_t n;
+
+	if (!f)
+		return;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n)
+		out_text("%8s loadavg: %s\n", tool_hms(hms, sizeof(hms)), buf);
 }

@@ -34,4 +34,9 @@ int interval_loop(const struct interval *iv, int (*report)(void *ctx), void *ctx
 struct tool_help;
 void interval_arg(const struct tool_help *h, struct interval *iv, int *npos, const char *arg);
 
+/* The top-style tools' (biotop, tcptop) summary line, text only:
+ * "HH:MM:SS loadavg: " and /proc/loadavg as it is (its newline included,
+ * so an empty line follows, as libbpf-tools prints it). */
+void interval_loadavg_line(void);
+
 #endif

@@ -22,6 +22,9 @@ struct tool_common tool_common;
 #define KEY_JSON OPT_LONG_ONLY(201)
 #define KEY_PROM OPT_LONG_ONLY(202)
 #define KEY_USAGE OPT_LONG_ONLY(203)
+#define KEY_NO_DEMANGLE OPT_LONG_ONLY(204)
+#define KEY_SHOW_CGROUP OPT_LONG_ONLY(205)
+#define KEY_LISTEN OPT_LONG_ONLY(206)
 
 /* Shared by every tool; entries whose short letter the tool already uses
  * lose it (fsslower's -j is CSV output: there --json stays); a tool with
@@ -32,7 +35,12 @@ static const struct opt common_opts[] = {
 			     "(\"time\": RFC 3339 wall clock)" },
 	{ KEY_PROM, "prom", "FILE", "write Prometheus text format to FILE after each report "
 				    "(for node_exporter's textfile collector)" },
+	{ KEY_LISTEN, "listen", "ADDR:PORT", "serve the same series at http://ADDR:PORT/metrics (with an interval: "
+					 "updated at each report)" },
+	{ KEY_SHOW_CGROUP, "show-cgroup", NULL, "start each event with its cgroup v2 path (the container; "
+						"JSON always has \"cgroup\")" },
 	{ KEY_BTF, "btf", "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
+	{ KEY_NO_DEMANGLE, "no-demangle", NULL, "show C++ and Rust function names as mangled in the binary" },
 	{ 'V', "version", NULL, "print the version and exit" },
 	{ KEY_USAGE, "usage", NULL, "print a short usage message and exit" },
 	{ 'h', "help", NULL, "show this help and exit" },
@@ -53,7 +61,11 @@ static const struct opt *common(int key)
  * --version only). */
 static int common_key(const struct tool_help *h, const struct opt *c)
 {
-	if (c->key == KEY_PROM && !(h->flags & OPT_PROM))
+	if ((c->key == KEY_PROM || c->key == KEY_LISTEN) && !(h->flags & OPT_PROM))
+		return 0;
+	if (c->key == KEY_SHOW_CGROUP && !(h->flags & OPT_EVENTS))
+		return 0;
+	if (c->key == KEY_NO_DEMANGLE && !(h->flags & OPT_USTACKS))
 		return 0;
 	if (c->key == 'j' && (h->flags & OPT_NO_JSON))
 		return 0;
@@ -322,6 +334,8 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			if (optind >= argc) {
 				check_btf_path(h);
 				check_prom_path(h);
+				if (out_cfg.listen && tool_listen_open(help_name(h), out_cfg.listen) < 0)
+					exit(1);
 				break;
 			}
 			/* a positional argument: hand it over and go on parsing */
@@ -360,6 +374,9 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		case KEY_BTF:
 			tool_common.btf_path = optarg;
 			continue;
+		case KEY_NO_DEMANGLE:
+			tool_common.no_demangle = 1;
+			continue;
 		case 'v':
 			if (common_key(h, common('v')) == 'v') {
 				tool_common.verbose++; /* -vv: more (run) */
@@ -377,6 +394,12 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 			break;
 		case KEY_PROM:
 			out_cfg.prom_path = optarg;
+			continue;
+		case KEY_LISTEN:
+			out_cfg.listen = optarg;
+			continue;
+		case KEY_SHOW_CGROUP:
+			out_cfg.cgroup_column = true;
 			continue;
 		}
 		if (!fn || fn(c, optarg, ctx)) {

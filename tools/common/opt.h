@@ -5,7 +5,7 @@
  * line, -V/--version the version; a bad option or a bad argument prints
  * one line that names it plus "Try 'NAME --help'" and exits 2.
  * The options every tool shares are parsed here: -v/--verbose and
- * --btf FILE into tool_common; -j/--json (just --json where the tool has its own -j) and,
+ * --btf FILE into tool_common (and --no-demangle for OPT_USTACKS tools); -j/--json (just --json where the tool has its own -j) and,
  * for OPT_PROM tools, --prom FILE into out_cfg (out.h). */
 #ifndef COREBOX_OPT_H
 #define COREBOX_OPT_H
@@ -27,6 +27,9 @@ enum {
 	OPT_PROM = 1 << 0,    /* a summarizing tool: --prom FILE (Prometheus text) */
 	OPT_NO_JSON = 1 << 1, /* no -j/--json (commands with output of their own) */
 	OPT_NO_VERBOSE = 1 << 2, /* no -v/--verbose (commands that load no BPF) */
+	OPT_USTACKS = 1 << 3, /* names user functions: --no-demangle (tool_common) */
+	OPT_EVENTS = 1 << 4,  /* an event tool (records start with struct event_head):
+			       * --show-cgroup, a CGROUP text column */
 };
 
 /* A tool's --help.  Its name and one-line summary are those of the applet
@@ -63,6 +66,7 @@ void opt_usage_error(const struct tool_help *h, const char *fmt, ...) __attribut
 struct tool_common {
 	const char *btf_path; /* --btf FILE (or $COREBOX_BTF) */
 	int verbose;          /* -v/--verbose: how many times */
+	int no_demangle;      /* --no-demangle: C++/Rust names as in the binary */
 };
 extern struct tool_common tool_common;
 

@@ -143,6 +143,70 @@ void out_escaped(struct strbuf *b, const char *s)
 	strbuf_add_escaped(b, s, NULL);
 }
 
+/* ---- the event's cgroup --------------------------------------------------- */
+
+#define CGROUP_FMT "%-24s "
+
+static uint64_t ev_cg_id;
+static const char *ev_cg_path;
+
+void out_event_cgroup(uint64_t id, const char *path)
+{
+	ev_cg_id = id;
+	ev_cg_path = path;
+}
+
+/* --show-cgroup: the path, else the bare id (a cgroup gone before it
+ * was looked up), else "-" (the tool did not record one). */
+static void cgroup_cell(void)
+{
+	char idbuf[24];
+	struct strbuf b = { 0 };
+
+	strbuf_reset(&b);
+	if (ev_cg_path)
+		out_escaped(&b, ev_cg_path);
+	else
+		strbuf_add(&b, ev_cg_id ? (snprintf(idbuf, sizeof(idbuf), "%llu", (unsigned long long)ev_cg_id), idbuf)
+					: "-");
+	printf(CGROUP_FMT, b.s);
+	strbuf_free(&b);
+}
+
+/* An event's JSON line to stdout with "cgroup" and "cgroup_id" after
+ * "time" (first when it has none): true, or false when the event has no
+ * cgroup (the caller writes the line as it is). */
+bool out_cgroup_json(const struct strbuf *line)
+{
+	size_t at = 1;
+
+	if (!ev_cg_id || line->len < 2 || line->s[0] != '{')
+		return false;
+	if (!strncmp(line->s, "{\"time\":\"", 9)) {
+		const char *q = memchr(line->s + 9, '"', line->len - 9);
+
+		if (q)
+			at = (size_t)(q + 1 - line->s);
+	}
+	fwrite(line->s, 1, at, stdout);
+	fputs(at > 1 ? ",\"cgroup\":" : "\"cgroup\":", stdout);
+	if (ev_cg_path) {
+		struct strbuf b = { 0 };
+
+		strbuf_reset(&b);
+		json_str(&b, ev_cg_path);
+		fputs(b.s, stdout);
+		strbuf_free(&b);
+	} else {
+		fputs("null", stdout);
+	}
+	printf(",\"cgroup_id\":%llu%s", (unsigned long long)ev_cg_id,
+	       line->s[at] != '}' && line->s[at] != ',' ? "," : "");
+	fwrite(line->s + at, 1, line->len - at, stdout);
+	putchar('\n');
+	return true;
+}
+
 static bool visible(const struct out_table *t, unsigned i)
 {
 	return i >= 64 || !(t->hidden & (1ull << i));
@@ -164,6 +228,8 @@ void out_header(const struct out_table *t)
 
 	if (out_json())
 		return;
+	if (out_cfg.cgroup_column && !out_doc_is_open())
+		printf(CGROUP_FMT, "CGROUP");
 	for (unsigned i = 0; i < t->ncols; i++) {
 		const struct out_col *c = &t->cols[i];
 
@@ -242,9 +308,11 @@ static void json_fields(struct strbuf *b, const struct out_table *t, const union
 
 void out_row(const struct out_table *t, const union out_val *v)
 {
-	if (out_cfg.prom_path && out_doc_is_open())
+	if (out_prom_on() && out_doc_is_open())
 		prom_row(t, v);
 	if (!out_json()) {
+		if (out_cfg.cgroup_column && !out_doc_is_open())
+			cgroup_cell();
 		for (unsigned i = 0; i < t->ncols; i++)
 			if (visible(t, i) && !(t->cols[i].flags & OUT_JSON_ONLY))
 				text_cell(stdout, &t->cols[i], &v[i]);
@@ -280,7 +348,7 @@ void out_row(const struct out_table *t, const union out_val *v)
 
 void out_row_unshown(const struct out_table *t, const union out_val *v)
 {
-	if (out_cfg.prom_path && out_doc_is_open())
+	if (out_prom_on() && out_doc_is_open())
 		prom_row(t, v);
 }
 

@@ -53,10 +53,14 @@ struct out_settings {
 	enum out_format format;
 	const char *prom_path; /* NULL: no Prometheus file */
 	const char *tool;      /* metric prefix: corebox_TOOL_ */
+	bool cgroup_column;    /* --show-cgroup: event rows start with CGROUP */
+	const char *listen;    /* --listen ADDR:PORT: the series served at /metrics */
 };
 extern struct out_settings out_cfg;
 
 static inline bool out_json(void) { return out_cfg.format == OUT_JSON; }
+/* Prometheus series are kept (--prom FILE or --listen ADDR:PORT). */
+static inline bool out_prom_on(void) { return out_cfg.prom_path || out_cfg.listen; }
 
 /* Value types of a column. */
 enum out_type {
@@ -117,6 +121,13 @@ struct out_table {
 	uint64_t hidden;  /* bit i: column i switched off */
 };
 #define OUT_TABLE(name, cols) { (name), (cols), sizeof(cols) / sizeof((cols)[0]), 0 }
+
+/* The cgroup of the event being handled (tools/common/event_tool.c sets
+ * it from the record's head around the tool's callback; id 0: none).
+ * Each event's JSON line gets "cgroup": PATH (null when unknown) and
+ * "cgroup_id": ID after "time"; with --show-cgroup, text rows and the
+ * header of event tables start with a CGROUP column. */
+void out_event_cgroup(uint64_t id, const char *path);
 
 /* Switch column i on or off. */
 void out_show(struct out_table *t, unsigned i, bool on);

@@ -197,7 +197,7 @@ static void json_hist(const struct out_hist *h, const struct out_label *labels, 
 bool out_hist64_data(const struct out_hist *h, const struct out_label *labels, int nlabels,
 		     const uint64_t *slots, int nslots, const double *sum)
 {
-	if (out_cfg.prom_path && out_doc_is_open())
+	if (out_prom_on() && out_doc_is_open())
 		prom_hist(h, labels, nlabels, slots, nslots, sum);
 	if (out_json()) {
 		json_hist(h, labels, nlabels, slots, nslots, sum);

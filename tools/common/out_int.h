@@ -17,12 +17,17 @@ bool out_doc_is_open(void);
 /* "k":v,... fields for the report object itself. */
 void doc_add_fields(const char *fields);
 
+/* An event's JSON line written with its "cgroup" fields (out.c). */
+bool out_cgroup_json(const struct strbuf *line);
+
 /* Prometheus series (out_prom.c). */
 void prom_row(const struct out_table *t, const union out_val *v);
 void prom_num(const char *key, double value, const char *help);
 void prom_hist(const struct out_hist *h, const struct out_label *labels, int nlabels,
 	       const uint64_t *slots, int nslots, const double *sum);
 int prom_write(const char *path);
+/* The exposition text of every series so far (what prom_write writes). */
+void prom_render(struct strbuf *b);
 /* Log2 slot i holds [2^i, 2^(i+1)) (slot 0 also 0); linear slot i holds
  * [base + i*step, base + (i+1)*step).  Upper bound of slot i. */
 double hist_high(const struct out_hist *h, int i);

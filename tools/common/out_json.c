@@ -129,7 +129,7 @@ void out_doc_num(const char *key, double value, const char *help)
 		doc_add_fields(b.s);
 		strbuf_free(&b);
 	}
-	if (out_cfg.prom_path && help)
+	if (out_prom_on() && help)
 		prom_num(key, value, help);
 }
 
@@ -138,6 +138,8 @@ void out_json_value(const char *key, const struct strbuf *value)
 	struct section *s = NULL;
 
 	if (!doc.open || !key) { /* an event: a line of its own */
+		if (!doc.open && out_cgroup_json(value))
+			return;
 		fwrite(value->s, 1, value->len, stdout);
 		putchar('\n');
 		return;

@@ -269,15 +269,8 @@ int out_prom_check(const char *path)
 	return err ? err_prefix(err, "--prom") : 0;
 }
 
-int prom_write(const char *path)
+static void render(FILE *f)
 {
-	struct out_file of;
-	FILE *f;
-	int err = out_file_begin(&of, path);
-
-	if (err)
-		goto fail;
-	f = of.f;
 	for (size_t fi = 0; fi < nfams; fi++) {
 		const struct family *fm = &fams[fi];
 
@@ -296,6 +289,30 @@ int prom_write(const char *path)
 			fputc('\n', f);
 		}
 	}
+}
+
+void prom_render(struct strbuf *b)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	render(f);
+	if (fclose(f) == 0 && text)
+		strbuf_addn(b, text, len);
+	free(text);
+}
+
+int prom_write(const char *path)
+{
+	struct out_file of;
+	int err = out_file_begin(&of, path);
+
+	if (err)
+		goto fail;
+	render(of.f);
 	if (!(err = out_file_commit(&of)))
 		return 0;
 fail:

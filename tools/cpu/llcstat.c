@@ -50,7 +50,8 @@ static const struct tool_help help = {
 };
 
 static struct {
-	long period, duration;
+	long long period; /* up to 2^40: 64-bit on 32-bit hosts too */
+	long duration;
 	bool per_thread;
 	const char *replay;
 	int npos;
@@ -60,7 +61,7 @@ static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'c': env.period = (long)opt_num(&help, "sample period", arg, 1, 1L << 40); break;
+	case 'c': env.period = opt_num(&help, "sample period", arg, 1, 1LL << 40); break;
 	case 't': env.per_thread = true; break;
 	case KEY_REPLAY: env.replay = arg; break;
 	case 0:

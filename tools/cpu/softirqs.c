@@ -11,6 +11,7 @@
 #include "tools/common/common.h"
 #include "tools/common/interval.h"
 #include "irqs.h"
+#include "softirq_names.h"
 
 static const struct opt opts[] = {
 	{ 'd', "distributed", NULL, "Show distributions as histograms" },
@@ -55,10 +56,6 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* The kernel's softirq_to_name[] (stable since 2.6.37, irq_poll since 4.5). */
-static const char *const vec_names[] = { "hi", "timer", "net_tx", "net_rx", "block",
-					 "irq_poll", "tasklet", "sched", "hrtimer", "rcu" };
-
 enum { C_NAME, C_TOTAL, C_COUNT, C_PAD, C_END, C_TOTAL_NS };
 #define COLS(unit)                                                                                    \
 	{                                                                                             \
@@ -83,9 +80,11 @@ static const struct out_hist hist_ns = { "time", "softirq handler time", "nsecs"
 static void print_row(const struct irqs_row *r)
 {
 	char num[16], head[64];
-	const char *name = r->key.vec < ARRAY_SIZE(vec_names) ? vec_names[r->key.vec] : num;
+	const char *name = softirq_name(r->key.vec);
 
 	snprintf(num, sizeof(num), "%u", r->key.vec);
+	if (!name)
+		name = num;
 	if (env.dist) {
 		struct out_label l = { "softirq", name };
 

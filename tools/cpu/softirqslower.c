@@ -13,6 +13,7 @@
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h"
 #include "softirqslower.h"
+#include "softirq_names.h"
 #include "lib/util.h"
 
 BPF_OBJ_DECLARE(softirqslower);
@@ -33,6 +34,7 @@ static const struct tool_help help = {
 		    "    softirqslower 100000 # trace softirq latency higher than 100000 us\n"
 		    "    softirqslower -c 1   # trace softirq latency on CPU 1 only\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -52,10 +54,8 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* The kernel's softirq_to_name[] (stable since 2.6.37, irq_poll since 4.5). */
-static const char *const vec_names[SOFTIRQSLOWER_NR_VECS] = {
-	"hi", "timer", "net_tx", "net_rx", "block", "irq_poll", "tasklet", "sched", "hrtimer", "rcu",
-};
+_Static_assert(SOFTIRQSLOWER_NR_VECS == SOFTIRQ_NR_VECS, "the BPF side's vectors are the named ones");
+
 static const char *const stage_names[] = {
 	[SOFTIRQSLOWER_RAISE_TO_ENTRY] = "irq(hard) to softirq",
 	[SOFTIRQSLOWER_ENTRY_TO_EXIT] = "softirq runtime",
@@ -83,7 +83,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		return 0;
 	v[C_TIME].s = tool_hms(hms, sizeof(hms));
 	v[C_STAGE].s = e.stage < ARRAY_SIZE(stage_names) ? stage_names[e.stage] : "unknown";
-	v[C_SOFTIRQ].s = e.vec < SOFTIRQSLOWER_NR_VECS ? vec_names[e.vec] : "unknown";
+	v[C_SOFTIRQ].s = softirq_name(e.vec) ? softirq_name(e.vec) : "unknown";
 	v[C_LAT].u = e.delta_us;
 	v[C_CPU].u = e.cpu;
 	v[C_COMM].s = ev_comm(comm, e.task);

@@ -2,6 +2,8 @@
 #ifndef COREBOX_SOFTIRQSLOWER_H
 #define COREBOX_SOFTIRQSLOWER_H
 
+#include "../include/event_head.h"
+
 #define SOFTIRQSLOWER_NR_VECS 10 /* NR_SOFTIRQS */
 
 enum softirqslower_stage {
@@ -10,6 +12,7 @@ enum softirqslower_stage {
 };
 
 struct softirqslower_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 delta_us;
 	__u32 stage; /* enum softirqslower_stage */
 	__u32 vec;

@@ -113,6 +113,7 @@ static struct tool_help help = {
 		"    ext4slower 1                 # ext4 operations slower than 1 ms\n"
 		"    ext4slower 0                 # every ext4 operation\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

@@ -2,6 +2,8 @@
 #ifndef COREBOX_FSSLOWER_H
 #define COREBOX_FSSLOWER_H
 
+#include "../include/event_head.h"
+
 #define FSSLOWER_FILE_LEN 32
 #define FSSLOWER_COMM_LEN 16
 #define FSSLOWER_FSNAME_LEN 16
@@ -22,6 +24,7 @@ enum fsslower_sys_kind {
 #define FS_SYS(kind, op) ((kind) << 4 | (op))
 
 struct fsslower_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 delta_us;
 	__u64 end_ns;
 	__s64 offset;

@@ -39,6 +39,7 @@ static const struct tool_help help = {
 		    "    mountsnoop -d      # detailed output (one line per column value)\n"
 		    "    mountsnoop -p 1216 # only trace PID 1216\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

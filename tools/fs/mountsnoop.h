@@ -2,6 +2,8 @@
 #ifndef COREBOX_MOUNTSNOOP_H
 #define COREBOX_MOUNTSNOOP_H
 
+#include "../include/event_head.h"
+
 #define MOUNTSNOOP_FS_LEN 16 /* libbpf-tools: 8, which cuts "fuse.sshfs" */
 #define MOUNTSNOOP_DATA_LEN 512
 #define MOUNTSNOOP_PATH_LEN 4096
@@ -28,6 +30,7 @@ struct mountsnoop_args {
  *   fsconfig(fd, cmd, src = the key, data = the value, aux)
  *   move_mount(fd, src, to_fd, dest, flags) */
 struct mountsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 delta_ns; /* entry to exit */
 	__u64 flags;
 	__u32 pid;

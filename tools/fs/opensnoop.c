@@ -68,6 +68,7 @@ static const struct tool_help help = {
 		    "  opensnoop -F         # full paths\n"
 		    "  opensnoop -f O_WRONLY -f O_RDWR   # only opens for writing\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 #ifndef O_TMPFILE
@@ -95,7 +96,7 @@ static const struct {
 	{ "O_DIRECT", O_DIRECT },
 #if defined(__x86_64__) || defined(__i386__)
 	{ "O_LARGEFILE", 0100000 },
-#elif defined(__aarch64__)
+#elif defined(__aarch64__) || defined(__arm__)
 	{ "O_LARGEFILE", 0400000 },
 #endif
 	{ "O_DIRECTORY", O_DIRECTORY },

@@ -38,6 +38,7 @@ static const struct tool_help help = {
 		    "    statsnoop -x          # only show failed stats\n"
 		    "    statsnoop -p 1216     # only trace PID 1216\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -27,6 +27,7 @@ static const struct tool_help help = {
 	.usage = "[--help]",
 	.examples = "    syncsnoop  # trace sync syscalls\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

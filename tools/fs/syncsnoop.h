@@ -2,6 +2,8 @@
 #ifndef COREBOX_SYNCSNOOP_H
 #define COREBOX_SYNCSNOOP_H
 
+#include "../include/event_head.h"
+
 /* which call; the user side names them */
 enum syncsnoop_call {
 	SYNCSNOOP_SYNC = 1,
@@ -13,6 +15,7 @@ enum syncsnoop_call {
 };
 
 struct syncsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 ts_us; /* bpf_ktime_get_ns() / 1000 at entry */
 	__u32 pid;   /* tgid */
 	__u32 tid;

@@ -57,12 +57,17 @@
  *  parsing for both architectures); the BPF side then reads
  *  bpf_probe_read_kernel(&v, size, (void *)ctx + offset).
  *
- *  CB_ARCH                  "x86" or "arm64".
+ *  CB_ARCH                  "x86", "arm64" or "arm".
+ *
+ *  arm (32-bit, EABI): no syscall wrappers (CB_SYSCALL_FN(openat) is
+ *  "sys_openat", which takes the arguments itself, r0..r5), struct pt_regs
+ *  is long uregs[18] read at fixed offsets (no BTF needed), registers are
+ *  4 bytes (zero-extended), the return value in r0, fp r11, lr r14.
  *
  * Registers are described by flavored structs (pt_regs___x86,
  * pt_regs___arm64) that CO-RE matches against the running kernel's struct
  * pt_regs by field name, whatever struct pt_regs the trimmed vmlinux.h
- * happens to hold.  Both targets are 64-bit little-endian. */
+ * happens to hold.  All targets are little-endian; arm is 32-bit. */
 #ifndef COREBOX_ARCH_BPF_H
 #define COREBOX_ARCH_BPF_H
 
@@ -147,12 +152,63 @@ struct pt_regs___arm64 {
 #define __CB_RET regs[30]
 #define __CB_SYSNR syscallno
 
+#elif defined(__TARGET_ARCH_arm)
+
+#if !defined(__NR_mmap2)
+#error "arch.bpf.h: __TARGET_ARCH_arm with another architecture's asm/unistd.h on the include path"
+#endif
+#define CB_ARCH "arm"
+/* 32-bit ARM has no syscall wrappers: sys_X takes the arguments itself,
+ * in r0..r5 of the kprobe's pt_regs (BPF_KSYSCALL reads them there). */
+#define CB_SYSCALL_FN(name) "sys_" #name
+#define CB_NO_SYSCALL_WRAPPER 1
+
+/* The EABI's struct pt_regs is long uregs[18] (r0..r15, cpsr, ORIG_r0),
+ * a fixed user ABI: no preserve_access_index, so reading registers needs
+ * no kernel BTF (the kernels of 32-bit boards rarely have it).  4-byte
+ * slots; a BPF long is 8, so a register is zero-extended (a pointer
+ * compares equal to the same pointer from a tracepoint or BTF). */
+struct pt_regs___arm {
+	unsigned int uregs[18];
+};
+#define cb_pt_regs pt_regs___arm
+#define __CB_REG(x, f) ((unsigned long)((const struct cb_pt_regs *)(x))->f)
+#define __CB_REG_CORE(x, f)                                                    \
+	({                                                                     \
+		unsigned int ___r = 0;                                         \
+		bpf_probe_read_kernel(&___r, sizeof(___r),                     \
+				      &((const struct cb_pt_regs *)(x))->f);   \
+		(unsigned long)___r;                                           \
+	})
+
+#define __CB_PARM1 uregs[0]
+#define __CB_PARM2 uregs[1]
+#define __CB_PARM3 uregs[2]
+#define __CB_PARM4 uregs[3]
+/* AAPCS passes only four arguments in registers; the 5th and 6th are on
+ * the stack.  These slots are right for syscalls (r4, r5) only. */
+#define __CB_PARM5 uregs[4]
+#define __CB_PARM6 uregs[5]
+/* r0 is overwritten by the return value; the entry code saved it */
+#define __CB_SYSPARM1 uregs[17]
+#define __CB_SYSPARM4 uregs[3]
+#define __CB_RC uregs[0]
+#define __CB_IP uregs[15]
+#define __CB_SP uregs[13]
+#define __CB_FP uregs[11]
+#define __CB_RET uregs[14]
+#define __CB_SYSNR uregs[7]
+
 #else
-#error "corebox BPF objects need -D__TARGET_ARCH_x86 or -D__TARGET_ARCH_arm64 (make ARCH=...)"
+#error "corebox BPF objects need -D__TARGET_ARCH_x86, _arm64 or _arm (make ARCH=...)"
 #endif
 
+#ifndef __CB_REG
 #define __CB_REG(x, f) (((const struct cb_pt_regs *)(x))->f)
+#endif
+#ifndef __CB_REG_CORE
 #define __CB_REG_CORE(x, f) BPF_CORE_READ((struct cb_pt_regs *)(x), f)
+#endif
 
 #define PT_REGS_PARM1(x) __CB_REG(x, __CB_PARM1)
 #define PT_REGS_PARM2(x) __CB_REG(x, __CB_PARM2)
@@ -237,10 +293,14 @@ struct pt_regs___arm64 {
 /* SEC("ksyscall/openat") int BPF_KSYSCALL(on_openat, int dfd, const char *path)
  * The kprobe sits on the wrapper, whose one argument is the user pt_regs;
  * the syscall's arguments are probe-read from there. */
+#ifdef CB_NO_SYSCALL_WRAPPER
+#define BPF_KSYSCALL(name, ...) BPF_KPROBE(name, ##__VA_ARGS__)
+#else
 #define BPF_KSYSCALL(name, ...)                                                \
 	___cb_regs_prog(name,                                                  \
 			struct pt_regs *regs = (struct pt_regs *)PT_REGS_PARM1(ctx); \
 			return ____##name(___cb_scn(___cb_argc(__VA_ARGS__), __VA_ARGS__)), \
 			##__VA_ARGS__)
+#endif
 
 #endif

@@ -12,7 +12,28 @@
 #ifndef COREBOX_BPF_H
 #define COREBOX_BPF_H
 
+/* 32-bit ARM: the syscall tracepoints' signed longs (id, ret) are 4 bytes
+ * in the kernel, 8 in BPF C, and CO-RE can narrow an unsigned load but
+ * not a signed one (the sign would be lost).  So on arm these two records
+ * are declared with int for them (sign-extended when used as a long);
+ * vmlinux.h's versions are renamed out of the way by the Makefile
+ * (-Dtrace_event_raw_sys_enter=..._vmlinux_h: some tools include
+ * vmlinux.h first).  args[] are unsigned: the loader narrows those loads. */
 #include "vmlinux.h"
+#if defined(__TARGET_ARCH_arm) && defined(trace_event_raw_sys_enter)
+#undef trace_event_raw_sys_enter
+#undef trace_event_raw_sys_exit
+struct trace_event_raw_sys_enter {
+	struct trace_entry ent;
+	int id;
+	unsigned long args[6];
+} __attribute__((preserve_access_index));
+struct trace_event_raw_sys_exit {
+	struct trace_entry ent;
+	int id;
+	int ret;
+} __attribute__((preserve_access_index));
+#endif
 
 /* ---- basics ----------------------------------------------------------- */
 
@@ -179,6 +200,24 @@ static struct pt_regs *(*bpf_task_pt_regs)(struct task_struct *task) = (void *)B
 #define CB_TYPE_SIZE 1
 #define CB_ENUMVAL_EXISTS 0
 #define CB_ENUMVAL_VALUE 1
+
+/* 32-bit ARM kernels keep hash map values only 4-byte aligned, and their
+ * 64-bit atomics (ldrexd/strexd, in the interpreter and the JIT) take an
+ * alignment fault there: a kernel oops.  So on arm an 8-byte
+ * __sync_fetch_and_add is a plain load, add and store (an increment is
+ * lost only when two CPUs race on one value); 4-byte ones stay atomic.
+ * (Inside its own definition the name is the compiler's builtin.) */
+#if defined(__TARGET_ARCH_arm)
+#define __sync_fetch_and_add(p, v)                                             \
+	__builtin_choose_expr(sizeof(*(p)) == 8,                               \
+			      ({                                               \
+				      __typeof__(*(p)) *___p = (p);            \
+				      __typeof__(*___p) ___o = *___p;          \
+				      *___p = ___o + (v);                      \
+				      ___o;                                    \
+			      }),                                              \
+			      __sync_fetch_and_add(p, v))
+#endif
 
 /* argument counting (1..9) and token pasting */
 #define ___cb_nth(_1, _2, _3, _4, _5, _6, _7, _8, _9, N, ...) N

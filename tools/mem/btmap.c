@@ -52,7 +52,7 @@ int btmap_print(struct obj *o, const char *tool, enum btmap_key kind, bool folde
 
 	/* bpftrace's ustack shows offsets; folded lines (flame graphs) must not */
 	if (stacks && stacks_init(&s, map_fd(obj_map(o, "stackmap")), 127,
-				  (folded ? 0 : STACKS_OFFSET) | STACKS_NO_KERNEL) < 0) {
+				  (folded ? 0 : STACKS_OFFSET) | STACKS_NO_KERNEL | STACKS_NAMES) < 0) {
 		tool_err(tool, "%s", err_msg());
 		return 1;
 	}

@@ -31,6 +31,7 @@ static const struct tool_help help = {
 		    "    compactsnoop -d 10    # trace for 10 seconds only\n"
 		    "    compactsnoop -K       # output kernel stack trace\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

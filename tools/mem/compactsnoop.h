@@ -2,7 +2,10 @@
 #ifndef COREBOX_COMPACTSNOOP_H
 #define COREBOX_COMPACTSNOOP_H
 
+#include "../include/event_head.h"
+
 struct compactsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	unsigned long long delta_ns;
 	unsigned long long ts_ns;         /* end, CLOCK_MONOTONIC */
 	unsigned long long zone_start;    /* first pfn of the zone (from begin) */

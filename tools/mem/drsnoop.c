@@ -37,6 +37,7 @@ static const struct tool_help help = {
 		    "    drsnoop -e      # trace all direct reclaim events with extended fields\n"
 		    "    drsnoop -M      # memory cgroup reclaim too (containers at their limit)\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

@@ -89,6 +89,7 @@ static const struct tool_help help = {
 		    "    memleak -p $(pidof allocs) -S je_\n"
 		    "        Trace task who use jemalloc\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static struct {
@@ -834,7 +835,7 @@ int memleak_main(int argc, char **argv)
 	/* the symbols (kallsyms: a while on a slow machine) while the first
 	 * interval runs */
 	if (stacks_init(&s, map_fd(obj_map(o, "stack_traces")), (unsigned)env.depth,
-			env.kernel ? STACKS_SKIP_TRACE | STACKS_NO_USER : STACKS_NO_KERNEL) < 0) {
+			(env.kernel ? STACKS_SKIP_TRACE | STACKS_NO_USER : STACKS_NO_KERNEL) | STACKS_NAMES) < 0) {
 		tool_err("memleak", "%s", err_msg());
 		goto fail;
 	}

@@ -34,6 +34,7 @@ static const struct tool_help help = {
 		   "load average.",
 	.examples = "    oomkill               # trace OOM kills\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static long page_kb;

@@ -9,6 +9,7 @@
  * bpftrace map; all three read the syscall tracepoints, one BPF object
  * (syssnoop.bpf.c). */
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +57,7 @@ static const struct tool_help mmap_help = {
 	.examples = "    mmapsnoop           # trace all mmap calls\n"
 		    "    mmapsnoop -T        # include time column (HH:MM:SS)\n",
 	.opts = mmap_opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {
@@ -145,6 +147,7 @@ static const struct tool_help shm_help = {
 		    "    shmsnoop -d 10     # trace for 10 seconds only\n"
 		    "    shmsnoop -n main   # only print process names containing \"main\"\n",
 	.opts = shm_opts,
+	.flags = OPT_EVENTS,
 };
 
 static int shm_parse(int key, const char *arg, void *ctx)
@@ -269,12 +272,15 @@ static int on_shm(const struct shm_event *e)
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
-	const unsigned int *type = data;
+	unsigned int type; /* after the head, at the same offset in both */
 
 	(void)ctx;
-	if (size >= sizeof(struct mmap_event) && *type == EV_MMAP)
+	if (size < offsetof(struct mmap_event, type) + sizeof(type))
+		return 0;
+	memcpy(&type, (const char *)data + offsetof(struct mmap_event, type), sizeof(type));
+	if (size >= sizeof(struct mmap_event) && type == EV_MMAP)
 		return on_mmap(data);
-	if (size >= sizeof(struct shm_event) && *type == EV_SHM)
+	if (size >= sizeof(struct shm_event) && type == EV_SHM)
 		return on_shm(data);
 	return 0;
 }

@@ -36,6 +36,7 @@ static const struct tool_help help = {
 		    "    solisten -t        # output with timestamp\n"
 		    "    solisten -p 1216   # only trace PID 1216\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,7 +2,10 @@
 #ifndef COREBOX_SOLISTEN_H
 #define COREBOX_SOLISTEN_H
 
+#include "../include/event_head.h"
+
 struct solisten_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u32 addr[4];  /* the bound address (IPv4 in addr[0]), network order */
 	__u32 pid;      /* tgid */
 	__u16 family;   /* AF_INET or AF_INET6 */

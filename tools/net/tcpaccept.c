@@ -41,6 +41,7 @@ static const struct tool_help help = {
 		    "    tcpaccept -4        # trace IPv4 family\n"
 		    "    tcpaccept -6        # trace IPv6 family\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

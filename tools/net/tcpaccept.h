@@ -2,7 +2,10 @@
 #ifndef COREBOX_TCPACCEPT_H
 #define COREBOX_TCPACCEPT_H
 
+#include "../include/event_head.h"
+
 struct tcpaccept_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 laddr[16]; /* IPv4: the first 4 bytes, network order */
 	__u8 raddr[16];
 	__u64 ts_ns;

@@ -51,7 +51,7 @@ static const struct tool_help help = {
 		    "    tcpconnect -c          # count connects per src, dest, port\n"
 		    "    tcpconnect --cgroup CG # only trace processes in cgroup v2 directory CG\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -165,7 +165,7 @@ int tcpconnect_main(int argc, char **argv)
 
 	env.uid = -1;
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (out_cfg.prom_path && !env.count)
+	if (out_prom_on() && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");
 	tool_signals();
 	o = BPF_OBJ_OPEN(tcpconnect);

@@ -2,9 +2,12 @@
 #ifndef COREBOX_TCPCONNECT_H
 #define COREBOX_TCPCONNECT_H
 
+#include "../include/event_head.h"
+
 #include "inet_flow.h"
 
 struct tcpconnect_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 saddr[16];
 	__u8 daddr[16];
 	char comm[16];

@@ -15,6 +15,7 @@ const volatile __u32 targ_tgid = 0;
 struct piddata {
 	char comm[16];
 	__u64 ts;
+	__u64 cgroup_id; /* the handshake ends in softirq context */
 	__u32 tgid;
 };
 
@@ -36,6 +37,7 @@ int tcpconnlat_state(struct trace_event_raw_inet_sock_set_state *ctx)
 			return 0;
 		bpf_get_current_comm(p.comm, sizeof(p.comm));
 		p.ts = bpf_ktime_get_ns();
+		p.cgroup_id = event_cgroup_id();
 		bpf_map_update_elem(&start, &sk, &p, BPF_ANY);
 		return 0;
 	}
@@ -53,12 +55,13 @@ int tcpconnlat_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	__builtin_memcpy(e.comm, pp->comm, sizeof(e.comm));
 	e.ts_ns = ts;
 	e.tgid = pp->tgid;
+	e.head.cgroup_id = pp->cgroup_id;
 	e.lport = ctx->sport;
 	e.dport = ctx->dport;
 	e.family = ctx->family;
 	e.pad[0] = e.pad[1] = e.pad[2] = 0;
 	TP_READ_ADDRS(ctx, e.family, e.saddr, e.daddr);
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 cleanup:
 	bpf_map_delete_elem(&start, &sk);
 	return 0;

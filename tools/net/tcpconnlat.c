@@ -38,6 +38,7 @@ static const struct tool_help help = {
 		    "    tcpconnlat -p 185       # trace PID 185 only\n"
 		    "    tcpconnlat -L           # include LPORT while printing outputs\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,7 +2,10 @@
 #ifndef COREBOX_TCPCONNLAT_H
 #define COREBOX_TCPCONNLAT_H
 
+#include "../include/event_head.h"
+
 struct tcpconnlat_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 saddr[16];
 	__u8 daddr[16];
 	char comm[16];

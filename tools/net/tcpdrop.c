@@ -40,6 +40,7 @@ static const struct tool_help help = {
 		    "    tcpdrop -4        # trace IPv4 family only\n"
 		    "    tcpdrop -6        # trace IPv6 family only\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {

@@ -2,7 +2,10 @@
 #ifndef COREBOX_NET_TCPDROP_H
 #define COREBOX_NET_TCPDROP_H
 
+#include "../include/event_head.h"
+
 struct tcpdrop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 saddr[16]; /* IPv4 in the first 4 bytes, network order */
 	__u8 daddr[16];
 	__u32 pid;

@@ -46,6 +46,7 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 		pid = bpf_get_current_pid_tgid() >> 32;
 		id.pid = pid;
 		bpf_get_current_comm(id.comm, sizeof(id.comm));
+		id.cgroup_id = event_cgroup_id();
 		/* the first owner seen (the connect, or the first close) */
 		bpf_map_update_elem(&idents, &sk, &id, BPF_NOEXIST);
 	}
@@ -62,8 +63,10 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	if (idp) {
 		e.pid = idp->pid;
 		__builtin_memcpy(e.comm, idp->comm, sizeof(e.comm));
+		e.head.cgroup_id = idp->cgroup_id;
 	} else {
 		e.pid = bpf_get_current_pid_tgid() >> 32;
+		e.head.cgroup_id = event_cgroup_id();
 		bpf_get_current_comm(e.comm, sizeof(e.comm));
 	}
 	if (target_pid && e.pid != target_pid)
@@ -75,7 +78,7 @@ int tcplife_state(struct trace_event_raw_inet_sock_set_state *ctx)
 	e.dport = ctx->dport;
 	e.family = family;
 	TP_READ_ADDRS(ctx, family, e.saddr, e.daddr);
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 cleanup:
 	bpf_map_delete_elem(&birth, &sk);
 	bpf_map_delete_elem(&idents, &sk);

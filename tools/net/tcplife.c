@@ -37,6 +37,7 @@ static const struct tool_help help = {
 		    "    tcplife -p 1215 -4          # trace IPv4 only\n"
 		    "    tcplife -L 80,443           # only sessions on local port 80 or 443\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -39,7 +39,7 @@ static const struct tool_help help = {
 		    "    tcpretrans -4        # trace IPv4 family only\n"
 		    "    tcpretrans -6        # trace IPv6 family only\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -167,7 +167,7 @@ int tcpretrans_main(int argc, char **argv)
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (out_cfg.prom_path && !env.count)
+	if (out_prom_on() && !env.count)
 		opt_usage_error(&help, "--prom needs -c (counts)");
 	tool_signals();
 	o = BPF_OBJ_OPEN(tcpretrans);

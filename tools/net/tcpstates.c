@@ -36,6 +36,7 @@ static const struct tool_help help = {
 		    "    tcpstates -L 80            # only trace local port 80\n"
 		    "    tcpstates -D 80            # only trace remote port 80\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,7 +2,10 @@
 #ifndef COREBOX_TCPSTATES_H
 #define COREBOX_TCPSTATES_H
 
+#include "../include/event_head.h"
+
 struct tcpstates_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u8 saddr[16];
 	__u8 daddr[16];
 	__u64 skaddr;

@@ -1,10 +1,11 @@
 /* Register names -> struct pt_regs offsets, and USDT argument parsing,
- * for x86_64 and arm64 (see arch.h).
+ * for x86_64, arm64 and 32-bit arm (see arch.h).
  *
  * x86_64 pt_regs: r15 r14 r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di
  * orig_ax ip cs flags sp ss, 8 bytes each (the ptrace ABI, stable).
  * arm64 pt_regs starts with user_pt_regs: regs[31] (x0..x30), sp, pc,
- * pstate (also stable ABI). */
+ * pstate (also stable ABI).  arm (EABI) pt_regs: long uregs[18], 4 bytes
+ * each: r0..r15, cpsr, ORIG_r0. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,13 +68,38 @@ static int arm64_reg(const char *name, unsigned *size)
 	return (int)n * 8;
 }
 
+/* arm: r0..r15 and the assembler's aliases (sb r9, sl r10, fp r11, ip
+ * r12, sp r13, lr r14, pc r15); every one a 4-byte uregs[] slot. */
+static int arm_reg(const char *name, unsigned *size)
+{
+	static const char *const alias[] = { "sb", "sl", "fp", "ip", "sp", "lr", "pc" };
+	char *end;
+	long n;
+
+	*size = 4;
+	for (size_t i = 0; i < ARRAY_SIZE(alias); i++)
+		if (!strcmp(name, alias[i]))
+			return (int)(9 + i) * 4;
+	if (name[0] != 'r' || name[1] < '0' || name[1] > '9')
+		return -1;
+	n = strtol(name + 1, &end, 10);
+	if (*end || n > 15 || (name[1] == '0' && name[2]))
+		return -1;
+	return (int)n * 4;
+}
+
+unsigned arch_reg_size(enum arch a)
+{
+	return a == ARCH_ARM ? 4 : 8;
+}
+
 int arch_reg_offset(enum arch a, const char *name, unsigned *size)
 {
 	unsigned sz = 0;
 	int off = -1;
 
 	if (name)
-		off = a == ARCH_ARM64 ? arm64_reg(name, &sz) : x86_reg(name, &sz);
+		off = a == ARCH_ARM64 ? arm64_reg(name, &sz) : a == ARCH_ARM ? arm_reg(name, &sz) : x86_reg(name, &sz);
 	if (size)
 		*size = off < 0 ? 0 : sz;
 	return off;
@@ -85,28 +111,32 @@ int arch_arg_reg_offset(enum arch a, unsigned n)
 
 	if (a == ARCH_ARM64)
 		return n >= 1 && n <= 8 ? (int)(n - 1) * 8 : -1; /* x0..x7 */
+	if (a == ARCH_ARM)
+		return n >= 1 && n <= 4 ? (int)(n - 1) * 4 : -1; /* r0..r3 */
 	return n >= 1 && n <= ARRAY_SIZE(x86) ? x86[n - 1] : -1;
 }
 
 int arch_ret_reg_offset(enum arch a)
 {
-	return a == ARCH_ARM64 ? 0 : 80; /* x0, ax */
+	return a == ARCH_X86_64 ? 80 : 0; /* ax, x0, r0 */
 }
 
 int arch_syscall_arg_reg_offset(enum arch a, unsigned n)
 {
 	static const int x86[] = { 112, 104, 96, 56, 72, 64 }; /* di si dx r10 r8 r9 */
 	static const int arm64[] = { 272, 8, 16, 24, 32, 40 };  /* orig_x0 x1..x5 */
+	static const int arm[] = { 68, 4, 8, 12, 16, 20 };      /* ORIG_r0 r1..r5 */
 
 	if (n < 1 || n > 6)
 		return -1;
-	return a == ARCH_ARM64 ? arm64[n - 1] : x86[n - 1];
+	return a == ARCH_ARM64 ? arm64[n - 1] : a == ARCH_ARM ? arm[n - 1] : x86[n - 1];
 }
 
 int arch_syscall_nr_offset(enum arch a, unsigned *size)
 {
-	*size = a == ARCH_ARM64 ? 4 : 8;
-	return a == ARCH_ARM64 ? 280 : 120; /* syscallno (s32), orig_ax */
+	*size = a == ARCH_X86_64 ? 8 : 4;
+	/* orig_ax, syscallno (s32), r7 (EABI: the number is passed in r7) */
+	return a == ARCH_ARM64 ? 280 : a == ARCH_ARM ? 28 : 120;
 }
 
 /* A signed decimal or 0x number at *p (strtoll base 0 would also take
@@ -144,7 +174,7 @@ static int parse_reg(enum arch a, const char **p, const char *spec)
 	off = n ? arch_reg_offset(a, name, NULL) : -1;
 	if (off < 0)
 		return err_set(EINVAL, "USDT argument '%s': unknown %s register '%s'", spec,
-			       a == ARCH_ARM64 ? "arm64" : "x86_64", name);
+			       a == ARCH_ARM64 ? "arm64" : a == ARCH_ARM ? "arm" : "x86_64", name);
 	return off;
 }
 
@@ -209,8 +239,8 @@ static int parse_x86(const char **p, struct arch_usdt_arg *arg, const char *spec
 	return 0;
 }
 
-/* arm64: [#]IMM | REG | [REG] | [REG, [#]OFF] */
-static int parse_arm64(const char **p, struct arch_usdt_arg *arg, const char *spec)
+/* arm64 and arm: [#]IMM | REG | [REG] | [REG, [#]OFF] */
+static int parse_arm(enum arch a, const char **p, struct arch_usdt_arg *arg, const char *spec)
 {
 	int64_t v = 0;
 	int r;
@@ -224,14 +254,14 @@ static int parse_arm64(const char **p, struct arch_usdt_arg *arg, const char *sp
 		return 0;
 	}
 	if (**p != '[') {
-		if ((r = parse_reg(ARCH_ARM64, p, spec)) < 0)
+		if ((r = parse_reg(a, p, spec)) < 0)
 			return r;
 		arg->kind = ARCH_USDT_REG;
 		arg->reg_off = r;
 		return 0;
 	}
 	(*p)++;
-	if ((r = parse_reg(ARCH_ARM64, p, spec)) < 0)
+	if ((r = parse_reg(a, p, spec)) < 0)
 		return r;
 	if (**p == ',') {
 		(*p)++;
@@ -261,7 +291,7 @@ int arch_usdt_arg_parse(enum arch a, const char **s, struct arch_usdt_arg *arg)
 		p++;
 	start = p;
 	n = strcspn(p, " \t");
-	if (a == ARCH_ARM64 && memchr(p, '[', n)) /* "[x1, 16]" holds a blank */
+	if (a != ARCH_X86_64 && memchr(p, '[', n)) /* "[x1, 16]" holds a blank */
 		n = (size_t)((strchr(p, ']') ? strchr(p, ']') + 1 : p + strlen(p)) - p);
 	snprintf(spec, sizeof(spec), "%.*s", (int)n, start);
 	memset(arg, 0, sizeof(*arg));
@@ -273,7 +303,7 @@ int arch_usdt_arg_parse(enum arch a, const char **s, struct arch_usdt_arg *arg)
 	arg->size = (unsigned)(size < 0 ? -size : size);
 	if (arg->size != 1 && arg->size != 2 && arg->size != 4 && arg->size != 8)
 		return bad(spec, "size must be 1, 2, 4 or 8 bytes");
-	err = a == ARCH_ARM64 ? parse_arm64(&p, arg, spec) : parse_x86(&p, arg, spec);
+	err = a == ARCH_X86_64 ? parse_x86(&p, arg, spec) : parse_arm(a, &p, arg, spec);
 	if (err)
 		return err;
 	if (*p && *p != ' ' && *p != '\t')

@@ -38,6 +38,8 @@ void loc_section(const struct loc *l, char *buf, size_t size)
 	case M_KRETPROBE: snprintf(buf, size, "kretprobe/%s", l->target); break;
 	case M_UPROBE: snprintf(buf, size, "uprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
 	case M_URETPROBE: snprintf(buf, size, "uretprobe/%s:0x%llx", l->target, (unsigned long long)l->off); break;
+	case M_PERF: snprintf(buf, size, "perf_event"); break;
+	case M_RUN: snprintf(buf, size, "raw_tp"); break;
 	}
 }
 
@@ -253,14 +255,13 @@ static void load_error(const char *tool)
 	tool_err(tool, "%s", m);
 }
 
-int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached)
+int build_load(struct obj *o, const char *tool)
 {
 	/* one function the kernel will not let a program on (a deny list, a
 	 * prototype its trampolines cannot take) costs that probe, not all */
 	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose, .keep_going = true };
-	size_t n = 0, probes = 0, ok = 0;
-	int err, first_err = 0;
-	char first_msg[512] = "";
+	size_t n = 0;
+	int err;
 
 	if ((err = sc_dispatchers(o)) < 0) {
 		tool_err(tool, "%s", err_msg());
@@ -276,6 +277,24 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 		load_error(tool);
 		return err;
 	}
+	return 0;
+}
+
+int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached)
+{
+	int err = build_load(o, tool);
+
+	return err < 0 ? err : build_attach(o, tool, what, attached);
+}
+
+int build_attach(struct obj *o, const char *tool, const char *what, int *attached)
+{
+	size_t n = 0, probes = 0, ok = 0;
+	int err, first_err = 0;
+	char first_msg[512] = "";
+
+	while (obj_prog_at(o, n))
+		n++;
 	/* the dispatchers first: a syscall probe is attached when its
 	 * dispatcher is */
 	for (size_t i = 0; i < n; i++)

@@ -16,6 +16,10 @@ int build_add(struct obj *o, const struct loc *l, struct gen *g, const char *lab
  * skipped with a warning unless all fail.  Prints its own errors.
  * *attached = programs attached. */
 int build_load_attach(struct obj *o, const char *tool, const char *what, int *attached);
+/* The same in two steps, for a front end that runs programs between
+ * (bpftrace's BEGIN before the other probes attach). */
+int build_load(struct obj *o, const char *tool);
+int build_attach(struct obj *o, const char *tool, const char *what, int *attached);
 /* After generating the programs (rc: 0, or the exit status of a failure):
  * release the kernel BTF and, when rc is 0, load and attach.  Returns
  * the exit status so far: rc, or 1 when loading or attaching failed. */

@@ -37,6 +37,8 @@ struct gen {
 	int entry_map;
 	char **entry_names;
 	int nentry;
+	gen_ext_fn ext;
+	void *ext_ctx;
 };
 
 /* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
@@ -250,11 +252,11 @@ static void load(struct gen *g, const struct ctype *t, enum where w, uint32_t bi
  * (M_SYSCALL: ctx[0] is the struct pt_regs *). */
 static void syscall_arg(struct gen *g, int i)
 {
-	struct ctype u64 = ct_int(8, false);
+	struct ctype reg = ct_int(arch_reg_size(ARCH_HOST), false);
 
 	emit_ldx(&g->e, 8, R0, R6, 0);
 	emit_alui(&g->e, BPF_ADD, R0, arch_syscall_arg_reg_offset(ARCH_HOST, (unsigned)i));
-	load(g, &u64, W_KERNEL, 0, 0);
+	load(g, &reg, W_KERNEL, 0, 0);
 }
 
 static int typed_param(struct gen *g, int i, struct ctype *t)
@@ -293,10 +295,12 @@ static int usdt_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 		emit_ld64(e, R0, (uint64_t)a->val);
 		break;
 	case UA_REG:
-		emit_ldx(e, 8, R0, R6, a->reg);
+		/* arm: a 64-bit value sits in an even/odd register pair, read
+		 * at once from the 8-aligned first one (r0:r1 -> uregs[0..1]) */
+		emit_ldx(e, a->size == 8 ? 8 : (int)arch_reg_size(ARCH_HOST), R0, R6, a->reg);
 		break;
 	case UA_MEM:
-		emit_ldx(e, 8, R0, R6, a->reg);
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, a->reg);
 		if (a->idx >= 0) {
 			emit_ldx(e, 8, R1, R6, a->idx);
 			if (a->scale > 1)
@@ -364,7 +368,7 @@ static int cg_arg(struct gen *g, const struct node *n, int i, struct ctype *t)
 	default:
 		if (arch_arg_reg_offset(ARCH_HOST, (unsigned)i) < 0)
 			return gfail(g, n, "%s is not in a register", n->str);
-		emit_ldx(e, 8, R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, (int16_t)arch_arg_reg_offset(ARCH_HOST, (unsigned)i));
 		break;
 	}
 	typed = typed_param(g, i - 1, t);
@@ -401,7 +405,8 @@ static int cg_retval(struct gen *g, const struct node *n, struct ctype *t)
 		break;
 	case M_KRETPROBE:
 	case M_URETPROBE:
-		emit_ldx(e, 8, R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
+		/* (arm: a 4-byte register, zero-extended like x86's eax) */
+		emit_ldx(e, (int)arch_reg_size(ARCH_HOST), R0, R6, (int16_t)arch_ret_reg_offset(ARCH_HOST));
 		break;
 	default:
 		return gfail(g, n, "retval is only known in return probes (r:...)%s", "");
@@ -666,6 +671,12 @@ static int cg_addr(struct gen *g, struct node *n, struct ctype *t, enum where *w
 		if (n->op == '*') {
 			if ((err = cg_value(g, n->a, &bt)) < 0)
 				return err;
+			if (bt.base == CT_INT && !bt.ptr && !bt.arr && g->ext) {
+				/* bpftrace: *ADDRESS reads a u64 there */
+				*w = bt.user || g->loc->user ? W_USER : W_ANY;
+				*t = ct_int(8, false);
+				return 0;
+			}
 			if (!ct_is_ptr(&bt) && !bt.arr)
 				return gfail(g, n, "dereferencing something that is not a pointer%s", "");
 			*w = ptr_where(g, &bt);
@@ -896,6 +907,9 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	uint32_t bo, bs;
 	int err;
 
+	if (g->ext && (err = g->ext(g, n, t, g->ext_ctx)) != GEN_EXT_PASS)
+		return err;
+
 	switch (n->kind) {
 	case N_NUM:
 		emit_ld64(e, R0, n->num);
@@ -1069,6 +1083,20 @@ int gen_filter(struct gen *g, const char *text, int pos, int label)
 	emit_jmpi(&g->e, BPF_JEQ, R0, 0, label);
 	return 0;
 }
+
+void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx)
+{
+	g->ext = fn;
+	g->ext_ctx = ctx;
+}
+
+int gen_fail(struct gen *g, const struct node *n, const char *msg)
+{
+	return gfail(g, n, "%s", msg);
+}
+
+const struct loc *gen_loc(const struct gen *g) { return g->loc; }
+void gen_unstack(struct gen *g, int size) { stack_release(g, size); }
 
 void gen_set_entry(struct gen *g, int map, char **names, int n)
 {

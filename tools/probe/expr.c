@@ -74,6 +74,8 @@ static const struct { const char *name; int size; bool sign; } builtin_ints[] = 
 	{ "pid_t", 4, 1 }, { "uid_t", 4, 0 }, { "gid_t", 4, 0 }, { "bool", 1, 0 }, { "_Bool", 1, 0 },
 	{ "umode_t", 2, 0 }, { "mode_t", 4, 0 }, { "dev_t", 4, 0 }, { "gfp_t", 4, 0 },
 	{ "uintptr_t", 8, 0 }, { "intptr_t", 8, 1 }, { "time_t", 8, 1 }, { "clockid_t", 4, 1 },
+	{ "uint8", 1, 0 }, { "uint16", 2, 0 }, { "uint32", 4, 0 }, { "uint64", 8, 0 },
+	{ "int8", 1, 1 }, { "int16", 2, 1 }, { "int32", 4, 1 }, { "int64", 8, 1 },
 	{ "socklen_t", 4, 0 }, { "ino_t", 8, 0 }, { "sector_t", 8, 0 }, { "blkcnt_t", 8, 1 },
 };
 
@@ -317,6 +319,9 @@ struct lex {
 	size_t len;
 	int errpos;
 	bool failed;
+	bool bt;       /* EXPR_BT */
+	bool pred;     /* EXPR_PRED, and not inside parentheses */
+	int prev_end;  /* end of the token consumed last */
 };
 
 static int fail_at(struct lex *l, int pos, const char *fmt, const char *what)
@@ -336,8 +341,23 @@ static void lex_next(struct lex *l)
 
 	free(l->str);
 	l->str = NULL;
-	while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n')
-		i++;
+	l->prev_end = i;
+	for (;;) {
+		while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || (l->bt && s[i] == '\r'))
+			i++;
+		if (l->bt && s[i] == '/' && s[i + 1] == '/') {
+			while (s[i] && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (l->bt && s[i] == '/' && s[i + 1] == '*') {
+			const char *e = strstr(s + i + 2, "*/");
+
+			i = e ? (int)(e - s) + 2 : (int)strlen(s);
+			continue;
+		}
+		break;
+	}
 	l->pos = i;
 	if (!s[i]) {
 		l->tok = T_EOF;
@@ -351,6 +371,18 @@ static void lex_next(struct lex *l)
 		l->num = strtoull(s + i, &end, 0);
 		if (errno)
 			fail_at(l, i, "number out of range%s", "");
+		if (l->bt && (*end == 'e' || *end == 'E') && isdigit((unsigned char)end[1])) {
+			/* bpftrace's 1e6: an integer times a power of ten */
+			unsigned long long p = strtoull(end + 1, &end, 10);
+
+			for (; p > 0 && !errno && l->num; p--) { /* 0e99999999999: 0 at once */
+				if (l->num > UINT64_MAX / 10)
+					errno = ERANGE;
+				l->num *= 10;
+			}
+			if (errno)
+				fail_at(l, i, "number out of range%s", "");
+		}
 		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
 			end++;
 		if (is_ident_char((unsigned char)*end))
@@ -359,11 +391,14 @@ static void lex_next(struct lex *l)
 		l->next = (int)(end - s);
 		return;
 	}
-	if (is_ident_char((unsigned char)s[i])) {
-		int j = i;
+	if (is_ident_char((unsigned char)s[i]) || (l->bt && s[i] == '@')) {
+		int j = i + 1;
 
-		while (is_ident_char((unsigned char)s[j]))
-			j++;
+		if (l->bt && s[i] == '$' && s[j] == '#')
+			j++; /* $#: the number of positional parameters */
+		else
+			while (is_ident_char((unsigned char)s[j]))
+				j++;
 		l->tok = T_IDENT;
 		l->str = xmalloc((size_t)(j - i) + 1);
 		memcpy(l->str, s + i, (size_t)(j - i));
@@ -424,6 +459,19 @@ static void lex_next(struct lex *l)
 			{ "||", OP_OR }, { "<<", OP_SHL }, { ">>", OP_SHR }, { "->", '>' + 1000 },
 		};
 
+		static const struct { const char *t; int op; } bt_ops[] = {
+			{ "<<=", OP_SHL_ASSIGN }, { ">>=", OP_SHR_ASSIGN }, { "++", OP_INC }, { "--", OP_DEC },
+			{ "+=", OP_ADD_ASSIGN }, { "-=", OP_SUB_ASSIGN }, { "*=", OP_MUL_ASSIGN }, { "/=", OP_DIV_ASSIGN },
+			{ "%=", OP_MOD_ASSIGN }, { "&=", OP_AND_ASSIGN }, { "|=", OP_OR_ASSIGN }, { "^=", OP_XOR_ASSIGN },
+		};
+
+		for (size_t k = 0; l->bt && k < ARRAY_SIZE(bt_ops); k++)
+			if (!strncmp(s + i, bt_ops[k].t, strlen(bt_ops[k].t))) {
+				l->tok = T_OP;
+				l->op = bt_ops[k].op;
+				l->next = i + (int)strlen(bt_ops[k].t);
+				return;
+			}
 		for (size_t k = 0; k < ARRAY_SIZE(two); k++)
 			if (!strncmp(s + i, two[k].t, 2)) {
 				l->tok = T_OP;
@@ -431,7 +479,13 @@ static void lex_next(struct lex *l)
 				l->next = i + 2;
 				return;
 			}
-		if (strchr("+-*/%&|^~!<>()[].?:,", s[i])) {
+		if (l->bt && s[i] == '=') {
+			l->tok = T_OP;
+			l->op = OP_ASSIGN;
+			l->next = i + 1;
+			return;
+		}
+		if (strchr("+-*/%&|^~!<>()[].?:,", s[i]) || (l->bt && strchr(";{}", s[i]))) {
 			l->tok = T_OP;
 			l->op = s[i];
 			l->next = i + 1;
@@ -530,6 +584,7 @@ static struct node *parse_primary(struct lex *l, int depth)
 		n = mk(N_NUM, l->pos);
 		n->num = l->num;
 		lex_next(l);
+		n->end = l->prev_end;
 		return n;
 	case T_STR:
 		n = mk(N_STR, l->pos);
@@ -537,6 +592,7 @@ static struct node *parse_primary(struct lex *l, int depth)
 		n->len = l->len;
 		l->str = NULL;
 		lex_next(l);
+		n->end = l->prev_end;
 		return n;
 	case T_IDENT:
 		n = mk(N_IDENT, l->pos);
@@ -546,7 +602,10 @@ static struct node *parse_primary(struct lex *l, int depth)
 		if (is_op(l, '(')) { /* STRCMP("x", e), $entry(p) */
 			struct node *args = NULL, **tail = &args;
 
+			bool pred = l->pred;
+
 			n->kind = N_CALL;
+			l->pred = false;
 			lex_next(l);
 			while (!is_op(l, ')')) {
 				struct node *a = parse_expr(l, depth + 1);
@@ -567,9 +626,11 @@ static struct node *parse_primary(struct lex *l, int depth)
 					return NULL;
 				}
 			}
+			l->pred = pred;
 			lex_next(l);
 			n->a = args;
 		}
+		n->end = l->prev_end;
 		return n;
 	case T_OP:
 		if (l->op == '(') {
@@ -587,10 +648,17 @@ static struct node *parse_primary(struct lex *l, int depth)
 					expr_free(n);
 					return NULL;
 				}
+				n->end = n->a->end;
 				return n;
 			}
-			lex_next(l);
-			n = parse_expr(l, depth + 1);
+			{
+				bool pred = l->pred;
+
+				l->pred = false;
+				lex_next(l);
+				n = parse_expr(l, depth + 1);
+				l->pred = pred;
+			}
 			if (!n)
 				return NULL;
 			if (!is_op(l, ')')) {
@@ -619,16 +687,28 @@ static struct node *parse_postfix(struct lex *l, int depth)
 
 		lex_next(l);
 		if (op == '[') {
+			bool pred = l->pred, tuple = l->bt && n->kind == N_IDENT && n->str[0] == '@';
+			struct node **tail;
+
 			m = mk(N_INDEX, pos);
 			m->a = n;
+			l->pred = false;
 			m->b = parse_expr(l, depth + 1);
-			if (!m->b || !is_op(l, ']')) {
-				if (m->b)
+			tail = m->b ? &m->b->next : NULL;
+			while (tuple && tail && is_op(l, ',')) {
+				lex_next(l);
+				*tail = parse_expr(l, depth + 1);
+				tail = *tail ? &(*tail)->next : NULL;
+			}
+			l->pred = pred;
+			if (!tail || !is_op(l, ']')) {
+				if (tail)
 					fail_at(l, l->pos, "expected ']'%s", "");
 				expr_free(m);
 				return NULL;
 			}
 			lex_next(l);
+			m->end = l->prev_end;
 			n = m;
 			continue;
 		}
@@ -643,6 +723,7 @@ static struct node *parse_postfix(struct lex *l, int depth)
 		m->str = l->str;
 		l->str = NULL;
 		lex_next(l);
+		m->end = l->prev_end;
 		n = m;
 	}
 	return n;
@@ -666,6 +747,7 @@ static struct node *parse_unary(struct lex *l, int depth)
 			expr_free(n);
 			return NULL;
 		}
+		n->end = n->a->end;
 		if (op == '+') { /* unary plus: nothing */
 			struct node *a = n->a;
 
@@ -699,7 +781,7 @@ static struct node *parse_binary(struct lex *l, int min, int depth)
 {
 	struct node *lhs = parse_unary(l, depth + 1);
 
-	while (lhs && l->tok == T_OP && prec(l->op) >= min) {
+	while (lhs && l->tok == T_OP && prec(l->op) >= min && !(l->pred && l->op == '/')) {
 		int op = l->op, p = prec(op), pos = l->pos;
 		struct node *rhs, *n;
 
@@ -713,6 +795,7 @@ static struct node *parse_binary(struct lex *l, int min, int depth)
 		n->op = op;
 		n->a = lhs;
 		n->b = rhs;
+		n->end = rhs->end;
 		lhs = n;
 	}
 	return lhs;
@@ -745,6 +828,7 @@ static struct node *parse_expr(struct lex *l, int depth)
 			expr_free(c);
 			return NULL;
 		}
+		c->end = c->c->end;
 		n = c;
 	}
 	return n;
@@ -765,6 +849,23 @@ struct node *expr_parse(const char *text, int *errpos)
 		*errpos = l.errpos;
 		return NULL;
 	}
+	return n;
+}
+
+struct node *expr_parse_at(const char *text, int start, unsigned flags, int *end, int *errpos)
+{
+	struct lex l = { .s = text, .next = start, .bt = flags & EXPR_BT, .pred = flags & EXPR_PRED };
+	struct node *n;
+
+	lex_next(&l);
+	n = l.failed ? NULL : parse_expr(&l, 0);
+	free(l.str);
+	if (l.failed) {
+		expr_free(n);
+		*errpos = l.errpos;
+		return NULL;
+	}
+	*end = l.pos;
 	return n;
 }
 

@@ -71,6 +71,7 @@ struct node {
 	enum node_kind kind;
 	int op;              /* N_UNARY: '-', '!', '~', '*', '&'; N_BINARY: char or OP_*; N_MEMBER: '.' or '>' */
 	int pos;             /* offset in the text, for error carets */
+	int end;             /* offset just past the node's text */
 	uint64_t num;
 	char *str;           /* N_IDENT name, N_STR bytes, N_MEMBER member, N_CALL function */
 	size_t len;          /* N_STR length */
@@ -84,6 +85,21 @@ struct node {
  * message and *errpos = the offending offset. */
 struct node *expr_parse(const char *text, int *errpos);
 void expr_free(struct node *n);
+/* bpftrace's expressions (tools/probe/bt_parse.c): one expression of a
+ * larger program text starting at offset start; *end gets the offset of
+ * the token after it (the statement parser goes on from there).  In this
+ * mode the lexer also knows '@map' names, '$1' / '$var', comments, and
+ * stops at the statement tokens ('=' '+=' '++' ';' '{' '}'); a map's
+ * index may be a tuple (N_INDEX, b chained by next).  EXPR_PRED: a '/'
+ * outside parentheses ends the expression (a predicate /.../).
+ * Node positions are offsets into text.  NULL on error (*errpos). */
+enum { EXPR_BT = 1, EXPR_PRED = 2 };
+struct node *expr_parse_at(const char *text, int start, unsigned flags, int *end, int *errpos);
+/* Statement tokens in EXPR_BT mode, for the program parser. */
+enum {
+	OP_INC = 300, OP_DEC, OP_ASSIGN, OP_ADD_ASSIGN, OP_SUB_ASSIGN, OP_MUL_ASSIGN, OP_DIV_ASSIGN, OP_MOD_ASSIGN,
+	OP_AND_ASSIGN, OP_OR_ASSIGN, OP_XOR_ASSIGN, OP_SHL_ASSIGN, OP_SHR_ASSIGN,
+};
 /* Does the tree mention identifier name (e.g. "$latency", "retval")? */
 bool expr_uses(const struct node *n, const char *name);
 

@@ -71,7 +71,11 @@ struct obj;
  * M_SYSCALL: a syscalls:sys_{enter,exit}_NAME event served by one
  * raw_syscalls program per direction that tail-calls the probe's program
  * by syscall number (build.c); arguments come from the pt_regs. */
-enum mech { M_TP, M_RAW_TP, M_SYSCALL, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE };
+/* M_PERF: a perf_event program (profile, interval and software events,
+ * attached by the front end to the perf events it opens);
+ * M_RUN: a program run by hand with BPF_PROG_TEST_RUN (bpftrace's BEGIN
+ * and END; loaded as a raw tracepoint program, attached nowhere). */
+enum mech { M_TP, M_RAW_TP, M_SYSCALL, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE, M_PERF, M_RUN };
 
 /* A tracepoint format file's field. */
 struct tp_field {
@@ -155,7 +159,7 @@ enum { EV_HDR = 56 }; /* trace record header, see codegen.c */
 struct cg_opts {
 	int pid, tid;         /* -p (tgid), -L/-t (tid); 0: none */
 	int self;             /* drop events of this tgid (trace without -S) */
-	long uid;             /* -1: none */
+	long long uid;        /* -1: none (long long: uids up to 2^32-2 on 32-bit hosts) */
 	int cpu;              /* -c: -1 none */
 	int strsize;          /* string capture size */
 	bool cgroup;          /* -c: only tasks under the cgroup in slot 0 of map cgroup_map */
@@ -192,6 +196,19 @@ int gen_stack(struct gen *g, int size);
 /* Declare values of an entry probe (argdist $entry(x), $latency): map
  * holding them by tid, and what each slot is. */
 void gen_set_entry(struct gen *g, int map, char **names, int n);
+/* A front end's own vocabulary (bpftrace's maps, variables, builtins):
+ * called first for every node compiled as a value; returns GEN_EXT_PASS
+ * to let the shared generator compile it, else 0 (value in R0, type in
+ * *t) or -errno.  It may compile sub-trees with gen_value_node. */
+#define GEN_EXT_PASS 1
+typedef int (*gen_ext_fn)(struct gen *g, struct node *n, struct ctype *t, void *ctx);
+void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx);
+/* A compile error at node n (position for the caret); returns -EINVAL. */
+int gen_fail(struct gen *g, const struct node *n, const char *msg);
+/* The location being compiled. */
+const struct loc *gen_loc(const struct gen *g);
+/* Release the last gen_stack(size) (allocations are last in, first out). */
+void gen_unstack(struct gen *g, int size);
 /* R0 = log2 slot of R1 as bcc's bpf_log2l (0 for 0, floor(log2)+1). */
 void gen_log2l(struct gen *g);
 /* R0 = map value pointer of key at fp+keyoff; jump to out when missing. */

@@ -28,6 +28,7 @@ static const struct tool_help help = {
 	.examples = "    bashreadline\n"
 		    "    bashreadline -s /usr/lib/libreadline.so\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

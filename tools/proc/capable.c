@@ -46,6 +46,7 @@ static const struct tool_help help = {
 		    "    capable -x               # Extra fields: show TID and INSETID columns\n"
 		    "    capable -u TYPE          # Print unique output for TYPE=[pid | cgroup] (default:off)\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,10 +2,13 @@
 #ifndef COREBOX_CAPABLE_H
 #define COREBOX_CAPABLE_H
 
+#include "../include/event_head.h"
+
 /* -u: print a capability once per process or per cgroup (libbpf-tools' enum) */
 enum capable_unique { CAPABLE_UNQ_OFF, CAPABLE_UNQ_PID, CAPABLE_UNQ_CGROUP };
 
 struct capable_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u32 pid;  /* tgid */
 	__u32 tid;
 	__u32 uid;

@@ -66,6 +66,7 @@ static const struct tool_help help = {
 		    "  execsnoop -l tpkg    # only commands whose arguments contain \"tpkg\"\n"
 		    "  execsnoop -c CG      # only processes in cgroup directory CG\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

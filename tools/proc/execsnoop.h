@@ -2,6 +2,8 @@
 #ifndef COREBOX_EXECSNOOP_H
 #define COREBOX_EXECSNOOP_H
 
+#include "../include/event_head.h"
+
 #define EXECSNOOP_ARGSIZE 128          /* bytes kept per argument (incl. NUL) */
 #define EXECSNOOP_TOTAL_MAX_ARGS 60    /* --max-args upper bound */
 #define EXECSNOOP_DEFAULT_MAXARGS 20
@@ -11,6 +13,7 @@
 
 /* Only the first offsetof(args) + args_size bytes are sent. */
 struct execsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	int pid;            /* tgid */
 	int ppid;           /* real_parent's tgid */
 	unsigned int uid;

@@ -46,6 +46,7 @@ static const struct tool_help help = {
 		    "    exitsnoop -T          # trace by thread\n"
 		    "    exitsnoop -c CG       # Trace process under cgroupsPath CG\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -2,7 +2,10 @@
 #ifndef COREBOX_EXITSNOOP_H
 #define COREBOX_EXITSNOOP_H
 
+#include "../include/event_head.h"
+
 struct exitsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 start_ns;  /* task->start_time (CLOCK_MONOTONIC) */
 	__u64 exit_ns;   /* bpf_ktime_get_ns() at exit */
 	__u32 pid;       /* tgid */

@@ -45,6 +45,7 @@ static const struct tool_help help = {
 		    "    sigsnoop -p 1216     # only trace PID 1216\n"
 		    "    sigsnoop -s 1,9,15   # trace signal 1, 9, 15\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 /* "1,9,15": each 1..64 (the kernel's _NSIG) */

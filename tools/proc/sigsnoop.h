@@ -2,7 +2,10 @@
 #ifndef COREBOX_SIGSNOOP_H
 #define COREBOX_SIGSNOOP_H
 
+#include "../include/event_head.h"
+
 struct sigsnoop_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u32 pid;  /* the sender's tgid */
 	__s32 tpid; /* the target as the sender named it (kill's pid may be 0 or -pgrp) */
 	__s32 sig;

@@ -19,6 +19,8 @@ const volatile __s32 filter_errno = 0;     /* -e: only ret == -errno */
 const volatile __u8 filter_cg = 0;         /* -c: cgroup_map[0] */
 const volatile __u8 by_process = 0;        /* -P */
 const volatile __u8 measure_latency = 0;   /* -L */
+const volatile __u8 by_cgroup = 0;         /* --cgroups (with by_process): keyed by the
+					    * cgroup id's low 32 bits, not the tgid */
 
 /* -L: sys_enter time per thread */
 struct {
@@ -73,12 +75,13 @@ static __always_inline int count_process(__u32 pid, __u64 delta, long nr)
 
 	v = bpf_map_lookup_elem(&procs, &pid);
 	if (!v) {
-		leader_comm(zero.comm);
+		if (!by_cgroup)
+			leader_comm(zero.comm);
 		bpf_map_update_elem(&procs, &pid, &zero, BPF_NOEXIST);
 		v = bpf_map_lookup_elem(&procs, &pid);
 		if (!v)
 			return 0;
-	} else if (nr == __NR_execve || nr == __NR_execveat) {
+	} else if (!by_cgroup && (nr == __NR_execve || nr == __NR_execveat)) {
 		/* the name changes at exec: the entry may predate it */
 		leader_comm(v->comm);
 	}
@@ -121,7 +124,8 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret, const int
 		bpf_map_delete_elem(&start, &tid);
 	}
 	if (by_process)
-		return count_process((__u32)(pid_tgid >> 32), delta, nr);
+		return count_process(by_cgroup ? (__u32)bpf_get_current_cgroup_id() : (__u32)(pid_tgid >> 32),
+				     delta, nr);
 
 	if (nr >= SC_MAX_NR)
 		return 0;

@@ -1,5 +1,5 @@
 /* applet syscount: summarize syscall counts and latencies
- * readme: syscall counts (and latency with `-L`), per syscall or per process (`-P`)
+ * readme: syscall counts (and latency with `-L`), per syscall, process (`-P`) or cgroup (`--cgroups`)
  *
  * libbpf-tools compatible flags and output. */
 #include <errno.h>
@@ -21,6 +21,8 @@
 
 BPF_OBJ_DECLARE(syscount);
 
+#define KEY_CGROUPS OPT_LONG_ONLY(1)
+
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Process PID to trace" },
 	{ 'i', "interval", "INTERVAL", "Print summary at this interval (seconds), 0 for infinite wait (default)" },
@@ -31,13 +33,14 @@ static const struct opt opts[] = {
 	{ 'L', "latency", NULL, "Collect syscall latency" },
 	{ 'm', "milliseconds", NULL, "Display latency in milliseconds (default: microseconds)" },
 	{ 'P', "process", NULL, "Count by process and not by syscall" },
+	{ KEY_CGROUPS, "cgroups", NULL, "Count by cgroup (v2 path) and not by syscall" },
 	{ 'e', "errno", "ERRNO", "Trace only syscalls that return this error (numeric or EPERM, etc.)" },
 	{ 'l', "list", NULL, "Print list of recognized syscalls and exit" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-p PID] [-i INTERVAL] [-d DURATION] [-T TOP] [-c CG] [-x] [-e ERRNO] [-L] [-m] [-P] [-l] [-v]",
+	.usage = "[-p PID] [-i INTERVAL] [-d DURATION] [-T TOP] [-c CG] [-x] [-e ERRNO] [-L] [-m] [-P] [--cgroups] [-l] [-v]",
 	.examples =
 		"    syscount                 # print top 10 syscalls by count every second\n"
 		"    syscount -p $(pidof dd)  # look only at a particular process\n"
@@ -51,7 +54,7 @@ static const struct tool_help help = {
 };
 
 static struct env {
-	bool list, ms, failures, latency, process;
+	bool list, ms, failures, latency, process, cgroups; /* cgroups: process set too */
 	int errnum;
 	long interval, duration, top;
 	unsigned pid;
@@ -99,6 +102,9 @@ static int parse(int key, const char *arg, void *ctx)
 		break;
 	case 'P':
 		env.process = true;
+		break;
+	case KEY_CGROUPS:
+		env.cgroups = true;
 		break;
 	case 'l':
 		env.list = true;
@@ -152,12 +158,13 @@ static int cmp_time(const void *a, const void *b)
 /* libbpf-tools' layout: "%-22s %8llu[ %16.3lf]" under "[HH:MM:SS]" and
  * a header; the key column is the syscall name, or "PID    COMM" with -P
  * (JSON and Prometheus get them as separate fields/labels). */
-enum { C_KEY, C_SYSCALL, C_PID, C_COMM, C_COUNT, C_TIME, C_TOTAL_NS, C_END };
+enum { C_KEY, C_SYSCALL, C_PID, C_COMM, C_CGROUP, C_COUNT, C_TIME, C_TOTAL_NS, C_END };
 static const struct out_col cols[] = {
 	[C_KEY] = { NULL, "SYSCALL", "%-22s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_SYSCALL] = { "syscall", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
 	[C_PID] = { "pid", NULL, NULL, OUT_INT, OUT_JSON_ONLY | OUT_LABEL },
 	[C_COMM] = { "comm", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
+	[C_CGROUP] = { "cgroup", NULL, NULL, OUT_STR, OUT_JSON_ONLY | OUT_LABEL },
 	[C_COUNT] = { "calls", "COUNT", "%8llu", OUT_UINT, OUT_COUNTER, .help = "system calls" },
 	[C_TIME] = { NULL, "TIME (us)", " %16.3f", OUT_FLOAT, OUT_TEXT_ONLY },
 	[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
@@ -166,6 +173,7 @@ static const struct out_col cols[] = {
 	[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },
 };
 static const struct out_col key_process = { NULL, "PID    COMM", "%-22s ", OUT_STR, OUT_TEXT_ONLY };
+static const struct out_col key_cgroup = { NULL, "CGROUP", "%-22s ", OUT_STR, OUT_TEXT_ONLY };
 static const struct out_col time_ms = { NULL, "TIME (ms)", " %16.3f", OUT_FLOAT, OUT_TEXT_ONLY };
 static struct out_col table_cols[ARRAY_SIZE(cols)];
 static struct out_table table = { "syscalls", table_cols, ARRAY_SIZE(cols), 0 };
@@ -174,14 +182,15 @@ static void table_init(void)
 {
 	memcpy(table_cols, cols, sizeof(cols));
 	if (env.process)
-		table_cols[C_KEY] = key_process;
+		table_cols[C_KEY] = env.cgroups ? key_cgroup : key_process;
 	if (env.ms)
 		table_cols[C_TIME] = time_ms;
 	if (env.process)
-		table.name = "processes";
+		table.name = env.cgroups ? "cgroups" : "processes";
 	out_show(&table, C_SYSCALL, !env.process);
-	out_show(&table, C_PID, env.process);
-	out_show(&table, C_COMM, env.process);
+	out_show(&table, C_PID, env.process && !env.cgroups);
+	out_show(&table, C_COMM, env.process && !env.cgroups);
+	out_show(&table, C_CGROUP, env.cgroups);
 	out_show(&table, C_TIME, env.latency);
 	out_show(&table, C_TOTAL_NS, env.latency);
 }
@@ -189,12 +198,12 @@ static void table_init(void)
 static void print_rows(struct row *rows, size_t n)
 {
 	double div = env.ms ? 1e6 : 1e3;
-	char col[64], name[32];
+	char col[64], name[32], cgcol[4096];
 	size_t i;
 	time_t t = time(NULL);
 	struct tm tm;
 
-	if (!n && !out_json() && !out_cfg.prom_path)
+	if (!n && !out_json() && !out_prom_on())
 		return; /* libbpf-tools prints nothing for a quiet interval */
 	qsort(rows, n, sizeof(*rows), env.latency ? cmp_time : cmp_count);
 	localtime_r(&t, &tm);
@@ -206,7 +215,16 @@ static void print_rows(struct row *rows, size_t n)
 	for (i = 0; i < n; i++) {
 		union out_val v[ARRAY_SIZE(cols)] = { { 0 } };
 
-		if (env.process) {
+		if (env.cgroups) {
+			const char *cg = cgroup_path_of(rows[i].key);
+
+			if (cg)
+				snprintf(cgcol, sizeof(cgcol), "%s", cg);
+			else
+				snprintf(cgcol, sizeof(cgcol), "%u", rows[i].key);
+			v[C_CGROUP].s = cgcol;
+			v[C_KEY].s = cgcol;
+		} else if (env.process) {
 			snprintf(col, sizeof(col), "%-6u %-15.*s", rows[i].key, SC_TASK_COMM_LEN,
 				 rows[i].comm);
 			v[C_PID].i = rows[i].key;
@@ -221,7 +239,8 @@ static void print_rows(struct row *rows, size_t n)
 			snprintf(col, sizeof(col), "%s", sc);
 			v[C_SYSCALL].s = sc;
 		}
-		v[C_KEY].s = col;
+		if (!env.cgroups)
+			v[C_KEY].s = col;
 		v[C_COUNT].u = rows[i].count;
 		v[C_TIME].f = (double)rows[i].total_ns / div;
 		v[C_TOTAL_NS].u = rows[i].total_ns;
@@ -332,6 +351,9 @@ int syscount_main(int argc, char **argv)
 	int cgfd = -1, ret = 0, r;
 
 	opt_parse(argc, argv, &help, parse, NULL);
+	if (env.cgroups && env.process)
+		opt_usage_error(&help, "-P and --cgroups can't be used together");
+	env.process |= env.cgroups; /* the same per-key hash, keyed by cgroup */
 	if (env.list) {
 		list_syscalls();
 		return 0;
@@ -348,6 +370,8 @@ int syscount_main(int argc, char **argv)
 		OBJ_SET(o, filter_cg, (uint8_t)1);
 	if (env.process)
 		OBJ_SET(o, by_process, (uint8_t)1);
+	if (env.cgroups)
+		OBJ_SET(o, by_cgroup, (uint8_t)1);
 	if (env.latency)
 		OBJ_SET(o, measure_latency, (uint8_t)1);
 	/* one sys_exit program: the direct-load one where tp_btf works */

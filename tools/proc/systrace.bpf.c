@@ -110,12 +110,19 @@ CB_HEAP(heap, struct st_event);
 /* The six argument registers with one probe read (valid as tp_btf and as
  * raw_tp; at sys_enter they still hold what the caller passed).  x86_64:
  * di si dx r10 r8 r9, and r10 r9 r8 ax cx dx si di are contiguous in
- * pt_regs; arm64: x0..x5, contiguous. */
+ * pt_regs; arm64: x0..x5, arm: r0..r5 (4 bytes each), contiguous. */
 static __always_inline void read_args(struct pt_regs *regs, __u64 *args)
 {
 	struct cb_pt_regs *r = (struct cb_pt_regs *)regs;
 #if defined(__TARGET_ARCH_arm64)
 	bpf_core_read(args, 6 * sizeof(__u64), &r->regs[0]);
+#elif defined(__TARGET_ARCH_arm)
+	__u32 v[6];
+
+	if (bpf_probe_read_kernel(v, sizeof(v), &r->uregs[0]) < 0)
+		return;
+	for (int i = 0; i < 6; i++)
+		args[i] = v[i];
 #else
 	__u64 v[8];
 

@@ -86,7 +86,7 @@ static const struct tool_help help = {
 		    "    systrace --flight 100 -c /sys/fs/cgroup/mycontainer   # kill -USR1 to dump\n"
 		    "    systrace -G bpftools -a -- sleep 10 # a cgroup, for 10 seconds\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_USTACKS | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -695,7 +695,7 @@ static int after_load(struct obj *o)
 		}
 	}
 	if (do_events && env.stack)
-		usyms = usyms_new(0);
+		usyms = usyms_new(USYMS_NAMES);
 	if (env.flight) {
 		struct sigaction sa;
 
@@ -769,7 +769,7 @@ int systrace_main(int argc, char **argv)
 	}
 	do_summary = env.summary || env.with_summary;
 	do_events = !env.summary && !env.flight;
-	if (out_cfg.prom_path && !do_summary)
+	if (out_prom_on() && !do_summary)
 		opt_usage_error(&help, "--prom needs -s or -S (the summary)");
 	tool_signals();
 

@@ -2,6 +2,8 @@
 #ifndef COREBOX_SYSTRACE_H
 #define COREBOX_SYSTRACE_H
 
+#include "../include/event_head.h"
+
 #define ST_MAX_NR 1024       /* syscall numbers at or above are not traced */
 #define ST_STR_MAX 256       /* bytes kept of a string argument (incl. NUL) */
 #define ST_NSTR 2            /* string arguments kept per call */
@@ -23,6 +25,7 @@ struct st_start {
 
 /* One call, at sys_exit (event mode). */
 struct st_event {
+	struct event_head head; /* the task's cgroup (events.bpf.h) */
 	__u64 ts;        /* entry, bpf_ktime_get_ns */
 	__u64 dur;
 	__u64 args[6];

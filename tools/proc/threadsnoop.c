@@ -37,6 +37,7 @@ static const struct tool_help help = {
 	.examples = "    threadsnoop        # list new thread creation\n"
 		    "    threadsnoop -p 181 # only threads of PID 181\n",
 	.opts = opts,
+	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -52,6 +53,9 @@ static int parse(int key, const char *arg, void *ctx)
 #if defined(__aarch64__)
 #define TRIPLET "aarch64-linux-gnu"
 #define MUSL_LD "/lib/ld-musl-aarch64.so.1"
+#elif defined(__arm__)
+#define TRIPLET "arm-linux-gnueabihf"
+#define MUSL_LD "/lib/ld-musl-armhf.so.1"
 #else
 #define TRIPLET "x86_64-linux-gnu"
 #define MUSL_LD "/lib/ld-musl-x86_64.so.1"
@@ -161,7 +165,7 @@ int threadsnoop_main(int argc, char **argv)
 	if (!nlib)
 		fprintf(stderr, "threadsnoop: no C library with pthread_create found (looked for glibc's "
 			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n");
-	usyms = usyms_new(0);
+	usyms = usyms_new(USYMS_NAMES);
 	err = tool_run_events(o, &te);
 	usyms_free(usyms);
 	return err;

@@ -13,6 +13,7 @@ static const struct opt opts[] = {
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
 	{ 'P', "pids", NULL, "Print a histogram per process ID" },
 	{ 'L', "tids", NULL, "Print a histogram per thread ID" },
+	SCHEDTOOL_OPT_CGROUPS,
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'I', "include-idle", NULL, "Include CPU idle time" },
 	{ 'e', "extension", NULL, "Show extension summary (average/total/count)" },
@@ -20,7 +21,7 @@ static const struct opt opts[] = {
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-O] [-T] [-m] [-P] [-L] [-p PID] [-I] [-e] [-c CG] [interval] [count]",
+	.usage = "[-h] [-O] [-T] [-m] [-P] [-L] [--cgroups] [-p PID] [-I] [-e] [-c CG] [interval] [count]",
 	.examples =
 		"    cpudist              # summarize on-CPU time as a histogram\n"
 		"    cpudist -O           # summarize off-CPU time as a histogram\n"

@@ -95,7 +95,7 @@ static __always_inline int snapshot(void *ctx, struct cfs_rq___c **queues, const
 	if (ev) {
 		ev->ts = bpf_ktime_get_ns();
 		ev->ncpus = nr_cpus < CPUUNCLAIMED_CSV_CPUS ? nr_cpus : CPUUNCLAIMED_CSV_CPUS;
-		events_output(ctx, ev, sizeof(*ev));
+		events_output_raw(ctx, ev, sizeof(*ev));
 	}
 	return 0;
 }

@@ -63,7 +63,7 @@ static const struct tool_help help = {
 		    "    futexctn -p 123       # only trace threads for PID 123\n"
 		    "    futexctn -t 125       # only trace thread 125\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_USTACKS,
 };
 
 /* -l: hexadecimal with or without 0x, as libbpf-tools' strtol(arg, 16) */
@@ -158,7 +158,7 @@ static void print_one(struct report *r, const struct entry *e)
 	labels[nl++] = (struct out_label){ "lock", lock };
 	/* the stack is part of the key: JSON and Prometheus label it too, so
 	 * two stacks on one lock stay two series */
-	if (!env.summary && (out_json() || out_cfg.prom_path)) {
+	if (!env.summary && (out_json() || out_prom_on())) {
 		stacks_fold_frames(&r->stacks, &stack, e->key.user_stack_id, tgid, 1, 0);
 		labels[nl++] = (struct out_label){ "stack", stack.s ? stack.s : "" };
 	}
@@ -205,7 +205,7 @@ int futexctn_main(int argc, char **argv)
 	map_set_value_size(obj_map(o, "stackmap"), (uint32_t)env.depth * 8);
 	if (tool_load_attach(o, "futexctn") < 0)
 		return 1;
-	if (stacks_init(&r.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, STACKS_NO_KERNEL) < 0) {
+	if (stacks_init(&r.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, STACKS_NO_KERNEL | STACKS_NAMES) < 0) {
 		tool_err(tool_applet, "%s", err_msg());
 		obj_close(o);
 		return 1;

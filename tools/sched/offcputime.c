@@ -51,6 +51,7 @@ static const struct tool_help help = {
 		"    offcputime -f 5        # 5 seconds, folded output for flame graphs\n"
 		"    offcputime --svg off.svg 10 # write an off-CPU flame graph of 10 seconds\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, OFFCPU_MAX_FILTER) };

@@ -52,6 +52,7 @@ static const struct tool_help help = {
 		"    offwaketime -U          # only show user space stacks (no kernel)\n"
 		"    offwaketime -K          # only show kernel space stacks (no user)\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, OFFWAKE_MAX_FILTER) };

@@ -65,6 +65,7 @@ static const struct tool_help help = {
 		"    profile -K          # only show kernel space stacks (no user)\n"
 		"    profile -C 0        # only profile CPU 0\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static struct stacktool_env env = { STACKTOOL_ENV_INIT(&help, PROFILE_MAX_FILTER) };

@@ -1,6 +1,6 @@
 /* applet runqlat: summarize run queue (scheduler) latency as a histogram
  * readme: run queue (scheduler) latency as a log2 histogram, per process (`-P`), thread (`-L`)
- *         or PID namespace (`--pidnss`)
+ *         PID namespace (`--pidnss`) or cgroup (`--cgroups`)
  *
  * libbpf-tools flags and output.  Kernel side: schedhist.bpf.c. */
 #include "schedtool.h"
@@ -13,13 +13,14 @@ static const struct opt opts[] = {
 	{ KEY_PIDNSS, "pidnss", NULL, "Print a histogram per PID namespace" },
 	{ 'P', "pids", NULL, "Print a histogram per process ID" },
 	{ 'L', "tids", NULL, "Print a histogram per thread ID" },
+	SCHEDTOOL_OPT_CGROUPS,
 	{ 'p', "pid", "PID", "Trace this PID only" },
 	{ 'c', "cgroup", "CG", "Trace process in cgroup path (cgroup v2 directory)" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
-	.usage = "[-h] [-T] [-m] [--pidnss] [-L] [-P] [-p PID] [-c CG] [interval] [count]",
+	.usage = "[-h] [-T] [-m] [--pidnss] [-L] [-P] [--cgroups] [-p PID] [-c CG] [interval] [count]",
 	.examples =
 		"    runqlat         # summarize run queue latency as a histogram\n"
 		"    runqlat 1 10    # print 1 second summaries, 10 times\n"

@@ -67,11 +67,12 @@ int BPF_PROG(runqslower_switch, bool preempt, struct task_struct___c *prev, stru
 	if (min_us && delta_us <= min_us)
 		goto out;
 	e.pid = pid;
+	e.head.cgroup_id = event_task_cgroup_id(next); /* current is prev */
 	e.prev_pid = BPF_CORE_READ(prev, pid);
 	e.delta_us = delta_us;
 	bpf_probe_read_kernel_str(e.task, sizeof(e.task), __builtin_preserve_access_index(&next->comm));
 	bpf_probe_read_kernel_str(e.prev_task, sizeof(e.prev_task), __builtin_preserve_access_index(&prev->comm));
-	events_output(ctx, &e, sizeof(e));
+	events_output_head(ctx, &e, sizeof(e));
 out:
 	bpf_map_delete_elem(&start, &pid);
 	return 0;

@@ -39,6 +39,7 @@ static const struct tool_help help = {
 		    "    runqslower -t 123  # trace tid 123 (use for threads only)\n"
 		    "    runqslower -P      # also show previous task name and TID\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)

@@ -14,6 +14,7 @@
  * Histograms are keyed by ~0, tgid, pid or PID namespace. */
 #include "cpu.bpf.h"
 #include "cgroup.bpf.h"
+#include "task_cgroup.bpf.h"
 #include "schedhist.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -93,6 +94,7 @@ static __noinline void record(struct task_struct___c *t, __u32 tgid, __u32 pid, 
 	case SCHEDHIST_PID: hkey = tgid; break;
 	case SCHEDHIST_TID: hkey = pid; break;
 	case SCHEDHIST_PIDNS: hkey = pidns_of(t); break;
+	case SCHEDHIST_CGROUP: hkey = (__u32)task_cgroup_id(t); break;
 	default: hkey = SCHEDHIST_KEY_ALL; break;
 	}
 	h = bpf_map_lookup_elem(&hists, &hkey);

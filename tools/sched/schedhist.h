@@ -17,6 +17,8 @@ enum schedhist_key {
 	SCHEDHIST_PID = 1,   /* tgid */
 	SCHEDHIST_TID = 2,   /* pid */
 	SCHEDHIST_PIDNS = 3, /* the PID namespace's inode number */
+	SCHEDHIST_CGROUP = 4, /* the cgroup v2 id's low 32 bits (the whole id on
+			       * 64-bit kernels, whose kernfs ids are inode numbers) */
 };
 
 #define SCHEDHIST_KEY_ALL 0xffffffffu

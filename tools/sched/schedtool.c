@@ -18,6 +18,7 @@ int schedtool_parse(struct schedtool *st, int key, const char *arg)
 	case 'm': st->ms = true; break;
 	case 'P': schedtool_set_key(st, SCHEDHIST_PID); break;
 	case 'L': schedtool_set_key(st, SCHEDHIST_TID); break;
+	case SCHEDTOOL_KEY_CGROUPS: schedtool_set_key(st, SCHEDHIST_CGROUP); break;
 	case 'p': st->pid = (unsigned)opt_pid(st->help, "PID", arg); break;
 	case 'c': st->cgroup = arg; break;
 	case 0: interval_arg(st->help, &st->iv, &st->npos, arg); break;
@@ -30,7 +31,8 @@ void schedtool_set_key(struct schedtool *st, enum schedhist_key key)
 {
 	if (st->key != SCHEDHIST_ALL && st->key != key)
 		opt_usage_error(st->help, "%s can't be used together", st->mode == SCHEDHIST_RUNQLAT
-				? "--pidnss, -P/--pids and -L/--tids" : "-P/--pids and -L/--tids");
+				? "--pidnss, --cgroups, -P/--pids and -L/--tids"
+				: "--cgroups, -P/--pids and -L/--tids");
 	st->key = key;
 }
 
@@ -60,7 +62,7 @@ static int report(void *ctx)
 	struct report *r = ctx;
 	struct schedtool *st = r->st;
 	const struct out_hist *oh = st->ms ? st->hist_ms : st->hist_us;
-	static const char *const section[] = { NULL, "pid", "tid", "pidns" };
+	static const char *const section[] = { NULL, "pid", "tid", "pidns", "cgroup" };
 	unsigned long long count = 0;
 	double total = 0, div = st->ms ? 1e6 : 1e3;
 	struct strbuf head = { 0 };
@@ -79,13 +81,22 @@ static int report(void *ctx)
 	qsort(r->entries, (size_t)n, sizeof(*r->entries), cmp_entry);
 	for (i = 0; i < n; i++) {
 		const struct entry *e = &r->entries[i];
-		char comm[64], id[16];
+		char comm[64], id[16], path[4096];
 		struct out_label labels[2];
 		double sum = (double)e->h.sum_ns / div;
 		int nl = 0;
 
 		strbuf_reset(&head);
-		if (st->key != SCHEDHIST_ALL) {
+		if (st->key == SCHEDHIST_CGROUP) { /* the path; the last task's name means nothing */
+			const char *cg = cgroup_path_of(e->key);
+
+			if (cg)
+				str_escape(path, sizeof(path), cg, "");
+			else
+				snprintf(path, sizeof(path), "%u", e->key);
+			strbuf_addf(&head, "\ncgroup = %s\n", path);
+			labels[nl++] = (struct out_label){ "cgroup", path };
+		} else if (st->key != SCHEDHIST_ALL) {
 			str_escape(comm, sizeof(comm), e->h.comm, "");
 			snprintf(id, sizeof(id), st->key == SCHEDHIST_PIDNS ? "%u" : "%d", e->key);
 			strbuf_addf(&head, "\n%s = %s %s\n", section[st->key], id, comm);

@@ -24,6 +24,10 @@ struct schedtool {
 	const char *banner; /* "Tracing run queue latency... Hit Ctrl-C to end.\n" */
 };
 
+/* --cgroups: a histogram per cgroup (both tools) */
+#define SCHEDTOOL_KEY_CGROUPS OPT_LONG_ONLY(50)
+#define SCHEDTOOL_OPT_CGROUPS { SCHEDTOOL_KEY_CGROUPS, "cgroups", NULL, "Print a histogram per cgroup (v2 path)" }
+
 #define SCHEDTOOL_INIT(h) .help = (h), .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, false }
 
 /* The options both take: -T -m -P -L -p PID -c CG -v and the positional

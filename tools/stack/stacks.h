@@ -52,9 +52,15 @@ enum {
 	STACKS_ANNOTATE = 1u << 4,    /* bcc profile -a: folded kernel frames get "_[k]" */
 	STACKS_NO_KERNEL = 1u << 5,   /* do not load kallsyms (user stacks only) */
 	STACKS_NO_USER = 1u << 6,     /* no user symbolizer (kernel stacks only) */
-	STACKS_RAW_NAMES = 1u << 7,   /* no demangling (USYMS_RAW_NAMES) */
+	STACKS_RAW_NAMES = 1u << 7,   /* no demangling (USYMS_RAW_NAMES): --no-demangle,
+				       * STACKS_NAMES below */
 	STACKS_UNKNOWN_MODULE = 1u << 8, /* unknown user frames as "[unknown] (libfoo.so)" */
 };
+
+/* For the tools' stacks_init() calls: the names the
+ * user asked for (--no-demangle, tools/common/opt.h), expanded where the
+ * tool links the option parser. */
+#define STACKS_NAMES (tool_common.no_demangle ? STACKS_RAW_NAMES : 0u)
 
 struct stacks {
 	int map_fd;

@@ -192,7 +192,7 @@ int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct 
 		flags |= STACKS_NO_KERNEL;
 	if (e->kernel_only)
 		flags |= STACKS_NO_USER;
-	if (stacks_init(&s, map_fd(obj_map(o, "stackmap")), (unsigned)e->depth, flags) < 0) {
+	if (stacks_init(&s, map_fd(obj_map(o, "stackmap")), (unsigned)e->depth, flags | STACKS_NAMES) < 0) {
 		tool_err(name, "%s", err_msg());
 		return 1;
 	}

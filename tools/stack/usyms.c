@@ -12,9 +12,16 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "crc32.h"
+#include "demangle.h"
 #include "elf/elf.h"
 #include "err.h"
 #include "util.h"
+#include "xz.h"
+
+/* A MiniDebugInfo image larger than this is left alone (they are tens to
+ * hundreds of KB: only function symbols). */
+#define MINIDEBUG_MAX (32u << 20)
 
 struct sym {
 	uint64_t addr, size;
@@ -40,8 +47,21 @@ struct uelf {
 	int mapped;            /* data is an mmap (else malloc'd or borrowed) */
 	int ok;                /* ev is valid */
 	struct elf_view ev;
-	const Elf64_Shdr *symsec; /* .symtab when it has functions, else .dynsym */
-	int sec_known;
+	/* The symbol tables read: the file's .symtab when it has functions;
+	 * else the .symtab of its debug file (separate: build-id or
+	 * .gnu_debuglink; or MiniDebugInfo, which leaves out what .dynsym
+	 * has) together with the file's .dynsym. */
+	const struct elf_view *tabv[2];
+	const Elf64_Shdr *tabs[2];
+	int ntabs, sec_known;
+	int pid;               /* for the debug file search: its root */
+	const char *path;      /* the mapping's path (arena) */
+	struct elf_view dv;    /* the debug file, when dok */
+	const uint8_t *ddata;
+	size_t dsize;
+	int dmapped, dok;
+	struct elf_gopcln go;  /* a Go binary with no symbols but its pclntab */
+	int is_go;
 	struct uans *a;        /* sorted by va */
 	size_t n, cap;
 	uint64_t *want;        /* asked, not named yet */
@@ -86,7 +106,7 @@ struct usyms {
 	struct uelf *vdso;     /* the kernel's vdso image (one per kernel) */
 	struct usyms_stats st;
 	struct block *arena;
-	char dm[512];          /* demangled name of the last lookup */
+	char dm[1024];         /* demangling scratch */
 };
 
 static const char *keep(struct usyms *us, const char *s, size_t n)
@@ -124,6 +144,10 @@ static void elf_release(struct uelf *e)
 		munmap((void *)e->data, e->size);
 	else if (e->data && e->dev != (uint64_t)-2)
 		free((void *)e->data);
+	if (e->dmapped)
+		munmap((void *)e->ddata, e->dsize);
+	else
+		free((void *)e->ddata);
 	free(e->a);
 	free(e->want);
 	free(e);
@@ -221,13 +245,16 @@ static int is_func(const Elf64_Sym *s)
 }
 
 /* Give back the pages of [p, p + len) of a mapped file (read-only: they
- * come back from the page cache if touched again). */
+ * come back from the page cache if touched again; never for a malloc'd
+ * image, which MADV_DONTNEED would zero). */
 static void drop_pages(const struct uelf *e, const void *p, size_t len)
 {
 	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)p & ~(pg - 1);
 	uintptr_t hi = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
+	const uint8_t *b = p;
 
-	if (e->mapped && len)
+	if (len && ((e->mapped && b >= e->data && b < e->data + e->size) ||
+		    (e->dmapped && b >= e->ddata && b < e->ddata + e->dsize)))
 		madvise((void *)lo, hi - lo, MADV_DONTNEED);
 }
 
@@ -275,11 +302,12 @@ static void elf_want(struct uelf *e, uint64_t va)
 	e->want[e->nwant++] = va;
 }
 
-/* Over one symbol table: for each wanted address W[i] (sorted), c[i] is
- * the best function starting in (W[i-1], W[i]] (index, 0: none).  The
- * best at or below W[i] is then the best of c[0..i].  Returns the
- * functions seen. */
-static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, const uint64_t *w, size_t m, size_t *c)
+/* Over one symbol table: for each wanted address W[i] (sorted), c[i]
+ * becomes the best function starting in (W[i-1], W[i]] of this table and
+ * those scanned before (ct[i]: which), NULL: none.  The best at or below
+ * W[i] is then the best of c[0..i].  Returns the functions seen. */
+static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, int tab, const uint64_t *w,
+		       size_t m, const Elf64_Sym **c, unsigned char *ct)
 {
 	const size_t window = 65536 / sizeof(Elf64_Sym);
 	size_t funcs = 0;
@@ -303,19 +331,81 @@ static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, const 
 			else
 				hi = mid;
 		}
-		if (lo < m && (!c[lo] || sym_better(s, elf_sym(st, c[lo]))))
-			c[lo] = i;
+		if (lo < m && (!c[lo] || sym_better(s, c[lo]))) {
+			c[lo] = s;
+			ct[lo] = (unsigned char)tab;
+		}
 	}
 	drop_pages(e, st->syms, st->count * sizeof(Elf64_Sym));
 	return funcs;
 }
 
+static const Elf64_Shdr *find_table(const struct elf_view *ev, unsigned type)
+{
+	for (size_t i = 0; i < ev->shnum; i++) {
+		const Elf64_Shdr *sh = elf_shdr(ev, i);
+
+		if (sh && sh->sh_type == type && sh->sh_size)
+			return sh;
+	}
+	return NULL;
+}
+
+static void find_debug(struct usyms *us, struct uelf *e);
+
+/* The first pass decides which tables name e's addresses (see struct
+ * uelf); scans them into c/ct; returns how many tables (st filled). */
+static int elf_tables(struct usyms *us, struct uelf *e, struct elf_symtab st[2], const uint64_t *w,
+		      size_t m, const Elf64_Sym **c, unsigned char *ct)
+{
+	int n = 0;
+
+	if (!e->sec_known) {
+		const Elf64_Shdr *symtab = find_table(&e->ev, SHT_SYMTAB), *dynsym;
+		size_t f = 0;
+
+		e->sec_known = 1;
+		if (symtab && elf_symtab(&e->ev, symtab, &st[0]) == 0 && (f = elf_scan(e, &st[0], 0, w, m, c, ct))) {
+			e->tabv[0] = &e->ev;
+			e->tabs[0] = symtab;
+			e->ntabs = 1;
+			us->st.syms += (unsigned)f;
+			return 1;
+		}
+		memset(c, 0, m * sizeof(*c));
+		find_debug(us, e);
+		if (e->dok && (symtab = find_table(&e->dv, SHT_SYMTAB))) {
+			e->tabv[e->ntabs] = &e->dv;
+			e->tabs[e->ntabs++] = symtab;
+		}
+		if ((dynsym = find_table(&e->ev, SHT_DYNSYM))) {
+			e->tabv[e->ntabs] = &e->ev;
+			e->tabs[e->ntabs++] = dynsym;
+		}
+		for (int i = 0; i < e->ntabs; i++)
+			if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
+				f += elf_scan(e, &st[n], n, w, m, c, ct), n++;
+		us->st.syms += (unsigned)f;
+		/* a stripped Go binary: no functions anywhere but .gopclntab */
+		if (!f && elf_gopcln(&e->ev, &e->go) == 0)
+			e->is_go = 1;
+		return n;
+	}
+	for (int i = 0; i < e->ntabs; i++)
+		if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
+			elf_scan(e, &st[n], n, w, m, c, ct), n++;
+	return n;
+}
+
 /* Name every address wanted in e: one pass over its symbols. */
 static void elf_resolve(struct usyms *us, struct uelf *e)
 {
-	struct elf_symtab st = { 0 };
-	size_t m = 0, *c, best = 0;
+	struct elf_symtab st[2];
+	const Elf64_Sym **c, *b = NULL;
+	unsigned char *ct;
+	size_t m = 0;
 	const char *best_name = NULL;
+	int n;
 
 	if (!e->nwant)
 		return;
@@ -327,59 +417,49 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 	if (!m)
 		return;
 	c = xcalloc(m, sizeof(*c));
-	if (!e->sec_known) { /* .symtab when it has functions, else .dynsym */
-		const Elf64_Shdr *symtab = NULL, *dynsym = NULL;
-		size_t f = 0;
-
-		for (size_t i = 0; i < e->ev.shnum; i++) {
-			const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
-
-			if (sh && sh->sh_type == SHT_SYMTAB && !symtab)
-				symtab = sh;
-			else if (sh && sh->sh_type == SHT_DYNSYM && !dynsym)
-				dynsym = sh;
-		}
-		e->sec_known = 1;
-		if (symtab && elf_symtab(&e->ev, symtab, &st) == 0 && (f = elf_scan(e, &st, e->want, m, c)) > 0) {
-			e->symsec = symtab;
-		} else {
-			memset(c, 0, m * sizeof(*c));
-			memset(&st, 0, sizeof(st));
-			if (dynsym && elf_symtab(&e->ev, dynsym, &st) == 0) {
-				f = elf_scan(e, &st, e->want, m, c);
-				e->symsec = dynsym;
-			}
-		}
-		us->st.syms += (unsigned)f;
-	} else if (e->symsec && elf_symtab(&e->ev, e->symsec, &st) == 0) {
-		elf_scan(e, &st, e->want, m, c);
-	}
+	ct = xcalloc(m, 1);
+	memset(st, 0, sizeof(st));
+	n = elf_tables(us, e, st, e->want, m, c, ct);
 	err_clear();
 	if (e->n + m > e->cap) {
 		e->cap = (e->n + m) * 2;
 		e->a = xrealloc(e->a, e->cap * sizeof(*e->a));
 	}
-	for (size_t i = 0; i < m; i++) {
+	for (size_t i = 0; i < m && e->is_go; i++) {
 		struct uans *k = &e->a[e->n++];
-		const Elf64_Sym *b = best ? elf_sym(&st, best) : NULL;
+		const char *name;
+		uint64_t start;
 
-		if (c[i] && (!b || sym_better(elf_sym(&st, c[i]), b))) {
-			const char *name;
+		k->va = e->want[i];
+		k->name = NULL;
+		if (elf_gopcln_find(&e->go, k->va, &name, &start) == 0) {
+			if (!best_name || start != k[-1].sym || !k[-1].name)
+				best_name = keep(us, name, strlen(name));
+			k->sym = start;
+			k->name = best_name;
+		}
+	}
+	for (size_t i = 0; i < m && !e->is_go; i++) {
+		struct uans *k = &e->a[e->n++];
 
-			best = c[i];
-			b = elf_sym(&st, best);
-			name = elf_sym_name(&st, b);
-			best_name = keep(us, name, strlen(name));
+		if (c[i] && (!b || sym_better(c[i], b))) {
+			const char *name = elf_sym_name(&st[ct[i]], c[i]), *dm;
+
+			b = c[i];
+			dm = us->flags & USYMS_RAW_NAMES ? NULL : demangle(name, us->dm, sizeof(us->dm));
+			best_name = dm ? keep(us, dm, strlen(dm)) : keep(us, name, strlen(name));
 		}
 		k->va = e->want[i];
 		k->sym = b ? b->st_value : 0;
 		/* a sized symbol covers only its size */
 		k->name = b && !(b->st_size && e->want[i] - b->st_value >= b->st_size) ? best_name : NULL;
 	}
-	if (st.strs)
-		drop_pages(e, st.strs, st.strs_size);
+	for (int i = 0; i < n; i++)
+		if (st[i].strs)
+			drop_pages(e, st[i].strs, st[i].strs_size);
 	qsort(e->a, e->n, sizeof(*e->a), cmp_u64); /* va is the first member */
 	free(c);
+	free(ct);
 }
 
 static const struct sym *sym_find(const struct sym *v, size_t n, uint64_t addr, int need_size)
@@ -413,24 +493,177 @@ static uint64_t off_to_vaddr(const struct uelf *e, uint64_t off)
 	return off;
 }
 
+/* ---- separate debug files ---- */
+
+/* Map path as e's debug file: a regular ELF file with a symbol table,
+ * not e itself, whose CRC-32 is crc when check is set. */
+static int debug_try(struct uelf *e, const char *path, int check, uint32_t crc)
+{
+	struct stat sb;
+	void *m;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size < (off_t)sizeof(Elf64_Ehdr) ||
+	    ((uint64_t)sb.st_dev == e->dev && (uint64_t)sb.st_ino == e->ino)) {
+		close(fd);
+		return 0;
+	}
+	m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return 0;
+	e->ddata = m;
+	e->dsize = (size_t)sb.st_size;
+	e->dmapped = 1;
+	if (check) { /* the whole file is read once: its pages go back as read */
+		uint32_t sum = 0;
+
+		for (size_t at = 0, w; at < e->dsize; at += w) {
+			w = e->dsize - at < (256u << 10) ? e->dsize - at : 256u << 10;
+			sum = crc32_update(sum, (const uint8_t *)m + at, w);
+			drop_pages(e, (const uint8_t *)m + at, w);
+		}
+		if (sum != crc)
+			goto no;
+	}
+	if (elf_open(&e->dv, m, e->dsize) == 0 && find_table(&e->dv, SHT_SYMTAB)) {
+		e->dok = 1;
+		return 1;
+	}
+no:
+	err_clear();
+	munmap(m, e->dsize);
+	e->ddata = NULL;
+	e->dmapped = 0;
+	memset(&e->dv, 0, sizeof(e->dv));
+	return 0;
+}
+
+/* path as the process sees it (under /proc/PID/root), else on the host */
+static int debug_try_rooted(struct uelf *e, const char *path, int check, uint32_t crc)
+{
+	char p[4200];
+
+	snprintf(p, sizeof(p), "/proc/%d/root%s", e->pid, path);
+	return debug_try(e, p, check, crc) || debug_try(e, path, check, crc);
+}
+
+/* The GNU build-id note of e as hex, or 0. */
+static int build_id(const struct uelf *e, char *hex, size_t size)
+{
+	for (size_t i = 0; i < e->ev.shnum; i++) {
+		const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
+		const uint8_t *p, *end;
+		const void *data;
+		size_t len;
+
+		if (!sh || sh->sh_type != SHT_NOTE || elf_sec_data(&e->ev, sh, &data, &len) < 0 || !data)
+			continue;
+		for (p = data, end = p + len; end - p >= 12;) {
+			uint32_t nsz, dsz, type;
+			size_t nal, dal;
+
+			memcpy(&nsz, p, 4);
+			memcpy(&dsz, p + 4, 4);
+			memcpy(&type, p + 8, 4);
+			nal = ((size_t)nsz + 3) & ~(size_t)3;
+			dal = ((size_t)dsz + 3) & ~(size_t)3;
+			if (nsz > len || dsz > len || nal + dal > (size_t)(end - p) - 12)
+				break;
+			if (type == NT_GNU_BUILD_ID && nsz == 4 && !memcmp(p + 12, "GNU", 4) && dsz >= 2 &&
+			    dsz * 2 < size) {
+				for (uint32_t k = 0; k < dsz; k++)
+					snprintf(hex + 2 * k, 3, "%02x", p[12 + nal + k]);
+				return 1;
+			}
+			p += 12 + nal + dal;
+		}
+	}
+	return 0;
+}
+
+/* Look for e's symbols elsewhere, as gdb does: /usr/lib/debug/.build-id/
+ * xx/yyyy.debug; the .gnu_debuglink name (CRC-checked) next to the file,
+ * in its .debug/ and under /usr/lib/debug/DIR; each in the process's root
+ * first. */
+static void find_debug(struct usyms *us, struct uelf *e)
+{
+	char id[130], path[4200], dir[4096];
+	const Elf64_Shdr *sh;
+	const void *data;
+	size_t len;
+
+	if (!e->ok || !e->path || e->dok)
+		return;
+	if (build_id(e, id, sizeof(id))) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
+		if (debug_try_rooted(e, path, 0, 0))
+			return;
+	}
+	sh = elf_find_sec(&e->ev, ".gnu_debuglink");
+	if (sh && elf_sec_data(&e->ev, sh, &data, &len) == 0 && data) {
+		const char *name = data, *slash = strrchr(e->path, '/');
+		size_t nl = strnlen(name, len), at = (nl + 4) & ~(size_t)3;
+		uint32_t crc;
+
+		if (nl && nl < len && at + 4 <= len && !strchr(name, '/') && slash) {
+			memcpy(&crc, (const uint8_t *)data + at, 4);
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - e->path), e->path);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			if (debug_try_rooted(e, path, 1, crc))
+				return;
+			snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
+			if (debug_try_rooted(e, path, 1, crc))
+				return;
+			snprintf(path, sizeof(path), "/usr/lib/debug%s/%s", dir, name);
+			if (debug_try_rooted(e, path, 1, crc))
+				return;
+		}
+	}
+	/* MiniDebugInfo: an xz-compressed ELF holding a .symtab of the
+	 * functions .dynsym lacks (Fedora, CentOS) */
+	sh = elf_find_sec(&e->ev, ".gnu_debugdata");
+	if (sh && elf_sec_data(&e->ev, sh, &data, &len) == 0 && data) {
+		uint8_t *img;
+		size_t n;
+
+		if (xz_decode(data, len, &img, &n, MINIDEBUG_MAX) == 0) {
+			if (elf_open(&e->dv, img, n) == 0 && find_table(&e->dv, SHT_SYMTAB)) {
+				e->ddata = img;
+				e->dsize = n;
+				e->dok = 1;
+			} else {
+				memset(&e->dv, 0, sizeof(e->dv));
+				free(img);
+			}
+		}
+		us->st.minidebug += e->dok;
+	}
+	err_clear();
+}
+
 /* ---- loading files ---- */
 
 static struct uelf *elf_from_fd(struct usyms *us, int fd, uint64_t dev, uint64_t ino)
 {
 	struct stat st;
 	struct uelf *e;
-	void *m;
+	const void *m;
+	size_t msize;
 
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr))
+	/* (an ELF32 header is 52 bytes; 32-bit files are widened) */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf32_Ehdr) ||
+	    elf_map_fd(fd, "", &m, &msize) < 0) {
+		err_clear();
 		return NULL;
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (m == MAP_FAILED)
-		return NULL;
+	}
 	e = xcalloc(1, sizeof(*e));
 	e->dev = dev;
 	e->ino = ino;
 	e->data = m;
-	e->size = (size_t)st.st_size;
+	e->size = msize;
 	e->mapped = 1;
 	e->ok = elf_open(&e->ev, e->data, e->size) == 0;
 	err_clear();
@@ -485,6 +718,8 @@ static struct uelf *elf_for_file(struct usyms *us, int pid, const struct umap *m
 	}
 	e->dev = m->dev;
 	e->ino = m->ino;
+	e->pid = pid;
+	e->path = keep(us, m->path, strlen(m->path));
 	e->next = us->elfs;
 	us->elfs = e;
 	us->st.elfs++;
@@ -722,72 +957,6 @@ static void perf_load(struct usyms *us, struct uproc *p)
 		qsort(p->perf, p->nperf, sizeof(*p->perf), perf_cmp);
 }
 
-/* ---- demangling (Itanium C++ ABI, names only: "ns::cls::func") ---- */
-
-static const char *demangle(struct usyms *us, const char *s)
-{
-	char *o = us->dm, *end = us->dm + sizeof(us->dm) - 1;
-	const char *p;
-	int nested;
-
-	if ((us->flags & USYMS_RAW_NAMES) || s[0] != '_' || s[1] != 'Z')
-		return s;
-	p = s + 2;
-	nested = *p == 'N';
-	if (nested) {
-		p++;
-		while (*p == 'r' || *p == 'V' || *p == 'K')  /* cv-qualifiers of methods */
-			p++;
-	}
-	if (p[0] == 'S' && p[1] == 't') {
-		if (end - o < 6)
-			return s;
-		memcpy(o, "std::", 5);
-		o += 5;
-		p += 2;
-	}
-	for (int first = 1;; first = 0) {
-		unsigned long n;
-		char *e;
-
-		if (*p == 'L')  /* internal linkage marker */
-			p++;
-		if (*p < '1' || *p > '9')
-			break;
-		n = strtoul(p, &e, 10);
-		if (n > strlen(e) || (size_t)(end - o) < n + 2)
-			return s;
-		if (!first) {
-			*o++ = ':';
-			*o++ = ':';
-		}
-		memcpy(o, e, n);
-		o += n;
-		p = e + n;
-		if (!nested)
-			break;
-		if (*p == 'C' || *p == 'D') {  /* constructor / destructor */
-			const char *cls = o - n;
-
-			if ((size_t)(end - o) < n + 4)
-				return s;
-			*o++ = ':';
-			*o++ = ':';
-			if (*p == 'D')
-				*o++ = '~';
-			memmove(o, cls, n);
-			o += n;
-			break;
-		}
-		if (*p == 'E')
-			break;
-	}
-	if (o == us->dm)
-		return s;
-	*o = 0;
-	return us->dm;
-}
-
 /* The executable mapping of p holding addr, or NULL. */
 static struct umap *map_find(struct uproc *p, uint64_t addr)
 {
@@ -859,7 +1028,7 @@ int usyms_lookup(struct usyms *us, int pid, uint64_t addr, struct usym *out)
 				k = answer(e, va);
 			}
 			if (k && k->name) {
-				out->name = demangle(us, k->name);
+				out->name = k->name;
 				out->offset = va - k->sym;
 				return 0;
 			}

@@ -6,7 +6,10 @@
  *    (perf-map-agent, node --perf-basic-prof; also looked for under
  *    /proc/PID/root/tmp/perf-NSPID.map for processes in a pid namespace);
  *  - per ELF file, keyed by (device, inode): the names found so far for
- *    addresses in it, from FUNC symbols of .symtab, else .dynsym.  The
+ *    addresses in it, from FUNC symbols of .symtab; else of the .symtab
+ *    of a separate debug file (build-id, .gnu_debuglink) or of the
+ *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym; with no
+ *    function symbols anywhere, Go's .gopclntab.  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
  *    table's pages back as it goes, so memory stays small however big
@@ -45,6 +48,11 @@ struct usym {
 	uint64_t file_off;     /* offset in the module's file (0 if none) */
 };
 
+/* For the tools' usyms_new() calls: the names the user asked for
+ * (--no-demangle, tools/common/opt.h), expanded where the tool links the
+ * option parser. */
+#define USYMS_NAMES (tool_common.no_demangle ? USYMS_RAW_NAMES : 0u)
+
 /* flags: USYMS_*.  Never fails (allocation failure exits, lib/util.h). */
 struct usyms *usyms_new(unsigned flags);
 void usyms_free(struct usyms *us);
@@ -75,6 +83,7 @@ char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset,
 /* Stats for tests and make bench. */
 struct usyms_stats {
 	unsigned procs, elfs, elf_loads, syms;
+	unsigned minidebug;    /* MiniDebugInfo images decompressed */
 };
 void usyms_stats(const struct usyms *us, struct usyms_stats *st);
 

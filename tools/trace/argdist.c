@@ -429,7 +429,7 @@ int argdist_main(int argc, char **argv)
 		printf("at least one specifier is required\n");
 		return 1;
 	}
-	if (env.cumulative && out_cfg.prom_path)
+	if (env.cumulative && out_prom_on())
 		opt_usage_error(&help, "--prom adds up each interval's counts: it cannot be combined with -c");
 	tool_signals();
 	ro.pid = env.pid;

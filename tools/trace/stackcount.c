@@ -63,7 +63,7 @@ static const struct tool_help help = {
 		    "  stackcount -p 185 u:node:*    # count stacks for all USDT probes in node\n"
 		    "  stackcount -K t:sched:sched_switch   # kernel stacks only\n",
 	.opts = opts,
-	.flags = OPT_PROM,
+	.flags = OPT_PROM | OPT_USTACKS,
 };
 
 static struct pattern_tool pt; /* set in main: bss, not in the binary */
@@ -362,7 +362,7 @@ int stackcount_main(int argc, char **argv)
 		goto out;
 	if (stacks_init(&stk, map_fd(obj_map_at(o, (size_t)stackmap)), 127,
 			(kstack ? 0 : STACKS_NO_KERNEL) | (env.offset ? STACKS_OFFSET : 0) |
-				STACKS_SKIP_TRACE /* tracepoint dispatch, fentry trampolines */) < 0) {
+				STACKS_SKIP_TRACE /* tracepoint dispatch, fentry trampolines */ | STACKS_NAMES) < 0) {
 		tool_err("stackcount", "%s", err_msg());
 		rc = 1;
 		goto out;

@@ -51,7 +51,7 @@ struct probe {
 
 static struct {
 	int pid, tid, max_events, strsize, pages;
-	long uid;
+	long long uid; /* up to 2^32-2, -1: none (64-bit on 32-bit hosts too) */
 	bool include_self, timestamp, unix_ts, time, print_cpu, kstack, ustack, address, aggregate;
 	const char *name, *msg_filter, *cgroup;
 	struct probe *probes;
@@ -108,6 +108,7 @@ static const struct tool_help help = {
 		"  trace 'p::do_sys_openat2(int dfd, const char *filename) \"%s\", filename'\n"
 		"  trace -U 'p:c:inet_pton'          # with user stacks\n",
 	.opts = opts,
+	.flags = OPT_USTACKS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -117,7 +118,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'b': env.pages = (int)opt_num(&help, "buffer pages", arg, 1, 1 << 16); break;
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'L': env.tid = opt_pid(&help, "TID", arg); break;
-	case KEY_UID: env.uid = (long)opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
+	case KEY_UID: env.uid = opt_num(&help, "UID", arg, 0, UINT32_MAX - 1); break;
 	case 'Z': env.strsize = (int)opt_num(&help, "string size", arg, 1, 4096); break;
 	case 'S': env.include_self = true; break;
 	case 'M': env.max_events = (int)opt_num(&help, "max events", arg, 1, INT_MAX); break;
@@ -659,7 +660,7 @@ int trace_main(int argc, char **argv)
 		goto out;
 	if (env.kstack || env.ustack) {
 		env.stk_ok = stacks_init(&env.stk, map_fd(obj_map_at(o, (size_t)maps[2])), 127,
-					 (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER)) == 0;
+					 (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER) | STACKS_NAMES) == 0;
 		if (!env.stk_ok)
 			tool_err("trace", "stacks will show raw addresses: %s", err_msg());
 	}

@@ -1,0 +1,140 @@
+#!/bin/sh
+# bpftrace end to end, against what the test itself did (bt_work.c):
+# N calls of a uniquely named function counted by a uprobe one-liner, K
+# opens of a unique path printed with str(args->filename), A + B reads of
+# known sizes on fd 99 as hist/lhist with the exact bucket counts and a
+# tuple key, END printing after exit() from interval, -f json parsed, a
+# $1 parameter, an error with its caret; -c runs the workload after the
+# probes are attached and ends the trace with it.
+# Run as root from the repository root: sh tests/e2e/bpftrace.sh
+set -u
+CB=${COREBOX:-./corebox}
+W=$(mktemp -d /var/tmp/cbx-bt.XXXXXX 2>/dev/null || mktemp -d /tmp/cbx-bt.XXXXXX)
+T=bpftrace
+N=37
+K=5
+A=7
+B=3
+fails=0
+. tests/e2e/lib.sh
+trap 'rm -rf "$W"' EXIT
+
+need_corebox
+build_helper bpf_count
+build_helper bt_work
+bpf_snapshot before
+cp "$W/bt_work" "$W/cbxbt"
+BT="$CB bpftrace"
+
+# uprobe: N calls
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @calls = count(); }" -c "$W/cbxbt calls $N" 2>&1)
+if echo "$out" | grep -qx "@calls: $N"; then ok "uprobe counted $N calls"; else notok "uprobe: $out"; fi
+
+# @[ustack] names the helper's function (it is still alive when the map
+# is printed: exit() comes from interval while it sleeps)
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @[ustack] = count(); } interval:ms:1500 { exit(); }" -c "$W/cbxbt calls $N 5000" 2>&1)
+if echo "$out" | grep -qx "    cbx_bt_target+0" && echo "$out" | grep -qx "]: $N"; then
+	ok "@[ustack]: cbx_bt_target+0, $N calls"
+else
+	notok "ustack: $out"
+fi
+
+# -l lists tracepoints as tracepoint:CAT:NAME
+out=$($BT -l 'tracepoint:syscalls:sys_enter_openat*' 2>&1)
+if echo "$out" | grep -qx "tracepoint:syscalls:sys_enter_openat" && ! echo "$out" | grep -qv "^tracepoint:syscalls:sys_enter_openat"; then
+	ok "-l lists sys_enter_openat"
+else
+	notok "-l: $out"
+fi
+
+# printf with str(args->filename): K opens of a unique path
+P="$W/unique-open-$$"
+out=$(timeout 20 $BT -e 'tracepoint:syscalls:sys_enter_openat /comm == "cbxbt"/ { printf("open %s\n", str(args->filename)); }' -c "$W/cbxbt open $P $K" 2>&1)
+got=$(echo "$out" | grep -cxF "open $P")
+if [ "$got" = "$K" ]; then ok "printf str(args->filename): $K opens"; else notok "opens: $got of $K: $out"; fi
+
+# hist, lhist, tuple keys: A reads of 100 bytes, B of 5000
+PROG='tracepoint:syscalls:sys_enter_read /comm == "cbxbt" && args->fd == 99/ { @h = hist(args->count); @l = lhist(args.count, 0, 10000, 1000); @t[comm, args->fd] = count(); }'
+out=$(timeout 20 $BT -e "$PROG" -c "$W/cbxbt read $A 100 $B 5000" 2>&1)
+echo "$out" > "$W/hist.out"
+bar=$(printf '@%.0s' $(seq 52))
+bar3=$(printf '@%.0s' $(seq $((B * 52 / A))))
+if grep -qxF "[64, 128)              $A |$bar|" "$W/hist.out" &&
+	grep -qxE "\[4K, 8K\) +$B \|$bar3 *\|" "$W/hist.out" &&
+	[ "$(grep -c '^\[' "$W/hist.out")" = $((7 + 6)) ]; then
+	ok "hist: $A in [64, 128), $B in [4K, 8K)"
+else
+	notok "hist: $out"
+fi
+if grep -qE "^\[0, 1000\) +$A \|" "$W/hist.out" && grep -qE "^\[5000, 6000\) +$B \|" "$W/hist.out"; then
+	ok "lhist: $A in [0, 1000), $B in [5000, 6000)"
+else
+	notok "lhist: $out"
+fi
+if grep -qx "@t\[cbxbt, 99\]: $((A + B))" "$W/hist.out"; then ok "tuple key [comm, fd]"; else notok "tuple: $out"; fi
+
+# -f json, parsed
+timeout 20 $BT -f json -e "$PROG" -c "$W/cbxbt read $A 100 $B 5000" > "$W/json.out" 2>&1
+if python3 - "$W/json.out" $A $B <<'PY'
+import json, sys
+a, b = int(sys.argv[2]), int(sys.argv[3])
+docs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+hist = [d["data"]["@h"] for d in docs if d["type"] == "hist" and "@h" in d["data"]][0]
+buckets = {(x["min"], x["max"]): x["count"] for x in hist if x["count"]}
+assert buckets == {(64, 127): a, (4096, 8191): b}, buckets
+tup = [d["data"]["@t"] for d in docs if d["type"] == "map" and "@t" in d["data"]][0]
+assert tup == {"cbxbt,99": a + b}, tup
+assert [d for d in docs if d["type"] == "attached_probes"][0]["data"]["probes"] == 1
+PY
+then ok "-f json: hist and map parsed"; else notok "-f json: $(cat "$W/json.out")"; fi
+
+# exit() from interval, END printing, $1
+out=$(timeout 20 $BT -e 'BEGIN { @s = $1; } interval:ms:200 { exit(); } END { printf("end %d\n", @s + 1); }' 41 2>&1)
+rc=$?
+if [ $rc = 0 ] && echo "$out" | grep -qx "end 42" && echo "$out" | grep -qx "@s: 41"; then
+	ok "exit() from interval, END printf, \$1"
+else
+	notok "exit/END/\$1 (rc $rc): $out"
+fi
+
+# -o FILE: the output there, nothing on stdout
+out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
+if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then
+	ok "-o FILE"
+else
+	notok "-o: '$out' $(cat "$W/o.txt" 2>&1)"
+fi
+
+# a script file with a #! line, $1 as a string
+cat > "$W/hello.bt" <<'BT'
+#!/usr/bin/env bpftrace
+// comment
+BEGIN { printf("hello %s\n", str($1)); exit(); }
+BT
+out=$(timeout 20 $BT "$W/hello.bt" world 2>&1)
+if echo "$out" | grep -qx "hello world"; then ok "script file with #!, str(\$1)"; else notok "script: $out"; fi
+
+# a bad program: bpftrace's error layout, status 1
+out=$(timeout 20 $BT -e 'BEGIN { foo(); }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:9-12: ERROR: Unknown function: foo" ] &&
+	[ "$(echo "$out" | sed -n 3p)" = "        ~~~" ]; then
+	ok "unknown function: error with caret"
+else
+	notok "error (rc $rc): $out"
+fi
+
+# SIGINT: END runs, the maps print, nothing stays loaded
+$BT -e 'BEGIN { @b = 1; } END { printf("bye\n"); }' > "$W/int.out" 2>&1 &
+p=$!
+sleep 1
+kill -INT $p
+if wait_exit $p 50 && grep -qx bye "$W/int.out" && grep -qx "@b: 1" "$W/int.out"; then
+	ok "SIGINT: END and the maps"
+else
+	notok "SIGINT: $(cat "$W/int.out")"
+fi
+bpf_snapshot after
+if left=$(bpf_new after 'cbx_|bpftrace'); then notok "left loaded: $left"; else ok "nothing left loaded"; fi
+
+[ $fails = 0 ]

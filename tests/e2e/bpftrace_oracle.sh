@@ -1,0 +1,57 @@
+#!/bin/sh
+# corebox bpftrace beside Debian's bpftrace 0.17 (when installed): the
+# same deterministic programs (BEGIN/END only: no traced workload, no
+# timing), stdout compared byte for byte, text and -f json.  The one
+# difference allowed: comm is the running binary's name.
+# Run as root from the repository root: sh tests/e2e/bpftrace_oracle.sh
+set -u
+CB=${COREBOX:-./corebox}
+T=bpftrace_oracle
+W=$(mktemp -d /tmp/cbx-bto.XXXXXX)
+fails=0
+. tests/e2e/lib.sh
+trap 'rm -rf "$W"' EXIT
+need_corebox
+if ! command -v bpftrace >/dev/null 2>&1; then
+	echo "ok - $T # SKIP bpftrace is not installed (apt-get install bpftrace)"
+	exit 0
+fi
+
+n=0
+while IFS= read -r prog; do
+	[ -n "$prog" ] || continue
+	n=$((n + 1))
+	for fmt in text json; do
+		bpftrace -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
+		$CB bpftrace -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
+		if cmp -s "$W/want" "$W/got"; then
+			ok "program $n ($fmt)"
+		else
+			notok "program $n ($fmt): $prog"
+			diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
+		fi
+	done
+done <<'PROGS'
+BEGIN { exit(); }
+BEGIN { printf("hello world\n"); exit(); }
+BEGIN { printf("%d %s %-5s| %5d|%x %u %c%%\n", 3, "hi", "ab", 42, 255, -1, 65); exit(); }
+BEGIN { @a = count(); @b[1, "x"] = sum(5); @g = min(3); @h = max(9); @s["k"] = count(); exit(); }
+BEGIN { @c = hist(5); @c = hist(100); @c = hist(0); @c = hist(-1); @c = hist(1); exit(); }
+BEGIN { @k[1] = hist(1); @k[2] = hist(3000); @k[3] = hist(1048576); exit(); }
+BEGIN { @l = lhist(-1, 0, 10, 2); @l = lhist(11, 0, 10, 2); @l = lhist(5, 0, 10, 2); exit(); }
+BEGIN { @e = stats(4); @e = stats(8); @f = avg(3); @f = avg(4); @g[1] = avg(10); exit(); }
+BEGIN { @x = 5; @y = "str"; @z[comm] = 3; exit(); }
+BEGIN { @a[1] = 1; @a[2] = 2; print(@a); print(@a, 1); @b = 3; zero(@b); print(@b); printf("--\n"); exit(); }
+BEGIN { @a[1] = count(); clear(@a); @c[1] = 1; @c[2] = 2; delete(@c[1]); exit(); }
+BEGIN { $x = 10; $x += 5; $x *= 2; $y = $x > 20 ? 1 : 2; if ($x == 30) { printf("%d %d\n", $x, $y); } else { printf("no\n"); } exit(); }
+BEGIN { @m[1] = 1; @m[1]++; @m[1] += 10; @m[2]--; exit(); }
+BEGIN { printf("%d %d %d\n", (uint8)257, (int8)255, (uint16)-1); exit(); }
+BEGIN { @ = count(); exit(); } END { printf("end\n"); }
+BEGIN { $a = ntop(0x0100007f); @[ntop(2, 0x0101a8c0)] = count(); printf("%s\n", $a); exit(); }
+BEGIN { unroll(3) { @u++; } @e = 2e3 / 10; printf("%d\n", 1e6); exit(); }
+BEGIN { @s = sum(-5); @t["a", 1] = stats(-3); @t["b", 2] = stats(7); exit(); }
+BEGIN { cat("/proc/sys/kernel/ostype"); exit(); }
+BEGIN { $i = 0; while ($i < 5) { @c++; $i++; } @d[$i % 2 ? "odd" : "even"] = count(); exit(); }
+PROGS
+echo "# $n programs"
+[ $fails = 0 ]

@@ -1,0 +1,193 @@
+#!/bin/sh
+# Container identity on events (issue 21, part 2): the test makes two
+# cgroup v2 directories A and B, runs a process in each, and the event
+# tools must name the right one: exitsnoop -j puts "cgroup" (the path
+# relative to the cgroup2 root) and "cgroup_id" (the directory's kernfs
+# id, checked against its inode number and file handle) on each line;
+# execsnoop --show-cgroup starts each text row with the path (header
+# CGROUP); biosnoop -j names the cgroup of the task that issued the I/O,
+# not the one its completion interrupted; a tool without the option has
+# no CGROUP column.  Summaries keyed by cgroup: syscount --cgroups counts
+# exactly the N failed calls a helper in A makes; runqlat --cgroups has a
+# histogram for each of A and B with at least their wakeups; biolatency
+# --cgroups on a loop disk has exactly the K reads a helper in B made.
+# Run as root from the repository root: sh tests/e2e/cgroup.sh
+set -u
+CB=${COREBOX:-./corebox}
+W=$(mktemp -d /tmp/cbx-cgroup.XXXXXX)
+T=cgroup
+fails=0
+TPID= TOP= HPID= LA=
+. tests/e2e/lib.sh
+
+cleanup() {
+	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
+	[ -n "$HPID" ] && kill -KILL "$HPID" 2>/dev/null
+	[ -n "$LA" ] && losetup -d "$LA" 2>/dev/null
+	if [ -n "$TOP" ]; then
+		rmdir "$TOP/a" "$TOP/b" "$TOP" 2>/dev/null
+	fi
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+need_corebox
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+if [ -z "$CG2" ] || ! mkdir "$CG2/cbx_cg_$$" 2>/dev/null; then
+	notok "no writable cgroup v2 mount (have: $CG2)"
+	exit 1
+fi
+TOP=$CG2/cbx_cg_$$
+mkdir "$TOP/a" "$TOP/b"
+REL=/cbx_cg_$$
+
+# in DIR CMD...: run CMD as a process of cgroup DIR (it moves itself in,
+# then execs); its pid into $W/pid.DIR
+in_cg() {
+	d=$1
+	shift
+	sh -c 'echo $$ > "$1/cgroup.procs" && echo $$ > "$2" && shift 2 && exec "$@"' sh "$TOP/$d" "$W/pid.$d" "$@"
+}
+
+# ---- 1: exitsnoop -j: "cgroup" and "cgroup_id" ---------------------------------
+if tool_start j "" exitsnoop -j; then
+	in_cg a sleep 0.1
+	in_cg b sh -c 'exit 3'
+	sleep 0.3
+	snoop_stop "exitsnoop -j"
+	for d in a b; do
+		pid=$(cat "$W/pid.$d")
+		line=$(grep "\"pid\":$pid," "$W/j.out" | head -1)
+		ino=$(stat -c %i "$TOP/$d")
+		if echo "$line" | grep -q "\"cgroup\":\"$REL/$d\",\"cgroup_id\":$ino,"; then
+			ok "JSON: pid $pid in $REL/$d, id $ino (the directory's inode)"
+		else
+			notok "JSON: pid $pid: want cgroup $REL/$d id $ino; got: $line"
+		fi
+	done
+	if python3 -c 'import json,sys
+n = 0
+for l in open(sys.argv[1]):
+    o = json.loads(l); n += 1
+    assert list(o)[:3] == ["time", "cgroup", "cgroup_id"], list(o)
+assert n > 0' "$W/j.out" 2>"$W/py.err"; then
+		ok "JSON: every line parses; time, cgroup, cgroup_id lead"
+	else
+		notok "JSON: $(tail -1 "$W/py.err")"
+	fi
+fi
+
+# ---- 2: execsnoop --show-cgroup: the text column --------------------------------
+if tool_start t CGROUP execsnoop --show-cgroup; then
+	in_cg a true
+	in_cg b true
+	sleep 0.3
+	snoop_stop "execsnoop --show-cgroup"
+	if head -1 "$W/t.out" | grep -Eq '^CGROUP +PCOMM +PID +PPID +RET +ARGS$'; then ok "header starts with CGROUP"
+	else notok "header: $(head -1 "$W/t.out")"; fi
+	for d in a b; do
+		pid=$(cat "$W/pid.$d")
+		if awk -v p="$pid" -v c="$REL/$d" '$1 == c && $2 == "true" && $3 == p' "$W/t.out" | grep -q .; then
+			ok "text: the exec of pid $pid shown in $REL/$d"
+		else
+			notok "text: pid $pid in $REL/$d: $(grep " $pid " "$W/t.out" | head -2 | tr '\n' '|')"
+		fi
+	done
+fi
+
+# ---- 3: without the option: no column -----------------------------------------------
+if tool_start p PCOMM exitsnoop; then
+	in_cg a true
+	sleep 0.3
+	snoop_stop "exitsnoop (plain)"
+	pid=$(cat "$W/pid.a")
+	if head -1 "$W/p.out" | grep -q '^PCOMM' && awk -v p="$pid" '$1 == "true" && $2 == p' "$W/p.out" | grep -q .; then
+		ok "without --show-cgroup the layout is libbpf-tools' (PCOMM first)"
+	else
+		notok "plain layout: $(head -3 "$W/p.out" | tr '\n' '|')"
+	fi
+fi
+
+# ---- 4: biosnoop -j: the issuing task's cgroup, not the completion's ----------------
+DEVDIR=$(df -P "$W" | awk 'NR == 2 { print $6 }')
+if tool_start bio "" biosnoop -j; then
+	in_cg b dd if=/dev/zero of="$W/data" bs=64k count=16 oflag=direct 2>/dev/null
+	sleep 0.5
+	snoop_stop "biosnoop -j"
+	pid=$(cat "$W/pid.b")
+	n=$(grep "\"pid\":$pid," "$W/bio.out" | wc -l)
+	good=$(grep "\"pid\":$pid," "$W/bio.out" | grep -c "\"cgroup\":\"$REL/b\"")
+	if [ "$n" -gt 0 ] && [ "$n" = "$good" ]; then
+		ok "biosnoop: $n I/Os of dd (pid $pid) all in $REL/b"
+	elif [ "$n" = 0 ] && ! grep -q . "$W/bio.out"; then
+		notok "biosnoop: no I/O seen at all for $DEVDIR (O_DIRECT on tmpfs?)"
+	else
+		notok "biosnoop: $good of $n I/Os of pid $pid in $REL/b: $(grep "\"pid\":$pid," "$W/bio.out" | head -1)"
+	fi
+fi
+
+# ---- 5: syscount --cgroups -e ENOENT: the helper's N failed calls, keyed by its cgroup --------
+build_helper sysloop
+N=234
+"$W/sysloop" $N 50 > "$W/helper" 2>&1 &
+HPID=$!
+if wait_for "$W/helper" '^ready' 50 && echo "$HPID" > "$TOP/a/cgroup.procs" &&
+	tool_start sc 'Tracing syscalls' syscount --cgroups -e ENOENT -j; then
+	kill -USR1 "$HPID"
+	wait_for "$W/helper" '^done' 100
+	sleep 0.3
+	snoop_stop "syscount --cgroups"
+	got=$(python3 -c 'import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    for r in json.loads(l).get("cgroups", []):
+        if r["cgroup"] == sys.argv[2]:
+            n += r["calls"]
+print(n)' "$W/sc.out" "$REL/a")
+	if [ "$got" = "$N" ]; then ok "syscount --cgroups -e ENOENT: $REL/a made exactly $N failed calls"
+	else notok "syscount --cgroups: $REL/a: '$got' calls, want $N: $(head -c 400 "$W/sc.out")"; fi
+fi
+kill -TERM "$HPID" 2>/dev/null
+wait "$HPID" 2>/dev/null
+
+# ---- 6: runqlat --cgroups: a histogram for each cgroup, under its path --------------------------
+if tool_start rq 'Tracing run queue' runqlat --cgroups -j; then
+	in_cg a sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.01; i=$((i + 1)); done'
+	in_cg b sh -c 'i=0; while [ $i -lt 20 ]; do sleep 0.01; i=$((i + 1)); done'
+	sleep 0.3
+	snoop_stop "runqlat --cgroups"
+	got=$(python3 -c 'import json, sys
+c = {}
+for l in open(sys.argv[1]):
+    for h in json.loads(l).get("latency", []):
+        c[h.get("cgroup")] = c.get(h.get("cgroup"), 0) + h["count"]
+print(" ".join("%s=%d" % (k, c.get(k, 0)) for k in sys.argv[2:]), "unlabelled=%d" % c.get(None, 0))' "$W/rq.out" "$REL/a" "$REL/b")
+	# each sh woke at least 20 times (its sleeps ended) and ran 20 sleep processes
+	if echo "$got" | awk '{ split($1, a, "="); split($2, b, "="); exit !(a[2] >= 40 && b[2] >= 40 && $3 == "unlabelled=0") }'; then
+		ok "runqlat --cgroups: $got (>= 40 wakeups each)"
+	else
+		notok "runqlat --cgroups: $got: $(head -c 300 "$W/rq.out")"
+	fi
+fi
+
+# ---- 7: biolatency --cgroups: K direct reads of a loop disk from a process in B ---------------
+build_helper blkio
+K=24
+loop_disks 16 LA
+if tool_start bl 'Tracing block device' biolatency --cgroups -d "$(basename "$LA")" -j; then
+	in_cg b "$W/blkio" "$LA" rand $K 4096 0 > /dev/null
+	sleep 0.3
+	snoop_stop "biolatency --cgroups"
+	got=$(python3 -c 'import json, sys
+c = {}
+for l in open(sys.argv[1]):
+    for h in json.loads(l).get("latency", []):
+        c[h.get("cgroup")] = c.get(h.get("cgroup"), 0) + h["count"]
+print(" ".join("%s=%d" % kv for kv in sorted(c.items(), key=str)))' "$W/bl.out")
+	if [ "$got" = "$REL/b=$K" ]; then ok "biolatency --cgroups: $got (the helper's $K reads, nothing else)"
+	else notok "biolatency --cgroups: '$got', want '$REL/b=$K'"; fi
+fi
+
+[ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"
+exit $((fails != 0))

@@ -1,0 +1,162 @@
+/* The bpftrace front end (tools/probe/bt_*.c): program structure, both
+ * dialects, the semantic pass's map/variable/printf types and errors with
+ * their positions, and the code generator on a made-up tracepoint. */
+#include <string.h>
+
+#include "err.h"
+#include "loader/obj.h"
+#include "t.h"
+#include "tools/probe/bt.h"
+
+static const char fmt_text[] =
+	"name: sys_enter_read\nID: 1\nformat:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+	"\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n"
+	"\tfield:char comm[16];\toffset:40;\tsize:16;\tsigned:0;\n";
+
+static struct loc loc = { .mech = M_TP, .name = "sys_enter_read", .target = "syscalls/sys_enter_read" };
+
+/* Parse and check text: 0, or the error's offset + 1 (negated). */
+static int check(const char *text, struct bt_prog *p)
+{
+	const struct loc *locs[16];
+
+	err_clear();
+	if (bt_parse(text, p) < 0)
+		return -(p->errpos + 1);
+	for (int i = 0; i < p->np && i < 16; i++)
+		locs[i] = &loc;
+	if (p->np > 16 || bt_check(p, locs) < 0)
+		return -(p->errpos + 1);
+	return 0;
+}
+
+static const struct bt_map *map(const struct bt_prog *p, const char *name)
+{
+	for (int i = 0; i < p->nmaps; i++)
+		if (!strcmp(p->maps[i].name, name))
+			return &p->maps[i];
+	return NULL;
+}
+
+/* Every probe compiles (no load). */
+static bool compiles(struct bt_prog *p)
+{
+	struct obj *o = obj_new("t");
+	struct bt_maps m;
+	bool ok = bt_new_maps(p, o, &m, true) == 0;
+
+	for (int i = 0; ok && i < p->np; i++) {
+		struct cg_opts co = { .uid = -1, .cpu = -1, .strsize = 64 };
+		struct gen *g = gen_new(&loc, NULL, &co);
+
+		ok = bt_gen_probe(p, i, g, &m, true, "tracepoint:syscalls:sys_enter_read", "") == 0 &&
+		     emit_finish(gen_emit(g)) == 0;
+		if (!ok)
+			printf("# %s\n", err_msg());
+		gen_free(g);
+	}
+	obj_close(o);
+	return ok;
+}
+
+int main(void)
+{
+	struct bt_prog p;
+	const struct bt_map *m;
+	int r;
+
+	if (tp_format_parse(fmt_text, &loc.fmt) < 0)
+		return 1;
+
+	r = check("#!/usr/bin/bpftrace\n// c\nBEGIN, END { printf(\"%d %s\\n\", 1, \"x\"); } /* x */", &p);
+	T_OK(r == 0 && p.np == 1 && p.p[0].nap == 2 && !strcmp(p.p[0].ap[1].text, "END"),
+	     "bt: #! line, comments, two attach points (%d)", r);
+	T_OK(p.nacts == 1 && p.acts[0].kind == BA_PRINTF && p.acts[0].nargs == 2 && p.acts[0].args[1].vt == VT_STR,
+	     "bt: printf action with an int and a string");
+	T_OK(compiles(&p), "bt: BEGIN/END program compiles");
+	bt_prog_free(&p);
+
+	r = check("t:syscalls:sys_enter_read /args->fd == 3 && comm == \"dd\"/ { @h[comm, args.fd] = hist(args->count); "
+		  "@l = lhist(args->count, 0, 100, 10); @c[tid]++; @s = sum(args->count); $x = 2; $x *= 3; "
+		  "if ($x > 5) { @a = avg($x); } else if ($x) { @st = stats(1); } else { delete(@c[tid]); } "
+		  "delete(@c, tid); @k[kstack(3), ustack] = count(); @str[pid] = comm; }",
+		  &p);
+	T_OK(r == 0, "bt: both dialects, hist/lhist/avg/stats, if/else if, compound assignment (%d: %s)", r,
+	     r ? err_msg() : "");
+	m = map(&p, "@h");
+	T_OK(m && m->agg == AG_HIST && m->nkeys == 2 && m->keys[0].vt == VT_STR && m->keys[1].vt == VT_INT &&
+		     m->key_size == 16 + 8 + 8,
+	     "bt: @h keyed by (string, int) with its hist slot");
+	m = map(&p, "@l");
+	T_OK(m && m->agg == AG_LHIST && m->lmin == 0 && m->lmax == 100 && m->lstep == 10, "bt: lhist bounds");
+	m = map(&p, "@c");
+	T_OK(m && m->agg == AG_VALUE && m->nkeys == 1, "bt: @c[tid]++ is an integer map");
+	m = map(&p, "@k");
+	T_OK(m && m->keys[0].vt == VT_KSTACK && m->keys[0].depth == 3 && m->keys[1].vt == VT_USTACK,
+	     "bt: stack keys with depth");
+	m = map(&p, "@str");
+	T_OK(m && m->agg == AG_VALUE && m->val.vt == VT_STR, "bt: a string-valued map");
+	T_OK(compiles(&p), "bt: tracepoint program compiles");
+	bt_prog_free(&p);
+
+	/* what the book's scripts hold: #define, struct declarations, 1e6, unroll */
+	r = check("#include <linux/sched.h>\n#define MAX_X 0x10\nstruct foo {\n int a; struct { int b; } c;\n};\n"
+		  "BEGIN { $x = 2e3 / MAX_X; unroll(3) { @u++; } @n[ntop(2, 1)] = count(); exit(); }", &p);
+	T_OK(r == 0 && p.ndefs == 1 && !strcmp(p.def_names[0], "MAX_X") && p.def_vals[0] == 16,
+	     "bt: #define NAME INTEGER kept, struct declaration skipped (%d: %s)", r, r ? err_msg() : "");
+	m = map(&p, "@n");
+	T_OK(m && m->keys[0].vt == VT_INET && m->key_size == 24, "bt: an ntop() key holds family and 16 bytes");
+	T_OK(p.np == 1 && p.p[0].body->next->kind == BS_UNROLL && p.p[0].body->next->op == 3, "bt: unroll(3)");
+	T_OK(compiles(&p), "bt: that program compiles");
+	bt_prog_free(&p);
+	{
+		int end = 0, ep = 0;
+		struct node *n = expr_parse_at("1e6 + 0x10", 0, EXPR_BT, &end, &ep);
+
+		T_OK(n && n->kind == N_BINARY && n->a->num == 1000000 && n->b->num == 16, "bt: 1e6 is 1000000");
+		expr_free(n);
+		n = expr_parse_at("9e99", 0, EXPR_BT, &end, &ep);
+		T_OK(!n, "bt: 9e99 is out of range");
+		expr_free(n);
+		n = expr_parse_at("0e99999999999999", 0, EXPR_BT, &end, &ep);
+		T_OK(n && n->num == 0, "bt: 0e99999999999999 is 0, at once");
+		expr_free(n);
+	}
+
+	/* errors, with the offset bpftrace points at */
+	r = check("BEGIN { foo(); }", &p);
+	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);
+	bt_prog_free(&p);
+	r = check("BEGIN { @x = ; }", &p);
+	T_OK(r == -14, "bt: syntax error at the ';' (%d)", r);
+	bt_prog_free(&p);
+	r = check("BEGIN { printf(\"%d\\n\"); }", &p);
+	T_OK(r == -9 && strstr(err_msg(), "Not enough arguments"), "bt: printf argument count (%d)", r);
+	bt_prog_free(&p);
+	r = check("BEGIN { $x = 1; $x = \"s\"; }", &p);
+	T_OK(r == -20 && strstr(err_msg(), "Type mismatch for $x"), "bt: variable type mismatch (%d)", r);
+	bt_prog_free(&p);
+	r = check("BEGIN { @x = 1 } BEGIN", &p);
+	T_OK(r < 0 && strstr(err_msg(), "expected {"), "bt: probe without a block (%d)", r);
+	bt_prog_free(&p);
+	r = check("BEGIN { @m[1] = count(); @m[\"a\"] = count(); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "Argument mismatch"), "bt: key type mismatch");
+	bt_prog_free(&p);
+	r = check("BEGIN { @m = count(); @m = hist(1); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "Type mismatch"), "bt: aggregation mismatch");
+	bt_prog_free(&p);
+	r = check("BEGIN { @x = bar; }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Unknown identifier: 'bar'"), "bt: unknown identifier at compile");
+	bt_prog_free(&p);
+	r = check("BEGIN { if (1) { if (1) { if (1) {", &p);
+	T_OK(r < 0, "bt: unterminated blocks");
+	bt_prog_free(&p);
+	r = check("", &p);
+	T_OK(r < 0 && strstr(err_msg(), "No probes"), "bt: empty program");
+	bt_prog_free(&p);
+	tp_format_free(&loc.fmt);
+	T_EXIT();
+}

@@ -1,0 +1,674 @@
+/* applet bpftrace: the bpftrace language without LLVM: probes, maps, printf, hist, stacks
+ * readme: bpftrace programs (`bpftrace -e 'tracepoint:syscalls:sys_enter_openat { @[comm] = count(); }'`)
+ *         compiled by corebox's own code generator; output as bpftrace 0.17
+ *
+ * The program is parsed and typed by tools/probe/bt_*.c, each attach
+ * point resolved like trace resolves its probes, one program per location
+ * generated on the shared code generator and loaded through loader/gen.c.
+ * BEGIN and END run once with BPF_PROG_TEST_RUN; interval, profile and
+ * software probes are perf events opened here.  Records (printf, exit,
+ * print...) come through one ring buffer; maps are printed at exit. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bpf/cpus.h"
+#include "bpf/insn_dump.h"
+#include "bpf/perf.h"
+#include "bpf/probe.h"
+#include "bpf/sys.h"
+#include "bpf/tracefs.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tools/bpftrace/bt_print.h"
+#include "tools/common/common.h"
+#include "tools/probe/bt.h"
+#include "tools/probe/build.h"
+
+static const struct opt opts[] = {
+	{ 'e', NULL, "PROGRAM", "execute this program" },
+	{ 'f', NULL, "FORMAT", "output format: text, json" },
+	{ 'l', NULL, NULL, "list probes (tracepoints matching the pattern)" },
+	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
+	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
+	{ 'o', NULL, "FILE", "write output to FILE" },
+	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.usage = "[options] filename\n       bpftrace [options] -e 'program' [ARG...]",
+	.examples = "  bpftrace -l '*sleep*'\n"
+		    "  bpftrace -e 'BEGIN { printf(\"hello world\\n\"); }'\n"
+		    "  bpftrace -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
+		    "  bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
+		    "  bpftrace -e 'profile:hz:99 { @[kstack] = count(); }'\n",
+	.opts = opts,
+	.flags = OPT_NO_JSON,
+};
+
+/* One attach point's location (a tracepoint or function matched, a perf
+ * event, BEGIN/END). */
+struct att {
+	int probe;
+	struct loc loc;
+	char *name;          /* what `probe` says */
+	char *func;
+	int perf_type;       /* M_PERF: PERF_TYPE_SOFTWARE ... */
+	uint64_t config, period;
+	bool freq, one_cpu;
+	bool begin, end;
+	int prog;
+};
+
+static struct {
+	const char *prog_text, *file, *format, *cmd, *out_file;
+	bool list, dump;
+	int pid;
+	char **params;
+	int nparams;
+	struct att *att;
+	int natt;
+	struct bt_prog bp;
+	struct bt_out out;
+	bool done;
+} env;
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'e': env.prog_text = arg; break;
+	case 'f': env.format = arg; break;
+	case 'l': env.list = true; break;
+	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'c': env.cmd = arg; break;
+	case 'o': env.out_file = arg; break;
+	case 'd': env.dump = true; break;
+	case 0:
+		if (!env.prog_text && !env.file && !env.list) {
+			env.file = arg;
+			break;
+		}
+		if (env.list && !env.file) {
+			env.file = arg;
+			break;
+		}
+		env.params = xrealloc(env.params, (size_t)(env.nparams + 1) * sizeof(char *));
+		env.params[env.nparams++] = (char *)arg;
+		break;
+	default: return 1;
+	}
+	return 0;
+}
+
+static struct att *new_att(int probe)
+{
+	struct att *a;
+
+	env.att = xrealloc(env.att, (size_t)(env.natt + 1) * sizeof(*env.att));
+	a = &env.att[env.natt++];
+	memset(a, 0, sizeof(*a));
+	a->probe = probe;
+	a->prog = -1;
+	return a;
+}
+
+static const struct { const char *name; uint64_t config; uint64_t period; } sw_events[] = {
+	{ "cpu-clock", PERF_COUNT_SW_CPU_CLOCK, 1000000 }, { "cpu", PERF_COUNT_SW_CPU_CLOCK, 1000000 },
+	{ "task-clock", PERF_COUNT_SW_TASK_CLOCK, 1000000 },
+	{ "page-faults", PERF_COUNT_SW_PAGE_FAULTS, 100 }, { "faults", PERF_COUNT_SW_PAGE_FAULTS, 100 },
+	{ "page-fault", PERF_COUNT_SW_PAGE_FAULTS, 100 },
+	{ "context-switches", PERF_COUNT_SW_CONTEXT_SWITCHES, 1000 }, { "cs", PERF_COUNT_SW_CONTEXT_SWITCHES, 1000 },
+	{ "cpu-migrations", PERF_COUNT_SW_CPU_MIGRATIONS, 1 },
+	{ "minor-faults", PERF_COUNT_SW_PAGE_FAULTS_MIN, 100 }, { "major-faults", PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1 },
+	{ "alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS, 1 }, { "emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, 1 },
+	{ "dummy", PERF_COUNT_SW_DUMMY, 1 }, { "bpf-output", PERF_COUNT_SW_BPF_OUTPUT, 1 },
+};
+
+/* "ms:100" -> nanoseconds; "hz:99" -> frequency.  false when malformed. */
+static bool rate(const char *unit, const char *num, struct att *a)
+{
+	char *end;
+	unsigned long long n = strtoull(num, &end, 10);
+
+	if (!*num || *end || !n)
+		return false;
+	a->perf_type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_CPU_CLOCK;
+	if (!strcmp(unit, "hz")) {
+		a->freq = true;
+		a->period = n;
+	} else if (!strcmp(unit, "s")) {
+		a->period = n * 1000000000ull;
+	} else if (!strcmp(unit, "ms")) {
+		a->period = n * 1000000ull;
+	} else if (!strcmp(unit, "us")) {
+		a->period = n * 1000ull;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Split "a:b:c" in place into at most 4 parts. */
+static int split(char *s, char **part)
+{
+	int n = 0;
+
+	part[n++] = s;
+	for (char *p = s; *p && n < 4; p++)
+		if (*p == ':') {
+			*p = 0;
+			part[n++] = p + 1;
+		}
+	return n;
+}
+
+static int attach_error(int probe, int ap, const char *msg)
+{
+	const struct bt_attach *a = &env.bp.p[probe].ap[ap];
+
+	bt_report(env.file ? env.file : "stdin", env.bp.text, a->pos, a->end, msg);
+	return -1;
+}
+
+/* The locations of attach point ap of probe pi. */
+static int resolve_attach(int pi, int ap)
+{
+	char buf[1024], *part[4], name[1200];
+	const char *text = env.bp.p[pi].ap[ap].text;
+	int n;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	n = split(buf, part);
+	if (!strcmp(part[0], "BEGIN") || !strcmp(part[0], "END")) {
+		struct att *a = new_att(pi);
+
+		if (n != 1)
+			return attach_error(pi, ap, "BEGIN and END take no arguments");
+		a->begin = part[0][0] == 'B';
+		a->end = !a->begin;
+		a->loc.mech = M_RUN;
+		a->name = xstrdup(part[0]);
+		return 0;
+	}
+	if (!strcmp(part[0], "interval") || !strcmp(part[0], "i") || !strcmp(part[0], "profile") ||
+	    !strcmp(part[0], "p")) {
+		struct att *a = new_att(pi);
+
+		a->loc.mech = M_PERF;
+		a->one_cpu = part[0][0] == 'i';
+		if (n != 3 || !rate(part[1], part[2], a) || (a->one_cpu && a->freq))
+			return attach_error(pi, ap, a->one_cpu ? "interval probe must have unit of time (s, ms, us)"
+							     : "profile probe must have unit of time or hz");
+		snprintf(name, sizeof(name), "%s:%s:%s", a->one_cpu ? "interval" : "profile", part[1], part[2]);
+		a->name = xstrdup(name);
+		return 0;
+	}
+	if (!strcmp(part[0], "software") || !strcmp(part[0], "s")) {
+		struct att *a = new_att(pi);
+		size_t k;
+
+		a->loc.mech = M_PERF;
+		for (k = 0; k < ARRAY_SIZE(sw_events); k++)
+			if (n >= 2 && !strcmp(part[1], sw_events[k].name))
+				break;
+		if (k == ARRAY_SIZE(sw_events))
+			return attach_error(pi, ap, "unknown software event");
+		a->perf_type = PERF_TYPE_SOFTWARE;
+		a->config = sw_events[k].config;
+		a->period = sw_events[k].period;
+		if (n >= 3) {
+			char *end;
+
+			a->period = strtoull(part[2], &end, 10);
+			if (!*part[2] || *end || !a->period)
+				return attach_error(pi, ap, "software probe count must be a number above 0");
+		}
+		snprintf(name, sizeof(name), "software:%s:%s", part[1], n >= 3 ? part[2] : "");
+		a->name = xstrdup(name);
+		return 0;
+	}
+	{
+		struct spec s = { .text = text };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true };
+		struct loc *locs = NULL;
+		int nl = 0;
+		bool ret = false;
+		const char *kind;
+
+		if (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t")) {
+			if (n != 3)
+				return attach_error(pi, ap, "tracepoint probe must have a category and a name (tracepoint:CAT:NAME)");
+			s.type = 't';
+			s.lib = xstrdup(part[1]);
+			s.func = xstrdup(part[2]);
+			kind = "tracepoint";
+			ro.pattern = true;
+		} else if (!strcmp(part[0], "uprobe") || !strcmp(part[0], "u") || !strcmp(part[0], "uretprobe") ||
+			   !strcmp(part[0], "ur")) {
+			if (n != 3)
+				return attach_error(pi, ap, "uprobe probe must have a path and a function (uprobe:PATH:FUNC)");
+			ret = part[0][1] == 'r';
+			s.type = ret ? 'r' : 'p';
+			/* bpftrace names a library "libc" where bcc says "c" */
+			s.lib = xstrdup(!strchr(part[1], '/') && !strncmp(part[1], "lib", 3) && part[1][3] ? part[1] + 3
+											       : part[1]);
+			s.func = xstrdup(part[2]);
+			kind = ret ? "uretprobe" : "uprobe";
+		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||
+			   !strcmp(part[0], "kr") || !strcmp(part[0], "kfunc") || !strcmp(part[0], "kretfunc") ||
+			   !strcmp(part[0], "f") || !strcmp(part[0], "fr")) {
+			if (n != 2)
+				return attach_error(pi, ap, "kprobe probe must have a function (kprobe:FUNC)");
+			ret = strstr(part[0], "ret") || !strcmp(part[0], "kr") || !strcmp(part[0], "fr");
+			s.type = ret ? 'r' : 'p';
+			s.lib = xstrdup("");
+			s.func = xstrdup(part[1]);
+			kind = part[0][0] == 'k' && (part[0][1] == 'p' || part[0][1] == 'r' || !part[0][1])
+				       ? (ret ? "kretprobe" : "kprobe")
+				       : (ret ? "kretfunc" : "kfunc");
+		} else {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "Invalid probe type: %.100s", part[0]);
+			return attach_error(pi, ap, msg);
+		}
+		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
+			spec_free(&s);
+			if (n == -ENOTSUP) { /* the kernel lacks the mechanism: one line */
+				fprintf(stderr, "ERROR: %s: %s\n", text, err_msg());
+				return -1;
+			}
+			return attach_error(pi, ap, err_msg());
+		}
+		for (int i = 0; i < nl; i++) {
+			struct att *a = new_att(pi);
+
+			a->loc = locs[i];
+			if (a->loc.mech == M_SYSCALL && env.bp.uses_kstack)
+				a->loc.mech = M_TP; /* kernel stacks as from the syscall's own tracepoint, not the
+						     * raw_syscalls dispatcher's frames */
+			if (s.type == 't') {
+				const char *slash = strchr(a->loc.target, '/');
+
+				snprintf(name, sizeof(name), "tracepoint:%.*s:%s", slash ? (int)(slash - a->loc.target) : 0,
+					 a->loc.target, slash ? slash + 1 : a->loc.target);
+			} else if (a->loc.user) {
+				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
+			} else {
+				snprintf(name, sizeof(name), "%s:%s", kind, a->loc.name);
+			}
+			a->name = xstrdup(name);
+			a->func = xstrdup(a->loc.name);
+		}
+		free(locs); /* the strings moved into the atts */
+		spec_free(&s);
+	}
+	return 0;
+}
+
+/* -d: the program generated for a location, as BPF instructions (what
+ * the kernel is given; corebox has no IR in between). */
+static int dump_prog(const struct att *a, struct gen *g)
+{
+	struct emit *e = gen_emit(g);
+	struct strbuf b = { 0 };
+	int err = emit_finish(e);
+
+	if (err < 0)
+		return err;
+	strbuf_reset(&b);
+	emit_dump(&b, e);
+	printf("\n%s: %zu instructions\n%s", a->name, e->cnt, b.s);
+	strbuf_free(&b);
+	return 0;
+}
+
+static int run_prog(struct obj *o, int prog)
+{
+	uint64_t ctx[2] = { 0, 0 };
+	uint32_t r;
+
+	if (bpf_prog_test_run_ctx(prog_fd(obj_prog_at(o, (size_t)prog)), ctx, sizeof(ctx), &r) < 0) {
+		tool_err("bpftrace", "%s", err_msg());
+		return -1;
+	}
+	return 0;
+}
+
+/* Perf events of interval/profile/software probes: one per CPU (interval:
+ * the first online CPU only). */
+static int attach_perf(struct obj *o, struct att *a)
+{
+	int ncpu = cpus_possible() > 0 ? cpus_possible() : 1;
+	bool *online = xcalloc((size_t)ncpu, sizeof(bool));
+	int nopen = 0;
+
+	if (cpus_online(online, ncpu) < 0) {
+		err_clear();
+		free(online);
+		online = NULL;
+	}
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		int fd;
+
+		if (online && !online[cpu])
+			continue;
+		fd = perf_open_sw_sampling((uint32_t)a->config, a->freq, a->period, -1, cpu);
+		if (fd == -ENODEV)
+			continue;
+		if (fd < 0 || prog_attach_perf_fd(obj_prog_at(o, (size_t)a->prog), fd) < 0) {
+			if (fd >= 0)
+				close(fd);
+			tool_err("bpftrace", "cannot attach %s: %s", a->name, err_msg());
+			free(online);
+			return -1;
+		}
+		nopen++;
+		if (a->one_cpu)
+			break;
+	}
+	free(online);
+	return nopen ? 0 : -1;
+}
+
+static int on_event(void *ctx, const void *data, size_t size)
+{
+	(void)ctx;
+	if (env.done)
+		return 0;
+	if (bt_out_record(&env.out, data, size) == 1) {
+		env.done = true;
+		tool_exiting = 1;
+	}
+	return 0;
+}
+
+/* -c: the command, started stopped (it waits for a byte on a pipe). */
+static pid_t child_start(const char *cmd, int *go)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe(fds) < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(fds[1]);
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		close(fds[0]);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	*go = fds[1];
+	return pid;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -l [PATTERN]: the kernel's tracepoints as "tracepoint:CAT:NAME", sorted,
+ * those the glob matches ("t:" spelled out first). */
+static int list_probes(const char *pat)
+{
+	char path[512], full[1024], want[600];
+	char **names = NULL;
+	size_t n = 0;
+	DIR *d, *d2;
+	struct dirent *c, *e;
+
+	if (pat && !strncmp(pat, "t:", 2))
+		snprintf(want, sizeof(want), "tracepoint:%s", pat + 2);
+	else
+		snprintf(want, sizeof(want), "%s", pat ? pat : "*");
+	if (!tracefs_path(path, sizeof(path), "events") || !(d = opendir(path))) {
+		tool_err("bpftrace", "cannot list tracepoints: %s", err_msg());
+		return 1;
+	}
+	while ((c = readdir(d))) {
+		char sub[1024];
+
+		if (c->d_name[0] == '.' || c->d_type == DT_REG || !strcmp(c->d_name, "ftrace"))
+			continue; /* ftrace's events take no BPF program */
+		snprintf(sub, sizeof(sub), "%s/%s", path, c->d_name);
+		if (!(d2 = opendir(sub)))
+			continue;
+		while ((e = readdir(d2))) {
+			if (e->d_name[0] == '.' || e->d_type == DT_REG)
+				continue;
+			snprintf(full, sizeof(full), "tracepoint:%s:%s", c->d_name, e->d_name);
+			if (!glob_match(want, full))
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrdup(full);
+		}
+		closedir(d2);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		printf("%s\n", names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return tool_finish(0);
+}
+
+static char *read_script(const char *path)
+{
+	char *buf;
+	size_t len;
+
+	if (read_file(path, 1 << 20, &buf, &len) < 0) {
+		tool_err("bpftrace", "%s", err_msg());
+		return NULL;
+	}
+	if (strlen(buf) != len) {
+		tool_err("bpftrace", "%s: the program holds a NUL byte", path);
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int bpftrace_main(int argc, char **argv)
+{
+	struct obj *o = NULL;
+	struct bt_maps maps;
+	struct events *ev = NULL;
+	char *script = NULL;
+	const struct loc **first;
+	int rc = 0, go = -1, attached = 0;
+	pid_t child = -1;
+	bool ring = probe_ringbuf();
+	const char *fname;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json"))
+		opt_usage_error(&help, "Invalid output format \"%s\"; valid formats: text, json", env.format);
+	if (env.list)
+		return list_probes(env.file ? env.file : env.prog_text);
+	if (!env.prog_text && !env.file)
+		opt_usage_error(&help, "no program given (-e PROGRAM or a file)");
+	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))
+		return 1;
+	fname = env.file && script ? env.file : "stdin";
+	if (env.out_file && !freopen(env.out_file, "w", stdout)) {
+		tool_err("bpftrace", "cannot write %s: %s", env.out_file, strerror(errno));
+		return 1;
+	}
+	if (bt_parse(env.prog_text, &env.bp) < 0) {
+		bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
+		rc = 1;
+		goto out;
+	}
+	env.bp.params = env.params;
+	env.bp.nparams = env.nparams;
+	{
+		const char *sl = getenv("BPFTRACE_STRLEN");
+
+		if (sl && (atoi(sl) < 1 || atoi(sl) > 200)) {
+			tool_err("bpftrace", "BPFTRACE_STRLEN must be between 1 and 200 (bytes)");
+			rc = 1;
+			goto out;
+		}
+		if (sl)
+			env.bp.strlen = (atoi(sl) + 7) & ~7;
+	}
+
+	env.bp.uses_kstack = env.bp.uses_ustack = strstr(env.prog_text, "stack") != NULL;
+	env.bp.uses_ksym = strstr(env.prog_text, "ksym") || strstr(env.prog_text, "usym");
+	for (int pi = 0; pi < env.bp.np && !rc; pi++)
+		for (int ap = 0; ap < env.bp.p[pi].nap && !rc; ap++)
+			if (resolve_attach(pi, ap) < 0)
+				rc = 1;
+	if (rc)
+		goto out;
+	first = xcalloc((size_t)env.bp.np, sizeof(*first));
+	for (int i = env.natt - 1; i >= 0; i--)
+		first[env.att[i].probe] = &env.att[i].loc;
+	rc = bt_check(&env.bp, first) < 0;
+	free(first);
+	if (rc) {
+		bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
+		goto out;
+	}
+	if (env.dump)
+		bt_out_dump(&env.bp);
+	/* -c: the command exists now (its pid is cpid), held until attached */
+	if (env.cmd && (child = child_start(env.cmd, &go)) < 0) {
+		tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	env.bp.cpid = child > 0 ? child : 0;
+	o = obj_new("bpftrace");
+	if (bt_new_maps(&env.bp, o, &maps, ring) < 0) {
+		tool_err("bpftrace", "%s", err_msg());
+		rc = 1;
+		goto out;
+	}
+	for (int i = 0; i < env.natt && !rc; i++) {
+		struct att *a = &env.att[i];
+		struct cg_opts co = { .uid = -1, .cpu = -1, .strsize = env.bp.strlen };
+		struct gen *g = gen_new(&a->loc, NULL, &co);
+
+		if (bt_gen_probe(&env.bp, a->probe, g, &maps, ring, a->name, a->func) < 0 ||
+		    (env.dump ? dump_prog(a, g) : (a->prog = build_add(o, &a->loc, g, a->name, a->loc.user ? env.pid : 0))) < 0) {
+			int pos = gen_errpos(g), end = pos + 1;
+
+			while (pos >= 0 && (isalnum((unsigned char)env.prog_text[end]) || env.prog_text[end] == '_'))
+				end++;
+			bt_report(fname, env.prog_text, pos, end, err_msg());
+			rc = 1;
+		}
+		gen_free(g);
+	}
+	if (rc || env.dump)
+		goto out;
+	env.out.prog = &env.bp;
+	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
+	tool_signals();
+	probe_kernel_btf_release();
+	if (build_load(o, "bpftrace") < 0) {
+		rc = 1;
+		goto out;
+	}
+	if (bt_out_open(&env.out, o) < 0) {
+		tool_err("bpftrace", "%s", err_msg());
+		rc = 1;
+		goto out;
+	}
+	ev = events_open(obj_map_at(o, (size_t)maps.events), on_event, NULL);
+	if (!ev) {
+		tool_err("bpftrace", "%s", err_msg());
+		rc = 1;
+		goto out;
+	}
+	/* BEGIN first, then the other probes (its records are read first) */
+	for (int i = 0; i < env.natt && !rc; i++)
+		if (env.att[i].begin && run_prog(o, env.att[i].prog) < 0)
+			rc = 1;
+	if (rc || build_attach(o, "bpftrace", "the probes", &attached) < 0) {
+		rc = 1;
+		goto out;
+	}
+	for (int i = 0; i < env.natt && !rc; i++)
+		if (env.att[i].loc.mech == M_PERF && attach_perf(o, &env.att[i]) < 0)
+			rc = 1;
+	if (rc)
+		goto out;
+	/* bpftrace prints it before attaching; here it comes once the probes
+	 * are in, so whoever waits for the line misses no event */
+	bt_out_attaching(&env.out, env.natt);
+	if (go >= 0) {
+		if (write(go, "g", 1) != 1)
+			rc = 1;
+		close(go);
+	}
+	while (!rc && !tool_exiting) {
+		if (events_poll(ev, 100) < 0 && errno != EINTR)
+			break;
+		fflush(stdout);
+		if (child > 0) {
+			int st;
+
+			if (waitpid(child, &st, WNOHANG) == child) {
+				child = -1;
+				events_poll(ev, 0);
+				break;
+			}
+		}
+	}
+	events_poll(ev, 0);
+	env.done = false;
+	for (int i = 0; i < env.natt && !rc; i++)
+		if (env.att[i].end && run_prog(o, env.att[i].prog) < 0)
+			rc = 1;
+	env.done = false;
+	events_poll(ev, 0);
+	if (!tool_stdout_gone())
+		bt_out_exit(&env.out);
+	tool_report_lost("bpftrace", events_lost(ev));
+out:
+	if (child > 0) {
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
+	events_close(ev);
+	bt_out_close(&env.out);
+	obj_close(o);
+	for (int i = 0; i < env.natt; i++) {
+		struct att *a = &env.att[i];
+
+		free(a->loc.name);
+		free(a->loc.target);
+		tp_format_free(&a->loc.fmt);
+		free(a->loc.uargs);
+		free(a->name);
+		free(a->func);
+	}
+	free(env.att);
+	bt_prog_free(&env.bp);
+	free(script);
+	free(env.params);
+	return tool_finish(rc);
+}

@@ -1,0 +1,701 @@
+/* bpftrace 0.17's output layout (measured against Debian's bpftrace 0.17
+ * on the same programs): see bt_print.h. */
+#include "bt_print.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpf/sys.h"
+#include "lib/err.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "loader/obj.h"
+#include "tools/common/common.h"
+#include "tools/stack/ksyms.h"
+#include "tools/stack/mapdump.h"
+#include "tools/stack/usyms.h"
+
+static int map_fd_of(struct bt_out *b, const struct bt_map *m)
+{
+	return map_fd(obj_map_at(b->o, (size_t)m->idx));
+}
+
+void bt_out_attaching(struct bt_out *b, int n)
+{
+	if (b->json)
+		printf("{\"type\": \"attached_probes\", \"data\": {\"probes\": %d}}\n", n);
+	else
+		printf("Attaching %d probe%s...\n", n, n == 1 ? "" : "s");
+	fflush(stdout);
+}
+
+int bt_out_open(struct bt_out *b, struct obj *o)
+{
+	b->o = o;
+	if (b->prog->uses_kstack || b->prog->uses_ustack || b->prog->uses_ksym) {
+		b->stk_ok = stacks_init(&b->stk, -1, 127, 0) == 0;
+		if (!b->stk_ok)
+			err_clear();
+	}
+	return 0;
+}
+
+void bt_out_close(struct bt_out *b)
+{
+	if (b->stk_ok)
+		stacks_fini(&b->stk);
+	b->stk_ok = false;
+}
+
+/* Control bytes of traced data never reach the terminal raw. */
+static void add_safe(struct strbuf *sb, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 || c == 0x7f)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addc(sb, (char)c);
+	}
+}
+
+/* A stack as bpftrace prints it in a key: "\n" then "    frame\n" each. */
+static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user, int depth)
+{
+	const uint64_t *ips;
+	int32_t id = (int32_t)(uint32_t)v;
+	int pid = (int)(v >> 32), n;
+	char buf[512];
+	struct map *m;
+
+	bt_stack_map_name(depth, buf, sizeof(buf));
+	if (!b->stk_ok || !(m = obj_map(b->o, buf)))
+		return;
+	b->stk.map_fd = map_fd(m); /* the map of this depth */
+	b->stk.depth = (unsigned)depth;
+	if ((n = stacks_read(&b->stk, id, !user, &ips)) <= 0)
+		return;
+	if (n > depth)
+		n = depth;
+	strbuf_addc(sb, '\n');
+	for (int i = 0; i < n; i++) {
+		if (!user) {
+			struct ksym k;
+
+			if (b->stk.ksyms && ksyms_lookup(b->stk.ksyms, ips[i], &k) == 0 && k.name)
+				snprintf(buf, sizeof(buf), "%s+%llu", k.name, (unsigned long long)k.offset);
+			else
+				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
+		} else {
+			struct usym u;
+
+			if (b->stk.usyms && usyms_lookup(b->stk.usyms, pid, ips[i], &u) == 0 && u.name)
+				snprintf(buf, sizeof(buf), "%s+%llu", u.name, (unsigned long long)u.offset);
+			else
+				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
+		}
+		strbuf_add(sb, "    ");
+		add_safe(sb, buf, sizeof(buf));
+		strbuf_addc(sb, '\n');
+	}
+}
+
+static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
+{
+	uint64_t v;
+
+	if (t->vt == VT_STR) {
+		add_safe(sb, (const char *)p, t->size);
+		return;
+	}
+	memcpy(&v, p, 8);
+	if (t->vt == VT_INET) {
+		char buf[INET6_ADDRSTRLEN];
+
+		if ((v == AF_INET || v == AF_INET6) && inet_ntop((int)v, p + 8, buf, sizeof(buf)))
+			strbuf_add(sb, buf);
+		return;
+	}
+	if (t->vt == VT_USYM) {
+		struct usym u;
+		uint64_t pid;
+
+		memcpy(&pid, p + 8, 8);
+		if (b->stk_ok && b->stk.usyms && usyms_lookup(b->stk.usyms, (int)pid, v, &u) == 0 && u.name)
+			add_safe(sb, u.name, strlen(u.name));
+		else
+			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	if (t->vt == VT_KSYM) {
+		struct ksym k;
+
+		if (b->stk_ok && b->stk.ksyms && ksyms_lookup(b->stk.ksyms, v, &k) == 0 && k.name)
+			add_safe(sb, k.name, strlen(k.name));
+		else
+			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
+		add_stack(b, sb, v, t->vt == VT_USTACK, t->depth ? t->depth : 127);
+	else
+		strbuf_addf(sb, "%lld", (long long)v);
+}
+
+/* printf with bpftrace's conversions: without l/ll an integer is 32 bits. */
+static void format_printf(struct bt_out *b, const struct bt_action *a, const uint8_t *rec, struct strbuf *sb)
+{
+	const char *f = a->fmt;
+	int ai = 0;
+
+	for (size_t i = 0; f[i]; i++) {
+		char spec[32], out[512];
+		size_t s = i, k = 0;
+		bool wide = false;
+		uint64_t v;
+
+		if (f[i] != '%') {
+			strbuf_addc(sb, f[i]);
+			continue;
+		}
+		if (f[i + 1] == '%') {
+			strbuf_add(sb, "%%"); /* 0.17 prints both */
+			i++;
+			continue;
+		}
+		i++;
+		while (f[i] && strchr("-+ #0", f[i]))
+			i++;
+		while (f[i] >= '0' && f[i] <= '9')
+			i++;
+		if (f[i] == '.')
+			for (i++; f[i] >= '0' && f[i] <= '9'; i++)
+				;
+		if (i - s > 20 || ai >= a->nargs)
+			return;
+		memcpy(spec, f + s, i - s);
+		k = i - s;
+		while (f[i] && strchr("hlzjt", f[i])) {
+			wide |= f[i] != 'h';
+			i++;
+		}
+		if (!f[i])
+			return;
+		if (f[i] == 's') {
+			struct strbuf tmp = { 0 };
+
+			strbuf_reset(&tmp);
+			add_value(b, &tmp, &a->args[ai], rec + a->off[ai]);
+			spec[k] = 's';
+			spec[k + 1] = 0;
+			strbuf_addf(sb, spec, tmp.s);
+			strbuf_free(&tmp);
+			ai++;
+			continue;
+		}
+		memcpy(&v, rec + a->off[ai], 8);
+		ai++;
+		if (f[i] == 'p') {
+			spec[k] = 0;
+			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+			continue;
+		}
+		if (f[i] == 'c') {
+			spec[k] = 'c';
+			spec[k + 1] = 0;
+			snprintf(out, sizeof(out), spec, (int)(unsigned char)v);
+		} else if (wide) {
+			spec[k] = 'l';
+			spec[k + 1] = 'l';
+			spec[k + 2] = f[i];
+			spec[k + 3] = 0;
+			snprintf(out, sizeof(out), spec, (long long)v);
+		} else {
+			spec[k] = f[i];
+			spec[k + 1] = 0;
+			snprintf(out, sizeof(out), spec, (int)v);
+		}
+		strbuf_add(sb, out);
+	}
+}
+
+static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div);
+
+int bt_out_record(struct bt_out *b, const void *data, size_t size)
+{
+	const uint8_t *rec = data;
+	const struct bt_action *a;
+	uint64_t id;
+
+	if (size < 8)
+		return 0;
+	memcpy(&id, rec, 8);
+	if (id >= (uint64_t)b->prog->nacts)
+		return 0;
+	a = &b->prog->acts[id];
+	if (size < (size_t)a->size)
+		return 0;
+	switch (a->kind) {
+	case BA_PRINTF: {
+		struct strbuf sb = { 0 };
+
+		strbuf_reset(&sb);
+		format_printf(b, a, rec, &sb);
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, sb.s);
+			printf("{\"type\": \"printf\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(sb.s, 1, sb.len, stdout);
+		}
+		strbuf_free(&sb);
+		return 0;
+	}
+	case BA_TIME: {
+		char buf[256];
+		time_t now = time(NULL);
+		struct tm tm;
+
+		localtime_r(&now, &tm);
+		if (strftime(buf, sizeof(buf), a->fmt, &tm))
+			fputs(buf, stdout);
+		return 0;
+	}
+	case BA_EXIT:
+		return 1;
+	case BA_CAT: {
+		char buf[4096];
+		int fd = open(a->fmt, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+		struct strbuf sb = { 0 };
+
+		if (fd < 0) {
+			tool_err("bpftrace", "cat: cannot open %s: %s", a->fmt, strerror(errno));
+			return 0;
+		}
+		strbuf_reset(&sb);
+		while (sb.len < (1 << 16) && (n = read(fd, buf, sizeof(buf))) > 0)
+			for (ssize_t i = 0; i < n; i++) {
+				unsigned char ch = (unsigned char)buf[i];
+
+				if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
+					strbuf_addf(&sb, "\\x%02x", ch);
+				else
+					strbuf_addc(&sb, (char)ch);
+			}
+		close(fd);
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, sb.s);
+			printf("{\"type\": \"cat\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(sb.s, 1, sb.len, stdout);
+		}
+		strbuf_free(&sb);
+		return 0;
+	}
+	case BA_JOIN: {
+		struct strbuf sb = { 0 };
+		uint64_t n;
+		int sl = b->prog->strlen;
+
+		memcpy(&n, rec + 8, 8);
+		strbuf_reset(&sb);
+		for (uint64_t i = 0; i < n && i < BT_JOIN_MAX; i++) {
+			if (i)
+				strbuf_add(&sb, a->fmt);
+			add_safe(&sb, (const char *)rec + 16 + i * (uint64_t)sl, (size_t)sl);
+		}
+		strbuf_addc(&sb, '\n');
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, sb.s);
+			printf("{\"type\": \"join\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(sb.s, 1, sb.len, stdout);
+		}
+		strbuf_free(&sb);
+		return 0;
+	}
+	case BA_PRINT:
+		print_map(b, &b->prog->maps[a->map], a->top, a->div);
+		return 0;
+	case BA_CLEAR:
+	case BA_ZERO: {
+		const struct bt_map *m = &b->prog->maps[a->map];
+		struct map_dump d;
+
+		if (map_dump(map_fd_of(b, m), (size_t)m->key_size, (size_t)m->val_size, &d) < 0) {
+			err_clear();
+			return 0;
+		}
+		for (size_t i = 0; i < d.n; i++) {
+			if (a->kind == BA_CLEAR) {
+				bpf_map_delete(map_fd_of(b, m), map_dump_key(&d, i));
+			} else {
+				memset(map_dump_value(&d, i), 0, (size_t)m->val_size);
+				bpf_map_update(map_fd_of(b, m), map_dump_key(&d, i), map_dump_value(&d, i), 0);
+			}
+		}
+		err_clear();
+		map_dump_free(&d);
+		return 0;
+	}
+	}
+	return 0;
+}
+
+/* ---- maps ---- */
+
+struct row {
+	const uint8_t *key, *val;
+	int64_t sortv;
+	size_t order;
+	uint64_t *slots;      /* hist/lhist */
+	int nslots;
+};
+
+static size_t tie_key_len; /* hist maps: ties in key byte order (bpftrace groups them in a std::map) */
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->sortv != b->sortv)
+		return a->sortv < b->sortv ? -1 : 1;
+	if (tie_key_len) {
+		int c = memcmp(a->key, b->key, tie_key_len);
+
+		if (c)
+			return c;
+	}
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static void add_key(struct bt_out *b, const struct bt_map *m, const uint8_t *key, struct strbuf *sb, bool json)
+{
+	int off = 0;
+
+	for (int i = 0; i < m->nkeys; i++) {
+		if (i)
+			strbuf_add(sb, json ? "," : ", ");
+		add_value(b, sb, &m->keys[i], key + off);
+		off += (bt_type_size(&m->keys[i]) + 7) & ~7;
+	}
+}
+
+/* "1K", "512": the hist label numbers. */
+static void hist_num(char *buf, size_t size, uint64_t n)
+{
+	static const char suffix[] = "KMGTPE";
+	int k = 0;
+
+	while (n >= 1024 && n % 1024 == 0 && k < 6) {
+		n /= 1024;
+		k++;
+	}
+	if (k)
+		snprintf(buf, size, "%llu%c", (unsigned long long)n, suffix[k - 1]);
+	else
+		snprintf(buf, size, "%llu", (unsigned long long)n);
+}
+
+/* Bucket i's label, and its min/max for JSON. */
+static void bucket(const struct bt_map *m, int i, int nslots, char *buf, size_t size, int64_t *lo, int64_t *hi)
+{
+	char a[32], c[32];
+
+	if (m->agg == AG_HIST) {
+		if (i == 0) {
+			snprintf(buf, size, "(..., 0)");
+			*lo = INT64_MIN;
+			*hi = -1;
+		} else if (i == 1 || i == 2) {
+			snprintf(buf, size, "[%d]", i - 1);
+			*lo = *hi = i - 1;
+		} else {
+			uint64_t l = 1ull << (i - 2), h = l << 1;
+
+			hist_num(a, sizeof(a), l);
+			hist_num(c, sizeof(c), h);
+			snprintf(buf, size, "[%s, %s)", a, c);
+			*lo = (int64_t)l;
+			*hi = (int64_t)h - 1;
+		}
+		return;
+	}
+	if (i == 0) {
+		snprintf(buf, size, "(..., %lld)", (long long)m->lmin);
+		*lo = INT64_MIN;
+		*hi = m->lmin - 1;
+	} else if (i == nslots - 1) {
+		snprintf(buf, size, "[%lld, ...)", (long long)m->lmax);
+		*lo = m->lmax;
+		*hi = INT64_MAX;
+	} else {
+		*lo = m->lmin + (int64_t)(i - 1) * m->lstep;
+		*hi = *lo + m->lstep - 1;
+		snprintf(buf, size, "[%lld, %lld)", (long long)*lo, (long long)(*lo + m->lstep));
+	}
+}
+
+static void print_hist(const struct bt_map *m, const struct row *r, struct strbuf *sb, bool json)
+{
+	int first = -1, last = -1;
+	uint64_t max = 0;
+	char label[80];
+	int64_t lo, hi;
+
+	for (int i = 0; i < r->nslots; i++)
+		if (r->slots[i]) {
+			if (first < 0)
+				first = i;
+			last = i;
+			if (r->slots[i] > max)
+				max = r->slots[i];
+		}
+	if (json) {
+		strbuf_addc(sb, '[');
+		for (int i = first; first >= 0 && i <= last; i++) {
+			bucket(m, i, r->nslots, label, sizeof(label), &lo, &hi);
+			if (sb->s[sb->len - 1] != '[')
+				strbuf_add(sb, ", ");
+			strbuf_addc(sb, '{');
+			if (lo != INT64_MIN) /* the open ends have no bound there */
+				strbuf_addf(sb, "\"min\": %lld, ", (long long)lo);
+			if (hi != INT64_MAX)
+				strbuf_addf(sb, "\"max\": %lld, ", (long long)hi);
+			strbuf_addf(sb, "\"count\": %llu}", (unsigned long long)r->slots[i]);
+		}
+		strbuf_addc(sb, ']');
+		return;
+	}
+	for (int i = first; first >= 0 && i <= last; i++) {
+		int bar = (int)(r->slots[i] * 52 / max);
+
+		bucket(m, i, r->nslots, label, sizeof(label), &lo, &hi);
+		strbuf_addf(sb, "%-16s%8llu |", label, (unsigned long long)r->slots[i]);
+		for (int k = 0; k < 52; k++)
+			strbuf_addc(sb, k < bar ? '@' : ' ');
+		strbuf_add(sb, "|\n");
+	}
+}
+
+static int nslots_of(const struct bt_map *m)
+{
+	return m->agg == AG_HIST ? 66 : (int)((m->lmax - m->lmin) / m->lstep) + 2;
+}
+
+static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div)
+{
+	struct map_dump d;
+	struct row *rows;
+	size_t nr = 0;
+	bool hist = m->agg == AG_HIST || m->agg == AG_LHIST;
+	int tuple = hist ? m->key_size - 8 : m->key_size;
+	struct strbuf sb = { 0 };
+
+	if (div <= 0)
+		div = 1;
+	if (map_dump(map_fd_of(b, m), (size_t)m->key_size, (size_t)m->val_size, &d) < 0) {
+		tool_err("bpftrace", "cannot read %s: %s", m->name, err_msg());
+		return;
+	}
+	rows = xcalloc(d.n + 1, sizeof(*rows));
+	for (size_t i = 0; i < d.n; i++) {
+		const uint8_t *k = map_dump_key(&d, i), *v = map_dump_value(&d, i);
+		uint64_t x, slot;
+		struct row *r = NULL;
+
+		memcpy(&x, v, 8);
+		if (hist) {
+			memcpy(&slot, k + tuple, 8);
+			for (size_t j = 0; j < nr; j++)
+				if (!memcmp(rows[j].key, k, (size_t)tuple))
+					r = &rows[j];
+			if (!r) {
+				r = &rows[nr++];
+				r->key = k;
+				r->order = i;
+				r->nslots = nslots_of(m);
+				r->slots = xcalloc((size_t)r->nslots, sizeof(uint64_t));
+			}
+			if (slot < (uint64_t)r->nslots) {
+				r->slots[slot] += x;
+				r->sortv += (int64_t)x;
+			}
+			continue;
+		}
+		r = &rows[nr++];
+		r->key = k;
+		r->val = v;
+		r->order = i;
+		if (m->agg == AG_AVG || m->agg == AG_STATS) {
+			uint64_t cnt = x, tot;
+
+			memcpy(&tot, v + 8, 8);
+			r->sortv = cnt ? (int64_t)tot / (int64_t)cnt : 0;
+		} else if (m->agg != AG_VALUE || m->val.vt == VT_INT) {
+			r->sortv = (int64_t)x;
+		}
+	}
+	tie_key_len = hist ? (size_t)tuple : 0;
+	qsort(rows, nr, sizeof(*rows), row_cmp);
+	strbuf_reset(&sb);
+	if (b->json && !nr && m->nkeys) {
+		/* an empty map: nothing at all in JSON */
+	} else if (b->json) {
+		const char *type = hist ? "hist" : m->agg == AG_AVG || m->agg == AG_STATS ? "stats" : "map";
+
+		strbuf_addf(&sb, "{\"type\": \"%s\", \"data\": {", type);
+		json_str(&sb, m->name);
+		strbuf_add(&sb, ": ");
+		if (m->nkeys)
+			strbuf_addc(&sb, '{');
+	} else if (!nr && m->nkeys) {
+		strbuf_addc(&sb, '\n');
+	}
+	for (size_t i = top > 0 && nr > (size_t)top ? nr - (size_t)top : 0; i < nr; i++) {
+		const struct row *r = &rows[i];
+
+		if (b->json) {
+			if (m->nkeys) {
+				struct strbuf k = { 0 };
+
+				strbuf_reset(&k);
+				add_key(b, m, r->key, &k, true);
+				if (sb.s[sb.len - 1] != '{')
+					strbuf_add(&sb, ", ");
+				json_str(&sb, k.s);
+				strbuf_add(&sb, ": ");
+				strbuf_free(&k);
+			}
+		} else {
+			strbuf_add(&sb, m->name);
+			if (m->nkeys) {
+				strbuf_addc(&sb, '[');
+				add_key(b, m, r->key, &sb, false);
+				strbuf_addc(&sb, ']');
+			}
+			strbuf_add(&sb, hist ? ": \n" : ": ");
+		}
+		if (hist) {
+			print_hist(m, r, &sb, b->json);
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+		} else if (m->agg == AG_AVG || m->agg == AG_STATS) {
+			uint64_t cnt, tot;
+
+			memcpy(&cnt, r->val, 8);
+			memcpy(&tot, r->val + 8, 8);
+			if (m->agg == AG_AVG)
+				strbuf_addf(&sb, "%lld", cnt ? (long long)tot / (long long)cnt / div : 0);
+			else if (b->json)
+				strbuf_addf(&sb, "{\"count\": %llu, \"average\": %lld, \"total\": %lld}", (unsigned long long)cnt,
+					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
+			else
+				strbuf_addf(&sb, "count %llu, average %lld, total %lld", (unsigned long long)cnt,
+					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+		} else if (m->agg == AG_VALUE && m->val.vt == VT_STR) {
+			if (b->json) {
+				struct strbuf v = { 0 };
+
+				strbuf_reset(&v);
+				add_value(b, &v, &m->val, r->val);
+				json_str(&sb, v.s);
+				strbuf_free(&v);
+			} else {
+				add_value(b, &sb, &m->val, r->val);
+				strbuf_addc(&sb, '\n');
+			}
+		} else {
+			strbuf_addf(&sb, "%lld", (long long)r->sortv / div);
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+		}
+	}
+	if (b->json && !nr && m->nkeys) {
+	} else if (b->json) {
+		if (m->nkeys)
+			strbuf_addc(&sb, '}');
+		else if (!nr)
+			strbuf_add(&sb, "null");
+		strbuf_add(&sb, "}}\n");
+	} else if (nr && (m->agg == AG_AVG || m->agg == AG_STATS)) {
+		strbuf_addc(&sb, '\n');
+	}
+	fwrite(sb.s, 1, sb.len, stdout);
+	strbuf_free(&sb);
+	for (size_t i = 0; i < nr; i++)
+		free(rows[i].slots);
+	free(rows);
+	map_dump_free(&d);
+}
+
+static int name_cmp(const void *x, const void *y)
+{
+	const struct bt_map *a = *(const struct bt_map *const *)x, *b = *(const struct bt_map *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+void bt_out_exit(struct bt_out *b)
+{
+	const struct bt_map **order = xcalloc((size_t)b->prog->nmaps + 1, sizeof(*order));
+
+	fputs("\n\n", stdout);
+	for (int i = 0; i < b->prog->nmaps; i++)
+		order[i] = &b->prog->maps[i];
+	qsort(order, (size_t)b->prog->nmaps, sizeof(*order), name_cmp);
+	for (int i = 0; i < b->prog->nmaps; i++)
+		print_map(b, order[i], 0, 0);
+	free(order);
+	fflush(stdout);
+}
+
+void bt_out_dump(const struct bt_prog *p)
+{
+	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym" };
+
+	printf("Program\n");
+	for (int i = 0; i < p->np; i++) {
+		printf(" probe %d:", i);
+		for (int k = 0; k < p->p[i].nap; k++)
+			printf(" %s", p->p[i].ap[k].text);
+		printf("%s\n", p->p[i].pred ? " (predicate)" : "");
+	}
+	for (int i = 0; i < p->nmaps; i++) {
+		const struct bt_map *m = &p->maps[i];
+
+		printf(" map %s: %s, %d key%s (%d bytes) [", m->name, agg[m->agg], m->nkeys, m->nkeys == 1 ? "" : "s",
+		       m->key_size);
+		for (int k = 0; k < m->nkeys; k++)
+			printf("%s%s", k ? ", " : "", vt[m->keys[k].vt]);
+		printf("], value %d bytes\n", m->val_size);
+	}
+	for (int i = 0; i < p->nvars; i++)
+		printf(" variable %s (probe %d): %s\n", p->vars[i].name, p->vars[i].probe, vt[p->vars[i].t.vt]);
+	for (int i = 0; i < p->nacts; i++)
+		printf(" action %d: %s, record %d bytes\n", i,
+		       (const char *const[]){ "printf", "print", "clear", "zero", "exit", "time", "join", "cat" }[p->acts[i].kind],
+		       p->acts[i].size);
+}

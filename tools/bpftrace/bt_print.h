@@ -1,0 +1,33 @@
+/* bpftrace 0.17's output: the Attaching line, printf and the other
+ * records, and the maps at exit (text, or -f json). */
+#ifndef COREBOX_BPFTRACE_BT_PRINT_H
+#define COREBOX_BPFTRACE_BT_PRINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tools/probe/bt.h"
+#include "tools/stack/stacks.h"
+
+struct obj;
+
+struct bt_out {
+	struct bt_prog *prog;
+	bool json;
+	struct obj *o;
+	struct stacks stk;
+	bool stk_ok;
+};
+
+void bt_out_attaching(struct bt_out *b, int n);
+/* After load: map fds, the stack symbolizer.  0 or -errno. */
+int bt_out_open(struct bt_out *b, struct obj *o);
+/* One record from the ring buffer: 1 when it is exit(), else 0. */
+int bt_out_record(struct bt_out *b, const void *data, size_t size);
+/* At exit: two blank lines and every map, by name. */
+void bt_out_exit(struct bt_out *b);
+void bt_out_close(struct bt_out *b);
+/* -d: the checked program's maps, variables and actions. */
+void bt_out_dump(const struct bt_prog *p);
+
+#endif

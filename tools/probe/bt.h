@@ -1,0 +1,149 @@
+/* bpftrace's language: the second front end of the tracing compiler.
+ *
+ *   bt_parse()    program text -> struct bt_prog: probes (attach point
+ *                 texts), predicates, statement lists; expressions are the
+ *                 shared struct node (expr.h, EXPR_BT mode).
+ *   bt_check()    the semantic pass: the type of every map (key tuple,
+ *                 aggregation, value), variable and printf argument, the
+ *                 async actions (printf, print, clear, zero, exit) as a
+ *                 table the user side reads records against.
+ *   bt_gen_probe() one location's program (probe.h's struct gen: the same
+ *                 prologue, expression compiler, maps and loader path as
+ *                 trace and funccount).
+ * The applet (tools/bpftrace) resolves the attach points, loads, runs
+ * BEGIN/END, reads the records and prints the maps as bpftrace 0.17. */
+#ifndef COREBOX_PROBE_BT_H
+#define COREBOX_PROBE_BT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "probe.h"
+
+enum bt_stmt_kind { BS_EXPR, BS_ASSIGN, BS_IF, BS_UNROLL /* body, op times */, BS_WHILE /* lhs: condition */ };
+
+struct bt_stmt {
+	enum bt_stmt_kind kind;
+	int op;                      /* BS_ASSIGN: OP_ASSIGN, OP_ADD_ASSIGN..., OP_INC, OP_DEC */
+	struct node *lhs, *rhs;      /* BS_EXPR: lhs; BS_IF: lhs is the condition */
+	struct bt_stmt *body, *els;  /* BS_IF */
+	struct bt_stmt *next;
+	int pos;
+	int op_pos;                  /* BS_ASSIGN: where the operator is */
+};
+
+struct bt_attach {
+	char *text;                  /* "tracepoint:syscalls:sys_enter_*" */
+	int pos, end;
+};
+
+struct bt_probe {
+	struct bt_attach *ap;
+	int nap;
+	struct node *pred;
+	struct bt_stmt *body;
+};
+
+/* What a key, value, variable or argument holds. */
+enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
+	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */ };
+struct bt_type {
+	uint8_t vt;
+	bool sign;
+	uint16_t size;               /* bytes in a key, value or record */
+	uint16_t depth;              /* stacks: frames printed */
+};
+
+enum bt_agg { AG_VALUE, AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG, AG_STATS, AG_HIST, AG_LHIST };
+
+#define BT_MAX_KEYS 8
+struct bt_map {
+	char *name;                  /* "@", "@x" */
+	int nkeys;                   /* -1: not yet known */
+	struct bt_type keys[BT_MAX_KEYS];
+	int key_size;                /* the tuple's bytes (+ 8 for the hist/lhist slot) */
+	enum bt_agg agg;
+	struct bt_type val;          /* AG_VALUE */
+	int val_size;
+	int64_t lmin, lmax, lstep;   /* lhist */
+	int idx;                     /* index in the loader object */
+};
+
+/* Async actions: records {u64 action index, arguments} in the ring buffer. */
+enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
+#define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
+struct bt_action {
+	enum bt_act kind;
+	char *fmt;                   /* printf, time: the format; join: the delimiter; cat: the file */
+	int map;                     /* print, clear, zero */
+	int top, div;                /* print(@m, top, div) */
+	int nargs;
+	struct bt_type *args;
+	int *off;                    /* argument offsets in the record */
+	int size;                    /* record bytes */
+};
+
+struct bt_var {
+	char *name;
+	int probe;                   /* scratch variables live in one probe block */
+	struct bt_type t;
+};
+
+struct bt_prog {
+	const char *text;            /* the program (not owned) */
+	struct bt_probe *p;
+	int np;
+	/* bt_check */
+	struct bt_map *maps;
+	int nmaps;
+	struct bt_action *acts;
+	int nacts;
+	struct bt_var *vars;
+	int nvars;
+	int strlen;                  /* BPFTRACE_STRLEN: string bytes (64) */
+	int max_rec;                 /* largest record */
+	char **params;               /* $1.. */
+	int nparams;
+	int cpid;                    /* -c: the command's pid (builtin cpid) */
+	bool uses_kstack, uses_ustack, uses_ksym;
+	/* #define NAME VALUE lines of the program (integer values) */
+	char **def_names;
+	int64_t *def_vals;
+	int ndefs;
+	/* the first error */
+	int errpos, errend;
+};
+
+/* 0, or -EINVAL with err_msg() and errpos/errend set. */
+int bt_parse(const char *text, struct bt_prog *p);
+void bt_prog_free(struct bt_prog *p);
+/* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
+ * (bpftrace's error layout) on stderr. */
+void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
+
+/* Types of maps, variables and actions, checked against loc (a location
+ * of each probe, for tracepoint fields): 0 or -EINVAL (errpos). */
+int bt_check(struct bt_prog *p, const struct loc *const *locs);
+
+/* Maps and programs in the loader object: bt_new_maps once (ring buffer
+ * "events", a per-CPU record heap, stacks, one hash per @map), then
+ * bt_gen_probe per location of probe pi.  probe_name: the attach point
+ * as `probe` prints it; func: `func`.  0 or -errno (gen_errpos). */
+#define BT_STACK_DEPTHS 8
+struct bt_maps {
+	int events, heap;
+	/* one stack map per depth asked for (kstack(5), ustack): the kernel
+	 * keys a stack by its frames up to the map's depth, so stacks that
+	 * differ only deeper down count as one, as in bpftrace */
+	int stacks[BT_STACK_DEPTHS], depth[BT_STACK_DEPTHS], nstacks;
+};
+/* "stacks_DEPTH": the name of the stack map of that depth. */
+void bt_stack_map_name(int depth, char *buf, int size);
+int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring);
+int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
+		 const char *func);
+
+/* Bytes of a string/stack value by type, for the user side. */
+int bt_type_size(const struct bt_type *t);
+
+#endif

@@ -1,0 +1,599 @@
+/* bpftrace's semantic pass (see bt.h): what each map, variable and
+ * action holds, so every program of every probe lays out keys, values and
+ * records the same way, and the user side can print them. */
+#include "bt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
+
+static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
+{
+	if (p->errpos < 0) {
+		p->errpos = n ? n->pos : 0;
+		p->errend = n && n->end > n->pos ? n->end : p->errpos + 1;
+		err_set(EINVAL, "%s", msg);
+	}
+	return -EINVAL;
+}
+
+int bt_type_size(const struct bt_type *t)
+{
+	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
+}
+
+static bool is_map(const struct node *n)
+{
+	return (n->kind == N_IDENT && n->str[0] == '@') ||
+	       (n->kind == N_INDEX && n->a->kind == N_IDENT && n->a->str[0] == '@');
+}
+
+static const char *map_name(const struct node *n)
+{
+	return n->kind == N_IDENT ? n->str : n->a->str;
+}
+
+static struct bt_map *find_map(struct bt_prog *p, const char *name)
+{
+	for (int i = 0; i < p->nmaps; i++)
+		if (!strcmp(p->maps[i].name, name))
+			return &p->maps[i];
+	return NULL;
+}
+
+static struct bt_map *get_map(struct bt_prog *p, const char *name)
+{
+	struct bt_map *m = find_map(p, name);
+
+	if (m)
+		return m;
+	p->maps = xrealloc(p->maps, (size_t)(p->nmaps + 1) * sizeof(*p->maps));
+	m = &p->maps[p->nmaps++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->nkeys = -1;
+	m->agg = -1;
+	return m;
+}
+
+struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
+struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name)
+{
+	for (int i = 0; i < p->nvars; i++)
+		if (p->vars[i].probe == probe && !strcmp(p->vars[i].name, name))
+			return &p->vars[i];
+	return NULL;
+}
+
+static int nargs(const struct node *n)
+{
+	int k = 0;
+
+	for (const struct node *a = n->a; a; a = a->next)
+		k++;
+	return k;
+}
+
+static const struct tp_field *tp_string_field(const struct loc *l, const struct node *n)
+{
+	const struct tp_field *f;
+
+	if (!l || n->kind != N_MEMBER || n->a->kind != N_IDENT || strcmp(n->a->str, "args") ||
+	    (l->mech != M_TP && l->mech != M_SYSCALL && l->mech != M_RAW_TP))
+		return NULL;
+	f = tp_field(&l->fmt, n->str);
+	if (f && (f->data_loc || (strstr(f->type, "char") && strchr(f->type, '['))))
+		return f;
+	return NULL;
+}
+
+/* The type an expression has (no code): what keys and values store. */
+struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	struct bt_type t = { .vt = VT_INT, .sign = true, .size = 8 };
+	struct bt_type s = { .vt = VT_STR, .size = (uint16_t)p->strlen };
+
+	switch (n->kind) {
+	case N_STR:
+		return s;
+	case N_IDENT:
+		if (!strcmp(n->str, "comm")) {
+			s.size = 16; /* the task's comm, whatever BPFTRACE_STRLEN says */
+			return s;
+		}
+		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func"))
+			return s;
+		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || !strcmp(n->str, "stack")) {
+			t.vt = n->str[0] == 'u' ? VT_USTACK : VT_KSTACK;
+			t.depth = 127;
+			return t;
+		}
+		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
+			int k = atoi(n->str + 1);
+			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "";
+			char *end;
+
+			strtoll(v, &end, 0);
+			if (*v && !*end)
+				return t;
+			return s;
+		}
+		if (n->str[0] == '$') {
+			struct bt_var *v = bt_find_var(p, pi, n->str);
+
+			return v ? v->t : t;
+		}
+		if (n->str[0] == '@') {
+			struct bt_map *m = find_map(p, n->str);
+
+			if (m && m->agg == AG_VALUE)
+				return m->val;
+		}
+		return t;
+	case N_INDEX:
+		if (is_map(n)) {
+			struct bt_map *m = find_map(p, map_name(n));
+
+			if (m && m->agg == AG_VALUE)
+				return m->val;
+		}
+		return t;
+	case N_CALL:
+		if (!strcmp(n->str, "str"))
+			return s;
+		if (!strcmp(n->str, "ksym")) {
+			t.vt = VT_KSYM;
+			return t;
+		}
+		if (!strcmp(n->str, "usym")) {
+			t.vt = VT_USYM;
+			t.size = 16;
+			return t;
+		}
+		if (!strcmp(n->str, "ntop")) {
+			t.vt = VT_INET;
+			t.size = 24;
+			return t;
+		}
+		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack")) {
+			t.vt = n->str[0] == 'k' ? VT_KSTACK : VT_USTACK;
+			t.depth = n->a && n->a->kind == N_NUM && n->a->num > 0 && n->a->num <= 127 ? (uint16_t)n->a->num : 127;
+			return t;
+		}
+		return t;
+	case N_MEMBER:
+		return tp_string_field(l, n) ? s : t;
+	case N_COND:
+		return bt_type_of(p, pi, l, n->b);
+	default:
+		return t;
+	}
+}
+
+static bool same_type(const struct bt_type *a, const struct bt_type *b)
+{
+	return a->vt == b->vt;
+}
+
+static const char *type_word(const struct bt_type *t)
+{
+	switch (t->vt) {
+	case VT_STR: return "string";
+	case VT_KSTACK: return "kstack";
+	case VT_USTACK: return "ustack";
+	case VT_KSYM: return "ksym";
+	case VT_INET: return "inet";
+	case VT_USYM: return "usym";
+	default: return "int64";
+	}
+}
+
+/* The keys of map expression n: set once, then checked. */
+static int map_keys(struct bt_prog *p, int pi, const struct loc *l, const struct node *n, struct bt_map *m)
+{
+	struct bt_type k[BT_MAX_KEYS];
+	int nk = 0;
+
+	if (n->kind == N_INDEX)
+		for (const struct node *e = n->b; e; e = e->next) {
+			if (nk == BT_MAX_KEYS)
+				return cfail(p, e, "too many map keys");
+			k[nk++] = bt_type_of(p, pi, l, e);
+		}
+	if (m->nkeys < 0) {
+		m->nkeys = nk;
+		memcpy(m->keys, k, sizeof(k[0]) * (size_t)nk);
+		m->key_size = 0;
+		for (int i = 0; i < nk; i++)
+			m->key_size += (bt_type_size(&k[i]) + 7) & ~7;
+		if (!nk)
+			m->key_size = 8;
+		return 0;
+	}
+	if (m->nkeys != nk) {
+		char msg[200];
+
+		snprintf(msg, sizeof(msg), "Argument mismatch for %s: trying to access with %d arguments when map expects %d arguments",
+			 m->name, nk, m->nkeys);
+		return cfail(p, n, msg);
+	}
+	for (int i = 0; i < nk; i++)
+		if (!same_type(&k[i], &m->keys[i])) {
+			char msg[200];
+
+			snprintf(msg, sizeof(msg), "Argument mismatch for %s: trying to access with arguments: [%s] when map expects arguments: [%s]",
+				 m->name, type_word(&k[i]), type_word(&m->keys[i]));
+			return cfail(p, n, msg);
+		}
+	return 0;
+}
+
+static int set_agg(struct bt_prog *p, const struct node *at, struct bt_map *m, enum bt_agg agg, struct bt_type v)
+{
+	char msg[200];
+
+	if ((int)m->agg < 0) {
+		m->agg = agg;
+		m->val = v;
+		m->val_size = agg == AG_AVG || agg == AG_STATS ? 16 : agg == AG_VALUE ? (bt_type_size(&v) + 7) & ~7 : 8;
+		return 0;
+	}
+	if (m->agg == agg && (agg != AG_VALUE || same_type(&m->val, &v)))
+		return 0;
+	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign a value of another type (%s) than it holds",
+		 m->name, type_word(&v));
+	return cfail(p, at, msg);
+}
+
+static int64_t num_arg(const struct node *n, bool *ok)
+{
+	if (n && n->kind == N_NUM) {
+		*ok = true;
+		return (int64_t)n->num;
+	}
+	if (n && n->kind == N_UNARY && n->op == '-' && n->a->kind == N_NUM) {
+		*ok = true;
+		return -(int64_t)n->a->num;
+	}
+	*ok = false;
+	return 0;
+}
+
+/* A map assigned an aggregation: count(), hist(x)... */
+static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const struct node *lhs, const struct node *call)
+{
+	static const struct { const char *f; enum bt_agg agg; int args; } aggs[] = {
+		{ "count", AG_COUNT, 0 }, { "sum", AG_SUM, 1 }, { "min", AG_MIN, 1 }, { "max", AG_MAX, 1 },
+		{ "avg", AG_AVG, 1 }, { "stats", AG_STATS, 1 }, { "hist", AG_HIST, 1 }, { "lhist", AG_LHIST, 4 },
+	};
+	struct bt_map *m = get_map(p, map_name(lhs));
+	struct bt_type v = { .vt = VT_INT, .sign = true, .size = 8 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(aggs); i++) {
+		char msg[120];
+
+		if (strcmp(call->str, aggs[i].f))
+			continue;
+		if (nargs(call) != aggs[i].args) {
+			snprintf(msg, sizeof(msg), "%s() requires %d argument%s (%d provided)", aggs[i].f, aggs[i].args,
+				 aggs[i].args == 1 ? "" : "s", nargs(call));
+			return cfail(p, call, msg);
+		}
+		if (map_keys(p, pi, l, lhs, m) < 0 || set_agg(p, call, m, aggs[i].agg, v) < 0)
+			return -EINVAL;
+		if (aggs[i].agg == AG_HIST || aggs[i].agg == AG_LHIST)
+			m->key_size = (m->nkeys ? m->key_size : 0) + 8;
+		if (aggs[i].agg == AG_LHIST) {
+			bool a, b, c;
+			const struct node *x = call->a->next;
+
+			m->lmin = num_arg(x, &a);
+			m->lmax = num_arg(x->next, &b);
+			m->lstep = num_arg(x->next->next, &c);
+			if (!a || !b || !c)
+				return cfail(p, call, "lhist() expects integer literals for min, max and step");
+			if (m->lstep <= 0 || m->lmax <= m->lmin || (m->lmax - m->lmin) / m->lstep > 1000)
+				return cfail(p, call, "lhist() step must be >= 1 and max > min (at most 1000 buckets)");
+		}
+		return 0;
+	}
+	return GEN_EXT_PASS;
+}
+
+static int add_action(struct bt_prog *p, enum bt_act kind)
+{
+	struct bt_action *a;
+
+	p->acts = xrealloc(p->acts, (size_t)(p->nacts + 1) * sizeof(*p->acts));
+	a = &p->acts[p->nacts];
+	memset(a, 0, sizeof(*a));
+	a->kind = kind;
+	a->map = -1;
+	a->size = 8;
+	return p->nacts++;
+}
+
+/* The conversions of a printf format: how many, and which want strings. */
+static int printf_convs(const char *f, char *kinds, int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; f[i]; i++) {
+		if (f[i] != '%')
+			continue;
+		if (f[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		i++;
+		while (f[i] && strchr("-+ #0", f[i]))
+			i++;
+		while (f[i] >= '0' && f[i] <= '9')
+			i++;
+		if (f[i] == '.')
+			for (i++; f[i] >= '0' && f[i] <= '9'; i++)
+				;
+		while (f[i] && strchr("hlzjt", f[i]))
+			i++;
+		if (!f[i] || !strchr("diuxXocsp", f[i]))
+			return -1;
+		if (n < max)
+			kinds[n] = f[i];
+		n++;
+	}
+	return n;
+}
+
+static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struct node *c)
+{
+	int k = nargs(c);
+	char msg[160];
+
+	if (!strcmp(c->str, "printf")) {
+		char kinds[64];
+		int conv, act, off = 8;
+		struct bt_action *a;
+		struct node *arg;
+
+		if (!c->a || c->a->kind != N_STR)
+			return cfail(p, c, "printf() expects a string literal as its first argument");
+		conv = printf_convs(c->a->str, kinds, 64);
+		if (conv < 0)
+			return cfail(p, c->a, "printf: Invalid format string");
+		if (conv != k - 1) {
+			snprintf(msg, sizeof(msg), "printf: %s arguments for format string (%d supplied, %d expected)",
+				 conv > k - 1 ? "Not enough" : "Too many", k - 1, conv);
+			return cfail(p, c, msg);
+		}
+		if (conv > 32)
+			return cfail(p, c, "printf: too many arguments (at most 32)");
+		act = add_action(p, BA_PRINTF);
+		a = &p->acts[act];
+		a->fmt = xstrdup(c->a->str);
+		a->nargs = conv;
+		a->args = xcalloc((size_t)conv + 1, sizeof(*a->args));
+		a->off = xcalloc((size_t)conv + 1, sizeof(*a->off));
+		arg = c->a->next;
+		for (int i = 0; i < conv; i++, arg = arg->next) {
+			a->args[i] = bt_type_of(p, pi, l, arg);
+			if (kinds[i] == 's' && a->args[i].vt == VT_INT &&
+			    (arg->kind == N_MEMBER || (arg->kind == N_INDEX && !is_map(arg)))) {
+				/* a char array or char * member (BTF knows; the code
+				 * generator checks): read as a string */
+				a->args[i].vt = VT_STR;
+				a->args[i].size = (uint16_t)p->strlen;
+			}
+			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
+			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET &&
+			    a->args[i].vt != VT_USYM) {
+				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
+					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
+				return cfail(p, arg, msg);
+			}
+			if (arg->kind == N_STR && (int)arg->len + 1 > a->args[i].size && arg->len < 1024)
+				a->args[i].size = (uint16_t)((arg->len + 8) & ~7u); /* a literal keeps its length */
+			a->off[i] = off;
+			off += (bt_type_size(&a->args[i]) + 7) & ~7;
+		}
+		a->size = off;
+		c->num = (uint64_t)act; /* the codegen finds its action here */
+		if (off > p->max_rec)
+			p->max_rec = off;
+		return 0;
+	}
+	if (!strcmp(c->str, "join")) {
+		int act;
+
+		if (k < 1 || k > 2 || (k == 2 && c->a->next->kind != N_STR))
+			return cfail(p, c, "join() takes an array of strings and an optional delimiter literal");
+		act = add_action(p, BA_JOIN);
+		p->acts[act].fmt = xstrdup(k == 2 ? c->a->next->str : " ");
+		p->acts[act].size = 16 + BT_JOIN_MAX * p->strlen;
+		if (p->acts[act].size > p->max_rec)
+			p->max_rec = p->acts[act].size;
+		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "cat")) {
+		int act;
+
+		if (k != 1 || c->a->kind != N_STR)
+			return cfail(p, c, "cat() takes a file name literal here (no format arguments yet)");
+		act = add_action(p, BA_CAT);
+		p->acts[act].fmt = xstrdup(c->a->str);
+		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "exit") || !strcmp(c->str, "time")) {
+		int act = add_action(p, c->str[0] == 'e' ? BA_EXIT : BA_TIME);
+
+		if (c->str[0] == 't')
+			p->acts[act].fmt = xstrdup(k && c->a->kind == N_STR ? c->a->str : "%H:%M:%S\n");
+		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "print") || !strcmp(c->str, "clear") || !strcmp(c->str, "zero")) {
+		int act;
+		bool ok;
+
+		if (!k || !is_map(c->a) || c->a->kind != N_IDENT) {
+			snprintf(msg, sizeof(msg), "%s() expects a map to be provided", c->str);
+			return cfail(p, c, msg);
+		}
+		act = add_action(p, c->str[0] == 'p' ? BA_PRINT : c->str[0] == 'c' ? BA_CLEAR : BA_ZERO);
+		p->acts[act].map = (int)(get_map(p, c->a->str) - p->maps);
+		p->acts[act].top = k > 1 ? (int)num_arg(c->a->next, &ok) : 0;
+		p->acts[act].div = k > 2 ? (int)num_arg(c->a->next->next, &ok) : 0;
+		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "delete")) {
+		struct bt_map *m;
+
+		if (!k || !is_map(c->a))
+			return cfail(p, c, "delete() expects a map to be provided");
+		if (k > 1 && c->a->kind == N_IDENT) { /* delete(@m, key): today's spelling */
+			struct node *idx = xcalloc(1, sizeof(*idx));
+
+			idx->kind = N_INDEX;
+			idx->pos = c->a->pos;
+			idx->end = c->end;
+			idx->a = c->a;
+			idx->b = c->a->next;
+			c->a->next = NULL;
+			c->a = idx;
+		}
+		m = get_map(p, map_name(c->a));
+		return m->nkeys < 0 ? 0 : map_keys(p, pi, l, c->a, m);
+	}
+	snprintf(msg, sizeof(msg), "Unknown function: %s", c->str);
+	cfail(p, c, msg);
+	p->errend = c->pos + (int)strlen(c->str); /* the name, as bpftrace marks it */
+	return -EINVAL;
+}
+
+static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
+{
+	for (; s; s = s->next) {
+		if (s->kind == BS_IF || s->kind == BS_UNROLL || s->kind == BS_WHILE) {
+			if (check_stmts(p, pi, l, s->body) < 0 || check_stmts(p, pi, l, s->els) < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (s->kind == BS_EXPR) {
+			if (s->lhs->kind != N_CALL)
+				continue; /* a value computed for nothing: compiled, dropped */
+			if (check_call_stmt(p, pi, l, s->lhs) < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (is_map(s->lhs)) {
+			struct bt_map *m;
+			struct bt_type v = { .vt = VT_INT, .sign = true, .size = 8 };
+			int r;
+
+			if (s->rhs && s->rhs->kind == N_CALL && s->op == OP_ASSIGN &&
+			    (r = assign_agg(p, pi, l, s->lhs, s->rhs)) != GEN_EXT_PASS) {
+				if (r < 0)
+					return r;
+				continue;
+			}
+			m = get_map(p, map_name(s->lhs));
+			if (s->op == OP_ASSIGN)
+				v = bt_type_of(p, pi, l, s->rhs);
+			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
+				return cfail(p, s->rhs, "a stack can only be a map key");
+			if (map_keys(p, pi, l, s->lhs, m) < 0 || set_agg(p, s->rhs ? s->rhs : s->lhs, m, AG_VALUE, v) < 0)
+				return -EINVAL;
+			continue;
+		}
+		if (s->lhs->kind == N_IDENT && s->lhs->str[0] == '$' && !(s->lhs->str[1] >= '0' && s->lhs->str[1] <= '9')) {
+			struct bt_type v = { .vt = VT_INT, .sign = true, .size = 8 };
+			struct bt_var *var = bt_find_var(p, pi, s->lhs->str);
+
+			if (s->op == OP_ASSIGN)
+				v = bt_type_of(p, pi, l, s->rhs);
+			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
+				return cfail(p, s->rhs, "a stack can only be a map key");
+			if (var && !same_type(&var->t, &v)) {
+				char msg[200];
+
+				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",
+					 var->name, type_word(&v), type_word(&var->t));
+				cfail(p, s->lhs, msg);
+				p->errpos = s->op_pos; /* bpftrace points at the '=' */
+				p->errend = s->op_pos + 1;
+				return -EINVAL;
+			}
+			if (!var) {
+				p->vars = xrealloc(p->vars, (size_t)(p->nvars + 1) * sizeof(*p->vars));
+				var = &p->vars[p->nvars++];
+				var->name = xstrdup(s->lhs->str);
+				var->probe = pi;
+				var->t = v;
+			}
+			continue;
+		}
+		return cfail(p, s->lhs, "only maps (@x) and variables ($x) can be assigned");
+	}
+	return 0;
+}
+
+/* args.field (0.19+) is args->field (0.17): one spelling for the codegen. */
+static void arrows(struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->kind == N_MEMBER && n->op == '.' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args"))
+			n->op = '>';
+		arrows(n->a);
+		arrows(n->b);
+		arrows(n->c);
+	}
+}
+
+static void arrows_stmts(struct bt_stmt *s)
+{
+	for (; s; s = s->next) {
+		arrows(s->lhs);
+		arrows(s->rhs);
+		arrows_stmts(s->body);
+		arrows_stmts(s->els);
+	}
+}
+
+int bt_check(struct bt_prog *p, const struct loc *const *locs)
+{
+	for (int pi = 0; pi < p->np; pi++) {
+		arrows(p->p[pi].pred);
+		arrows_stmts(p->p[pi].body);
+		if (check_stmts(p, pi, locs[pi], p->p[pi].body) < 0)
+			return -EINVAL;
+	}
+	for (int i = 0; i < p->nmaps; i++) {
+		struct bt_map *m = &p->maps[i];
+
+		if ((int)m->agg < 0 || m->nkeys < 0) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "Undefined map: %s", m->name);
+			p->errpos = 0;
+			p->errend = 1;
+			for (int pi = 0; pi < p->np && p->text; pi++) {
+				const char *f = strstr(p->text, m->name);
+
+				if (f) {
+					p->errpos = (int)(f - p->text);
+					p->errend = p->errpos + (int)strlen(m->name);
+				}
+				break;
+			}
+			return err_set(EINVAL, "%s", msg);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,1215 @@
+/* bpftrace programs on the shared code generator (see bt.h): statements,
+ * maps and records here; expressions through gen_value_node, with this
+ * file's vocabulary (maps, $variables, builtins) as its extension.
+ *
+ * Registers: R6 context, R8 pid_tgid (gen_begin), R7 the record being
+ * filled by printf (a per-CPU heap value). */
+#include "bt.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bpf/kallsyms.h"
+#include "btf/btf.h"
+#include "lib/err.h"
+#include "lib/util.h"
+#include "loader/obj.h"
+
+struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
+struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+
+struct cg {
+	struct bt_prog *p;
+	int pi;
+	struct gen *g;
+	struct emit *e;
+	const struct bt_maps *m;
+	bool ring;
+	const char *probe_name, *func;
+	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
+	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
+	uint64_t start_ns;
+};
+
+static int string_to(struct cg *c, struct node *n, int reg, int off, int size);
+static int str_compare(struct cg *c, struct node *n, struct ctype *t);
+
+static bool is_map(const struct node *n)
+{
+	return (n->kind == N_IDENT && n->str[0] == '@') ||
+	       (n->kind == N_INDEX && n->a->kind == N_IDENT && n->a->str[0] == '@');
+}
+
+static struct bt_map *map_of(struct cg *c, const struct node *n)
+{
+	const char *name = n->kind == N_IDENT ? n->str : n->a->str;
+
+	for (int i = 0; i < c->p->nmaps; i++)
+		if (!strcmp(c->p->maps[i].name, name))
+			return &c->p->maps[i];
+	return NULL;
+}
+
+static void zero(struct cg *c, int reg, int off, int size)
+{
+	for (int k = 0; k + 8 <= size; k += 8)
+		emit_st(c->e, 8, reg, (int16_t)(off + k), 0);
+	for (int k = size & ~7; k < size; k++)
+		emit_st(c->e, 1, reg, (int16_t)(off + k), 0);
+}
+
+/* R0 = stack id of the current kernel/user stack (user: | tgid << 32). */
+static int stackid(struct cg *c, const struct node *n, bool user, int depth)
+{
+	struct emit *e = c->e;
+	int k;
+
+	for (k = 0; k < c->m->nstacks && c->m->depth[k] != depth; k++)
+		;
+	if (k == c->m->nstacks)
+		return gen_fail(c->g, n, "no stack map of this depth");
+	emit_mov(e, R1, R6);
+	emit_ldmap(e, R2, c->m->stacks[k]);
+	emit_movi(e, R3, user ? BPF_F_USER_STACK : 0);
+	emit_call(e, BPF_FUNC_get_stackid);
+	if (user) {
+		emit_alui(e, BPF_LSH, R0, 32);
+		emit_alui(e, BPF_RSH, R0, 32);
+		emit_mov(e, R1, R8);
+		emit_alui(e, BPF_RSH, R1, 32);
+		emit_alui(e, BPF_LSH, R1, 32);
+		emit_alu(e, BPF_OR, R0, R1);
+	} else {
+		emit_alui(e, BPF_LSH, R0, 32);
+		emit_alui(e, BPF_RSH, R0, 32);
+	}
+	return 0;
+}
+
+/* kstack(N) / ustack(N) / kstack: the depth asked for (bt_check's rule). */
+static int stack_depth(const struct node *n)
+{
+	if (n->kind == N_CALL && n->a && n->a->kind == N_NUM && n->a->num > 0 && n->a->num <= 127)
+		return (int)n->a->num;
+	return 127;
+}
+
+static bool is_stack(const struct node *n)
+{
+	return (n->kind == N_IDENT || n->kind == N_CALL) &&
+	       (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || (n->kind == N_IDENT && !strcmp(n->str, "stack")));
+}
+
+static void depths_node(const struct node *n, struct bt_maps *m)
+{
+	for (; n; n = n->next) {
+		if (is_stack(n)) {
+			int d = stack_depth(n), k;
+
+			for (k = 0; k < m->nstacks && m->depth[k] != d; k++)
+				;
+			if (k == m->nstacks && k < BT_STACK_DEPTHS)
+				m->depth[m->nstacks++] = d;
+		}
+		depths_node(n->a, m);
+		depths_node(n->b, m);
+		depths_node(n->c, m);
+	}
+}
+
+static void depths_stmts(const struct bt_stmt *s, struct bt_maps *m)
+{
+	for (; s; s = s->next) {
+		depths_node(s->lhs, m);
+		depths_node(s->rhs, m);
+		depths_stmts(s->body, m);
+		depths_stmts(s->els, m);
+	}
+}
+
+void bt_stack_map_name(int depth, char *buf, int size)
+{
+	snprintf(buf, (size_t)size, "stacks_%d", depth);
+}
+
+/* Key of map expression n at fp+off (m->key_size bytes, the hist slot
+ * excluded: the caller fills it). */
+static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off);
+
+static int build_key(struct cg *c, const struct node *n, const struct bt_map *m, int off)
+{
+	int k = 0, pos = off;
+
+	zero(c, R10, off, m->key_size);
+	if (n->kind != N_INDEX)
+		return 0;
+	for (struct node *x = n->b; x; x = x->next, k++) {
+		const struct bt_type *kt = &m->keys[k];
+
+		if (value_to(c, x, kt, R10, pos) < 0)
+			return -EINVAL;
+		pos += (bt_type_size(kt) + 7) & ~7;
+	}
+	return 0;
+}
+
+/* R0 = the integer value of map expression n (0 when absent). */
+static int map_read(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct bt_map *m = map_of(c, n);
+	int key, none = emit_label(c->e), done = emit_label(c->e);
+
+	if (!m || m->nkeys < 0)
+		return gen_fail(c->g, n, "Undefined map");
+	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
+	    (m->agg == AG_VALUE && m->val.vt != VT_INT))
+		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
+	key = gen_stack(c->g, m->key_size);
+	if (build_key(c, n, m, key) < 0)
+		return -EINVAL;
+	emit_ldmap(c->e, R1, m->idx);
+	emit_mov(c->e, R2, R10);
+	emit_alui(c->e, BPF_ADD, R2, key);
+	emit_call(c->e, BPF_FUNC_map_lookup_elem);
+	emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
+	if (m->agg == AG_AVG) {
+		emit_ldx(c->e, 8, R1, R0, 0);
+		emit_ldx(c->e, 8, R0, R0, 8);
+		emit_jmpi(c->e, BPF_JEQ, R1, 0, none);
+		emit_alu(c->e, BPF_DIV, R0, R1);
+	} else {
+		emit_ldx(c->e, 8, R0, R0, 0);
+	}
+	emit_ja(c->e, done);
+	emit_place(c->e, none);
+	emit_movi(c->e, R0, 0);
+	emit_place(c->e, done);
+	gen_unstack(c->g, m->key_size);
+	*t = ct_int(8, true);
+	return 0;
+}
+
+static int var_slot(struct cg *c, const char *name, struct bt_var **v)
+{
+	*v = bt_find_var(c->p, c->pi, name);
+	if (!*v)
+		return 0;
+	return c->var_off[*v - c->p->vars];
+}
+
+struct ksearch {
+	const char *name;
+	uint64_t addr;
+	bool found;
+};
+
+static int ksearch_one(void *ctx, const struct kallsym *s)
+{
+	struct ksearch *k = ctx;
+
+	if (strcmp(s->name, k->name))
+		return 0;
+	k->addr = s->addr;
+	k->found = true;
+	return 1;
+}
+
+/* kaddr("name"): the symbol's address, at compile time. */
+static int kernel_addr(const char *name, uint64_t *addr)
+{
+	struct ksearch k = { name, 0, false };
+
+	if (kallsyms_each(NULL, ksearch_one, &k) < 0 || !k.found || !k.addr) {
+		err_clear();
+		return -ENOENT;
+	}
+	*addr = k.addr;
+	return 0;
+}
+
+/* a == b on strings: both into the stack, compared up to the first NUL
+ * (a literal's length + 1 bytes when one side is a literal). */
+static int str_compare(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct emit *e = c->e;
+	int size = c->p->strlen, a = gen_stack(c->g, size), b = gen_stack(c->g, size);
+	int len = size, differ = emit_label(e), done = emit_label(e);
+
+	if (n->a->kind == N_STR && (int)n->a->len + 1 < len)
+		len = (int)n->a->len + 1;
+	if (n->b->kind == N_STR && (int)n->b->len + 1 < len)
+		len = (int)n->b->len + 1;
+	if (string_to(c, n->a, R10, a, size) < 0 || string_to(c, n->b, R10, b, size) < 0)
+		return -EINVAL;
+	for (int k = 0; k < len; k++) {
+		emit_ldx(e, 1, R1, R10, (int16_t)(a + k));
+		emit_ldx(e, 1, R2, R10, (int16_t)(b + k));
+		emit_jmp(e, BPF_JNE, R1, R2, differ);
+	}
+	emit_movi(e, R0, n->op == OP_EQ);
+	emit_ja(e, done);
+	emit_place(e, differ);
+	emit_movi(e, R0, n->op != OP_EQ);
+	emit_place(e, done);
+	gen_unstack(c->g, size);
+	gen_unstack(c->g, size);
+	*t = ct_int(8, false);
+	return 0;
+}
+
+/* Kernel header macros the book's tools use (bpftrace asks clang for
+ * them; they are not in BTF). */
+static const struct { const char *name; int64_t val; } macros[] = {
+	{ "TASK_RUNNING", 0 }, { "TASK_INTERRUPTIBLE", 1 }, { "TASK_UNINTERRUPTIBLE", 2 },
+	{ "AF_INET", 2 }, { "AF_INET6", 10 }, { "AF_UNIX", 1 },
+};
+
+/* An enumerator of the kernel's BTF (SKB_DROP_REASON_..., TCP_ESTABLISHED):
+ * one pass over the types, only for a name nothing else knew. */
+static bool btf_enumerator(const char *name, int64_t *val)
+{
+	const struct btf *btf = probe_kernel_btf();
+	uint32_t n = btf ? btf_nr_types(btf) : 0;
+
+	for (uint32_t id = 1; id < n; id++) {
+		const struct btf_type *t = btf_type_by_id(btf, id);
+
+		if (!t)
+			continue;
+		if (btf_kind(t) == BTF_KIND_ENUM) {
+			const struct btf_enum *e = btf_enums(t);
+
+			for (uint32_t i = 0; i < btf_vlen(t); i++) {
+				const char *en = btf_str(btf, e[i].name_off);
+
+				if (en && !strcmp(en, name)) {
+					*val = btf_kflag(t) ? (int64_t)(int32_t)e[i].val : (int64_t)(uint32_t)e[i].val;
+					return true;
+				}
+			}
+		} else if (btf_kind(t) == BTF_KIND_ENUM64) {
+			const struct btf_enum64 *e = btf_enums64(t);
+
+			for (uint32_t i = 0; i < btf_vlen(t); i++) {
+				const char *en = btf_str(btf, e[i].name_off);
+
+				if (en && !strcmp(en, name)) {
+					*val = (int64_t)((uint64_t)e[i].val_hi32 << 32 | e[i].val_lo32);
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/* The extension: bpftrace's identifiers, maps and calls as values. */
+static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
+{
+	struct cg *c = ctx;
+	struct emit *e = c->e;
+	const char *s = n->str;
+
+	if (n->kind == N_INDEX && is_map(n))
+		return map_read(c, n, t);
+	if (n->kind == N_MEMBER && n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args")) {
+		const struct loc *l = gen_loc(g);
+
+		if (l->mech != M_TP && l->mech != M_RAW_TP && l->mech != M_SYSCALL) {
+			/* kfunc's args->NAME: the function's parameter of that
+			 * name (BTF), which the shared generator knows by name */
+			expr_free(n->a);
+			n->a = NULL;
+			n->kind = N_IDENT;
+			n->op = 0;
+			return GEN_EXT_PASS;
+		}
+	}
+	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
+	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
+	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR))
+		return str_compare(c, n, t);
+	if (n->kind == N_CALL) {
+		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
+			*t = ct_int(8, false);
+			return stackid(c, n, s[0] == 'u', stack_depth(n));
+		}
+		if (!strcmp(s, "ksym")) {
+			if (!n->a || n->a->next)
+				return gen_fail(g, n, "ksym() requires 1 argument");
+			return gen_value_node(g, n->a, t);
+		}
+		if (!strcmp(s, "bswap")) {
+			/* to big endian from this (little-endian) host: a swap of
+			 * the operand's width */
+			int bits;
+
+			if (!n->a || n->a->next)
+				return gen_fail(g, n, "bswap() requires 1 argument");
+			if (gen_value_node(g, n->a, t) < 0)
+				return -EINVAL;
+			bits = t->base == CT_INT && !t->ptr && t->size < 8 ? t->size * 8 : 64;
+			if (bits > 8)
+				emit_insn(e, (struct bpf_insn){ .code = BPF_ALU | BPF_END | BPF_TO_BE, .dst_reg = R0, .imm = bits });
+			return 0;
+		}
+		if (!strcmp(s, "kaddr")) {
+			uint64_t addr;
+
+			if (!n->a || n->a->kind != N_STR || n->a->next)
+				return gen_fail(g, n, "kaddr() expects a string literal");
+			if (kernel_addr(n->a->str, &addr) < 0) {
+				char msg[200];
+
+				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", n->a->str);
+				return gen_fail(g, n, msg);
+			}
+			emit_ld64(e, R0, addr);
+			*t = ct_int(8, false);
+			return 0;
+		}
+		if (!strcmp(s, "str") || !strcmp(s, "STRCMP") || !strcmp(s, "$entry")) {
+			if (!strcmp(s, "str"))
+				return gen_fail(g, n, "str() gives a string, not an integer");
+			return gen_fail(g, n, "Unknown function");
+		}
+		{
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "Unknown function: %s", s);
+			return gen_fail(g, n, msg);
+		}
+	}
+	if (n->kind != N_IDENT)
+		return GEN_EXT_PASS;
+	*t = ct_int(8, false);
+	if (s[0] == '@')
+		return map_read(c, n, t);
+	if (!strcmp(s, "$#") || !strcmp(s, "cpid")) {
+		emit_ld64(e, R0, (uint64_t)(s[0] == '$' ? c->p->nparams : c->p->cpid));
+		return 0;
+	}
+	if (s[0] == '$' && s[1] >= '0' && s[1] <= '9') {
+		int k = atoi(s + 1);
+		const char *v = k >= 1 && k <= c->p->nparams ? c->p->params[k - 1] : "0";
+		char *end;
+		long long x = strtoll(v, &end, 0);
+
+		if (*end)
+			return gen_fail(g, n, "this positional parameter is a string: use str($N)");
+		emit_ld64(e, R0, (uint64_t)x);
+		*t = ct_int(8, true);
+		return 0;
+	}
+	if (s[0] == '$' && strcmp(s, "$retval")) {
+		struct bt_var *v;
+		int off = var_slot(c, s, &v);
+		char msg[160];
+
+		if (!v || !off) {
+			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
+			return gen_fail(g, n, msg);
+		}
+		if (v->t.vt != VT_INT)
+			return gen_fail(g, n, "a string variable is no integer");
+		emit_ldx(e, 8, R0, R10, (int16_t)off);
+		*t = c->var_ct[v - c->p->vars];
+		return 0;
+	}
+	if (!strcmp(s, "pid")) {
+		emit_mov(e, R0, R8);
+		emit_alui(e, BPF_RSH, R0, 32);
+		return 0;
+	}
+	if (!strcmp(s, "tid")) {
+		emit_mov(e, R0, R8);
+		emit_alui(e, BPF_LSH, R0, 32);
+		emit_alui(e, BPF_RSH, R0, 32);
+		return 0;
+	}
+	if (!strcmp(s, "uid") || !strcmp(s, "gid")) {
+		emit_call(e, BPF_FUNC_get_current_uid_gid);
+		if (s[0] == 'u')
+			emit_alui(e, BPF_LSH, R0, 32);
+		emit_alui(e, BPF_RSH, R0, 32);
+		return 0;
+	}
+	if (!strcmp(s, "cpu")) {
+		emit_call(e, BPF_FUNC_get_smp_processor_id);
+		return 0;
+	}
+	if (!strcmp(s, "nsecs") || !strcmp(s, "elapsed")) {
+		emit_call(e, BPF_FUNC_ktime_get_ns);
+		if (s[0] == 'e') {
+			emit_ld64(e, R1, c->start_ns);
+			emit_alu(e, BPF_SUB, R0, R1);
+		}
+		return 0;
+	}
+	if (!strcmp(s, "cgroup")) {
+		emit_call(e, BPF_FUNC_get_current_cgroup_id);
+		return 0;
+	}
+	if (!strcmp(s, "rand")) {
+		emit_call(e, BPF_FUNC_get_prandom_u32);
+		return 0;
+	}
+	if (!strcmp(s, "curtask")) {
+		n->str[0] = '$'; /* the shared $task, typed from BTF */
+		free(n->str);
+		n->str = xstrdup("$task");
+		return GEN_EXT_PASS;
+	}
+	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack"))
+		return stackid(c, n, s[0] == 'u', 127);
+	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9'))) {
+		/* bpftrace counts from arg0, the shared generator (bcc) from arg1 */
+		char name[16];
+
+		snprintf(name, sizeof(name), "arg%d", atoi(s + 3) + 1);
+		free(n->str);
+		n->str = xstrdup(name);
+		return GEN_EXT_PASS;
+	}
+	if (!strcmp(s, "comm") || !strcmp(s, "probe") || !strcmp(s, "func"))
+		return gen_fail(g, n, "a string is no integer");
+	if (!strcmp(s, "retval") || !strcmp(s, "args"))
+		return GEN_EXT_PASS;
+	for (int i = 0; i < c->p->ndefs; i++)
+		if (!strcmp(c->p->def_names[i], s)) {
+			emit_ld64(e, R0, (uint64_t)c->p->def_vals[i]);
+			*t = ct_int(8, true);
+			return 0;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(macros); i++)
+		if (!strcmp(macros[i].name, s)) {
+			emit_ld64(e, R0, (uint64_t)macros[i].val);
+			*t = ct_int(8, true);
+			return 0;
+		}
+	{
+		int64_t v;
+
+		if (s[0] != '$' && s[0] != '@' && btf_enumerator(s, &v)) {
+			emit_ld64(e, R0, (uint64_t)v);
+			*t = ct_int(8, true);
+			return 0;
+		}
+	}
+	{
+		char msg[160];
+
+		snprintf(msg, sizeof(msg), "Unknown identifier: '%s'", s);
+		return gen_fail(g, n, msg);
+	}
+}
+
+static int inet_to(struct cg *c, struct node *n, int reg, int off);
+
+/* Any value into (reg + off): strings and addresses by their size,
+ * integers (stack ids, symbols' addresses) as 8 bytes. */
+static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off)
+{
+	struct ctype t;
+
+	if (bt->vt == VT_STR)
+		return string_to(c, n, reg, off, bt->size);
+	if (bt->vt == VT_INET)
+		return inet_to(c, n, reg, off);
+	if (bt->vt == VT_USYM) { /* the address and whose it is */
+		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
+			return gen_fail(c->g, n, "usym() takes one address");
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_stx(c->e, 8, reg, (int16_t)off, R0);
+		emit_mov(c->e, R1, R8);
+		emit_alui(c->e, BPF_RSH, R1, 32);
+		emit_stx(c->e, 8, reg, (int16_t)(off + 8), R1);
+		return 0;
+	}
+	if (gen_value_node(c->g, n, &t) < 0)
+		return -EINVAL;
+	emit_stx(c->e, 8, reg, (int16_t)off, R0);
+	return 0;
+}
+
+/* A literal into (reg + off), size bytes (zeroed already). */
+static void literal(struct cg *c, const char *s, size_t len, int reg, int off, int size)
+{
+	for (size_t k = 0; k < len && (int)k < size - 1; k++)
+		emit_st(c->e, 1, reg, (int16_t)(off + (int)k), (unsigned char)s[k]);
+}
+
+static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
+{
+	struct emit *e = c->e;
+	struct ctype t;
+
+	zero(c, reg, off, size);
+	switch (n->kind) {
+	case N_STR:
+		literal(c, n->str, n->len, reg, off, size);
+		return 0;
+	case N_IDENT:
+		if (!strcmp(n->str, "comm")) {
+			emit_mov(e, R1, reg);
+			emit_alui(e, BPF_ADD, R1, off);
+			emit_movi(e, R2, size < 16 ? size : 16);
+			emit_call(e, BPF_FUNC_get_current_comm);
+			return 0;
+		}
+		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func")) {
+			const char *v = n->str[0] == 'p' ? c->probe_name : c->func;
+
+			literal(c, v, strlen(v), reg, off, size);
+			return 0;
+		}
+		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
+			int k = atoi(n->str + 1);
+			const char *v = k >= 1 && k <= c->p->nparams ? c->p->params[k - 1] : "";
+
+			literal(c, v, strlen(v), reg, off, size);
+			return 0;
+		}
+		if (n->str[0] == '$') {
+			struct bt_var *v;
+			int vo = var_slot(c, n->str, &v);
+
+			if (!v || !vo || v->t.vt != VT_STR)
+				return gen_fail(c->g, n, "not a string variable");
+			for (int k = 0; k + 8 <= size && k + 8 <= v->t.size; k += 8) {
+				emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
+				emit_stx(e, 8, reg, (int16_t)(off + k), R1);
+			}
+			emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
+			return 0;
+		}
+		break;
+	case N_CALL:
+		if (!strcmp(n->str, "str")) {
+			int len = size;
+
+			if (!n->a)
+				return gen_fail(c->g, n, "str() requires at least 1 argument (0 provided)");
+			if (n->a->next) {
+				struct ctype lt;
+				int16_t lim;
+
+				if (n->a->next->kind == N_NUM) {
+					if ((int)n->a->next->num + 1 < len)
+						len = (int)n->a->next->num + 1;
+				} else {
+					(void)lt;
+					(void)lim;
+				}
+			}
+			if (n->a->kind == N_IDENT && n->a->str[0] == '$' && n->a->str[1] >= '0' && n->a->str[1] <= '9' &&
+			    bt_type_of(c->p, c->pi, gen_loc(c->g), n->a).vt == VT_STR)
+				return string_to(c, n->a, reg, off, len); /* str($1): the parameter's text */
+			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
+				/* an address kept earlier: read the string there (a user
+				 * address below the kernel's half) */
+				int kern = emit_label(e), done = emit_label(e), none = emit_label(e);
+
+				if (gen_value_node(c->g, n->a, &t) < 0)
+					return -EINVAL;
+				emit_jmpi(e, BPF_JEQ, R0, 0, none);
+				emit_mov(e, R3, R0);
+				emit_mov(e, R1, reg);
+				emit_alui(e, BPF_ADD, R1, off);
+				emit_movi(e, R2, len);
+				emit_jmpi(e, BPF_JSLT, R3, 0, kern);
+				emit_call(e, BPF_FUNC_probe_read_user_str);
+				emit_ja(e, done);
+				emit_place(e, kern);
+				emit_call(e, BPF_FUNC_probe_read_kernel_str);
+				emit_place(e, done);
+				emit_place(e, none);
+				return 0;
+			}
+			return gen_string_node(c->g, n->a, reg, (int16_t)off, len);
+		}
+		break;
+	case N_MEMBER:
+		return gen_string_node(c->g, n, reg, (int16_t)off, size);
+	case N_COND: {
+		int no = emit_label(e), done = emit_label(e);
+
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_jmpi(e, BPF_JEQ, R0, 0, no);
+		if (string_to(c, n->b, reg, off, size) < 0)
+			return -EINVAL;
+		emit_ja(e, done);
+		emit_place(e, no);
+		if (string_to(c, n->c, reg, off, size) < 0)
+			return -EINVAL;
+		emit_place(e, done);
+		return 0;
+	}
+	default:
+		break;
+	}
+	if (is_map(n)) {
+		struct bt_map *m = map_of(c, n);
+		int key, none = emit_label(e);
+
+		if (!m || m->agg != AG_VALUE || m->val.vt != VT_STR)
+			return gen_fail(c->g, n, "not a string map");
+		key = gen_stack(c->g, m->key_size);
+		if (build_key(c, n, m, key) < 0)
+			return -EINVAL;
+		emit_ldmap(e, R1, m->idx);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_lookup_elem);
+		emit_jmpi(e, BPF_JEQ, R0, 0, none);
+		for (int k = 0; k + 8 <= size && k + 8 <= m->val.size; k += 8) {
+			emit_ldx(e, 8, R1, R0, (int16_t)k);
+			emit_stx(e, 8, reg, (int16_t)(off + k), R1);
+		}
+		emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
+		emit_place(e, none);
+		gen_unstack(c->g, m->key_size);
+		return 0;
+	}
+	return gen_fail(c->g, n, "expected a string");
+}
+
+/* ntop([AF, ]ADDR) into (reg + off): {family, 16 bytes}; an int is an
+ * IPv4 address, a byte array of 16 an IPv6 one.  Or a copy of such a
+ * value from a variable or map. */
+static int inet_to(struct cg *c, struct node *n, int reg, int off)
+{
+	struct emit *e = c->e;
+	struct ctype t;
+	struct node *addr;
+
+	zero(c, reg, off, 24);
+	if (n->kind == N_IDENT && n->str[0] == '$') {
+		struct bt_var *v;
+		int vo = var_slot(c, n->str, &v);
+
+		if (!v || !vo || v->t.vt != VT_INET)
+			return gen_fail(c->g, n, "not an address variable");
+		for (int k = 0; k < 24; k += 8) {
+			emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
+			emit_stx(e, 8, reg, (int16_t)(off + k), R1);
+		}
+		return 0;
+	}
+	if (n->kind != N_CALL || strcmp(n->str, "ntop") || !n->a || (n->a->next && n->a->next->next))
+		return gen_fail(c->g, n, "ntop() takes an address, or a family and an address");
+	addr = n->a->next ? n->a->next : n->a;
+	if (n->a->next) {
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_stx(e, 8, reg, (int16_t)off, R0);
+	}
+	if (gen_value_node(c->g, addr, &t) < 0)
+		return -EINVAL;
+	if (t.arr) { /* u8[16] (in6_addr's bytes) or u32[4]: its address is in R0 */
+		uint32_t size = ct_size(&t) > 16 ? 16 : ct_size(&t);
+
+		if (!n->a->next)
+			emit_st(e, 8, reg, (int16_t)off, size == 16 ? 10 : 2);
+		emit_mov(e, R3, R0);
+		emit_mov(e, R1, reg);
+		emit_alui(e, BPF_ADD, R1, off + 8);
+		emit_movi(e, R2, (int32_t)size);
+		emit_call(e, BPF_FUNC_probe_read_kernel);
+		return 0;
+	}
+	if (!n->a->next)
+		emit_st(e, 8, reg, (int16_t)off, 2);
+	emit_stx(e, 4, reg, (int16_t)(off + 8), R0);
+	return 0;
+}
+
+/* The record of action act: R7 = the heap, id stored; 0 or jump out. */
+static void record_begin(struct cg *c, int act, int out)
+{
+	int key = gen_stack(c->g, 8);
+
+	emit_st(c->e, 8, R10, (int16_t)key, 0);
+	gen_lookup(c->g, c->m->heap, key, out);
+	emit_mov(c->e, R7, R0);
+	emit_ld64(c->e, R1, (uint64_t)act);
+	emit_stx(c->e, 8, R7, 0, R1);
+	gen_unstack(c->g, 8);
+}
+
+static void record_send(struct cg *c, int size)
+{
+	struct emit *e = c->e;
+
+	if (c->ring) {
+		emit_ldmap(e, R1, c->m->events);
+		emit_mov(e, R2, R7);
+		emit_movi(e, R3, size);
+		emit_movi(e, R4, 0);
+		emit_call(e, BPF_FUNC_ringbuf_output);
+	} else {
+		emit_mov(e, R1, R6);
+		emit_ldmap(e, R2, c->m->events);
+		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
+		emit_mov(e, R4, R7);
+		emit_movi(e, R5, size);
+		emit_call(e, BPF_FUNC_perf_event_output);
+	}
+}
+
+static int call_stmt(struct cg *c, struct node *n, int out)
+{
+	struct emit *e = c->e;
+	struct ctype t;
+
+	if (!strcmp(n->str, "printf")) {
+		const struct bt_action *a = &c->p->acts[n->num];
+		struct node *arg = n->a->next;
+		int skip = emit_label(e);
+
+		record_begin(c, (int)n->num, skip);
+		for (int i = 0; i < a->nargs; i++, arg = arg->next)
+			if (value_to(c, arg, &a->args[i], R7, a->off[i]) < 0)
+				return -EINVAL;
+		record_send(c, a->size);
+		emit_place(e, skip);
+		return 0;
+	}
+	if (!strcmp(n->str, "join")) {
+		/* {id, count, BT_JOIN_MAX strings}: argv[i] until a NULL */
+		const struct bt_action *a = &c->p->acts[n->num];
+		int skip = emit_label(e), full = emit_label(e), ptr, sl = c->p->strlen;
+
+		record_begin(c, (int)n->num, skip);
+		emit_st(e, 8, R7, 8, 0);
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		ptr = gen_stack(c->g, 16);
+		emit_stx(e, 8, R10, (int16_t)ptr, R0);
+		for (int i = 0; i < BT_JOIN_MAX; i++) {
+			emit_st(e, 8, R10, (int16_t)(ptr + 8), 0);
+			emit_mov(e, R1, R10);
+			emit_alui(e, BPF_ADD, R1, ptr + 8);
+			emit_movi(e, R2, 8);
+			emit_ldx(e, 8, R3, R10, (int16_t)ptr);
+			emit_alui(e, BPF_ADD, R3, 8 * i);
+			emit_call(e, BPF_FUNC_probe_read_user);
+			emit_ldx(e, 8, R3, R10, (int16_t)(ptr + 8));
+			emit_jmpi(e, BPF_JEQ, R3, 0, full);
+			emit_mov(e, R1, R7);
+			emit_alui(e, BPF_ADD, R1, 16 + i * sl);
+			emit_movi(e, R2, sl);
+			emit_call(e, BPF_FUNC_probe_read_user_str);
+			emit_st(e, 8, R7, 8, i + 1);
+		}
+		emit_place(e, full);
+		gen_unstack(c->g, 16);
+		record_send(c, a->size);
+		emit_place(e, skip);
+		return 0;
+	}
+	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "cat") || !strcmp(n->str, "print") ||
+	    !strcmp(n->str, "clear") || !strcmp(n->str, "zero")) {
+		int skip = emit_label(e);
+
+		record_begin(c, (int)n->num, skip);
+		record_send(c, 8);
+		emit_place(e, skip);
+		if (n->str[0] == 'e')
+			emit_ja(e, out); /* nothing after exit() runs */
+		return 0;
+	}
+	if (!strcmp(n->str, "delete")) {
+		struct bt_map *m = map_of(c, n->a);
+		int key;
+
+		if (!m)
+			return gen_fail(c->g, n, "delete() of an unknown map");
+		key = gen_stack(c->g, m->key_size);
+		if (build_key(c, n->a, m, key) < 0)
+			return -EINVAL;
+		emit_ldmap(e, R1, m->idx);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_delete_elem);
+		gen_unstack(c->g, m->key_size);
+		return 0;
+	}
+	return gen_fail(c->g, n, "Unknown function");
+}
+
+/* R1 = the value to fold into a map (aggregation argument or rhs). */
+static int agg_update(struct cg *c, struct bt_map *m, int key, int val, int op)
+{
+	struct emit *e = c->e;
+	int insert = emit_label(e), done = emit_label(e);
+
+	/* the new value is in fp+val (8 bytes) */
+	emit_ldmap(e, R1, m->idx);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, key);
+	emit_call(e, BPF_FUNC_map_lookup_elem);
+	emit_jmpi(e, BPF_JEQ, R0, 0, insert);
+	emit_ldx(e, 8, R1, R10, (int16_t)val);
+	switch (op) {
+	case AG_MIN:
+	case AG_MAX: {
+		int keep = emit_label(e);
+
+		emit_ldx(e, 8, R2, R0, 0);
+		emit_jmp(e, op == AG_MIN ? BPF_JSGE : BPF_JSLE, R1, R2, keep);
+		emit_stx(e, 8, R0, 0, R1);
+		emit_place(e, keep);
+		break;
+	}
+	case AG_AVG:
+	case AG_STATS:
+		emit_movi(e, R2, 1);
+		emit_xadd(e, 8, R0, 0, R2);
+		emit_xadd(e, 8, R0, 8, R1);
+		break;
+	case AG_VALUE:
+		emit_stx(e, 8, R0, 0, R1);
+		break;
+	default: /* count, sum, hist, lhist, += */
+		emit_xadd(e, 8, R0, 0, R1);
+		break;
+	}
+	emit_ja(e, done);
+	emit_place(e, insert);
+	if (op == AG_AVG || op == AG_STATS) {
+		/* {1, v} in place of {key...}: the key stays, a second slot holds the pair */
+		int pair = gen_stack(c->g, 16);
+
+		emit_st(e, 8, R10, (int16_t)pair, 1);
+		emit_ldx(e, 8, R1, R10, (int16_t)val);
+		emit_stx(e, 8, R10, (int16_t)(pair + 8), R1);
+		val = pair;
+		gen_unstack(c->g, 16);
+	}
+	emit_ldmap(e, R1, m->idx);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, key);
+	emit_mov(e, R3, R10);
+	emit_alui(e, BPF_ADD, R3, val);
+	emit_movi(e, R4, BPF_ANY);
+	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_place(e, done);
+	return 0;
+}
+
+static int bin_op(int op)
+{
+	switch (op) {
+	case OP_ADD_ASSIGN: case OP_INC: return '+';
+	case OP_SUB_ASSIGN: case OP_DEC: return '-';
+	case OP_MUL_ASSIGN: return '*';
+	case OP_DIV_ASSIGN: return '/';
+	case OP_MOD_ASSIGN: return '%';
+	case OP_AND_ASSIGN: return '&';
+	case OP_OR_ASSIGN: return '|';
+	case OP_XOR_ASSIGN: return '^';
+	case OP_SHL_ASSIGN: return OP_SHL;
+	case OP_SHR_ASSIGN: return OP_SHR;
+	}
+	return 0;
+}
+
+/* x OP= y as the tree x = x OP y (y: 1 for ++/--); freed by the caller
+ * without its borrowed children. */
+static struct node *compound(struct bt_stmt *s)
+{
+	struct node *b = xcalloc(1, sizeof(*b)), *one = NULL;
+
+	b->kind = N_BINARY;
+	b->op = bin_op(s->op);
+	b->pos = s->lhs->pos;
+	b->end = s->rhs ? s->rhs->end : s->lhs->end;
+	b->a = s->lhs;
+	if (s->rhs) {
+		b->b = s->rhs;
+	} else {
+		one = xcalloc(1, sizeof(*one));
+		one->kind = N_NUM;
+		one->num = 1;
+		b->b = one;
+	}
+	return b;
+}
+
+static void compound_free(struct node *b, struct bt_stmt *s)
+{
+	if (!s->rhs)
+		free(b->b);
+	free(b);
+}
+
+static int map_assign(struct cg *c, struct bt_stmt *s, int out)
+{
+	struct bt_map *m = map_of(c, s->lhs);
+	struct emit *e = c->e;
+	struct ctype t;
+	int key, val, err = 0;
+	struct node *rhs = s->rhs;
+	enum bt_agg op = m->agg;
+
+	(void)out;
+	key = gen_stack(c->g, m->key_size);
+	if (build_key(c, s->lhs, m, key) < 0)
+		return -EINVAL;
+	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM)) {
+		val = gen_stack(c->g, m->val_size);
+		if (value_to(c, rhs, &m->val, R10, val) < 0)
+			return -EINVAL;
+		emit_ldmap(e, R1, m->idx);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_mov(e, R3, R10);
+		emit_alui(e, BPF_ADD, R3, val);
+		emit_movi(e, R4, BPF_ANY);
+		emit_call(e, BPF_FUNC_map_update_elem);
+		gen_unstack(c->g, m->val_size);
+		gen_unstack(c->g, m->key_size);
+		return 0;
+	}
+	val = gen_stack(c->g, 8);
+	if (m->agg == AG_VALUE && s->op != OP_ASSIGN) {
+		op = 100; /* x OP= y: add for +=/-=/++/--, else read-modify-write */
+		if (s->op == OP_ADD_ASSIGN || s->op == OP_INC || s->op == OP_SUB_ASSIGN || s->op == OP_DEC) {
+			if (rhs) {
+				if (gen_value_node(c->g, rhs, &t) < 0)
+					return -EINVAL;
+			} else {
+				emit_movi(e, R0, 1);
+			}
+			if (s->op == OP_SUB_ASSIGN || s->op == OP_DEC)
+				emit_alui(e, BPF_NEG, R0, 0);
+			op = AG_SUM;
+		} else {
+			struct node *b = compound(s);
+
+			err = gen_value_node(c->g, b, &t);
+			compound_free(b, s);
+			if (err < 0)
+				return err;
+			op = AG_VALUE;
+		}
+	} else if (m->agg == AG_VALUE) {
+		if (gen_value_node(c->g, rhs, &t) < 0)
+			return -EINVAL;
+	} else if (m->agg == AG_COUNT) {
+		emit_movi(e, R0, 1);
+	} else {
+		if (gen_value_node(c->g, rhs->a, &t) < 0)
+			return -EINVAL;
+	}
+	emit_stx(e, 8, R10, (int16_t)val, R0);
+	if (m->agg == AG_HIST || m->agg == AG_LHIST) {
+		int slot_off = key + m->key_size - 8, neg = emit_label(e), done = emit_label(e);
+
+		emit_ldx(e, 8, R1, R10, (int16_t)val);
+		if (m->agg == AG_HIST) {
+			/* slot 0: negative, 1: zero, k + 1: log2 bucket k of bcc's log2l */
+			emit_jmpi(e, BPF_JSLT, R1, 0, neg);
+			gen_log2l(c->g);
+			emit_alui(e, BPF_ADD, R0, 1);
+			emit_ja(e, done);
+			emit_place(e, neg);
+			emit_movi(e, R0, 0);
+			emit_place(e, done);
+		} else {
+			int64_t nb = (m->lmax - m->lmin) / m->lstep;
+			int hi = emit_label(e);
+
+			emit_ld64(e, R2, (uint64_t)m->lmin);
+			emit_jmp(e, BPF_JSLT, R1, R2, neg);
+			emit_ld64(e, R2, (uint64_t)m->lmax);
+			emit_jmp(e, BPF_JSGE, R1, R2, hi);
+			emit_ld64(e, R2, (uint64_t)m->lmin);
+			emit_alu(e, BPF_SUB, R1, R2);
+			emit_mov(e, R0, R1);
+			emit_ld64(e, R2, (uint64_t)m->lstep);
+			emit_alu(e, BPF_DIV, R0, R2);
+			emit_alui(e, BPF_ADD, R0, 1);
+			emit_ja(e, done);
+			emit_place(e, hi);
+			emit_ld64(e, R0, (uint64_t)(nb + 1));
+			emit_ja(e, done);
+			emit_place(e, neg);
+			emit_movi(e, R0, 0);
+			emit_place(e, done);
+		}
+		emit_stx(e, 8, R10, (int16_t)slot_off, R0);
+		emit_st(e, 8, R10, (int16_t)val, 1);
+	}
+	agg_update(c, m, key, val, op);
+	gen_unstack(c->g, 8);
+	gen_unstack(c->g, m->key_size);
+	return 0;
+}
+
+static int var_assign(struct cg *c, struct bt_stmt *s)
+{
+	struct bt_var *v;
+	int off = var_slot(c, s->lhs->str, &v);
+	struct ctype t;
+	int err;
+
+	if (!v)
+		return gen_fail(c->g, s->lhs, "unknown variable");
+	if (!off) {
+		off = gen_stack(c->g, (bt_type_size(&v->t) + 7) & ~7);
+		c->var_off[v - c->p->vars] = off;
+		c->var_ct[v - c->p->vars] = ct_int(8, true);
+		if (v->t.vt == VT_INT)
+			emit_st(c->e, 8, R10, (int16_t)off, 0);
+	}
+	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM)
+		return value_to(c, s->rhs, &v->t, R10, off);
+	if (s->op == OP_ASSIGN) {
+		err = gen_value_node(c->g, s->rhs, &t);
+	} else {
+		struct node *b = compound(s);
+
+		err = gen_value_node(c->g, b, &t);
+		compound_free(b, s);
+	}
+	if (err < 0)
+		return err;
+	/* the value as 64 bits; a pointer keeps its type for -> and [] */
+	c->var_ct[v - c->p->vars] = ct_is_ptr(&t) ? t : ct_int(8, t.base == CT_INT ? t.sign || t.size < 8 : true);
+	emit_stx(c->e, 8, R10, (int16_t)off, R0);
+	return 0;
+}
+
+static int stmts(struct cg *c, struct bt_stmt *s, int out)
+{
+	struct ctype t;
+
+	for (; s; s = s->next) {
+		int err = 0;
+
+		if (s->kind == BS_IF) {
+			int no = emit_label(c->e), done = emit_label(c->e);
+
+			if (gen_value_node(c->g, s->lhs, &t) < 0)
+				return -EINVAL;
+			emit_jmpi(c->e, BPF_JEQ, R0, 0, no);
+			if (stmts(c, s->body, out) < 0)
+				return -EINVAL;
+			emit_ja(c->e, done);
+			emit_place(c->e, no);
+			if (stmts(c, s->els, out) < 0)
+				return -EINVAL;
+			emit_place(c->e, done);
+			continue;
+		}
+		if (s->kind == BS_WHILE) {
+			int top = emit_label(c->e), end = emit_label(c->e);
+
+			emit_place(c->e, top);
+			if (gen_value_node(c->g, s->lhs, &t) < 0)
+				return -EINVAL;
+			emit_jmpi(c->e, BPF_JEQ, R0, 0, end);
+			if (stmts(c, s->body, out) < 0)
+				return -EINVAL;
+			emit_ja(c->e, top);
+			emit_place(c->e, end);
+			continue;
+		}
+		if (s->kind == BS_UNROLL) {
+			for (int k = 0; k < s->op; k++)
+				if (stmts(c, s->body, out) < 0)
+					return -EINVAL;
+			continue;
+		}
+		if (s->kind == BS_EXPR)
+			err = s->lhs->kind == N_CALL ? call_stmt(c, s->lhs, out) : gen_value_node(c->g, s->lhs, &t);
+		else if (is_map(s->lhs))
+			err = map_assign(c, s, out);
+		else
+			err = var_assign(c, s);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
+{
+	uint32_t rec = (uint32_t)(p->max_rec < 16 ? 16 : p->max_rec);
+	uint32_t max_keys = 4096;
+	const char *env = getenv("BPFTRACE_MAP_KEYS_MAX");
+
+	if (env && atoi(env) > 0)
+		max_keys = (uint32_t)atoi(env);
+	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 19, 0)
+			 : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
+	m->heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (rec + 7) & ~7u, 1, 0);
+	if (m->events < 0 || m->heap < 0)
+		return -EINVAL;
+	m->nstacks = 0;
+	for (int i = 0; i < p->np; i++) {
+		depths_node(p->p[i].pred, m);
+		depths_stmts(p->p[i].body, m);
+	}
+	for (int k = 0; k < m->nstacks; k++) {
+		char name[32];
+
+		bt_stack_map_name(m->depth[k], name, sizeof(name));
+		m->stacks[k] = obj_new_map(o, name, BPF_MAP_TYPE_STACK_TRACE, 4, (uint32_t)m->depth[k] * 8, 4096, 0);
+		if (m->stacks[k] < 0)
+			return m->stacks[k];
+	}
+	for (int i = 0; i < p->nmaps; i++) {
+		struct bt_map *bm = &p->maps[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "m%d", i);
+		bm->idx = obj_new_map(o, name, BPF_MAP_TYPE_HASH, (uint32_t)bm->key_size, (uint32_t)bm->val_size,
+				      max_keys, 0);
+		if (bm->idx < 0)
+			return bm->idx;
+	}
+	return 0;
+}
+
+int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
+		 const char *func)
+{
+	static struct cg c; /* bss: large, one program at a time */
+	struct timespec ts;
+	int out;
+
+	memset(&c, 0, sizeof(c));
+	c.p = p;
+	c.pi = pi;
+	c.g = g;
+	c.e = gen_emit(g);
+	c.m = m;
+	c.ring = ring;
+	c.probe_name = probe_name;
+	c.func = func ? func : "";
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	c.start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (p->nvars > (int)ARRAY_SIZE(c.var_off))
+		return gen_fail(g, NULL, "too many variables");
+	gen_set_ext(g, ext, &c);
+	out = gen_begin(g);
+	if (p->p[pi].pred) {
+		struct ctype t;
+
+		if (gen_value_node(g, p->p[pi].pred, &t) < 0)
+			return -EINVAL;
+		emit_jmpi(c.e, BPF_JEQ, R0, 0, out);
+	}
+	if (stmts(&c, p->p[pi].body, out) < 0)
+		return -EINVAL;
+	gen_end(g, out);
+	return 0;
+}
