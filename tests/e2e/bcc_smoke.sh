@@ -140,8 +140,8 @@ holds_bpf() {
 	return 1
 }
 
-# one_line FILE: its first line, control bytes out, at most 200 bytes
-one_line() { head -n 1 "$1" | tr -d '\000-\037\177' | cut -c 1-200; }
+# one_line FILE: its first line, control bytes out, at most 400 bytes
+one_line() { head -n 1 "$1" | tr -d '\000-\037\177' | cut -c 1-400; }
 
 # kernel_lacks FILE: 0 when the tool's stderr is a one-line refusal that
 # names a kernel mechanism it cannot have here
