@@ -147,7 +147,16 @@ one_line() { head -n 1 "$1" | tr -d '\000-\037\177' | cut -c 1-400; }
 # names a kernel mechanism it cannot have here
 kernel_lacks() {
 	[ "$(wc -l < "$1")" -le 2 ] || return 1
-	grep -qiE 'this kernel|no kprobes|no fentry|kernel (has|offers) no|needs? (fentry|kprobes?|a hardware|the [a-z0-9_]+ module)|not compiled in|hardware PMU' "$1"
+	grep -qiE 'this kernel|no kprobes|no fentry|kernel (has|offers) no|needs? (fentry|kprobes?|a hardware|the [a-z0-9_]+ module)|not compiled in|hardware PMU' "$1" || return 1
+	# a refusal for want of kprobes must be true: the kprobe PMU (4.17+)
+	# or tracefs's kprobe_events is what a kernel with them offers
+	if grep -qiE 'no kprobes|neither fentry nor a kprobe' "$1" &&
+		{ [ -e /sys/bus/event_source/devices/kprobe ] || [ -e /sys/kernel/tracing/kprobe_events ] ||
+			[ -e /sys/kernel/debug/tracing/kprobe_events ]; }; then
+		echo "(the kernel has kprobes)" >> "$1"
+		return 1
+	fi
+	return 0
 }
 
 # run_line N KIND CMD...: run one line, its verdict into $W/N.res as
@@ -194,6 +203,7 @@ run_line() {
 		echo "lacks $(one_line "$err")" > "$W/$n.res"
 	else
 		[ -s "$err" ] && why="$why: $(one_line "$err")"
+		grep -q '^(the kernel has kprobes)$' "$err" && why="$why (but this kernel has kprobes)"
 		echo "fail $why" > "$W/$n.res"
 	fi
 }
