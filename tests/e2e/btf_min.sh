@@ -135,6 +135,12 @@ run_tool() {
 		ok "$label: $* loads, attaches, exits 0"
 	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && grep -q "this kernel offers no way to trace" "$W/tool.err"; then
 		ok "$label: $1: this kernel has no way in (no kprobes, no fentry): one line, exit 1"
+	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && [ ! -e /sys/bus/event_source/devices/kprobe ] &&
+		grep -q "no kprobes" "$W/tool.err"; then
+		ok "$label: $1: only kernel functions lead in, and this kernel has no kprobes nor fentry: one line, exit 1"
+	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && [ ! -e /sys/devices/system/cpu/cpu0/cpufreq ] &&
+		grep -q "^cpufreq: cannot read CPU 0's frequency" "$W/tool.err"; then
+		ok "$label: cpufreq: this machine has no cpufreq driver: one line, exit 1"
 	elif [ "$rc" = 1 ] && grep -q 'offers no hardware cache events' "$W/tool.err"; then
 		ok "$label: $* loads; no PMU here for its hardware events (exit 1, as it should)"
 	else
@@ -149,7 +155,8 @@ probe_args() {
 	trace | funccount | stackcount) echo 't:syscalls:sys_enter_getppid' ;;
 	funclatency) echo 'c:getppid' ;;
 	argdist) echo '-C p:c:getppid()' ;;
-	fsslower) echo '-t ext4' ;;
+	fsslower | fsdist) echo '-t ext4' ;;
+	bpftrace) echo '-e tracepoint:syscalls:sys_enter_getppid{@=count();}' ;; # no blank: split as one word
 	systrace) echo -s ;;
 	esac
 }

@@ -61,7 +61,8 @@ static int parse(int key, const char *arg, void *ctx)
 }
 
 /* scaling_cur_freq of every possible CPU (kHz) into the freqs map (MHz):
- * 0, or -1 after libbpf-tools' messages */
+ * 0, or -1 after one line (libbpf-tools prints two, the second a bare
+ * "failed to init freqs") */
 static int init_freqs(struct obj *o)
 {
 	int fd = map_fd(obj_map(o, "freqs")), n = cpus_possible();
@@ -73,13 +74,12 @@ static int init_freqs(struct obj *o)
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq", i);
 		if (!(f = fopen(path, "r"))) {
-			fprintf(stderr, "failed to open '%s': %s\n", path, strerror(errno));
-			fprintf(stderr, "failed to init freqs\n");
+			tool_err("cpufreq", "cannot read CPU %u's frequency (%s: %s): without a cpufreq driver "
+				 "(common in virtual machines) there is nothing to sample", i, path, strerror(errno));
 			return -1;
 		}
 		if (fscanf(f, "%u", &khz) != 1) {
-			fprintf(stderr, "failed to parse '%s'\n", path);
-			fprintf(stderr, "failed to init freqs\n");
+			tool_err("cpufreq", "cannot parse CPU %u's frequency in %s", i, path);
 			fclose(f);
 			return -1;
 		}
