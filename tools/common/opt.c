@@ -330,6 +330,16 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
 		int li = -1, cur = optind;
 
 		c = getopt_long(argc, argv, so, lo, &li);
+		if (c == -1 && optind > 1 && optind < argc && !strcmp(argv[optind - 1], "--")) {
+			/* "--" ends the options: the rest is positional, whatever it
+			 * looks like.  Handed over here in one go: glibc's getopt
+			 * (the sanitizer builds) moves optind back to the first
+			 * argument after "--" on every later call, so `bpftrace -- -1`
+			 * looped forever. */
+			for (; optind < argc; optind++)
+				if (!fn || fn(0, argv[optind], ctx))
+					opt_usage_error(h, "unexpected argument '%s'", argv[optind]);
+		}
 		if (c == -1) {
 			if (optind >= argc) {
 				check_btf_path(h);
