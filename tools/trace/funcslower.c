@@ -431,7 +431,7 @@ int funcslower_main(int argc, char **argv)
 	o = obj_new("funcslower");
 	m.entry = obj_new_map(o, "entryinfo", BPF_MAP_TYPE_HASH, 8, ENT_SIZE, 10240, 0);
 	m.heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, REC_SIZE, 1, 0);
-	m.events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 20, 0)
+	m.events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 256 * 1024, 0)
 			: obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m.stacks = (env.kstack || env.ustack) ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 2048, 0) : -1;
 	m.drop_map = obj_new_global(o, "cb_events_dropped", 8, &m.drop_off);
