@@ -124,7 +124,26 @@ static void test_funccount_kernel(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* funcslower on a kernel function: each of the child's M 1 ms sleeps is
+ * a do_nanosleep() call above 500 us, so exactly M rows */
+static void test_funcslower_kernel(const char *test, const char *disable)
+{
+	char pidarg[16], fn[] = "do_nanosleep", u[] = "-u", us[] = "500";
+	char *argv[] = { "corebox", "funcslower", u, us, "-p", pidarg, fn, NULL };
+	int rc, rows;
+	pid_t child;
+
+	if ((rc = run_with_child(test, argv, pidarg, disable, "LAT(us)", sleep_m_times, &child)) == -1)
+		return;
+	rows = lines_with(" do_nanosleep \n");
+	result(test, rows == NANOSLEEP_M && rc == 0, "%s -u 500 -p %d: %d rows (slept 1 ms %d times); exit %d", fn,
+	       (int)child, rows, NANOSLEEP_M, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
 VM_TEST("trace.args", test_trace_args);
 VM_TEST("trace.retval", test_trace_retval);
 VM_TEST("trace.tp", test_trace_tp);
 VM_TEST("funccount.kfunc", test_funccount_kernel);
+VM_TEST("funcslower.kfunc", test_funcslower_kernel);
