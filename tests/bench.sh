@@ -88,8 +88,9 @@ median_line() {
 		"$(echo "$2" | tr ' ' '\n' | grep . | sort -n | tr '\n' ' ' | sed 's/^/ /')"
 }
 # Probed every 2 ms (the first figures, comparable with earlier runs) and
-# every 0.5 ms: a probe exec every ~3 ms quantizes a start of a few ms
-# (tests/bench/first_event.c says why); the 0.5 ms figure is the finer one.
+# every 0.5 ms: a probe exec every ~3 ms quantizes a start of a few ms,
+# a probe every ~1.5 ms quantizes less but competes more for the CPUs
+# (tests/bench/first_event.c says why); both are shown, neither is chosen.
 for wait_us in 2000 500; do
 	echo "== execsnoop: exec -> first captured event (ms, 11 runs, probe exec + ${wait_us} us wait) =="
 	for impl in corebox lt; do
