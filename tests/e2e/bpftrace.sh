@@ -97,6 +97,10 @@ else
 	notok "exit/END/\$1 (rc $rc): $out"
 fi
 
+# has_key (bpftrace 0.21+; 0.17 has none): the keys this program stored
+out=$(timeout 20 $BT -e 'BEGIN { @m[1, "a"] = 5; printf("%d %d %d\n", has_key(@m, 1, "a"), has_key(@m, 1, "b"), has_key(@m, 2, "a")); exit(); }' 2>&1)
+if echo "$out" | grep -qx "1 0 0"; then ok "has_key: the stored key only"; else notok "has_key: $out"; fi
+
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
 if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then

@@ -126,6 +126,13 @@ int main(void)
 		expr_free(n);
 	}
 
+	r = check("BEGIN { @m[1, \"a\"] = 1; $h = has_key(@m, 2, \"b\"); if (has_key(@m, 1, \"a\")) { @y = $h; } }", &p);
+	T_OK(r == 0 && compiles(&p), "bt: has_key(@m, k1, k2) compiles (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+	r = check("BEGIN { @m[1] = 1; @y = has_key(@m, 1, 2); }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "does not match"), "bt: has_key with a wrong key count");
+	bt_prog_free(&p);
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

@@ -371,6 +371,43 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return 0;
 		}
+		if (!strcmp(s, "has_key")) {
+			/* has_key(@m, k1, ...): 1 when the key is in the map (bpftrace
+			 * 0.21+; 0.17 has no such call), the key built as @m[k1, ...] */
+			struct node idx = { .kind = N_INDEX, .pos = n->pos, .end = n->end };
+			struct bt_map *m;
+			int key, r, nk = 0;
+
+			if (!n->a || n->a->kind != N_IDENT || n->a->str[0] != '@' || !n->a->next)
+				return gen_fail(g, n, "has_key() expects a map and a key");
+			m = map_of(c, n->a);
+			for (struct node *x = n->a->next; x; x = x->next)
+				nk++;
+			if (!m || m->nkeys < 0)
+				return gen_fail(g, n->a, "Undefined map");
+			if (m->agg == AG_HIST || m->agg == AG_LHIST || nk != m->nkeys)
+				return gen_fail(g, n, m->agg == AG_HIST || m->agg == AG_LHIST ? "has_key() of a hist/lhist map"
+											: "has_key(): the key does not match the map's keys");
+			idx.a = n->a;
+			idx.b = n->a->next;
+			key = gen_stack(g, m->key_size);
+			r = build_key(c, &idx, m, key);
+			if (r == 0) {
+				int no = emit_label(e);
+
+				emit_ldmap(e, R1, m->idx);
+				emit_mov(e, R2, R10);
+				emit_alui(e, BPF_ADD, R2, key);
+				emit_call(e, BPF_FUNC_map_lookup_elem);
+				/* null stays 0; a value pointer becomes 1 */
+				emit_jmpi(e, BPF_JEQ, R0, 0, no);
+				emit_movi(e, R0, 1);
+				emit_place(e, no);
+				*t = ct_int(8, false);
+			}
+			gen_unstack(g, m->key_size);
+			return r < 0 ? -EINVAL : 0;
+		}
 		if (!strcmp(s, "str") || !strcmp(s, "STRCMP") || !strcmp(s, "$entry")) {
 			if (!strcmp(s, "str"))
 				return gen_fail(g, n, "str() gives a string, not an integer");
