@@ -52,6 +52,7 @@ BEGIN { unroll(3) { @u++; } @e = 2e3 / 10; printf("%d\n", 1e6); exit(); }
 BEGIN { @s = sum(-5); @t["a", 1] = stats(-3); @t["b", 2] = stats(7); exit(); }
 BEGIN { cat("/proc/sys/kernel/ostype"); exit(); }
 BEGIN { $i = 0; while ($i < 5) { @c++; $i++; } @d[$i % 2 ? "odd" : "even"] = count(); exit(); }
+BEGIN { printf("%d %d %d %d %d %d %d\n", sizeof(comm), sizeof("abc"), sizeof(1), sizeof(pid), sizeof(uint64), sizeof(int8), sizeof(struct task_struct)); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

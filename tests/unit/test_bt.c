@@ -133,6 +133,14 @@ int main(void)
 	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "does not match"), "bt: has_key with a wrong key count");
 	bt_prog_free(&p);
 
+	r = check("BEGIN { @s = sizeof(uint16) + sizeof(struct task_struct *) + sizeof(\"ab\") + sizeof(comm) + sizeof(pid); }", &p);
+	T_OK(r == 0 && compiles(&p), "bt: sizeof of types, a pointer, a literal, comm, an integer (%d: %s)", r, r ? err_msg() : "");
+	T_OK(r == 0 && p.p[0].body->rhs->b->kind == N_CALL && !p.p[0].body->rhs->b->cast_text &&
+		     p.p[0].body->rhs->b->a->kind == N_IDENT && p.p[0].body->rhs->a->a->a->a->cast_text &&
+		     !strcmp(p.p[0].body->rhs->a->a->a->a->cast_text, "uint16"),
+	     "bt: sizeof(uint16) holds a type, sizeof(pid) an expression");
+	bt_prog_free(&p);
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

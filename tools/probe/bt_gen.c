@@ -371,6 +371,32 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return 0;
 		}
+		if (!strcmp(s, "sizeof")) {
+			/* sizeof(TYPE) from the built-in names or BTF; sizeof(EXPR): a
+			 * string's bytes, else the width of the compiled value */
+			struct ctype ct;
+			struct bt_type bt;
+			uint32_t size;
+
+			if (n->cast_text) {
+				if (ctype_parse(n->cast_text, probe_kernel_btf(), &ct, NULL) < 0)
+					return gen_fail(g, n, err_msg());
+				size = ct_size(&ct);
+			} else if (!n->a || n->a->next) {
+				return gen_fail(g, n, "sizeof() requires 1 argument");
+			} else if (n->a->kind == N_STR) {
+				size = (uint32_t)n->a->len + 1;
+			} else if ((bt = bt_type_of(c->p, c->pi, gen_loc(g), n->a)).vt != VT_INT) {
+				size = (uint32_t)bt_type_size(&bt);
+			} else {
+				if (gen_value_node(g, n->a, &ct) < 0)
+					return -EINVAL;
+				size = ct_size(&ct);
+			}
+			emit_movi(e, R0, (int32_t)size);
+			*t = ct_int(8, false);
+			return 0;
+		}
 		if (!strcmp(s, "has_key")) {
 			/* has_key(@m, k1, ...): 1 when the key is in the map (bpftrace
 			 * 0.21+; 0.17 has no such call), the key built as @m[k1, ...] */
