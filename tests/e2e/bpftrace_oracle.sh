@@ -53,6 +53,7 @@ BEGIN { @s = sum(-5); @t["a", 1] = stats(-3); @t["b", 2] = stats(7); exit(); }
 BEGIN { cat("/proc/sys/kernel/ostype"); exit(); }
 BEGIN { $i = 0; while ($i < 5) { @c++; $i++; } @d[$i % 2 ? "odd" : "even"] = count(); exit(); }
 BEGIN { printf("%d %d %d %d %d %d %d\n", sizeof(comm), sizeof("abc"), sizeof(1), sizeof(pid), sizeof(uint64), sizeof(int8), sizeof(struct task_struct)); exit(); }
+BEGIN { @t = strftime("%Y", 0); @u[1] = strftime("%m", 0); $d = strftime("%Y-%m-%d %H:%M %%", 0); printf("%s|%s\n", $d, strftime("%j", 0)); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -141,6 +141,15 @@ int main(void)
 	     "bt: sizeof(uint16) holds a type, sizeof(pid) an expression");
 	bt_prog_free(&p);
 
+	r = check("BEGIN { $t = strftime(\"%H\", nsecs); printf(\"%s %s\\n\", $t, strftime(\"%f\", 0)); @m = strftime(\"%H\", 1); }", &p);
+	T_OK(r == 0 && compiles(&p) && p.nacts == 1 && p.acts[0].args[0].vt == VT_TIME && p.acts[0].args[1].vt == VT_TIME &&
+		     p.ntfmts == 2 && p.acts[0].args[1].depth == 1 && map(&p, "@m")->val.vt == VT_TIME,
+	     "bt: strftime values keep their format (one per text) for the user side (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+	r = check("BEGIN { printf(\"%d\\n\", strftime(\"%H\", nsecs)); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "(string supplied)"), "bt: strftime is no integer for printf");
+	bt_prog_free(&p);
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

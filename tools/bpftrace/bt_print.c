@@ -107,6 +107,38 @@ static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user
 	}
 }
 
+/* strftime(FMT, NSECS): NSECS counts from boot (nsecs): the wall clock
+ * is the boot time plus NSECS, as 0.17; %f is the microseconds. */
+static void add_time(struct strbuf *sb, const char *fmt, uint64_t ns)
+{
+	static int64_t boot_ns = -1;
+	struct timespec rt, bt;
+	char f[256], out[512];
+	size_t k = 0;
+	int64_t wall;
+	time_t sec;
+	struct tm tm;
+
+	if (boot_ns < 0 && clock_gettime(CLOCK_REALTIME, &rt) == 0 && clock_gettime(CLOCK_BOOTTIME, &bt) == 0)
+		boot_ns = (rt.tv_sec - bt.tv_sec) * 1000000000LL + rt.tv_nsec - bt.tv_nsec;
+	wall = (boot_ns < 0 ? 0 : boot_ns) + (int64_t)(ns & INT64_MAX);
+	sec = (time_t)(wall / 1000000000);
+	for (size_t i = 0; fmt[i] && k + 8 < sizeof(f); i++) {
+		if (fmt[i] == '%' && fmt[i + 1] == 'f') {
+			k += (size_t)snprintf(f + k, sizeof(f) - k, "%06d", (int)(wall % 1000000000 / 1000));
+			i++;
+		} else {
+			if (fmt[i] == '%' && fmt[i + 1] == '%')
+				f[k++] = fmt[i++]; /* %% stays whole for strftime */
+			f[k++] = fmt[i];
+		}
+	}
+	f[k] = 0;
+	if (!localtime_r(&sec, &tm) || !strftime(out, sizeof(out), f, &tm))
+		out[0] = 0;
+	add_safe(sb, out, strlen(out));
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
@@ -132,6 +164,10 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			add_safe(sb, u.name, strlen(u.name));
 		else
 			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	if (t->vt == VT_TIME && t->depth < b->prog->ntfmts) {
+		add_time(sb, b->prog->tfmts[t->depth], v);
 		return;
 	}
 	if (t->vt == VT_KSYM) {
@@ -614,17 +650,18 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && m->val.vt == VT_STR) {
-			if (b->json) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME)) {
+			if (b->json && m->val.vt == VT_STR) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);
 				add_value(b, &v, &m->val, r->val);
 				json_str(&sb, v.s);
 				strbuf_free(&v);
-			} else {
+			} else { /* a time: unquoted in JSON too, as 0.17 prints it */
 				add_value(b, &sb, &m->val, r->val);
-				strbuf_addc(&sb, '\n');
+				if (!b->json)
+					strbuf_addc(&sb, '\n');
 			}
 		} else {
 			strbuf_addf(&sb, "%lld", (long long)r->sortv / div);

@@ -46,7 +46,8 @@ struct bt_probe {
 
 /* What a key, value, variable or argument holds. */
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
-	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */ };
+	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
+	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
@@ -106,6 +107,8 @@ struct bt_prog {
 	int nparams;
 	int cpid;                    /* -c: the command's pid (builtin cpid) */
 	bool uses_kstack, uses_ustack, uses_ksym;
+	char **tfmts;                /* strftime() formats, one per distinct text */
+	int ntfmts;
 	/* #define NAME VALUE lines of the program (integer values) */
 	char **def_names;
 	int64_t *def_vals;

@@ -155,6 +155,20 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			t.size = 16;
 			return t;
 		}
+		if (!strcmp(n->str, "strftime") && n->a && n->a->kind == N_STR && n->a->next && !n->a->next->next) {
+			/* the format stays on the user side: the value is the time */
+			int k;
+
+			for (k = 0; k < p->ntfmts && strcmp(p->tfmts[k], n->a->str); k++)
+				;
+			if (k == p->ntfmts && k < 0xffff) {
+				p->tfmts = xrealloc(p->tfmts, (size_t)(k + 1) * sizeof(*p->tfmts));
+				p->tfmts[p->ntfmts++] = xstrdup(n->a->str);
+			}
+			t.vt = VT_TIME;
+			t.depth = (uint16_t)k;
+			return t;
+		}
 		if (!strcmp(n->str, "ntop")) {
 			t.vt = VT_INET;
 			t.size = 24;
@@ -189,6 +203,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_KSYM: return "ksym";
 	case VT_INET: return "inet";
 	case VT_USYM: return "usym";
+	case VT_TIME: return "string"; /* 0.17 names it so */
 	default: return "int64";
 	}
 }
@@ -388,7 +403,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				a->args[i].vt = VT_STR;
 				a->args[i].size = (uint16_t)p->strlen;
 			}
-			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
+			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR || a->args[i].vt == VT_TIME) && a->args[i].vt != VT_KSTACK &&
 			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET &&
 			    a->args[i].vt != VT_USYM) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",

@@ -165,7 +165,7 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	if (!m || m->nkeys < 0)
 		return gen_fail(c->g, n, "Undefined map");
 	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
-	    (m->agg == AG_VALUE && m->val.vt != VT_INT))
+	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
 		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, n, m, key) < 0)
@@ -371,6 +371,12 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return 0;
 		}
+		if (!strcmp(s, "strftime")) {
+			/* the nanoseconds; the user side formats them (VT_TIME) */
+			if (!n->a || n->a->kind != N_STR || !n->a->next || n->a->next->next)
+				return gen_fail(g, n, "strftime() expects a format string literal and a time in nanoseconds");
+			return gen_value_node(g, n->a->next, t);
+		}
 		if (!strcmp(s, "sizeof")) {
 			/* sizeof(TYPE) from the built-in names or BTF; sizeof(EXPR): a
 			 * string's bytes, else the width of the compiled value */
@@ -476,7 +482,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
 			return gen_fail(g, n, msg);
 		}
-		if (v->t.vt != VT_INT)
+		if (v->t.vt != VT_INT && v->t.vt != VT_TIME)
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
 		*t = c->var_ct[v - c->p->vars];
