@@ -101,6 +101,19 @@ fi
 out=$(timeout 20 $BT -e 'BEGIN { @m[1, "a"] = 5; printf("%d %d %d\n", has_key(@m, 1, "a"), has_key(@m, 1, "b"), has_key(@m, 2, "a")); exit(); }' 2>&1)
 if echo "$out" | grep -qx "1 0 0"; then ok "has_key: the stored key only"; else notok "has_key: $out"; fi
 
+# system(): refused without --unsafe (0.17's message, status 1); with it
+# the command runs once per event: it creates the file the test names
+out=$(timeout 20 $BT -e "BEGIN { system(\"touch $W/sys-%d\", 7); exit(); }" 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$W/sys-7" ] &&
+	echo "$out" | grep -qx "stdin:1:9-.*: ERROR: system() is an unsafe function being used in safe mode"; then
+	ok "system() refused without --unsafe"
+else
+	notok "system() safe mode (rc $rc): $out"
+fi
+out=$(timeout 20 $BT --unsafe -e "BEGIN { system(\"touch $W/sys-%d; echo made\", 7); exit(); }" 2>&1)
+if [ -e "$W/sys-7" ] && echo "$out" | grep -qx made; then ok "system() with --unsafe ran the command"; else notok "system(): $out"; fi
+
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
 if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then

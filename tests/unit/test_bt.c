@@ -150,7 +150,23 @@ int main(void)
 	T_OK(r < 0 && strstr(err_msg(), "(string supplied)"), "bt: strftime is no integer for printf");
 	bt_prog_free(&p);
 
-	/* errors, with the offset bpftrace points at */
+	r = check("BEGIN { system(\"echo %d\", 1); }", &p);
+	T_OK(r == -9 && strstr(err_msg(), "unsafe function being used in safe mode"), "bt: system() needs --unsafe (%d)", r);
+	bt_prog_free(&p);
+	memset(&p, 0, sizeof(p));
+	err_clear();
+	T_OK(bt_parse("BEGIN { system(\"echo %d\", 1); }", &p) == 0, "bt: system() parses");
+	{
+		const struct loc *locs[1] = { &loc };
+
+		p.unsafe = true;
+		r = bt_check(&p, locs);
+		T_OK(r == 0 && p.nacts == 1 && p.acts[0].kind == BA_SYSTEM && p.acts[0].nargs == 1 && compiles(&p),
+		     "bt: system() with --unsafe: a printf-like action (%d)", r);
+	}
+	bt_prog_free(&p);
+
+
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);
 	bt_prog_free(&p);

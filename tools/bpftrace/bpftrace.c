@@ -42,6 +42,7 @@ static const struct opt opts[] = {
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system()" },
 	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
 	{ 0 },
 };
@@ -73,7 +74,7 @@ struct att {
 
 static struct {
 	const char *prog_text, *file, *format, *cmd, *out_file;
-	bool list, dump;
+	bool list, dump, unsafe;
 	int pid;
 	char **params;
 	int nparams;
@@ -95,6 +96,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'c': env.cmd = arg; break;
 	case 'o': env.out_file = arg; break;
 	case 'd': env.dump = true; break;
+	case OPT_LONG_ONLY(1): env.unsafe = true; break;
 	case 0:
 		if (!env.prog_text && !env.file && !env.list) {
 			env.file = arg;
@@ -520,6 +522,7 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	env.bp.unsafe = env.unsafe;
 	env.bp.params = env.params;
 	env.bp.nparams = env.nparams;
 	{

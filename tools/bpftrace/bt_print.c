@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -295,6 +296,53 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			fwrite(sb.s, 1, sb.len, stdout);
 		}
 		strbuf_free(&sb);
+		return 0;
+	}
+	case BA_SYSTEM: {
+		/* the formatted command through sh, its output ours (0.17) */
+		struct strbuf sb = { 0 }, o = { 0 };
+		char buf[4096];
+		ssize_t k;
+		int fd[2] = { -1, -1 }, st;
+		pid_t pid = -1;
+
+		strbuf_reset(&sb);
+		strbuf_reset(&o);
+		format_printf(b, a, rec, &sb);
+		fflush(stdout);
+		/* fork + sh rather than popen: popen would pull posix_spawn in */
+		if (pipe2(fd, O_CLOEXEC) == 0 && (pid = fork()) == 0) {
+			dup2(fd[1], 1);
+			execl("/bin/sh", "sh", "-c", sb.s, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0) {
+			fprintf(stderr, "bpftrace: system(\"%s\"): cannot start sh: %s\n", sb.s, strerror(errno));
+			if (fd[0] >= 0) {
+				close(fd[0]);
+				close(fd[1]);
+			}
+		} else {
+			close(fd[1]);
+			while ((k = read(fd[0], buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR))
+				if (k > 0)
+					strbuf_addn(&o, buf, (size_t)k);
+			close(fd[0]);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, o.s);
+			printf("{\"type\": \"syscall\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(o.s, 1, o.len, stdout);
+		}
+		strbuf_free(&sb);
+		strbuf_free(&o);
 		return 0;
 	}
 	case BA_TIME: {

@@ -71,7 +71,7 @@ struct bt_map {
 };
 
 /* Async actions: records {u64 action index, arguments} in the ring buffer. */
-enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
+enum bt_act { BA_PRINTF, BA_SYSTEM /* a printf record, run by sh */, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
 #define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
 struct bt_action {
 	enum bt_act kind;
@@ -106,6 +106,7 @@ struct bt_prog {
 	char **params;               /* $1.. */
 	int nparams;
 	int cpid;                    /* -c: the command's pid (builtin cpid) */
+	bool unsafe;                 /* --unsafe: system() allowed */
 	bool uses_kstack, uses_ustack, uses_ksym;
 	char **tfmts;                /* strftime() formats, one per distinct text */
 	int ntfmts;

@@ -369,12 +369,14 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 	int k = nargs(c);
 	char msg[160];
 
-	if (!strcmp(c->str, "printf")) {
+	if (!strcmp(c->str, "printf") || !strcmp(c->str, "system")) {
 		char kinds[64];
 		int conv, act, off = 8;
 		struct bt_action *a;
 		struct node *arg;
 
+		if (c->str[0] == 's' && !p->unsafe)
+			return cfail(p, c, "system() is an unsafe function being used in safe mode");
 		if (!c->a || c->a->kind != N_STR)
 			return cfail(p, c, "printf() expects a string literal as its first argument");
 		conv = printf_convs(c->a->str, kinds, 64);
@@ -387,7 +389,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		}
 		if (conv > 32)
 			return cfail(p, c, "printf: too many arguments (at most 32)");
-		act = add_action(p, BA_PRINTF);
+		act = add_action(p, c->str[0] == 's' ? BA_SYSTEM : BA_PRINTF);
 		a = &p->acts[act];
 		a->fmt = xstrdup(c->a->str);
 		a->nargs = conv;

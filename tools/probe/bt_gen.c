@@ -836,7 +836,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 	struct emit *e = c->e;
 	struct ctype t;
 
-	if (!strcmp(n->str, "printf")) {
+	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system")) {
 		const struct bt_action *a = &c->p->acts[n->num];
 		struct node *arg = n->a->next;
 		int skip = emit_label(e);
