@@ -114,6 +114,14 @@ fi
 out=$(timeout 20 $BT --unsafe -e "BEGIN { system(\"touch $W/sys-%d; echo made\", 7); exit(); }" 2>&1)
 if [ -e "$W/sys-7" ] && echo "$out" | grep -qx made; then ok "system() with --unsafe ran the command"; else notok "system(): $out"; fi
 
+# rawtracepoint: the one exec of the workload, its task pointer (arg0);
+# a name no category has is refused
+out=$(timeout 20 $BT -e 'rawtracepoint:sched_process_exec /comm == "cbxbt"/ { @execs = count(); @task = arg0 != 0; }' -c "$W/cbxbt calls 1" 2>&1)
+if echo "$out" | grep -qx "@execs: 1" && echo "$out" | grep -qx "@task: 1"; then ok "rawtracepoint: 1 exec, arg0"; else notok "rawtracepoint: $out"; fi
+out=$(timeout 20 $BT -e 'rawtracepoint:cbx_no_such_event { @ = count(); }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -q "ERROR: no tracepoint named cbx_no_such_event"; then ok "rawtracepoint: unknown name refused"; else notok "rawtracepoint unknown (rc $rc): $out"; fi
+
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
 if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then

@@ -185,6 +185,29 @@ static int attach_error(int probe, int ap, const char *msg)
 	return -1;
 }
 
+/* A tracepoint of that event name in some category: what the kernel's
+ * raw tracepoint open will look for. */
+static bool raw_tp_exists(const char *ev)
+{
+	char path[600];
+	struct dirent *c;
+	struct stat st;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events", tracefs_root());
+	d = opendir(path);
+	while (d && !found && (c = readdir(d))) {
+		if (c->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_root(), c->d_name, ev);
+		found = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* The locations of attach point ap of probe pi. */
 static int resolve_attach(int pi, int ap)
 {
@@ -240,6 +263,25 @@ static int resolve_attach(int pi, int ap)
 		}
 		snprintf(name, sizeof(name), "software:%s:%s", part[1], n >= 3 ? part[2] : "");
 		a->name = xstrdup(name);
+		return 0;
+	}
+	if (!strcmp(part[0], "rawtracepoint") || !strcmp(part[0], "rt")) {
+		/* a raw tracepoint by its event name (0.17 takes no category) */
+		struct att *a;
+
+		if (n != 2 || !*part[1] || strpbrk(part[1], "*?/"))
+			return attach_error(pi, ap, "rawtracepoint probe must have a tracepoint name (rawtracepoint:NAME)");
+		if (!raw_tp_exists(part[1])) {
+			snprintf(name, sizeof(name), "no tracepoint named %.100s in %s/events", part[1], tracefs_root());
+			return attach_error(pi, ap, name);
+		}
+		a = new_att(pi);
+		a->loc.mech = M_RAW_TP;
+		a->loc.target = xstrdup(part[1]);
+		a->loc.name = xstrdup(part[1]);
+		snprintf(name, sizeof(name), "rawtracepoint:%s", part[1]);
+		a->name = xstrdup(name);
+		a->func = xstrdup(part[1]);
 		return 0;
 	}
 	{

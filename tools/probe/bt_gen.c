@@ -534,6 +534,13 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	}
 	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack"))
 		return stackid(c, n, s[0] == 'u', 127);
+	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9')) &&
+	    gen_loc(g)->mech == M_RAW_TP) {
+		/* rawtracepoint: the tracepoint's own arguments, u64 args[] of
+		 * the context (bpftrace only makes M_RAW_TP for rawtracepoint:) */
+		emit_ldx(e, 8, R0, R6, (int16_t)(atoi(s + 3) * 8));
+		return 0;
+	}
 	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9'))) {
 		/* bpftrace counts from arg0, the shared generator (bcc) from arg1 */
 		char name[16];
