@@ -122,6 +122,12 @@ out=$(timeout 20 $BT -e 'rawtracepoint:cbx_no_such_event { @ = count(); }' 2>&1)
 rc=$?
 if [ $rc = 1 ] && echo "$out" | grep -q "ERROR: no tracepoint named cbx_no_such_event"; then ok "rawtracepoint: unknown name refused"; else notok "rawtracepoint unknown (rc $rc): $out"; fi
 
+# signal(): with --unsafe the traced sleep (a copy named cbxsleep) is
+# killed at its nanosleep: its shell sees status 137 (128 + SIGKILL)
+cp "$(command -v sleep)" "$W/cbxsleep"
+out=$(timeout 30 $BT --unsafe -e 't:syscalls:sys_enter_nanosleep, t:syscalls:sys_enter_clock_nanosleep /comm == "cbxsleep"/ { signal("SIGKILL"); }' -c "sh -c '$W/cbxsleep 8; echo status \$?'" 2>&1)
+if echo "$out" | grep -qx "status 137"; then ok "signal(\"SIGKILL\") killed the traced sleep"; else notok "signal(): $out"; fi
+
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
 if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then

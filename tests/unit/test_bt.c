@@ -166,7 +166,39 @@ int main(void)
 	}
 	bt_prog_free(&p);
 
+	{
+		static const struct { const char *text; int sig; } sigs[] = {
+			{ "\"HUP\"", 1 }, { "\"SIGINT\"", 2 }, { "\"KILL\"", 9 }, { "\"USR1\"", 10 }, { "\"SIGSYS\"", 31 },
+			{ "64", 64 }, { "\"FOO\"", -1 }, { "0", -1 }, { "65", -1 }, { "\"\"", -1 },
+		};
+		const struct loc *locs[1] = { &loc };
+		char text[128];
 
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			snprintf(text, sizeof(text), "t:syscalls:sys_enter_read { signal(%s); }", sigs[i].text);
+			memset(&p, 0, sizeof(p));
+			err_clear();
+			r = bt_parse(text, &p);
+			p.unsafe = true;
+			if (r == 0)
+				r = bt_check(&p, locs);
+			if (sigs[i].sig < 0)
+				T_OK(r < 0 && strstr(err_msg(), "not a valid signal"), "bt: signal(%s) refused", sigs[i].text);
+			else
+				T_OK(r == 0 && p.p[0].body->lhs->a->kind == N_NUM && p.p[0].body->lhs->a->num == (uint64_t)sigs[i].sig &&
+					     compiles(&p),
+				     "bt: signal(%s) is %d", sigs[i].text, sigs[i].sig);
+			bt_prog_free(&p);
+		}
+	}
+	r = check("t:syscalls:sys_enter_read { signal(9); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "unsafe function"), "bt: signal() needs --unsafe");
+	bt_prog_free(&p);
+	r = check("END { signal(9); }", &p);
+	T_OK(r < 0 && !strcmp(err_msg(), "signal can not be used with \"END\" probes"), "bt: no signal() from END");
+	bt_prog_free(&p);
+
+	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);
 	bt_prog_free(&p);

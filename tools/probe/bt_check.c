@@ -469,6 +469,44 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		c->num = (uint64_t)act;
 		return 0;
 	}
+	if (!strcmp(c->str, "signal")) {
+		/* signal(NAME or N) to the current task (bpf_send_signal), as
+		 * 0.17: not from BEGIN/END, only with --unsafe, 1..64 */
+		static const char names[] = " HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT"
+					    " CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS ";
+
+		for (int i = 0; i < p->p[pi].nap; i++)
+			if (!strcmp(p->p[pi].ap[i].text, "BEGIN") || !strcmp(p->p[pi].ap[i].text, "END")) {
+				snprintf(msg, sizeof(msg), "signal can not be used with \"%s\" probes", p->p[pi].ap[i].text);
+				return cfail(p, c, msg);
+			}
+		if (!p->unsafe)
+			return cfail(p, c, "signal() is an unsafe function being used in safe mode");
+		if (k != 1)
+			return cfail(p, c, "signal() takes 1 argument: a signal name or number");
+		if (c->a->kind == N_STR) {
+			const char *nm = c->a->str + (strncmp(c->a->str, "SIG", 3) ? 0 : 3), *f;
+			char w[16];
+			int sig = 1;
+
+			snprintf(w, sizeof(w), " %s ", nm);
+			f = *nm && strlen(nm) < 8 ? strstr(names, w) : NULL;
+			if (!f) {
+				snprintf(msg, sizeof(msg), "%.60s is not a valid signal", c->a->str);
+				return cfail(p, c, msg);
+			}
+			for (const char *x = names; x < f; x++)
+				sig += *x == ' ';
+			free(c->a->str);
+			c->a->str = NULL;
+			c->a->kind = N_NUM;
+			c->a->num = (uint64_t)sig;
+		} else if (c->a->kind == N_NUM && (c->a->num < 1 || c->a->num > 64)) {
+			snprintf(msg, sizeof(msg), "%lld is not a valid signal, allowed range: [1,64]", (long long)c->a->num);
+			return cfail(p, c, msg);
+		}
+		return 0;
+	}
 	if (!strcmp(c->str, "delete")) {
 		struct bt_map *m;
 

@@ -900,6 +900,13 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 			emit_ja(e, out); /* nothing after exit() runs */
 		return 0;
 	}
+	if (!strcmp(n->str, "signal")) {
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_mov(e, R1, R0);
+		emit_call(e, BPF_FUNC_send_signal);
+		return 0;
+	}
 	if (!strcmp(n->str, "delete")) {
 		struct bt_map *m = map_of(c, n->a);
 		int key;
