@@ -47,6 +47,15 @@ else
 	notok "-l: $out"
 fi
 
+# -l uprobe:BIN:PATTERN lists the helper's one cbx_bt_* function; -l
+# kfunc:/kprobe: list vfs_read as the kernel's BTF / symbols hold it
+out=$($BT -l "uprobe:$W/cbxbt:cbx_bt_*" 2>&1)
+if [ "$out" = "uprobe:$W/cbxbt:cbx_bt_target" ]; then ok "-l uprobe:BIN:cbx_bt_*"; else notok "-l uprobe: $out"; fi
+out=$($BT -l 'kfunc:vfs_rea?' 2>&1)
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$out" = "kfunc:vfs_read" ]; then ok "-l kfunc:vfs_rea? from BTF"; else notok "-l kfunc: $out"; fi
+out=$($BT -l 'k:vfs_rea?' 2>&1)
+if grep -q " [tT] vfs_read$" /proc/kallsyms && [ "$out" = "kprobe:vfs_read" ]; then ok "-l kprobe:vfs_rea?"; else notok "-l kprobe: $out"; fi
+
 # printf with str(args->filename): K opens of a unique path
 P="$W/unique-open-$$"
 out=$(timeout 20 $BT -e 'tracepoint:syscalls:sys_enter_openat /comm == "cbxbt"/ { printf("open %s\n", str(args->filename)); }' -c "$W/cbxbt open $P $K" 2>&1)

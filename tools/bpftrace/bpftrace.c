@@ -24,10 +24,12 @@
 
 #include "bpf/cpus.h"
 #include "bpf/insn_dump.h"
+#include "bpf/kallsyms.h"
 #include "bpf/perf.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "bpf/tracefs.h"
+#include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
@@ -38,7 +40,7 @@
 static const struct opt opts[] = {
 	{ 'e', NULL, "PROGRAM", "execute this program" },
 	{ 'f', NULL, "FORMAT", "output format: text, json" },
-	{ 'l', NULL, NULL, "list probes (tracepoints matching the pattern)" },
+	{ 'l', NULL, NULL, "list probes: tracepoints, kprobe:/kfunc:/uprobe:BIN: functions matching the pattern" },
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
@@ -471,6 +473,102 @@ static int cmp_str(const void *a, const void *b)
 
 /* -l [PATTERN]: the kernel's tracepoints as "tracepoint:CAT:NAME", sorted,
  * those the glob matches ("t:" spelled out first). */
+/* -l kprobe:/kfunc:/uprobe: — the names a pattern matches, "KIND:NAME". */
+struct names {
+	char **v;
+	size_t n;
+	const char *want, *kind;
+};
+
+static void names_add(struct names *l, const char *name, size_t len)
+{
+	char full[600];
+
+	snprintf(full, sizeof(full), "%s:%.*s", l->kind, (int)(len < 500 ? len : 500), name);
+	if (!glob_match(l->want, full))
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(full);
+}
+
+static int list_ksym(void *ctx, const struct kallsym *s)
+{
+	if (kallsym_is_text(s) && !s->mod)
+		names_add(ctx, s->name, s->nlen);
+	return 0;
+}
+
+/* kprobe: the functions ftrace can probe (available_filter_functions),
+ * else the kernel's text symbols; kfunc: BTF's functions (fentry's
+ * targets); uprobe:BIN:FUNC: the binary's functions, as the resolver
+ * finds them.  0, or 1 with a message. */
+static int list_functions(struct names *l, const char *pat)
+{
+	char path[512], *buf = NULL;
+	size_t len;
+
+	if (!strcmp(l->kind, "kprobe")) {
+		if (tracefs_path(path, sizeof(path), "available_filter_functions") &&
+		    read_file(path, 64 << 20, &buf, &len) == 0) {
+			for (char *s = buf, *nl; s < buf + len; s = nl + 1) {
+				if (!(nl = memchr(s, '\n', (size_t)(buf + len - s))))
+					nl = buf + len;
+				if (!memchr(s, ' ', (size_t)(nl - s))) /* "name [module]": vmlinux only */
+					names_add(l, s, (size_t)(nl - s));
+			}
+			free(buf);
+			return 0;
+		}
+		if (kallsyms_each(NULL, list_ksym, l) < 0)
+			return tool_err("bpftrace", "cannot list kernel functions: %s", err_msg()), 1;
+		return 0;
+	}
+	if (!strcmp(l->kind, "kfunc")) {
+		const struct btf *btf = probe_kernel_btf();
+
+		if (!btf)
+			return tool_err("bpftrace", "cannot list kfuncs: the kernel has no BTF (/sys/kernel/btf/vmlinux)"), 1;
+		for (uint32_t id = 1; id < btf_nr_types(btf); id++) {
+			const struct btf_type *t = btf_type_by_id(btf, id);
+			const char *nm = t && btf_kind(t) == BTF_KIND_FUNC ? btf_name(btf, t) : NULL;
+
+			if (nm && *nm)
+				names_add(l, nm, strlen(nm));
+		}
+		return 0;
+	}
+	{ /* uprobe:BIN:PATTERN */
+		char tmp[600], *colon;
+		struct spec s = { .type = 'p' };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .pattern = true };
+		struct loc *locs = NULL;
+		int nl = 0, r;
+
+		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
+		colon = strrchr(tmp, ':');
+		if (!colon || colon == tmp)
+			return tool_err("bpftrace", "-l uprobe: give a binary and a pattern (uprobe:/bin/bash:read*)"), 1;
+		*colon = 0;
+		s.text = pat;
+		s.lib = xstrdup(!strchr(tmp, '/') && !strncmp(tmp, "lib", 3) && tmp[3] ? tmp + 3 : tmp);
+		s.func = xstrdup(colon + 1);
+		if ((r = probe_resolve(&s, &ro, false, &locs, &nl)) < 0) {
+			spec_free(&s);
+			if (r == -ENOENT && access(tmp, F_OK) == 0)
+				return 0; /* the binary has no such function: nothing listed, as bpftrace */
+			return tool_err("bpftrace", "%s", err_msg()), 1;
+		}
+		l->want = "*";
+		for (int i = 0; i < nl; i++) {
+			snprintf(tmp, sizeof(tmp), "%s:%s", locs[i].target, locs[i].name);
+			names_add(l, tmp, strlen(tmp));
+		}
+		locs_free(locs, nl);
+		spec_free(&s);
+		return 0;
+	}
+}
+
 static int list_probes(const char *pat)
 {
 	char path[512], full[1024], want[600];
@@ -478,7 +576,32 @@ static int list_probes(const char *pat)
 	size_t n = 0;
 	DIR *d, *d2;
 	struct dirent *c, *e;
+	static const char *const kinds[][2] = { { "kprobe", "kprobe" }, { "k", "kprobe" }, { "kretprobe", "kprobe" },
+						  { "kr", "kprobe" },     { "kfunc", "kfunc" }, { "kretfunc", "kfunc" },
+						  { "f", "kfunc" },       { "fr", "kfunc" },    { "uprobe", "uprobe" },
+						  { "u", "uprobe" },      { "uretprobe", "uprobe" }, { "ur", "uprobe" } };
 
+	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
+		size_t kl = strlen(kinds[k][0]);
+
+		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':') {
+			struct names l = { .kind = kinds[k][1] };
+			int rc;
+
+			snprintf(want, sizeof(want), "%s:%s", kinds[k][1], pat + kl + 1);
+			l.want = want;
+			rc = list_functions(&l, pat);
+			if (l.n)
+				qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+			for (size_t i = 0; i < l.n; i++)
+				if (!i || strcmp(l.v[i], l.v[i - 1])) /* one line per name */
+					printf("%s\n", l.v[i]);
+			for (size_t i = 0; i < l.n; i++)
+				free(l.v[i]);
+			free(l.v);
+			return rc ? rc : tool_finish(0);
+		}
+	}
 	if (pat && !strncmp(pat, "t:", 2))
 		snprintf(want, sizeof(want), "tracepoint:%s", pat + 2);
 	else
