@@ -313,6 +313,16 @@ static int resolve_attach(int pi, int ap)
 											       : part[1]);
 			s.func = xstrdup(part[2]);
 			kind = ret ? "uretprobe" : "uprobe";
+		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
+			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
+			if (n != 3 && n != 4)
+				return attach_error(pi, ap, "usdt probe must have a binary and a probe (usdt:PATH:[PROVIDER:]PROBE)");
+			s.type = 'u';
+			s.lib = xstrdup(part[1]);
+			s.provider = n == 4 ? xstrdup(part[2]) : NULL;
+			s.func = xstrdup(part[n - 1]);
+			kind = "usdt";
+			ro.pattern = true;
 		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||
 			   !strcmp(part[0], "kr") || !strcmp(part[0], "kfunc") || !strcmp(part[0], "kretfunc") ||
 			   !strcmp(part[0], "f") || !strcmp(part[0], "fr")) {
@@ -351,6 +361,9 @@ static int resolve_attach(int pi, int ap)
 
 				snprintf(name, sizeof(name), "tracepoint:%.*s:%s", slash ? (int)(slash - a->loc.target) : 0,
 					 a->loc.target, slash ? slash + 1 : a->loc.target);
+			} else if (a->loc.usdt) {
+				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
+					 a->loc.name);
 			} else if (a->loc.user) {
 				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
 			} else {

@@ -538,12 +538,18 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	    gen_loc(g)->mech == M_RAW_TP) {
 		/* rawtracepoint: the tracepoint's own arguments, u64 args[] of
 		 * the context (bpftrace only makes M_RAW_TP for rawtracepoint:) */
-		emit_ldx(e, 8, R0, R6, (int16_t)(atoi(s + 3) * 8));
+		emit_ldx(e, 8, R0, R6, (int16_t)((atoi(s + 3) - (n->op == 'A')) * 8));
 		return 0;
 	}
 	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9'))) {
-		/* bpftrace counts from arg0, the shared generator (bcc) from arg1 */
+		/* bpftrace counts from arg0, the shared generator (bcc) from arg1;
+		 * renamed once (op 'A'): the tree is compiled again for every
+		 * location the probe resolved to */
 		char name[16];
+
+		if (n->op == 'A')
+			return GEN_EXT_PASS;
+		n->op = 'A';
 
 		snprintf(name, sizeof(name), "arg%d", atoi(s + 3) + 1);
 		free(n->str);
