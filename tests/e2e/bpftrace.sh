@@ -149,6 +149,11 @@ else
 	notok "usdt: $out"
 fi
 
+# cat(FMT, ...): the file this test wrote, its name formatted
+echo "cat-ground-$$" > "$W/cat-7.txt"
+out=$(timeout 20 $BT -e "BEGIN { cat(\"$W/cat-%d.%s\", 7, \"txt\"); exit(); }" 2>&1)
+if echo "$out" | grep -qx "cat-ground-$$"; then ok "cat with a format"; else notok "cat format: $out"; fi
+
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)
 if [ -z "$out" ] && grep -qx "to file 7" "$W/o.txt" && grep -qx "Attaching 1 probe..." "$W/o.txt"; then

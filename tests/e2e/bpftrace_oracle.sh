@@ -57,6 +57,7 @@ BEGIN { $i = 0; while ($i < 5) { @c++; $i++; } @d[$i % 2 ? "odd" : "even"] = cou
 BEGIN { printf("%d %d %d %d %d %d %d\n", sizeof(comm), sizeof("abc"), sizeof(1), sizeof(pid), sizeof(uint64), sizeof(int8), sizeof(struct task_struct)); exit(); }
 BEGIN { @t = strftime("%Y", 0); @u[1] = strftime("%m", 0); $d = strftime("%Y-%m-%d %H:%M %%", 0); printf("%s|%s\n", $d, strftime("%j", 0)); exit(); }
 --unsafe BEGIN { system("echo sys %d %s", 5, "x"); system("true"); printf("after\n"); exit(); }
+BEGIN { cat("/proc/sys/kernel/%s", "ostype"); cat("/proc/sys/kernel/%s%c", "ostyp", 101); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -198,6 +198,12 @@ int main(void)
 	T_OK(r < 0 && !strcmp(err_msg(), "signal can not be used with \"END\" probes"), "bt: no signal() from END");
 	bt_prog_free(&p);
 
+	r = check("BEGIN { cat(\"/proc/%d/%s\", pid, \"comm\"); cat(\"/etc/hostname\"); }", &p);
+	T_OK(r == 0 && p.nacts == 2 && p.acts[0].kind == BA_CAT && p.acts[0].nargs == 2 && p.acts[0].args[1].vt == VT_STR &&
+		     p.acts[1].nargs == 0 && compiles(&p),
+	     "bt: cat with format arguments (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

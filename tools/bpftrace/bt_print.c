@@ -359,12 +359,16 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		return 1;
 	case BA_CAT: {
 		char buf[4096];
-		int fd = open(a->fmt, O_RDONLY | O_CLOEXEC);
-		ssize_t n;
 		struct strbuf sb = { 0 };
+		ssize_t n;
+		int fd;
 
+		strbuf_reset(&sb);
+		format_printf(b, a, rec, &sb); /* the file's name */
+		fd = open(sb.s, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			tool_err("bpftrace", "cat: cannot open %s: %s", a->fmt, strerror(errno));
+			tool_err("bpftrace", "cat: cannot open %s: %s", sb.s, strerror(errno));
+			strbuf_free(&sb);
 			return 0;
 		}
 		strbuf_reset(&sb);

@@ -369,7 +369,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 	int k = nargs(c);
 	char msg[160];
 
-	if (!strcmp(c->str, "printf") || !strcmp(c->str, "system")) {
+	if (!strcmp(c->str, "printf") || !strcmp(c->str, "system") || !strcmp(c->str, "cat")) {
 		char kinds[64];
 		int conv, act, off = 8;
 		struct bt_action *a;
@@ -378,7 +378,8 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		if (c->str[0] == 's' && !p->unsafe)
 			return cfail(p, c, "system() is an unsafe function being used in safe mode");
 		if (!c->a || c->a->kind != N_STR)
-			return cfail(p, c, "printf() expects a string literal as its first argument");
+			return cfail(p, c, c->str[0] == 'c' ? "cat() expects a string literal as its first argument"
+							     : "printf() expects a string literal as its first argument");
 		conv = printf_convs(c->a->str, kinds, 64);
 		if (conv < 0)
 			return cfail(p, c->a, "printf: Invalid format string");
@@ -389,7 +390,8 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		}
 		if (conv > 32)
 			return cfail(p, c, "printf: too many arguments (at most 32)");
-		act = add_action(p, c->str[0] == 's' ? BA_SYSTEM : BA_PRINTF);
+		/* cat(FMT, ...): the file's name formatted as printf's */
+		act = add_action(p, c->str[0] == 's' ? BA_SYSTEM : c->str[0] == 'c' ? BA_CAT : BA_PRINTF);
 		a = &p->acts[act];
 		a->fmt = xstrdup(c->a->str);
 		a->nargs = conv;
@@ -433,16 +435,6 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		p->acts[act].size = 16 + BT_JOIN_MAX * p->strlen;
 		if (p->acts[act].size > p->max_rec)
 			p->max_rec = p->acts[act].size;
-		c->num = (uint64_t)act;
-		return 0;
-	}
-	if (!strcmp(c->str, "cat")) {
-		int act;
-
-		if (k != 1 || c->a->kind != N_STR)
-			return cfail(p, c, "cat() takes a file name literal here (no format arguments yet)");
-		act = add_action(p, BA_CAT);
-		p->acts[act].fmt = xstrdup(c->a->str);
 		c->num = (uint64_t)act;
 		return 0;
 	}

@@ -849,7 +849,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 	struct emit *e = c->e;
 	struct ctype t;
 
-	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system")) {
+	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system") || !strcmp(n->str, "cat")) {
 		const struct bt_action *a = &c->p->acts[n->num];
 		struct node *arg = n->a->next;
 		int skip = emit_label(e);
@@ -895,7 +895,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		emit_place(e, skip);
 		return 0;
 	}
-	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "cat") || !strcmp(n->str, "print") ||
+	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "print") ||
 	    !strcmp(n->str, "clear") || !strcmp(n->str, "zero")) {
 		int skip = emit_label(e);
 
