@@ -377,9 +377,10 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 
 		if (c->str[0] == 's' && !p->unsafe)
 			return cfail(p, c, "system() is an unsafe function being used in safe mode");
-		if (!c->a || c->a->kind != N_STR)
-			return cfail(p, c, c->str[0] == 'c' ? "cat() expects a string literal as its first argument"
-							     : "printf() expects a string literal as its first argument");
+		if (!c->a || c->a->kind != N_STR) {
+			snprintf(msg, sizeof(msg), "%s() expects a string literal as its first argument", c->str);
+			return cfail(p, c, msg);
+		}
 		conv = printf_convs(c->a->str, kinds, 64);
 		if (conv < 0)
 			return cfail(p, c->a, "printf: Invalid format string");
