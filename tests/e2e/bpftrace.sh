@@ -47,6 +47,15 @@ else
 	notok "-l: $out"
 fi
 
+# -l uprobe:BIN:PATTERN lists the helper's one cbx_bt_* function; -l
+# kfunc:/kprobe: list vfs_read as the kernel's BTF / symbols hold it
+out=$($BT -l "uprobe:$W/cbxbt:cbx_bt_*" 2>&1)
+if [ "$out" = "uprobe:$W/cbxbt:cbx_bt_target" ]; then ok "-l uprobe:BIN:cbx_bt_*"; else notok "-l uprobe: $out"; fi
+out=$($BT -l 'kfunc:vfs_rea?' 2>&1)
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$out" = "kfunc:vfs_read" ]; then ok "-l kfunc:vfs_rea? from BTF"; else notok "-l kfunc: $out"; fi
+out=$($BT -l 'k:vfs_rea?' 2>&1)
+if grep -q " [tT] vfs_read$" /proc/kallsyms && [ "$out" = "kprobe:vfs_read" ]; then ok "-l kprobe:vfs_rea?"; else notok "-l kprobe: $out"; fi
+
 # printf with str(args->filename): K opens of a unique path
 P="$W/unique-open-$$"
 out=$(timeout 20 $BT -e 'tracepoint:syscalls:sys_enter_openat /comm == "cbxbt"/ { printf("open %s\n", str(args->filename)); }' -c "$W/cbxbt open $P $K" 2>&1)
@@ -96,6 +105,54 @@ if [ $rc = 0 ] && echo "$out" | grep -qx "end 42" && echo "$out" | grep -qx "@s:
 else
 	notok "exit/END/\$1 (rc $rc): $out"
 fi
+
+# has_key (bpftrace 0.21+; 0.17 has none): the keys this program stored
+out=$(timeout 20 $BT -e 'BEGIN { @m[1, "a"] = 5; printf("%d %d %d\n", has_key(@m, 1, "a"), has_key(@m, 1, "b"), has_key(@m, 2, "a")); exit(); }' 2>&1)
+if echo "$out" | grep -qx "1 0 0"; then ok "has_key: the stored key only"; else notok "has_key: $out"; fi
+
+# system(): refused without --unsafe (0.17's message, status 1); with it
+# the command runs once per event: it creates the file the test names
+out=$(timeout 20 $BT -e "BEGIN { system(\"touch $W/sys-%d\", 7); exit(); }" 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ ! -e "$W/sys-7" ] &&
+	echo "$out" | grep -qx "stdin:1:9-.*: ERROR: system() is an unsafe function being used in safe mode"; then
+	ok "system() refused without --unsafe"
+else
+	notok "system() safe mode (rc $rc): $out"
+fi
+out=$(timeout 20 $BT --unsafe -e "BEGIN { system(\"touch $W/sys-%d; echo made\", 7); exit(); }" 2>&1)
+if [ -e "$W/sys-7" ] && echo "$out" | grep -qx made; then ok "system() with --unsafe ran the command"; else notok "system(): $out"; fi
+
+# rawtracepoint: the one exec of the workload, its task pointer (arg0);
+# a name no category has is refused
+out=$(timeout 20 $BT -e 'rawtracepoint:sched_process_exec /comm == "cbxbt"/ { @execs = count(); @task = arg0 != 0; }' -c "$W/cbxbt calls 1" 2>&1)
+if echo "$out" | grep -qx "@execs: 1" && echo "$out" | grep -qx "@task: 1"; then ok "rawtracepoint: 1 exec, arg0"; else notok "rawtracepoint: $out"; fi
+out=$(timeout 20 $BT -e 'rawtracepoint:cbx_no_such_event { @ = count(); }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && echo "$out" | grep -q "ERROR: no tracepoint named cbx_no_such_event"; then ok "rawtracepoint: unknown name refused"; else notok "rawtracepoint unknown (rc $rc): $out"; fi
+
+# signal(): with --unsafe the traced sleep (a copy named cbxsleep) is
+# killed at its nanosleep: its shell sees status 137 (128 + SIGKILL)
+cp "$(command -v sleep)" "$W/cbxsleep"
+out=$(timeout 30 $BT --unsafe -e 't:syscalls:sys_enter_nanosleep, t:syscalls:sys_enter_clock_nanosleep /comm == "cbxsleep"/ { signal("SIGKILL"); }' -c "sh -c '$W/cbxsleep 8; echo status \$?'" 2>&1)
+if echo "$out" | grep -qx "status 137"; then ok "signal(\"SIGKILL\") killed the traced sleep"; else notok "signal(): $out"; fi
+
+# usdt: the helper's two cbxtp:alpha sites (arguments argc and 7, then
+# swapped) and its one beta, fired once each after the ready/go handshake
+build_helper cbx_usdt
+out=$(timeout 30 $BT -e "usdt:$W/cbx_usdt:alpha { printf(\"%s %d %d\\n\", probe, arg0, arg1); } usdt:$W/cbx_usdt:cbxtp:beta { @[probe] = count(); }" \
+	-c "sh -c '$W/cbx_usdt a b c & p=\$!; sleep 1; kill -USR1 \$p; wait \$p'" 2>&1)
+if echo "$out" | grep -qx "Attaching 3 probes..." && echo "$out" | grep -qx "usdt:$W/cbx_usdt:cbxtp:alpha 4 7" &&
+	echo "$out" | grep -qx "usdt:$W/cbx_usdt:cbxtp:alpha 7 4" && echo "$out" | grep -qx "@\[usdt:$W/cbx_usdt:cbxtp:beta\]: 1"; then
+	ok "usdt: both alpha sites with their arguments, beta once"
+else
+	notok "usdt: $out"
+fi
+
+# cat(FMT, ...): the file this test wrote, its name formatted
+echo "cat-ground-$$" > "$W/cat-7.txt"
+out=$(timeout 20 $BT -e "BEGIN { cat(\"$W/cat-%d.%s\", 7, \"txt\"); exit(); }" 2>&1)
+if echo "$out" | grep -qx "cat-ground-$$"; then ok "cat with a format"; else notok "cat format: $out"; fi
 
 # -o FILE: the output there, nothing on stdout
 out=$(timeout 20 $BT -o "$W/o.txt" -e 'BEGIN { printf("to file %d\n", 7); exit(); }' 2>&1)

@@ -126,6 +126,84 @@ int main(void)
 		expr_free(n);
 	}
 
+	r = check("BEGIN { @m[1, \"a\"] = 1; $h = has_key(@m, 2, \"b\"); if (has_key(@m, 1, \"a\")) { @y = $h; } }", &p);
+	T_OK(r == 0 && compiles(&p), "bt: has_key(@m, k1, k2) compiles (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+	r = check("BEGIN { @m[1] = 1; @y = has_key(@m, 1, 2); }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "does not match"), "bt: has_key with a wrong key count");
+	bt_prog_free(&p);
+
+	r = check("BEGIN { @s = sizeof(uint16) + sizeof(struct task_struct *) + sizeof(\"ab\") + sizeof(comm) + sizeof(pid); }", &p);
+	T_OK(r == 0 && compiles(&p), "bt: sizeof of types, a pointer, a literal, comm, an integer (%d: %s)", r, r ? err_msg() : "");
+	T_OK(r == 0 && p.p[0].body->rhs->b->kind == N_CALL && !p.p[0].body->rhs->b->cast_text &&
+		     p.p[0].body->rhs->b->a->kind == N_IDENT && p.p[0].body->rhs->a->a->a->a->cast_text &&
+		     !strcmp(p.p[0].body->rhs->a->a->a->a->cast_text, "uint16"),
+	     "bt: sizeof(uint16) holds a type, sizeof(pid) an expression");
+	bt_prog_free(&p);
+
+	r = check("BEGIN { $t = strftime(\"%H\", nsecs); printf(\"%s %s\\n\", $t, strftime(\"%f\", 0)); @m = strftime(\"%H\", 1); }", &p);
+	T_OK(r == 0 && compiles(&p) && p.nacts == 1 && p.acts[0].args[0].vt == VT_TIME && p.acts[0].args[1].vt == VT_TIME &&
+		     p.ntfmts == 2 && p.acts[0].args[1].depth == 1 && map(&p, "@m")->val.vt == VT_TIME,
+	     "bt: strftime values keep their format (one per text) for the user side (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+	r = check("BEGIN { printf(\"%d\\n\", strftime(\"%H\", nsecs)); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "(string supplied)"), "bt: strftime is no integer for printf");
+	bt_prog_free(&p);
+
+	r = check("BEGIN { system(\"echo %d\", 1); }", &p);
+	T_OK(r == -9 && strstr(err_msg(), "unsafe function being used in safe mode"), "bt: system() needs --unsafe (%d)", r);
+	bt_prog_free(&p);
+	memset(&p, 0, sizeof(p));
+	err_clear();
+	T_OK(bt_parse("BEGIN { system(\"echo %d\", 1); }", &p) == 0, "bt: system() parses");
+	{
+		const struct loc *locs[1] = { &loc };
+
+		p.unsafe = true;
+		r = bt_check(&p, locs);
+		T_OK(r == 0 && p.nacts == 1 && p.acts[0].kind == BA_SYSTEM && p.acts[0].nargs == 1 && compiles(&p),
+		     "bt: system() with --unsafe: a printf-like action (%d)", r);
+	}
+	bt_prog_free(&p);
+
+	{
+		static const struct { const char *text; int sig; } sigs[] = {
+			{ "\"HUP\"", 1 }, { "\"SIGINT\"", 2 }, { "\"KILL\"", 9 }, { "\"USR1\"", 10 }, { "\"SIGSYS\"", 31 },
+			{ "64", 64 }, { "\"FOO\"", -1 }, { "0", -1 }, { "65", -1 }, { "\"\"", -1 },
+		};
+		const struct loc *locs[1] = { &loc };
+		char text[128];
+
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			snprintf(text, sizeof(text), "t:syscalls:sys_enter_read { signal(%s); }", sigs[i].text);
+			memset(&p, 0, sizeof(p));
+			err_clear();
+			r = bt_parse(text, &p);
+			p.unsafe = true;
+			if (r == 0)
+				r = bt_check(&p, locs);
+			if (sigs[i].sig < 0)
+				T_OK(r < 0 && strstr(err_msg(), "not a valid signal"), "bt: signal(%s) refused", sigs[i].text);
+			else
+				T_OK(r == 0 && p.p[0].body->lhs->a->kind == N_NUM && p.p[0].body->lhs->a->num == (uint64_t)sigs[i].sig &&
+					     compiles(&p),
+				     "bt: signal(%s) is %d", sigs[i].text, sigs[i].sig);
+			bt_prog_free(&p);
+		}
+	}
+	r = check("t:syscalls:sys_enter_read { signal(9); }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "unsafe function"), "bt: signal() needs --unsafe");
+	bt_prog_free(&p);
+	r = check("END { signal(9); }", &p);
+	T_OK(r < 0 && !strcmp(err_msg(), "signal can not be used with \"END\" probes"), "bt: no signal() from END");
+	bt_prog_free(&p);
+
+	r = check("BEGIN { cat(\"/proc/%d/%s\", pid, \"comm\"); cat(\"/etc/hostname\"); }", &p);
+	T_OK(r == 0 && p.nacts == 2 && p.acts[0].kind == BA_CAT && p.acts[0].nargs == 2 && p.acts[0].args[1].vt == VT_STR &&
+		     p.acts[1].nargs == 0 && compiles(&p),
+	     "bt: cat with format arguments (%d: %s)", r, r ? err_msg() : "");
+	bt_prog_free(&p);
+
 	/* errors, with the offset bpftrace points at */
 	r = check("BEGIN { foo(); }", &p);
 	T_OK(r == -9 && !strcmp(err_msg(), "Unknown function: foo") && p.errend == 11, "bt: unknown function at 8 (%d)", r);

@@ -24,10 +24,12 @@
 
 #include "bpf/cpus.h"
 #include "bpf/insn_dump.h"
+#include "bpf/kallsyms.h"
 #include "bpf/perf.h"
 #include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "bpf/tracefs.h"
+#include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
@@ -38,10 +40,11 @@
 static const struct opt opts[] = {
 	{ 'e', NULL, "PROGRAM", "execute this program" },
 	{ 'f', NULL, "FORMAT", "output format: text, json" },
-	{ 'l', NULL, NULL, "list probes (tracepoints matching the pattern)" },
+	{ 'l', NULL, NULL, "list probes: tracepoints, kprobe:/kfunc:/uprobe:BIN: functions matching the pattern" },
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system()" },
 	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
 	{ 0 },
 };
@@ -73,7 +76,7 @@ struct att {
 
 static struct {
 	const char *prog_text, *file, *format, *cmd, *out_file;
-	bool list, dump;
+	bool list, dump, unsafe;
 	int pid;
 	char **params;
 	int nparams;
@@ -95,6 +98,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'c': env.cmd = arg; break;
 	case 'o': env.out_file = arg; break;
 	case 'd': env.dump = true; break;
+	case OPT_LONG_ONLY(1): env.unsafe = true; break;
 	case 0:
 		if (!env.prog_text && !env.file && !env.list) {
 			env.file = arg;
@@ -183,6 +187,29 @@ static int attach_error(int probe, int ap, const char *msg)
 	return -1;
 }
 
+/* A tracepoint of that event name in some category: what the kernel's
+ * raw tracepoint open will look for. */
+static bool raw_tp_exists(const char *ev)
+{
+	char path[600];
+	struct dirent *c;
+	struct stat st;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/events", tracefs_root());
+	d = opendir(path);
+	while (d && !found && (c = readdir(d))) {
+		if (c->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/%s", tracefs_root(), c->d_name, ev);
+		found = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
 /* The locations of attach point ap of probe pi. */
 static int resolve_attach(int pi, int ap)
 {
@@ -240,6 +267,25 @@ static int resolve_attach(int pi, int ap)
 		a->name = xstrdup(name);
 		return 0;
 	}
+	if (!strcmp(part[0], "rawtracepoint") || !strcmp(part[0], "rt")) {
+		/* a raw tracepoint by its event name (0.17 takes no category) */
+		struct att *a;
+
+		if (n != 2 || !*part[1] || strpbrk(part[1], "*?/"))
+			return attach_error(pi, ap, "rawtracepoint probe must have a tracepoint name (rawtracepoint:NAME)");
+		if (!raw_tp_exists(part[1])) {
+			snprintf(name, sizeof(name), "no tracepoint named %.100s in %s/events", part[1], tracefs_root());
+			return attach_error(pi, ap, name);
+		}
+		a = new_att(pi);
+		a->loc.mech = M_RAW_TP;
+		a->loc.target = xstrdup(part[1]);
+		a->loc.name = xstrdup(part[1]);
+		snprintf(name, sizeof(name), "rawtracepoint:%s", part[1]);
+		a->name = xstrdup(name);
+		a->func = xstrdup(part[1]);
+		return 0;
+	}
 	{
 		struct spec s = { .text = text };
 		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true };
@@ -267,6 +313,16 @@ static int resolve_attach(int pi, int ap)
 											       : part[1]);
 			s.func = xstrdup(part[2]);
 			kind = ret ? "uretprobe" : "uprobe";
+		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
+			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
+			if (n != 3 && n != 4)
+				return attach_error(pi, ap, "usdt probe must have a binary and a probe (usdt:PATH:[PROVIDER:]PROBE)");
+			s.type = 'u';
+			s.lib = xstrdup(part[1]);
+			s.provider = n == 4 ? xstrdup(part[2]) : NULL;
+			s.func = xstrdup(part[n - 1]);
+			kind = "usdt";
+			ro.pattern = true;
 		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||
 			   !strcmp(part[0], "kr") || !strcmp(part[0], "kfunc") || !strcmp(part[0], "kretfunc") ||
 			   !strcmp(part[0], "f") || !strcmp(part[0], "fr")) {
@@ -305,6 +361,9 @@ static int resolve_attach(int pi, int ap)
 
 				snprintf(name, sizeof(name), "tracepoint:%.*s:%s", slash ? (int)(slash - a->loc.target) : 0,
 					 a->loc.target, slash ? slash + 1 : a->loc.target);
+			} else if (a->loc.usdt) {
+				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
+					 a->loc.name);
 			} else if (a->loc.user) {
 				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
 			} else {
@@ -427,6 +486,102 @@ static int cmp_str(const void *a, const void *b)
 
 /* -l [PATTERN]: the kernel's tracepoints as "tracepoint:CAT:NAME", sorted,
  * those the glob matches ("t:" spelled out first). */
+/* -l kprobe:/kfunc:/uprobe: — the names a pattern matches, "KIND:NAME". */
+struct names {
+	char **v;
+	size_t n;
+	const char *want, *kind;
+};
+
+static void names_add(struct names *l, const char *name, size_t len)
+{
+	char full[600];
+
+	snprintf(full, sizeof(full), "%s:%.*s", l->kind, (int)(len < 500 ? len : 500), name);
+	if (!glob_match(l->want, full))
+		return;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(full);
+}
+
+static int list_ksym(void *ctx, const struct kallsym *s)
+{
+	if (kallsym_is_text(s) && !s->mod)
+		names_add(ctx, s->name, s->nlen);
+	return 0;
+}
+
+/* kprobe: the functions ftrace can probe (available_filter_functions),
+ * else the kernel's text symbols; kfunc: BTF's functions (fentry's
+ * targets); uprobe:BIN:FUNC: the binary's functions, as the resolver
+ * finds them.  0, or 1 with a message. */
+static int list_functions(struct names *l, const char *pat)
+{
+	char path[512], *buf = NULL;
+	size_t len;
+
+	if (!strcmp(l->kind, "kprobe")) {
+		if (tracefs_path(path, sizeof(path), "available_filter_functions") &&
+		    read_file(path, 64 << 20, &buf, &len) == 0) {
+			for (char *s = buf, *nl; s < buf + len; s = nl + 1) {
+				if (!(nl = memchr(s, '\n', (size_t)(buf + len - s))))
+					nl = buf + len;
+				if (!memchr(s, ' ', (size_t)(nl - s))) /* "name [module]": vmlinux only */
+					names_add(l, s, (size_t)(nl - s));
+			}
+			free(buf);
+			return 0;
+		}
+		if (kallsyms_each(NULL, list_ksym, l) < 0)
+			return tool_err("bpftrace", "cannot list kernel functions: %s", err_msg()), 1;
+		return 0;
+	}
+	if (!strcmp(l->kind, "kfunc")) {
+		const struct btf *btf = probe_kernel_btf();
+
+		if (!btf)
+			return tool_err("bpftrace", "cannot list kfuncs: the kernel has no BTF (/sys/kernel/btf/vmlinux)"), 1;
+		for (uint32_t id = 1; id < btf_nr_types(btf); id++) {
+			const struct btf_type *t = btf_type_by_id(btf, id);
+			const char *nm = t && btf_kind(t) == BTF_KIND_FUNC ? btf_name(btf, t) : NULL;
+
+			if (nm && *nm)
+				names_add(l, nm, strlen(nm));
+		}
+		return 0;
+	}
+	{ /* uprobe:BIN:PATTERN */
+		char tmp[600], *colon;
+		struct spec s = { .type = 'p' };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .pattern = true };
+		struct loc *locs = NULL;
+		int nl = 0, r;
+
+		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
+		colon = strrchr(tmp, ':');
+		if (!colon || colon == tmp)
+			return tool_err("bpftrace", "-l uprobe: give a binary and a pattern (uprobe:/bin/bash:read*)"), 1;
+		*colon = 0;
+		s.text = pat;
+		s.lib = xstrdup(!strchr(tmp, '/') && !strncmp(tmp, "lib", 3) && tmp[3] ? tmp + 3 : tmp);
+		s.func = xstrdup(colon + 1);
+		if ((r = probe_resolve(&s, &ro, false, &locs, &nl)) < 0) {
+			spec_free(&s);
+			if (r == -ENOENT && access(tmp, F_OK) == 0)
+				return 0; /* the binary has no such function: nothing listed, as bpftrace */
+			return tool_err("bpftrace", "%s", err_msg()), 1;
+		}
+		l->want = "*";
+		for (int i = 0; i < nl; i++) {
+			snprintf(tmp, sizeof(tmp), "%s:%s", locs[i].target, locs[i].name);
+			names_add(l, tmp, strlen(tmp));
+		}
+		locs_free(locs, nl);
+		spec_free(&s);
+		return 0;
+	}
+}
+
 static int list_probes(const char *pat)
 {
 	char path[512], full[1024], want[600];
@@ -434,7 +589,32 @@ static int list_probes(const char *pat)
 	size_t n = 0;
 	DIR *d, *d2;
 	struct dirent *c, *e;
+	static const char *const kinds[][2] = { { "kprobe", "kprobe" }, { "k", "kprobe" }, { "kretprobe", "kprobe" },
+						  { "kr", "kprobe" },     { "kfunc", "kfunc" }, { "kretfunc", "kfunc" },
+						  { "f", "kfunc" },       { "fr", "kfunc" },    { "uprobe", "uprobe" },
+						  { "u", "uprobe" },      { "uretprobe", "uprobe" }, { "ur", "uprobe" } };
 
+	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
+		size_t kl = strlen(kinds[k][0]);
+
+		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':') {
+			struct names l = { .kind = kinds[k][1] };
+			int rc;
+
+			snprintf(want, sizeof(want), "%s:%s", kinds[k][1], pat + kl + 1);
+			l.want = want;
+			rc = list_functions(&l, pat);
+			if (l.n)
+				qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+			for (size_t i = 0; i < l.n; i++)
+				if (!i || strcmp(l.v[i], l.v[i - 1])) /* one line per name */
+					printf("%s\n", l.v[i]);
+			for (size_t i = 0; i < l.n; i++)
+				free(l.v[i]);
+			free(l.v);
+			return rc ? rc : tool_finish(0);
+		}
+	}
 	if (pat && !strncmp(pat, "t:", 2))
 		snprintf(want, sizeof(want), "tracepoint:%s", pat + 2);
 	else
@@ -520,6 +700,7 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	env.bp.unsafe = env.unsafe;
 	env.bp.params = env.params;
 	env.bp.nparams = env.nparams;
 	{

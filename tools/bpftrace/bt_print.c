@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,38 @@ static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user
 	}
 }
 
+/* strftime(FMT, NSECS): NSECS counts from boot (nsecs): the wall clock
+ * is the boot time plus NSECS, as 0.17; %f is the microseconds. */
+static void add_time(struct strbuf *sb, const char *fmt, uint64_t ns)
+{
+	static int64_t boot_ns = -1;
+	struct timespec rt, bt;
+	char f[256], out[512];
+	size_t k = 0;
+	int64_t wall;
+	time_t sec;
+	struct tm tm;
+
+	if (boot_ns < 0 && clock_gettime(CLOCK_REALTIME, &rt) == 0 && clock_gettime(CLOCK_BOOTTIME, &bt) == 0)
+		boot_ns = (rt.tv_sec - bt.tv_sec) * 1000000000LL + rt.tv_nsec - bt.tv_nsec;
+	wall = (boot_ns < 0 ? 0 : boot_ns) + (int64_t)(ns & INT64_MAX);
+	sec = (time_t)(wall / 1000000000);
+	for (size_t i = 0; fmt[i] && k + 8 < sizeof(f); i++) {
+		if (fmt[i] == '%' && fmt[i + 1] == 'f') {
+			k += (size_t)snprintf(f + k, sizeof(f) - k, "%06d", (int)(wall % 1000000000 / 1000));
+			i++;
+		} else {
+			if (fmt[i] == '%' && fmt[i + 1] == '%')
+				f[k++] = fmt[i++]; /* %% stays whole for strftime */
+			f[k++] = fmt[i];
+		}
+	}
+	f[k] = 0;
+	if (!localtime_r(&sec, &tm) || !strftime(out, sizeof(out), f, &tm))
+		out[0] = 0;
+	add_safe(sb, out, strlen(out));
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
@@ -132,6 +165,10 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			add_safe(sb, u.name, strlen(u.name));
 		else
 			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+		return;
+	}
+	if (t->vt == VT_TIME && t->depth < b->prog->ntfmts) {
+		add_time(sb, b->prog->tfmts[t->depth], v);
 		return;
 	}
 	if (t->vt == VT_KSYM) {
@@ -261,6 +298,53 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		strbuf_free(&sb);
 		return 0;
 	}
+	case BA_SYSTEM: {
+		/* the formatted command through sh, its output ours (0.17) */
+		struct strbuf sb = { 0 }, o = { 0 };
+		char buf[4096];
+		ssize_t k;
+		int fd[2] = { -1, -1 }, st;
+		pid_t pid = -1;
+
+		strbuf_reset(&sb);
+		strbuf_reset(&o);
+		format_printf(b, a, rec, &sb);
+		fflush(stdout);
+		/* fork + sh rather than popen: popen would pull posix_spawn in */
+		if (pipe2(fd, O_CLOEXEC) == 0 && (pid = fork()) == 0) {
+			dup2(fd[1], 1);
+			execl("/bin/sh", "sh", "-c", sb.s, (char *)NULL);
+			_exit(127);
+		}
+		if (pid < 0) {
+			fprintf(stderr, "bpftrace: system(\"%s\"): cannot start sh: %s\n", sb.s, strerror(errno));
+			if (fd[0] >= 0) {
+				close(fd[0]);
+				close(fd[1]);
+			}
+		} else {
+			close(fd[1]);
+			while ((k = read(fd[0], buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR))
+				if (k > 0)
+					strbuf_addn(&o, buf, (size_t)k);
+			close(fd[0]);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+		}
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, o.s);
+			printf("{\"type\": \"syscall\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
+			fwrite(o.s, 1, o.len, stdout);
+		}
+		strbuf_free(&sb);
+		strbuf_free(&o);
+		return 0;
+	}
 	case BA_TIME: {
 		char buf[256];
 		time_t now = time(NULL);
@@ -275,12 +359,16 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		return 1;
 	case BA_CAT: {
 		char buf[4096];
-		int fd = open(a->fmt, O_RDONLY | O_CLOEXEC);
-		ssize_t n;
 		struct strbuf sb = { 0 };
+		ssize_t n;
+		int fd;
 
+		strbuf_reset(&sb);
+		format_printf(b, a, rec, &sb); /* the file's name */
+		fd = open(sb.s, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			tool_err("bpftrace", "cat: cannot open %s: %s", a->fmt, strerror(errno));
+			tool_err("bpftrace", "cat: cannot open %s: %s", sb.s, strerror(errno));
+			strbuf_free(&sb);
 			return 0;
 		}
 		strbuf_reset(&sb);
@@ -614,17 +702,18 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && m->val.vt == VT_STR) {
-			if (b->json) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME)) {
+			if (b->json && m->val.vt == VT_STR) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);
 				add_value(b, &v, &m->val, r->val);
 				json_str(&sb, v.s);
 				strbuf_free(&v);
-			} else {
+			} else { /* a time: unquoted in JSON too, as 0.17 prints it */
 				add_value(b, &sb, &m->val, r->val);
-				strbuf_addc(&sb, '\n');
+				if (!b->json)
+					strbuf_addc(&sb, '\n');
 			}
 		} else {
 			strbuf_addf(&sb, "%lld", (long long)r->sortv / div);

@@ -46,7 +46,8 @@ struct bt_probe {
 
 /* What a key, value, variable or argument holds. */
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
-	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */ };
+	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
+	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
@@ -70,7 +71,7 @@ struct bt_map {
 };
 
 /* Async actions: records {u64 action index, arguments} in the ring buffer. */
-enum bt_act { BA_PRINTF, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
+enum bt_act { BA_PRINTF, BA_SYSTEM /* a printf record, run by sh */, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
 #define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
 struct bt_action {
 	enum bt_act kind;
@@ -105,7 +106,10 @@ struct bt_prog {
 	char **params;               /* $1.. */
 	int nparams;
 	int cpid;                    /* -c: the command's pid (builtin cpid) */
+	bool unsafe;                 /* --unsafe: system() allowed */
 	bool uses_kstack, uses_ustack, uses_ksym;
+	char **tfmts;                /* strftime() formats, one per distinct text */
+	int ntfmts;
 	/* #define NAME VALUE lines of the program (integer values) */
 	char **def_names;
 	int64_t *def_vals;

@@ -155,6 +155,20 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			t.size = 16;
 			return t;
 		}
+		if (!strcmp(n->str, "strftime") && n->a && n->a->kind == N_STR && n->a->next && !n->a->next->next) {
+			/* the format stays on the user side: the value is the time */
+			int k;
+
+			for (k = 0; k < p->ntfmts && strcmp(p->tfmts[k], n->a->str); k++)
+				;
+			if (k == p->ntfmts && k < 0xffff) {
+				p->tfmts = xrealloc(p->tfmts, (size_t)(k + 1) * sizeof(*p->tfmts));
+				p->tfmts[p->ntfmts++] = xstrdup(n->a->str);
+			}
+			t.vt = VT_TIME;
+			t.depth = (uint16_t)k;
+			return t;
+		}
 		if (!strcmp(n->str, "ntop")) {
 			t.vt = VT_INET;
 			t.size = 24;
@@ -189,6 +203,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_KSYM: return "ksym";
 	case VT_INET: return "inet";
 	case VT_USYM: return "usym";
+	case VT_TIME: return "string"; /* 0.17 names it so */
 	default: return "int64";
 	}
 }
@@ -354,14 +369,18 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 	int k = nargs(c);
 	char msg[160];
 
-	if (!strcmp(c->str, "printf")) {
+	if (!strcmp(c->str, "printf") || !strcmp(c->str, "system") || !strcmp(c->str, "cat")) {
 		char kinds[64];
 		int conv, act, off = 8;
 		struct bt_action *a;
 		struct node *arg;
 
-		if (!c->a || c->a->kind != N_STR)
-			return cfail(p, c, "printf() expects a string literal as its first argument");
+		if (c->str[0] == 's' && !p->unsafe)
+			return cfail(p, c, "system() is an unsafe function being used in safe mode");
+		if (!c->a || c->a->kind != N_STR) {
+			snprintf(msg, sizeof(msg), "%s() expects a string literal as its first argument", c->str);
+			return cfail(p, c, msg);
+		}
 		conv = printf_convs(c->a->str, kinds, 64);
 		if (conv < 0)
 			return cfail(p, c->a, "printf: Invalid format string");
@@ -372,7 +391,8 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		}
 		if (conv > 32)
 			return cfail(p, c, "printf: too many arguments (at most 32)");
-		act = add_action(p, BA_PRINTF);
+		/* cat(FMT, ...): the file's name formatted as printf's */
+		act = add_action(p, c->str[0] == 's' ? BA_SYSTEM : c->str[0] == 'c' ? BA_CAT : BA_PRINTF);
 		a = &p->acts[act];
 		a->fmt = xstrdup(c->a->str);
 		a->nargs = conv;
@@ -388,7 +408,7 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				a->args[i].vt = VT_STR;
 				a->args[i].size = (uint16_t)p->strlen;
 			}
-			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR) && a->args[i].vt != VT_KSTACK &&
+			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR || a->args[i].vt == VT_TIME) && a->args[i].vt != VT_KSTACK &&
 			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET &&
 			    a->args[i].vt != VT_USYM) {
 				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
@@ -419,16 +439,6 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		c->num = (uint64_t)act;
 		return 0;
 	}
-	if (!strcmp(c->str, "cat")) {
-		int act;
-
-		if (k != 1 || c->a->kind != N_STR)
-			return cfail(p, c, "cat() takes a file name literal here (no format arguments yet)");
-		act = add_action(p, BA_CAT);
-		p->acts[act].fmt = xstrdup(c->a->str);
-		c->num = (uint64_t)act;
-		return 0;
-	}
 	if (!strcmp(c->str, "exit") || !strcmp(c->str, "time")) {
 		int act = add_action(p, c->str[0] == 'e' ? BA_EXIT : BA_TIME);
 
@@ -450,6 +460,44 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		p->acts[act].top = k > 1 ? (int)num_arg(c->a->next, &ok) : 0;
 		p->acts[act].div = k > 2 ? (int)num_arg(c->a->next->next, &ok) : 0;
 		c->num = (uint64_t)act;
+		return 0;
+	}
+	if (!strcmp(c->str, "signal")) {
+		/* signal(NAME or N) to the current task (bpf_send_signal), as
+		 * 0.17: not from BEGIN/END, only with --unsafe, 1..64 */
+		static const char names[] = " HUP INT QUIT ILL TRAP ABRT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM STKFLT"
+					    " CHLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO PWR SYS ";
+
+		for (int i = 0; i < p->p[pi].nap; i++)
+			if (!strcmp(p->p[pi].ap[i].text, "BEGIN") || !strcmp(p->p[pi].ap[i].text, "END")) {
+				snprintf(msg, sizeof(msg), "signal can not be used with \"%s\" probes", p->p[pi].ap[i].text);
+				return cfail(p, c, msg);
+			}
+		if (!p->unsafe)
+			return cfail(p, c, "signal() is an unsafe function being used in safe mode");
+		if (k != 1)
+			return cfail(p, c, "signal() takes 1 argument: a signal name or number");
+		if (c->a->kind == N_STR) {
+			const char *nm = c->a->str + (strncmp(c->a->str, "SIG", 3) ? 0 : 3), *f;
+			char w[16];
+			int sig = 1;
+
+			snprintf(w, sizeof(w), " %s ", nm);
+			f = *nm && strlen(nm) < 8 ? strstr(names, w) : NULL;
+			if (!f) {
+				snprintf(msg, sizeof(msg), "%.60s is not a valid signal", c->a->str);
+				return cfail(p, c, msg);
+			}
+			for (const char *x = names; x < f; x++)
+				sig += *x == ' ';
+			free(c->a->str);
+			c->a->str = NULL;
+			c->a->kind = N_NUM;
+			c->a->num = (uint64_t)sig;
+		} else if (c->a->kind == N_NUM && (c->a->num < 1 || c->a->num > 64)) {
+			snprintf(msg, sizeof(msg), "%lld is not a valid signal, allowed range: [1,64]", (long long)c->a->num);
+			return cfail(p, c, msg);
+		}
 		return 0;
 	}
 	if (!strcmp(c->str, "delete")) {

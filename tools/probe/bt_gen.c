@@ -165,7 +165,7 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	if (!m || m->nkeys < 0)
 		return gen_fail(c->g, n, "Undefined map");
 	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
-	    (m->agg == AG_VALUE && m->val.vt != VT_INT))
+	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
 		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, n, m, key) < 0)
@@ -371,6 +371,75 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return 0;
 		}
+		if (!strcmp(s, "strftime")) {
+			/* the nanoseconds; the user side formats them (VT_TIME) */
+			if (!n->a || n->a->kind != N_STR || !n->a->next || n->a->next->next)
+				return gen_fail(g, n, "strftime() expects a format string literal and a time in nanoseconds");
+			return gen_value_node(g, n->a->next, t);
+		}
+		if (!strcmp(s, "sizeof")) {
+			/* sizeof(TYPE) from the built-in names or BTF; sizeof(EXPR): a
+			 * string's bytes, else the width of the compiled value */
+			struct ctype ct;
+			struct bt_type bt;
+			uint32_t size;
+
+			if (n->cast_text) {
+				if (ctype_parse(n->cast_text, probe_kernel_btf(), &ct, NULL) < 0)
+					return gen_fail(g, n, err_msg());
+				size = ct_size(&ct);
+			} else if (!n->a || n->a->next) {
+				return gen_fail(g, n, "sizeof() requires 1 argument");
+			} else if (n->a->kind == N_STR) {
+				size = (uint32_t)n->a->len + 1;
+			} else if ((bt = bt_type_of(c->p, c->pi, gen_loc(g), n->a)).vt != VT_INT) {
+				size = (uint32_t)bt_type_size(&bt);
+			} else {
+				if (gen_value_node(g, n->a, &ct) < 0)
+					return -EINVAL;
+				size = ct_size(&ct);
+			}
+			emit_movi(e, R0, (int32_t)size);
+			*t = ct_int(8, false);
+			return 0;
+		}
+		if (!strcmp(s, "has_key")) {
+			/* has_key(@m, k1, ...): 1 when the key is in the map (bpftrace
+			 * 0.21+; 0.17 has no such call), the key built as @m[k1, ...] */
+			struct node idx = { .kind = N_INDEX, .pos = n->pos, .end = n->end };
+			struct bt_map *m;
+			int key, r, nk = 0;
+
+			if (!n->a || n->a->kind != N_IDENT || n->a->str[0] != '@' || !n->a->next)
+				return gen_fail(g, n, "has_key() expects a map and a key");
+			m = map_of(c, n->a);
+			for (struct node *x = n->a->next; x; x = x->next)
+				nk++;
+			if (!m || m->nkeys < 0)
+				return gen_fail(g, n->a, "Undefined map");
+			if (m->agg == AG_HIST || m->agg == AG_LHIST || nk != m->nkeys)
+				return gen_fail(g, n, m->agg == AG_HIST || m->agg == AG_LHIST ? "has_key() of a hist/lhist map"
+											: "has_key(): the key does not match the map's keys");
+			idx.a = n->a;
+			idx.b = n->a->next;
+			key = gen_stack(g, m->key_size);
+			r = build_key(c, &idx, m, key);
+			if (r == 0) {
+				int no = emit_label(e);
+
+				emit_ldmap(e, R1, m->idx);
+				emit_mov(e, R2, R10);
+				emit_alui(e, BPF_ADD, R2, key);
+				emit_call(e, BPF_FUNC_map_lookup_elem);
+				/* null stays 0; a value pointer becomes 1 */
+				emit_jmpi(e, BPF_JEQ, R0, 0, no);
+				emit_movi(e, R0, 1);
+				emit_place(e, no);
+				*t = ct_int(8, false);
+			}
+			gen_unstack(g, m->key_size);
+			return r < 0 ? -EINVAL : 0;
+		}
 		if (!strcmp(s, "str") || !strcmp(s, "STRCMP") || !strcmp(s, "$entry")) {
 			if (!strcmp(s, "str"))
 				return gen_fail(g, n, "str() gives a string, not an integer");
@@ -413,7 +482,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
 			return gen_fail(g, n, msg);
 		}
-		if (v->t.vt != VT_INT)
+		if (v->t.vt != VT_INT && v->t.vt != VT_TIME)
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
 		*t = c->var_ct[v - c->p->vars];
@@ -465,9 +534,22 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	}
 	if (!strcmp(s, "kstack") || !strcmp(s, "ustack") || !strcmp(s, "stack"))
 		return stackid(c, n, s[0] == 'u', 127);
+	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9')) &&
+	    gen_loc(g)->mech == M_RAW_TP) {
+		/* rawtracepoint: the tracepoint's own arguments, u64 args[] of
+		 * the context (bpftrace only makes M_RAW_TP for rawtracepoint:) */
+		emit_ldx(e, 8, R0, R6, (int16_t)((atoi(s + 3) - (n->op == 'A')) * 8));
+		return 0;
+	}
 	if (!strncmp(s, "arg", 3) && s[3] >= '0' && s[3] <= '9' && (!s[4] || (!s[5] && s[4] >= '0' && s[4] <= '9'))) {
-		/* bpftrace counts from arg0, the shared generator (bcc) from arg1 */
+		/* bpftrace counts from arg0, the shared generator (bcc) from arg1;
+		 * renamed once (op 'A'): the tree is compiled again for every
+		 * location the probe resolved to */
 		char name[16];
+
+		if (n->op == 'A')
+			return GEN_EXT_PASS;
+		n->op = 'A';
 
 		snprintf(name, sizeof(name), "arg%d", atoi(s + 3) + 1);
 		free(n->str);
@@ -767,7 +849,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 	struct emit *e = c->e;
 	struct ctype t;
 
-	if (!strcmp(n->str, "printf")) {
+	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system") || !strcmp(n->str, "cat")) {
 		const struct bt_action *a = &c->p->acts[n->num];
 		struct node *arg = n->a->next;
 		int skip = emit_label(e);
@@ -813,7 +895,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		emit_place(e, skip);
 		return 0;
 	}
-	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "cat") || !strcmp(n->str, "print") ||
+	if (!strcmp(n->str, "exit") || !strcmp(n->str, "time") || !strcmp(n->str, "print") ||
 	    !strcmp(n->str, "clear") || !strcmp(n->str, "zero")) {
 		int skip = emit_label(e);
 
@@ -822,6 +904,13 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		emit_place(e, skip);
 		if (n->str[0] == 'e')
 			emit_ja(e, out); /* nothing after exit() runs */
+		return 0;
+	}
+	if (!strcmp(n->str, "signal")) {
+		if (gen_value_node(c->g, n->a, &t) < 0)
+			return -EINVAL;
+		emit_mov(e, R1, R0);
+		emit_call(e, BPF_FUNC_send_signal);
 		return 0;
 	}
 	if (!strcmp(n->str, "delete")) {

@@ -407,6 +407,9 @@ void bt_prog_free(struct bt_prog *p)
 	for (int i = 0; i < p->nvars; i++)
 		free(p->vars[i].name);
 	free(p->vars);
+	for (int i = 0; i < p->ntfmts; i++)
+		free(p->tfmts[i]);
+	free(p->tfmts);
 	for (int i = 0; i < p->ndefs; i++)
 		free(p->def_names[i]);
 	free(p->def_names);

@@ -599,6 +599,19 @@ static struct node *parse_primary(struct lex *l, int depth)
 		n->str = l->str;
 		l->str = NULL;
 		lex_next(l);
+		if (is_op(l, '(') && !strcmp(n->str, "sizeof") && cast_end(l) >= 0) {
+			/* sizeof(TYPE): the type's text, resolved by the code generator */
+			int ce = cast_end(l);
+
+			n->kind = N_CALL;
+			n->cast_text = xmalloc((size_t)(ce - l->next) + 1);
+			memcpy(n->cast_text, l->s + l->next, (size_t)(ce - l->next));
+			n->cast_text[ce - l->next] = 0;
+			l->next = ce + 1;
+			lex_next(l);
+			n->end = l->prev_end;
+			return n;
+		}
 		if (is_op(l, '(')) { /* STRCMP("x", e), $entry(p) */
 			struct node *args = NULL, **tail = &args;
 

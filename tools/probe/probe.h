@@ -123,6 +123,7 @@ struct loc {
 	uint32_t proto;            /* kernel BTF FUNC_PROTO of the function (fentry/kprobe typing), 0 */
 	int nparams;               /* its parameter count */
 	struct usdt_arg *uargs;    /* USDT */
+	char *provider;            /* USDT: the probe's provider */
 	int nuargs;
 };
 

@@ -169,6 +169,7 @@ void locs_free(struct loc *l, int n)
 		free(l[i].target);
 		tp_format_free(&l[i].fmt);
 		free(l[i].uargs);
+		free(l[i].provider);
 	}
 	free(l);
 }
@@ -907,6 +908,7 @@ static int usdt_loc(void *ctx, const struct usdt_note *note)
 	l->user = true;
 	l->usdt = true;
 	l->name = xstrdup(note->name);
+	l->provider = xstrdup(note->provider);
 	l->target = xstrdup(w->b->path);
 	l->off = off;
 	l->ref_ctr = soff;
