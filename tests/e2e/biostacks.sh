@@ -114,7 +114,7 @@ for l in open(sys.argv[1]):
         for h in json.loads(l).get("latency", []):
             if h["comm"] == "dio_read" and h["disk"] == sys.argv[2]:
                 assert h["count"] == sum(b["count"] for b in h["buckets"])
-                assert "blk_mq_submit_bio" in h["stack"].split(";")
+                assert any(f.split("+")[0] == "blk_mq_submit_bio" for f in h["stack"].split(";"))
                 n += h["count"]
 print(n)' "$1" "$2"
 }

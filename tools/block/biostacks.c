@@ -11,6 +11,7 @@
 #include <string.h>
 #include <linux/types.h>
 
+#include "bpf/perf.h"
 #include "tools/common/common.h"
 #include "tools/stack/ksyms.h"
 #include "lib/err.h"
@@ -120,8 +121,13 @@ static void print_entries(struct ksyms *ks, const struct entry *e, size_t n)
 			struct ksym sym;
 			const char *name = ks && ksyms_lookup(ks, k->stack[j], &sym) == 0 ? sym.name : "Unknown";
 
+			char frame[160];
+
 			strbuf_addf(&head, "%s\n", name);
-			strbuf_addf(&stack, "%s%s", j ? ";" : "", name);
+			/* with offsets: keys whose frames share names stay
+			 * apart (one series each in Prometheus) */
+			strbuf_addf(&stack, "%s%s", j ? ";" : "",
+				    ksyms_format(ks, k->stack[j], 1, frame, sizeof(frame)));
 		}
 		labels[0] = (struct out_label){ "comm", safe };
 		labels[1] = (struct out_label){ "pid", pid };
