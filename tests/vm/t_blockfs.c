@@ -214,6 +214,57 @@ static void test_biosnoop(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* ---- biostacks ---- */
+
+/* K reads of this process on the loop disk: its histograms (blocks of
+ * "COMM PID DISK", frames, rows, an empty line) hold exactly K, under a
+ * stack naming the block layer, whichever start the variant left. */
+static void test_biostacks(const char *test, const char *disable)
+{
+	char dev[32], name[32], line[512], *argv[] = { "corebox", "biostacks", "-d", name, NULL };
+	char comm[64], disk[64];
+	int pid, done, rc, header = 0, mine = 0, blocks = 0, blk_frame = 0;
+	unsigned long long lo, hi, cnt, n = 0;
+	struct tool_run tr;
+	size_t pos = 0;
+
+	if (loop_dev < 0) {
+		result(test, 0, "no loop device");
+		return;
+	}
+	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
+	snprintf(name, sizeof(name), "loop%d", loop_dev);
+	if (tool_start(&tr, test, argv, disable, "Tracing block I/O") < 0)
+		return;
+	done = dio_reads(dev, BS_K, 4096, 0, 3 * 4096);
+	rc = tool_stop(&tr);
+	while (next_line(&pos, line, sizeof(line))) {
+		if (!line[0] || !strncmp(line, "Tracing block I/O", 17)) {
+			header = 1;
+			continue;
+		}
+		if (header) {
+			header = 0;
+			mine = sscanf(line, "%63s %d %63s", comm, &pid, disk) == 3 && pid == getpid() && !strcmp(disk, name);
+			blocks += mine;
+			continue;
+		}
+		if (!mine)
+			continue;
+		if (sscanf(line, "%llu -> %llu : %llu", &lo, &hi, &cnt) == 3)
+			n += cnt;
+		else if (!strcmp(line, "blk_mq_submit_bio") || !strcmp(line, "blk_account_io_start") ||
+			 !strcmp(line, "submit_bio_noacct") || !strcmp(line, "blk_mq_insert_request") ||
+			 !strcmp(line, "blk_mq_start_request"))
+			blk_frame = 1;
+	}
+	result(test, done == BS_K && n == BS_K && blocks > 0 && blk_frame && rc == 0,
+	       "-d %s: %d reads, %llu counted in %d histograms of this pid, block-layer frame %s; exit %d", name, done,
+	       n, blocks, blk_frame ? "seen" : "missing", rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
 /* ---- biopattern ---- */
 
 #define BP_K 40
@@ -691,6 +742,7 @@ static void test_readahead(const char *test, const char *disable)
 }
 
 VM_TEST("biosnoop", test_biosnoop);
+VM_TEST("biostacks", test_biostacks);
 VM_TEST("biopattern", test_biopattern);
 VM_TEST("bitesize", test_bitesize);
 VM_TEST("ext4slower", test_ext4slower);
