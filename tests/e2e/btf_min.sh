@@ -160,14 +160,19 @@ probe_args() {
 	funclatency) echo 'c:getppid' ;;
 	argdist) echo '-C p:c:getppid()' ;;
 	fsslower | fsdist) echo '-t ext4' ;;
+	funcslower) echo 'c:getppid' ;;
+	ttysnoop) echo /dev/console ;;
 	bpftrace) echo '-e tracepoint:syscalls:sys_enter_getppid{@=count();}' ;; # no blank: split as one word
 	systrace) echo -s ;;
 	esac
 }
-for t in $("$CB" --list); do
+# javagc traces a JVM's libjvm.so (-p PID is required): tests/e2e/javagc.sh
+# runs it against a stand-in libjvm; here it is named as a skip
+echo "ok - btf_min: javagc # SKIP it needs a JVM's PID (javagc.sh covers it with a stand-in libjvm.so)"
+for t in $("$CB" --list | grep -vx javagc); do
 	run_tool "min BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
-for t in $("$CB" --list); do
+for t in $("$CB" --list | grep -vx javagc); do
 	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN" $(probe_args "$t")
 done
 
