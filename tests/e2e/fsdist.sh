@@ -123,6 +123,29 @@ if wait_for "$W/py.out" '^ready' 50 && tool_start getattr "Hit Ctrl-C" fsdist -t
 	else notok "getattr: ${g:-0}, want $NS: $(counts "$W/getattr.out" | tr '\n' ' ')"; fi
 else notok "getattr run did not start: $(cat "$W/py.out")"; fi
 
+# every alias is an applet that runs: it traces its file system (banner,
+# exit 0 on SIGINT) or says in one line that this kernel cannot (exit 1)
+for a in btrfsdist ext4dist nfsdist xfsdist f2fsdist bcachefsdist zfsdist fusedist; do
+	fs=${a%dist}
+	if ! "$CB" --list | grep -qx "$a"; then notok "$a is not in corebox --list"; continue; fi
+	"$CB" "$a" > "$W/$a.out" 2> "$W/$a.err" &
+	apid=$!
+	i=0
+	while [ $i -lt 100 ] && kill -0 "$apid" 2>/dev/null && ! grep -q "Hit Ctrl-C" "$W/$a.out"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -INT "$apid" 2>/dev/null
+	wait_exit "$apid" 50 || kill -KILL "$apid" 2>/dev/null
+	wait "$apid"
+	rc=$?
+	if [ $rc = 0 ] && [ "$(head -1 "$W/$a.out")" = "Tracing $fs operation latency... Hit Ctrl-C to end." ]; then
+		ok "$a: traces $fs, exit 0 on SIGINT"
+	elif [ $rc = 1 ] && [ "$(wc -l < "$W/$a.err")" = 1 ] && grep -q "$fs" "$W/$a.err"; then
+		ok "$a: no way to trace $fs here, one line: $(cat "$W/$a.err")"
+	else notok "$a: status $rc: $(head -c 300 "$W/$a.out" "$W/$a.err" | tr '\n' '|')"; fi
+done
+
 usage_exit2 "no file system" fsdist
 usage_exit2 "bad file system" fsdist -t nope
 snoop_left

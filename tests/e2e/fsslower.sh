@@ -172,8 +172,8 @@ else notok "ext4slower 1 1 1 1: status $rc: $(head -c 300 "$W/extra.out")"; fi
 # names the file system; SIGINT ends it with 0) or, where this kernel
 # offers no way to trace that file system, says so in one line (exit 1)
 ln -sf "$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")" "$W/cbx"
-for fs in bcachefs btrfs f2fs fuse nfs zfs; do
-	a=${fs}slower
+for a in bcachefsslower btrfsslower f2fsslower fuseslower nfsslower zfsslower; do
+	fs=${a%slower}
 	ln -sf "$W/cbx" "$W/$a"
 	if ! "$CB" --list | grep -qx "$a"; then
 		notok "$a is not in corebox --list"
