@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 #include "tools/common/common.h"
-#include "tools/common/interval.h"
+#include "tools/common/top.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "blk.h"
@@ -26,15 +26,10 @@ BPF_OBJ_DECLARE(biotop);
 #define ROWS_LIMIT 10240 /* libbpf-tools' OUTPUT_ROWS_LIMIT */
 
 enum { SORT_ALL, SORT_IO, SORT_BYTES, SORT_TIME };
+static const char *const sorts[] = { "all", "io", "bytes", "time" };
 
-static struct {
-	int noclear; /* -C */
-	int sort;
-	long rows;
-	int pid;
-	struct interval iv;
-	int npos;
-} env = { .rows = 20, .iv = { .seconds = 1, .times = INTERVAL_FOREVER, .rows = true } };
+static struct top top = TOP_INIT(sorts, ROWS_LIMIT, SORT_ALL);
+static int pid; /* -p */
 
 static const struct opt opts[] = {
 	{ 'C', "noclear", NULL, "Don't clear the screen" },
@@ -55,26 +50,11 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	static const char *const sorts[] = { "all", "io", "bytes", "time" };
-
 	(void)ctx;
 	switch (key) {
-	case 'C': env.noclear = 1; break;
-	case 's':
-		for (env.sort = 0; env.sort < 4 && strcmp(arg, sorts[env.sort]); env.sort++)
-			;
-		if (env.sort == 4)
-			opt_usage_error(&help, "invalid sort method: %s", arg);
-		break;
-	case 'r':
-		env.rows = (long)opt_num(&help, "rows", arg, 1, 0x7fffffff);
-		if (env.rows > ROWS_LIMIT)
-			env.rows = ROWS_LIMIT;
-		break;
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'p': pid = opt_pid(&help, "PID", arg); break;
 	case 'v': tool_common.verbose = 1; break;
-	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
-	default: return 1;
+	default: return top_opt(&top, &help, key, arg);
 	}
 	return 0;
 }
@@ -100,58 +80,35 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE("rows", cols);
 
-struct row {
-	struct biotop_key k;
-	struct biotop_val v;
-};
-
-static __u64 sort_value(const struct row *r)
+static __u64 sort_value(const void *row)
 {
-	switch (env.sort) {
-	case SORT_IO: return r->v.io;
-	case SORT_BYTES: return r->v.bytes;
-	case SORT_TIME: return r->v.us;
-	default: return r->v.io + r->v.bytes + r->v.us;
+	const struct biotop_val *v = ((const struct top_row *)row)->val;
+
+	switch (top.sort) {
+	case SORT_IO: return v->io;
+	case SORT_BYTES: return v->bytes;
+	case SORT_TIME: return v->us;
+	default: return v->io + v->bytes + v->us;
 	}
 }
 
 static int largest_first(const void *a, const void *b)
 {
-	__u64 x = sort_value(a), y = sort_value(b);
-
-	return x > y ? -1 : x < y;
+	return top_larger_first(sort_value(a), sort_value(b));
 }
-
-struct run {
-	struct obj *o;
-	bool batch;
-	struct biotop_key keys[ROWS_LIMIT];
-	struct biotop_val vals[ROWS_LIMIT];
-	struct row rows[ROWS_LIMIT];
-};
 
 static int report(void *ctx)
 {
-	struct run *r = ctx;
 	union out_val v[ARRAY_SIZE(cols)];
 	long n;
 
-	if (!env.noclear)
-		out_text("\033[H\033[2J");
-	interval_loadavg_line();
-	out_header(&table);
-	n = tool_map_drain(map_fd(obj_map(r->o, "counts")), sizeof(struct biotop_key), sizeof(struct biotop_val),
-			   r->keys, r->vals, ROWS_LIMIT, &r->batch);
-	if (n < 0) {
-		tool_err("biotop", "read stat failed: %s", err_msg());
+	top_begin(&top, true, &table);
+	n = top_read(&top, map_fd(obj_map(ctx, "counts")), "biotop", "read stat failed", largest_first);
+	if (n < 0)
 		return -1;
-	}
-	for (long i = 0; i < n; i++)
-		r->rows[i] = (struct row){ r->keys[i], r->vals[i] };
-	qsort(r->rows, (size_t)n, sizeof(r->rows[0]), largest_first);
-	for (long i = 0; i < n && i < env.rows; i++) {
-		const struct biotop_key *k = &r->rows[i].k;
-		const struct biotop_val *val = &r->rows[i].v;
+	for (long i = 0; i < n && i < top.rows; i++) {
+		const struct biotop_key *k = top.order[i].key;
+		const struct biotop_val *val = top.order[i].val;
 		char comm[BIOTOP_COMM_LEN + 1];
 		const char *disk = blk_disk_name(BLK_MKDEV(k->major, k->minor));
 
@@ -179,37 +136,34 @@ int biotop_main(int argc, char **argv)
 {
 	struct obj_opts oo = { 0 };
 	const char *attribution;
-	struct run *r;
+	struct obj *o;
 	int rc;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!(r = calloc(1, sizeof(*r)))) {
-		tool_err("biotop", "out of memory");
+	if (top_alloc(&top, "biotop", sizeof(struct biotop_key), sizeof(struct biotop_val)))
+		return 1;
+	o = BLK_OPEN(biotop, NULL);
+	if (!o) {
+		top_free(&top);
 		return 1;
 	}
-	r->batch = true;
-	r->o = BLK_OPEN(biotop, NULL);
-	if (!r->o) {
-		free(r);
-		return 1;
-	}
-	OBJ_SET(r->o, target_pid, (uint32_t)env.pid);
-	prog_set_autoload(obj_prog(r->o, "block_rq_insert"), false);
+	OBJ_SET(o, target_pid, (uint32_t)pid);
+	prog_set_autoload(obj_prog(o, "block_rq_insert"), false);
 	oo.btf_path = tool_common.btf_path;
 	oo.verbose = tool_common.verbose;
-	if (blk_rq_is_second_arg(obj_kernel_btf(r->o, &oo)))
-		OBJ_SET(r->o, rq_arg1, (uint8_t)1);
-	attribution = blk_choose_attribution(r->o);
+	if (blk_rq_is_second_arg(obj_kernel_btf(o, &oo)))
+		OBJ_SET(o, rq_arg1, (uint8_t)1);
+	attribution = blk_choose_attribution(o);
 	tool_signals();
-	if (tool_load_attach(r->o, "biotop")) {
-		free(r);
+	if (tool_load_attach(o, "biotop")) {
+		top_free(&top);
 		return 1;
 	}
 	if (tool_common.verbose)
 		fprintf(stderr, "biotop: submitter from %s\n", attribution);
-	rc = interval_loop(&env.iv, report, r);
-	obj_close(r->o);
+	rc = interval_loop(&top.iv, report, o);
+	obj_close(o);
 	blk_parts_free();
-	free(r);
+	top_free(&top);
 	return rc;
 }

@@ -170,6 +170,14 @@ long long opt_num(const struct tool_help *h, const char *what, const char *arg,
 	return v;
 }
 
+long long opt_one_num(const struct tool_help *h, int *npos, const char *what, const char *arg,
+		      long long min, long long max)
+{
+	if ((*npos)++)
+		opt_usage_error(h, "unrecognized positional argument: %s", arg);
+	return opt_num(h, what, arg, min, max);
+}
+
 int opt_pid(const struct tool_help *h, const char *what, const char *arg)
 {
 	int pid = (int)opt_num(h, what, arg, 1, 0x7fffffff);

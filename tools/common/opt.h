@@ -57,6 +57,10 @@ void opt_parse(int argc, char **argv, const struct tool_help *h,
  * "NAME: invalid WHAT: 'ARG'" + hint and exit 2. */
 long long opt_num(const struct tool_help *h, const char *what, const char *arg,
 		  long long min, long long max);
+/* The one positional number a tool takes (a threshold, a duration):
+ * *npos counts the positionals, a second one is a usage error. */
+long long opt_one_num(const struct tool_help *h, int *npos, const char *what, const char *arg,
+		      long long min, long long max);
 /* A PID or TID argument: a number naming a task that exists now (a typo
  * would otherwise trace nothing, silently); else a usage error. */
 int opt_pid(const struct tool_help *h, const char *what, const char *arg);

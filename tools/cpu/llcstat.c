@@ -64,11 +64,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'c': env.period = opt_num(&help, "sample period", arg, 1, 1LL << 40); break;
 	case 't': env.per_thread = true; break;
 	case KEY_REPLAY: env.replay = arg; break;
-	case 0:
-		if (env.npos++)
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.duration = (long)opt_num(&help, "duration", arg, 1, 99999999);
-		break;
+	case 0: env.duration = (long)opt_one_num(&help, &env.npos, "duration", arg, 1, 99999999); break;
 	default: return 1;
 	}
 	return 0;

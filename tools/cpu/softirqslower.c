@@ -44,11 +44,7 @@ static int parse(int key, const char *arg, void *ctx)
 	(void)ctx;
 	switch (key) {
 	case 'c': env.cpu = (int)opt_num(&help, "cpu", arg, 0, 65535); break;
-	case 0:
-		if (positional++)
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.min_us = opt_num(&help, "min latency (in us)", arg, 1, LLONG_MAX);
-		break;
+	case 0: env.min_us = opt_one_num(&help, &positional, "min latency (in us)", arg, 1, LLONG_MAX); break;
 	default: return 1;
 	}
 	return 0;
@@ -95,13 +91,12 @@ static int after_load(struct obj *o)
 {
 	(void)o;
 	out_info("Tracing softirq latency higher than %lld us... Hit Ctrl-C to end.\n", env.min_us);
-	out_header(&table);
 	return 0;
 }
 
 int softirqslower_main(int argc, char **argv)
 {
-	struct tool_events te = { "softirqslower", NULL, after_load, on_event, NULL };
+	struct tool_events te = { "softirqslower", NULL, after_load, on_event, &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

@@ -17,8 +17,8 @@
 
 #include "bpf/sys.h"
 #include "tools/common/common.h"
-#include "tools/common/interval.h"
 #include "tools/common/kfunc.h"
+#include "tools/common/top.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "filetop.h"
@@ -29,16 +29,13 @@ BPF_OBJ_DECLARE(filetop);
 #define ROWS_LIMIT 10240 /* libbpf-tools' OUTPUT_ROWS_LIMIT */
 
 enum { SORT_ALL, SORT_READS, SORT_WRITES, SORT_RBYTES, SORT_WBYTES };
+static const char *const sorts[] = { "all", "reads", "writes", "rbytes", "wbytes" };
 
+static struct top top = TOP_INIT(sorts, ROWS_LIMIT, SORT_ALL);
 static struct {
-	int noclear; /* -C */
-	int all;     /* -a */
-	int sort;
-	long rows;
+	int all; /* -a */
 	int pid;
-	struct interval iv;
-	int npos;
-} env = { .rows = 20, .iv = { .seconds = 1, .times = INTERVAL_FOREVER, .rows = true } };
+} env;
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Process ID to trace" },
@@ -59,26 +56,11 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	static const char *const sorts[] = { "all", "reads", "writes", "rbytes", "wbytes" };
-
 	(void)ctx;
 	switch (key) {
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'C': env.noclear = 1; break;
 	case 'a': env.all = 1; break;
-	case 's':
-		for (env.sort = 0; env.sort < 5 && strcmp(arg, sorts[env.sort]); env.sort++)
-			;
-		if (env.sort == 5)
-			opt_usage_error(&help, "invalid sort method: %s", arg);
-		break;
-	case 'r':
-		env.rows = (long)opt_num(&help, "rows", arg, 1, 0x7fffffff);
-		if (env.rows > ROWS_LIMIT)
-			env.rows = ROWS_LIMIT;
-		break;
-	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
-	default: return 1;
+	default: return top_opt(&top, &help, key, arg);
 	}
 	return 0;
 }
@@ -99,17 +81,9 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE("rows", cols);
 
-struct run {
-	struct obj *o;
-	bool batch;
-	struct filetop_key keys[ROWS_LIMIT];
-	struct filetop_val vals[ROWS_LIMIT];
-	const struct filetop_val *order[ROWS_LIMIT];
-};
-
 static __u64 sort_value(const struct filetop_val *v)
 {
-	switch (env.sort) {
+	switch (top.sort) {
 	case SORT_READS: return v->reads;
 	case SORT_WRITES: return v->writes;
 	case SORT_RBYTES: return v->read_bytes;
@@ -120,47 +94,22 @@ static __u64 sort_value(const struct filetop_val *v)
 
 static int largest_first(const void *a, const void *b)
 {
-	__u64 x = sort_value(*(const struct filetop_val *const *)a);
-	__u64 y = sort_value(*(const struct filetop_val *const *)b);
-
-	return x > y ? -1 : x < y;
-}
-
-static void loadavg_line(void)
-{
-	char buf[256] = "", hms[16];
-	FILE *f = fopen("/proc/loadavg", "r");
-	size_t n;
-
-	if (!f)
-		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	if (n)
-		out_text("%8s loadavg: %s\n", tool_hms(hms, sizeof(hms)), buf);
+	return top_larger_first(sort_value(((const struct top_row *)a)->val),
+				sort_value(((const struct top_row *)b)->val));
 }
 
 static int report(void *ctx)
 {
-	struct run *r = ctx;
+	struct obj *o = ctx;
 	union out_val v[ARRAY_SIZE(cols)];
 	long n;
 
-	if (!env.noclear)
-		out_text("\033[H\033[2J");
-	loadavg_line();
-	out_header(&table);
-	n = tool_map_drain(map_fd(obj_map(r->o, "entries")), sizeof(struct filetop_key),
-			   sizeof(struct filetop_val), r->keys, r->vals, ROWS_LIMIT, &r->batch);
-	if (n < 0) {
-		tool_err("filetop", "cannot read the counts: %s", err_msg());
+	top_begin(&top, true, &table);
+	n = top_read(&top, map_fd(obj_map(o, "entries")), "filetop", "cannot read the counts", largest_first);
+	if (n < 0)
 		return -1;
-	}
-	for (long i = 0; i < n; i++)
-		r->order[i] = &r->vals[i];
-	qsort(r->order, (size_t)n, sizeof(r->order[0]), largest_first);
-	for (long i = 0; i < n && i < env.rows; i++) {
-		const struct filetop_val *val = r->order[i];
+	for (long i = 0; i < n && i < top.rows; i++) {
+		const struct filetop_val *val = top.order[i].val;
 		char comm[17], file[FILETOP_NAME_LEN + 1], type[2] = { val->type, 0 };
 
 		memcpy(comm, val->comm, 16);
@@ -191,37 +140,34 @@ static const struct sysop syscalls[] = {
 int filetop_main(int argc, char **argv)
 {
 	enum kfunc_way way;
-	struct run *r;
+	struct obj *o;
 	int rc;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!(r = calloc(1, sizeof(*r)))) {
-		tool_err("filetop", "out of memory");
+	if (top_alloc(&top, "filetop", sizeof(struct filetop_key), sizeof(struct filetop_val)))
 		return 1;
-	}
-	r->batch = true;
-	r->o = BPF_OBJ_OPEN(filetop);
-	OBJ_SET(r->o, target_pid, (uint32_t)env.pid);
-	OBJ_SET(r->o, regular_file_only, (uint8_t)!env.all);
-	way = obj_fentry_ok(r->o, "vfs_read") && obj_fentry_ok(r->o, "vfs_write") ? KFUNC_FENTRY
-	      : kfunc_way(r->o, "vfs_read") == KFUNC_KPROBE			   ? KFUNC_KPROBE
+	o = BPF_OBJ_OPEN(filetop);
+	OBJ_SET(o, target_pid, (uint32_t)env.pid);
+	OBJ_SET(o, regular_file_only, (uint8_t)!env.all);
+	way = obj_fentry_ok(o, "vfs_read") && obj_fentry_ok(o, "vfs_write") ? KFUNC_FENTRY
+	      : kfunc_way(o, "vfs_read") == KFUNC_KPROBE			   ? KFUNC_KPROBE
 										   : KFUNC_NONE;
-	prog_set_autoload(obj_prog(r->o, "fentry_vfs_read"), way == KFUNC_FENTRY);
-	prog_set_autoload(obj_prog(r->o, "fentry_vfs_write"), way == KFUNC_FENTRY);
-	prog_set_autoload(obj_prog(r->o, "kprobe_vfs_read"), way == KFUNC_KPROBE);
-	prog_set_autoload(obj_prog(r->o, "kprobe_vfs_write"), way == KFUNC_KPROBE);
-	prog_set_autoload(obj_prog(r->o, "ft_sys_enter"), way == KFUNC_NONE);
+	prog_set_autoload(obj_prog(o, "fentry_vfs_read"), way == KFUNC_FENTRY);
+	prog_set_autoload(obj_prog(o, "fentry_vfs_write"), way == KFUNC_FENTRY);
+	prog_set_autoload(obj_prog(o, "kprobe_vfs_read"), way == KFUNC_KPROBE);
+	prog_set_autoload(obj_prog(o, "kprobe_vfs_write"), way == KFUNC_KPROBE);
+	prog_set_autoload(obj_prog(o, "ft_sys_enter"), way == KFUNC_NONE);
 	if (way != KFUNC_NONE)
-		map_set_max_entries(obj_map(r->o, "sysops"), 1);
+		map_set_max_entries(obj_map(o, "sysops"), 1);
 	tool_signals();
-	if (tool_load_attach(r->o, "filetop")) {
-		free(r);
+	if (tool_load_attach(o, "filetop")) {
+		top_free(&top);
 		return 1;
 	}
-	if (way == KFUNC_NONE && sysops_fill("filetop", map_fd(obj_map(r->o, "sysops")), syscalls,
+	if (way == KFUNC_NONE && sysops_fill("filetop", map_fd(obj_map(o, "sysops")), syscalls,
 					     ARRAY_SIZE(syscalls), FILETOP_MAX_SYSCALLS) < 0) {
-		obj_close(r->o);
-		free(r);
+		obj_close(o);
+		top_free(&top);
 		return 1;
 	}
 	if (tool_common.verbose)
@@ -231,8 +177,8 @@ int filetop_main(int argc, char **argv)
 					      : "no fentry or kprobes here: the system calls that reach vfs_read, "
 						"vfs_write (read, pread64, write, pwrite64) at sys_enter, the file "
 						"from the task's file table");
-	rc = interval_loop(&env.iv, report, r);
-	obj_close(r->o);
-	free(r);
+	rc = interval_loop(&top.iv, report, o);
+	obj_close(o);
+	top_free(&top);
 	return rc;
 }

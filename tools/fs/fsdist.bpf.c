@@ -15,16 +15,13 @@
  *    not counted).  The latency is then the system call's. */
 #include "vmlinux.h"
 #include "corebox.bpf.h"
-#include "fd_file.bpf.h"
+#include "fs_type.bpf.h"
 #include "fsdist.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u32 target_pid = 0;
 const volatile __u8 in_ms = 0;
-/* the syscall path: super_block type names that count; "" for none */
-const volatile char fs_name1[FSDIST_FSNAME_LEN] = {};
-const volatile char fs_name2[FSDIST_FSNAME_LEN] = {};
 
 struct start {
 	__u64 ts;
@@ -148,38 +145,7 @@ FS_PROBES(getattr, FD_GETATTR)
 
 /* ---- system calls ---- */
 
-static __always_inline int name_is(const char *s, const volatile char *want)
-{
-	if (!want[0])
-		return 0;
-	for (int i = 0; i < FSDIST_FSNAME_LEN; i++) {
-		if (s[i] != want[i])
-			return 0;
-		if (!s[i])
-			return 1;
-	}
-	return 1;
-}
-
-#define O_PATH 010000000
 #define AT_EMPTY_PATH 0x1000
-
-/* A regular file on a file system of the traced type? */
-static __noinline int on_traced_fs(struct file___vfs *f)
-{
-	struct inode___vfs *inode = BPF_CORE_READ(f, f_inode);
-	char name[FSDIST_FSNAME_LEN] = {};
-	const char *type;
-
-	if (!inode || (BPF_CORE_READ(inode, i_mode) & VFS_S_IFMT) != VFS_S_IFREG)
-		return 0;
-	if (BPF_CORE_READ(f, f_flags) & O_PATH)
-		return 0;
-	type = BPF_CORE_READ(inode, i_sb, s_type, name);
-	if (!type || bpf_probe_read_kernel_str(name, sizeof(name), type) < 0)
-		return 0;
-	return name_is(name, fs_name1) || name_is(name, fs_name2);
-}
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(fd_sys_enter, struct pt_regs *regs, long id)

@@ -26,35 +26,15 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "fsdist.h"
+#include "fsops.h"
 #include "sysops.h"
 
 BPF_OBJ_DECLARE(fsdist);
 
-static const struct fs_config {
-	const char *fs;
-	const char *funcs[FD_MAX_OP]; /* read, write, open, fsync, getattr (NULL: none) */
-	const char *types[2];         /* super_block type names (syscall path) */
-} fs_configs[] = {
-	{ "btrfs", { "btrfs_file_read_iter", "btrfs_file_write_iter", "btrfs_file_open", "btrfs_sync_file", NULL },
-	  { "btrfs", NULL } },
-	{ "ext4", { "ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open", "ext4_sync_file",
-		    "ext4_file_getattr" },
-	  { "ext4", "ext3" } },
-	{ "fuse", { "fuse_file_read_iter", "fuse_file_write_iter", "fuse_open", "fuse_fsync", "fuse_getattr" },
-	  { "fuse", "fuseblk" } },
-	{ "nfs", { "nfs_file_read", "nfs_file_write", "nfs_file_open", "nfs_file_fsync", "nfs_getattr" },
-	  { "nfs", "nfs4" } },
-	{ "xfs", { "xfs_file_read_iter", "xfs_file_write_iter", "xfs_file_open", "xfs_file_fsync", NULL },
-	  { "xfs", NULL } },
-	{ "f2fs", { "f2fs_file_read_iter", "f2fs_file_write_iter", "f2fs_file_open", "f2fs_sync_file", "f2fs_getattr" },
-	  { "f2fs", NULL } },
-	{ "bcachefs", { "bch2_read_iter", "bch2_write_iter", "bch2_open", "bch2_fsync", "bch2_getattr" },
-	  { "bcachefs", NULL } },
-	{ "zfs", { "zpl_iter_read", "zpl_iter_write", "zpl_open", "zpl_fsync", NULL }, { "zfs", NULL } },
-};
-
-static const char *const op_names[FD_MAX_OP] = { "read", "write", "open", "fsync", "getattr" };
-static const char *const prog_base[FD_MAX_OP] = { "file_read", "file_write", "file_open", "file_sync", "getattr" };
+_Static_assert((int)FD_READ == FSOPS_READ && (int)FD_WRITE == FSOPS_WRITE &&
+	       (int)FD_OPEN == FSOPS_OPEN && (int)FD_FSYNC == FSOPS_FSYNC &&
+	       (int)FD_GETATTR == FSOPS_GETATTR && (int)FD_MAX_OP == FSOPS_MAX,
+	       "fsdist numbers the operations as fsops.h");
 
 /* The system calls of the tracepoint path. */
 static const struct sysop syscalls[] = {
@@ -96,14 +76,6 @@ static struct {
 	int npos;
 } env = { .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER } };
 
-static const struct fs_config *fs_by_name(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fs_configs); i++)
-		if (strlen(fs_configs[i].fs) == len && !strncmp(fs_configs[i].fs, name, len))
-			return &fs_configs[i];
-	return NULL;
-}
-
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
@@ -136,7 +108,7 @@ static int report(void *ctx)
 
 	for (__u32 op = 0; op < FD_MAX_OP; op++) {
 		struct fsdist_hist now, d;
-		struct out_label label = { "operation", op_names[op] };
+		struct out_label label = { "operation", fsops_names[op] };
 		char head[32];
 		bool any = false;
 
@@ -151,72 +123,21 @@ static int report(void *ctx)
 		r->prev[op] = now;
 		if (!any)
 			continue;
-		snprintf(head, sizeof(head), "operation = '%s'\n", op_names[op]);
+		snprintf(head, sizeof(head), "operation = '%s'\n", fsops_names[op]);
 		out_hist(env.ms ? &hist_ms : &hist_us, head, &label, 1, d.slots, FSDIST_MAX_SLOTS, NULL);
 		out_text("\n");
 	}
 	return 0;
 }
 
-enum path { PATH_FENTRY, PATH_KPROBE, PATH_SYSCALLS };
-
-/* fentry when every function the file system has takes it (libbpf-tools'
- * rule), else kprobes when they are all kernel functions here, else the
- * system calls. */
-static enum path choose_path(struct obj *o)
-{
-	const char *names[FD_MAX_OP];
-	uint64_t addrs[FD_MAX_OP];
-	int i, n = 0, want = 0;
-
-	for (i = 0; i < FD_MAX_OP; i++)
-		if (env.fs->funcs[i]) {
-			names[want++] = env.fs->funcs[i];
-			n += obj_fentry_ok(o, env.fs->funcs[i]);
-		}
-	if (n == want)
-		return PATH_FENTRY;
-	if (kfunc_have_kprobes() && ksym_addrs(names, want, addrs) == want)
-		return PATH_KPROBE;
-	return PATH_SYSCALLS;
-}
-
-static void set_progs(struct obj *o, const char *entry, const char *exit, bool on)
-{
-	for (int i = 0; i < FD_MAX_OP; i++) {
-		const char *sfx[2] = { entry, exit };
-
-		for (int j = 0; j < 2; j++) {
-			char name[32];
-			struct prog *p;
-
-			snprintf(name, sizeof(name), "%s_%s", prog_base[i], sfx[j]);
-			p = obj_prog(o, name);
-			prog_set_autoload(p, on && env.fs->funcs[i]);
-			if (on && env.fs->funcs[i])
-				prog_set_attach_target(p, env.fs->funcs[i]);
-		}
-	}
-}
-
-/* fsdist's file system for alias NAME ("ext4dist") */
-static const struct fs_config *fs_of_applet(const char *name)
-{
-	size_t n = name ? strlen(name) : 0;
-
-	if (n > 4 && !strcmp(name + n - 4, "dist"))
-		return fs_by_name(name, n - 4);
-	return NULL;
-}
-
 int fsdist_main(int argc, char **argv)
 {
 	struct report r = { 0 };
-	enum path path;
+	enum fs_path path;
 	struct obj *o;
 	int ret;
 
-	if ((env.fs = fs_of_applet(tool_applet)))
+	if ((env.fs = fs_of_applet(tool_applet, "dist")))
 		help.usage = "[-h] [-T] [-m] [-p PID] [interval] [count]";
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (!env.fs)
@@ -224,31 +145,21 @@ int fsdist_main(int argc, char **argv)
 	o = BPF_OBJ_OPEN(fsdist);
 	OBJ_SET(o, target_pid, env.pid);
 	OBJ_SET(o, in_ms, (uint8_t)env.ms);
-	path = choose_path(o);
-	set_progs(o, "fentry", "fexit", path == PATH_FENTRY);
-	set_progs(o, "entry", "exit", path == PATH_KPROBE);
-	prog_set_autoload(obj_prog(o, "fd_sys_enter"), path == PATH_SYSCALLS);
-	prog_set_autoload(obj_prog(o, "fd_sys_exit"), path == PATH_SYSCALLS);
-	if (path != PATH_SYSCALLS) {
+	path = fs_choose_path(o, env.fs, FD_MAX_OP);
+	fs_setup(o, env.fs, FD_MAX_OP, path);
+	prog_set_autoload(obj_prog(o, "fd_sys_enter"), path == FS_PATH_SYSCALLS);
+	prog_set_autoload(obj_prog(o, "fd_sys_exit"), path == FS_PATH_SYSCALLS);
+	if (path != FS_PATH_SYSCALLS)
 		map_set_max_entries(obj_map(o, "sysops"), 1);
-	} else {
-		char *n1 = obj_global(o, "fs_name1", FSDIST_FSNAME_LEN);
-		char *n2 = obj_global(o, "fs_name2", FSDIST_FSNAME_LEN);
-
-		if (n1)
-			strncpy(n1, env.fs->types[0], FSDIST_FSNAME_LEN - 1);
-		if (n2 && env.fs->types[1])
-			strncpy(n2, env.fs->types[1], FSDIST_FSNAME_LEN - 1);
-	}
 	if (tool_load_attach(o, tool_applet))
 		return 1;
-	if (path == PATH_SYSCALLS && sysops_fill(tool_applet, map_fd(obj_map(o, "sysops")), syscalls,
+	if (path == FS_PATH_SYSCALLS && sysops_fill(tool_applet, map_fd(obj_map(o, "sysops")), syscalls,
 						 ARRAY_SIZE(syscalls), FSDIST_MAX_SYSCALLS) < 0) {
 		obj_close(o);
 		return 1;
 	}
 	if (tool_common.verbose) {
-		if (path == PATH_SYSCALLS)
+		if (path == FS_PATH_SYSCALLS)
 			fprintf(stderr,
 				"%s: %s has no fentry or kprobe on %s here: the read, write, open, fsync and fstat "
 				"(also newfstatat/statx of an fd) system calls (sys_enter/sys_exit) on regular files of "
@@ -256,10 +167,7 @@ int fsdist_main(int argc, char **argv)
 				tool_applet, env.fs->fs, env.fs->funcs[0], env.fs->types[0],
 				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
 		else
-			for (int i = 0; i < FD_MAX_OP; i++)
-				if (env.fs->funcs[i])
-					fprintf(stderr, "%s: %s: %s on %s\n", tool_applet, op_names[i],
-						path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
+			fs_print_path(tool_applet, env.fs, FD_MAX_OP, path);
 	}
 	r.fd = map_fd(obj_map(o, "hists"));
 	tool_signals();

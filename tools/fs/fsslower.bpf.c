@@ -15,69 +15,27 @@
 #include "vmlinux.h"
 #include "corebox.bpf.h"
 #include "events.bpf.h"
+#include "fs_type.bpf.h"
 #include "fsslower.h"
 
-/* The kernel structures read, as minimal CO-RE flavors (the loader
- * matches "X___fs" to the kernel's X by field names): the object's BTF
- * then carries these few fields, not task_struct's whole type graph. */
-struct file_system_type___fs {
-	const char *name;
-} __attribute__((preserve_access_index));
-struct super_block___fs {
-	struct file_system_type___fs *s_type;
-} __attribute__((preserve_access_index));
-struct inode___fs {
-	unsigned short i_mode;
-	struct super_block___fs *i_sb;
-} __attribute__((preserve_access_index));
-struct qstr___fs {
-	const unsigned char *name;
-} __attribute__((preserve_access_index));
-struct dentry___fs {
-	struct qstr___fs d_name;
-} __attribute__((preserve_access_index));
-struct path___fs {
-	struct dentry___fs *dentry;
-} __attribute__((preserve_access_index));
-struct file___fs {
-	struct path___fs f_path;
-	struct inode___fs *f_inode;
-	unsigned int f_flags;
-	long long f_pos;
-} __attribute__((preserve_access_index));
-struct kiocb___fs {
-	struct file___fs *ki_filp;
+/* The kernel structures read: fd_file.bpf.h's CO-RE flavors, and the
+ * read/write file operations' kiocb. */
+struct kiocb___vfs {
+	struct file___vfs *ki_filp;
 	long long ki_pos;
 } __attribute__((preserve_access_index));
-struct fdtable___fs {
-	unsigned int max_fds;
-	struct file___fs **fd;
-} __attribute__((preserve_access_index));
-struct files_struct___fs {
-	struct fdtable___fs *fdt;
-} __attribute__((preserve_access_index));
-struct task_struct___fs {
-	struct files_struct___fs *files;
-} __attribute__((preserve_access_index));
 
-#define S_IFMT 0170000
-#define S_IFREG 0100000
-#define O_PATH 010000000
 #define LLONG_MAX 0x7fffffffffffffffLL
 
 const volatile __u32 target_pid = 0;
 const volatile __u32 self_pid = 0; /* the tool: its output may be on that file system */
 const volatile __u64 min_lat_ns = 0;
-/* the syscall path: super_block type names that count (ext4: "ext4",
- * "ext3"; nfs: "nfs", "nfs4"); "" for none */
-const volatile char fs_name1[FSSLOWER_FSNAME_LEN] = {};
-const volatile char fs_name2[FSSLOWER_FSNAME_LEN] = {};
 
 struct data {
 	__u64 ts;
 	__s64 start;
 	__s64 end;
-	struct file___fs *fp;
+	struct file___vfs *fp;
 	__u32 op;
 	__s32 nr; /* syscall path: the call's number */
 };
@@ -97,7 +55,7 @@ struct {
 	__type(value, __u8);
 } sysops SEC(".maps");
 
-static __always_inline int probe_entry(struct file___fs *fp, __s64 start, __s64 end, __u32 op, __s32 nr)
+static __always_inline int probe_entry(struct file___vfs *fp, __s64 start, __s64 end, __u32 op, __s32 nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id;
@@ -119,7 +77,7 @@ static __noinline int send(void *ctx, struct data *d, __s64 size)
 {
 	__u64 id = bpf_get_current_pid_tgid(), end_ns = bpf_ktime_get_ns(), delta_ns;
 	struct fsslower_event e = {};
-	struct dentry___fs *dentry;
+	struct dentry___vfs *dentry;
 	const unsigned char *name;
 
 	delta_ns = end_ns - d->ts;
@@ -153,7 +111,7 @@ static __always_inline int probe_exit(void *ctx, __s64 size)
 }
 
 /* A read or write file operation: its kiocb holds the file and offset. */
-static __always_inline int kiocb_entry(struct kiocb___fs *iocb, int op)
+static __always_inline int kiocb_entry(struct kiocb___vfs *iocb, int op)
 {
 	return probe_entry(BPF_CORE_READ(iocb, ki_filp), BPF_CORE_READ(iocb, ki_pos), 0, op, -1);
 }
@@ -163,12 +121,12 @@ static __always_inline int kiocb_entry(struct kiocb___fs *iocb, int op)
 /* file_read_fentry/fexit, file_write_fentry/fexit: (iocb, iov_iter) -> ssize_t */
 #define KIOCB_FENTRY(rw, op)                                                      \
 	SEC("fentry/file_" #rw)                                                   \
-	int BPF_PROG(file_##rw##_fentry, struct kiocb___fs *iocb)                 \
+	int BPF_PROG(file_##rw##_fentry, struct kiocb___vfs *iocb)                 \
 	{                                                                         \
 		return kiocb_entry(iocb, op);                                     \
 	}                                                                         \
 	SEC("fexit/file_" #rw)                                                    \
-	int BPF_PROG(file_##rw##_fexit, struct kiocb___fs *iocb, void *iter, long ret) \
+	int BPF_PROG(file_##rw##_fexit, struct kiocb___vfs *iocb, void *iter, long ret) \
 	{                                                                         \
 		return probe_exit(ctx, ret);                                      \
 	}
@@ -176,7 +134,7 @@ KIOCB_FENTRY(read, FS_OP_READ)
 KIOCB_FENTRY(write, FS_OP_WRITE)
 
 SEC("fentry/file_open")
-int BPF_PROG(file_open_fentry, struct inode___fs *inode, struct file___fs *file)
+int BPF_PROG(file_open_fentry, struct inode___vfs *inode, struct file___vfs *file)
 {
 	return probe_entry(file, 0, 0, FS_OP_OPEN, -1);
 }
@@ -188,7 +146,7 @@ int BPF_PROG(file_open_fexit)
 }
 
 SEC("fentry/file_sync")
-int BPF_PROG(file_sync_fentry, struct file___fs *file, long long start, long long end)
+int BPF_PROG(file_sync_fentry, struct file___vfs *file, long long start, long long end)
 {
 	return probe_entry(file, start, end, FS_OP_FSYNC, -1);
 }
@@ -206,7 +164,7 @@ int BPF_PROG(file_sync_fexit)
 	SEC("kprobe/file_" #rw)                                                   \
 	int file_##rw##_entry(struct pt_regs *ctx)                                \
 	{                                                                         \
-		return kiocb_entry((struct kiocb___fs *)PT_REGS_PARM1(ctx), op);  \
+		return kiocb_entry((struct kiocb___vfs *)PT_REGS_PARM1(ctx), op);  \
 	}                                                                         \
 	SEC("kretprobe/file_" #rw)                                                \
 	int file_##rw##_exit(struct pt_regs *ctx)                                 \
@@ -219,7 +177,7 @@ KIOCB_KPROBE(write, FS_OP_WRITE)
 SEC("kprobe/file_open")
 int file_open_entry(struct pt_regs *ctx)
 {
-	return probe_entry((struct file___fs *)PT_REGS_PARM2(ctx), 0, 0, FS_OP_OPEN, -1);
+	return probe_entry((struct file___vfs *)PT_REGS_PARM2(ctx), 0, 0, FS_OP_OPEN, -1);
 }
 
 SEC("kretprobe/file_open")
@@ -231,7 +189,7 @@ int file_open_exit(struct pt_regs *ctx)
 SEC("kprobe/file_sync")
 int file_sync_entry(struct pt_regs *ctx)
 {
-	return probe_entry((struct file___fs *)PT_REGS_PARM1(ctx), (long long)PT_REGS_PARM2(ctx),
+	return probe_entry((struct file___vfs *)PT_REGS_PARM1(ctx), (long long)PT_REGS_PARM2(ctx),
 			   (long long)PT_REGS_PARM3(ctx), FS_OP_FSYNC, -1);
 }
 
@@ -243,51 +201,6 @@ int file_sync_exit(struct pt_regs *ctx)
 
 /* ---- system call tracepoints ---- */
 
-/* The file behind fd in the current task's table, NULL if none. */
-static __always_inline struct file___fs *fd_file(__u64 fd)
-{
-	struct task_struct___fs *task = (void *)bpf_get_current_task();
-	struct fdtable___fs *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file___fs **fds, *f = NULL;
-
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
-}
-
-static __always_inline int name_is(const char *s, const volatile char *want)
-{
-	if (!want[0])
-		return 0;
-	for (int i = 0; i < FSSLOWER_FSNAME_LEN; i++) {
-		if (s[i] != want[i])
-			return 0;
-		if (!s[i])
-			return 1;
-	}
-	return 1;
-}
-
-/* A regular file on a file system of the traced type?  (What the
- * file_operations of the fentry/kprobe paths see.) */
-static __noinline int on_traced_fs(struct file___fs *f)
-{
-	struct inode___fs *inode = BPF_CORE_READ(f, f_inode);
-	const char *type;
-	char name[FSSLOWER_FSNAME_LEN] = {};
-
-	if (!inode || (BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFREG)
-		return 0;
-	if (BPF_CORE_READ(f, f_flags) & O_PATH)
-		return 0;
-	type = BPF_CORE_READ(inode, i_sb, s_type, name);
-	if (!type || bpf_probe_read_kernel_str(name, sizeof(name), type) < 0)
-		return 0;
-	return name_is(name, fs_name1) || name_is(name, fs_name2);
-}
-
 /* One program on every system call's entry and exit (a pair of raw
  * tracepoints: attaching to each call's own tracepoints would make the
  * tool take seconds to detach, one RCU grace period per tracepoint); the
@@ -297,7 +210,7 @@ int BPF_PROG(fs_sys_enter, struct pt_regs *regs, long id)
 {
 	__u32 nr = (__u32)id;
 	__u8 *v = bpf_map_lookup_elem(&sysops, &nr);
-	struct file___fs *f;
+	struct file___vfs *f;
 	__s64 pos;
 	int kind;
 

@@ -31,29 +31,14 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "fsops.h"
 #include "fsslower.h"
 
 BPF_OBJ_DECLARE(fsslower);
 
-static const struct fs_config {
-	const char *fs;
-	const char *funcs[FS_OP_MAX]; /* read_iter, write_iter, open, fsync */
-	const char *types[2];         /* super_block type names (syscall path) */
-} fs_configs[] = {
-	{ "btrfs", { "btrfs_file_read_iter", "btrfs_file_write_iter", "btrfs_file_open", "btrfs_sync_file" },
-	  { "btrfs", NULL } },
-	{ "ext4", { "ext4_file_read_iter", "ext4_file_write_iter", "ext4_file_open", "ext4_sync_file" },
-	  { "ext4", "ext3" } },
-	{ "fuse", { "fuse_file_read_iter", "fuse_file_write_iter", "fuse_open", "fuse_fsync" },
-	  { "fuse", "fuseblk" } },
-	{ "nfs", { "nfs_file_read", "nfs_file_write", "nfs_file_open", "nfs_file_fsync" }, { "nfs", "nfs4" } },
-	{ "xfs", { "xfs_file_read_iter", "xfs_file_write_iter", "xfs_file_open", "xfs_file_fsync" },
-	  { "xfs", NULL } },
-	{ "f2fs", { "f2fs_file_read_iter", "f2fs_file_write_iter", "f2fs_file_open", "f2fs_sync_file" },
-	  { "f2fs", NULL } },
-	{ "bcachefs", { "bch2_read_iter", "bch2_write_iter", "bch2_open", "bch2_fsync" }, { "bcachefs", NULL } },
-	{ "zfs", { "zpl_iter_read", "zpl_iter_write", "zpl_open", "zpl_fsync" }, { "zfs", NULL } },
-};
+_Static_assert((int)FS_OP_READ == FSOPS_READ && (int)FS_OP_WRITE == FSOPS_WRITE &&
+	       (int)FS_OP_OPEN == FSOPS_OPEN && (int)FS_OP_FSYNC == FSOPS_FSYNC,
+	       "fsslower numbers the operations as fsops.h (no getattr)");
 
 /* The system calls of the tracepoint path. */
 static const struct {
@@ -79,21 +64,6 @@ static const struct {
 };
 
 static const char op_char[FS_OP_MAX] = { 'R', 'W', 'O', 'F' };
-static const char *const op_names[FS_OP_MAX] = { "read", "write", "open", "fsync" };
-/* the programs of each path, per op: entry, exit */
-static const char *const fentry_progs[FS_OP_MAX][2] = {
-	{ "file_read_fentry", "file_read_fexit" },
-	{ "file_write_fentry", "file_write_fexit" },
-	{ "file_open_fentry", "file_open_fexit" },
-	{ "file_sync_fentry", "file_sync_fexit" },
-};
-static const char *const kprobe_progs[FS_OP_MAX][2] = {
-	{ "file_read_entry", "file_read_exit" },
-	{ "file_write_entry", "file_write_exit" },
-	{ "file_open_entry", "file_open_exit" },
-	{ "file_sync_entry", "file_sync_exit" },
-};
-
 static const struct opt opts[] = {
 	{ 't', "type", "FS", "Which filesystem to trace: btrfs, ext4, fuse, nfs, xfs, f2fs, bcachefs, zfs" },
 	{ 'm', "min", "MIN", "Min latency to trace, in ms (default 10; 0 traces every operation)" },
@@ -123,14 +93,6 @@ static struct {
 	long long min_ms;
 	bool csv;
 } env = { .min_ms = 10 };
-
-static const struct fs_config *fs_by_name(const char *name, size_t len)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(fs_configs); i++)
-		if (strlen(fs_configs[i].fs) == len && !strncmp(fs_configs[i].fs, name, len))
-			return &fs_configs[i];
-	return NULL;
-}
 
 /* how many positional min_ms were given: a second is a usage error */
 static int min_ms_given;
@@ -224,36 +186,6 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
-enum path { PATH_FENTRY, PATH_KPROBE, PATH_SYSCALLS };
-
-/* fentry when all four functions take it (libbpf-tools' rule), else
- * kprobes when all four are kernel functions here, else the syscalls. */
-static enum path choose_path(struct obj *o)
-{
-	uint64_t addrs[FS_OP_MAX];
-	int i, n = 0;
-
-	for (i = 0; i < FS_OP_MAX; i++)
-		n += obj_fentry_ok(o, env.fs->funcs[i]);
-	if (n == FS_OP_MAX)
-		return PATH_FENTRY;
-	if (kfunc_have_kprobes() && ksym_addrs(env.fs->funcs, FS_OP_MAX, addrs) == FS_OP_MAX)
-		return PATH_KPROBE;
-	return PATH_SYSCALLS;
-}
-
-static void set_progs(struct obj *o, const char *const progs[FS_OP_MAX][2], bool on)
-{
-	for (int i = 0; i < FS_OP_MAX; i++)
-		for (int j = 0; j < 2; j++) {
-			struct prog *p = obj_prog(o, progs[i][j]);
-
-			prog_set_autoload(p, on);
-			if (on)
-				prog_set_attach_target(p, env.fs->funcs[i]);
-		}
-}
-
 /* The syscall path: tell the BPF side what each number means. */
 static int set_syscalls(struct obj *o, struct strbuf *which)
 {
@@ -273,17 +205,7 @@ static int set_syscalls(struct obj *o, struct strbuf *which)
 	return 0;
 }
 
-/* fsslower's name for the file system of alias NAME ("ext4slower"). */
-static const struct fs_config *fs_of_applet(const char *name)
-{
-	size_t n = name ? strlen(name) : 0;
-
-	if (n > 6 && !strcmp(name + n - 6, "slower"))
-		return fs_by_name(name, n - 6);
-	return NULL;
-}
-
-static enum path path; /* how the operations are traced (choose_path) */
+static enum fs_path path; /* how the operations are traced (choose_path) */
 
 /* Once loaded: the system call table of the syscall path; -v: how the
  * operations are traced; the banner and header (or the CSV one). */
@@ -292,13 +214,13 @@ static int after_load(struct obj *o)
 	struct strbuf which = { 0 };
 
 	strbuf_reset(&which);
-	if (path == PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
+	if (path == FS_PATH_SYSCALLS && set_syscalls(o, &which) < 0) {
 		tool_err(tool_applet, "cannot fill the system call table: %s", err_msg());
 		strbuf_free(&which);
 		return -1;
 	}
 	if (tool_common.verbose) {
-		if (path == PATH_SYSCALLS)
+		if (path == FS_PATH_SYSCALLS)
 			fprintf(stderr,
 				"%s: %s has no fentry or kprobe on %s here: tracing the system calls %s (raw tracepoints "
 				"sys_enter/sys_exit, %s) on regular files of type %s%s%s; latency is the system call's "
@@ -308,9 +230,7 @@ static int after_load(struct obj *o)
 				prog_mechanism(obj_prog(o, "fs_sys_enter")), env.fs->types[0],
 				env.fs->types[1] ? " or " : "", env.fs->types[1] ? env.fs->types[1] : "");
 		else
-			for (int i = 0; i < FS_OP_MAX; i++)
-				fprintf(stderr, "%s: %s: %s on %s\n", tool_applet, op_names[i],
-					path == PATH_FENTRY ? "fentry/fexit" : "kprobe/kretprobe", env.fs->funcs[i]);
+			fs_print_path(tool_applet, env.fs, FS_OP_MAX, path);
 	}
 	strbuf_free(&which);
 	if (env.csv && !out_json()) {
@@ -331,7 +251,7 @@ static int after_load(struct obj *o)
 
 int fsslower_main(int argc, char **argv)
 {
-	const struct fs_config *alias = fs_of_applet(tool_applet);
+	const struct fs_config *alias = fs_of_applet(tool_applet, "slower");
 	struct tool_events te = { .after_load = after_load, .on_event = on_event };
 	struct obj *o;
 
@@ -347,21 +267,12 @@ int fsslower_main(int argc, char **argv)
 	OBJ_SET(o, target_pid, env.pid);
 	OBJ_SET(o, self_pid, (__u32)getpid());
 	OBJ_SET(o, min_lat_ns, (uint64_t)env.min_ms * 1000000);
-	path = choose_path(o);
-	set_progs(o, fentry_progs, path == PATH_FENTRY);
-	set_progs(o, kprobe_progs, path == PATH_KPROBE);
-	if (path != PATH_SYSCALLS) {
+	path = fs_choose_path(o, env.fs, FS_OP_MAX);
+	fs_setup(o, env.fs, FS_OP_MAX, path);
+	if (path != FS_PATH_SYSCALLS) {
 		prog_set_autoload(obj_prog(o, "fs_sys_enter"), false);
 		prog_set_autoload(obj_prog(o, "fs_sys_exit"), false);
 		map_set_max_entries(obj_map(o, "sysops"), 1);
-	} else {
-		char *n1 = obj_global(o, "fs_name1", FSSLOWER_FSNAME_LEN);
-		char *n2 = obj_global(o, "fs_name2", FSSLOWER_FSNAME_LEN);
-
-		if (n1)
-			strncpy(n1, env.fs->types[0], FSSLOWER_FSNAME_LEN - 1);
-		if (n2 && env.fs->types[1])
-			strncpy(n2, env.fs->types[1], FSSLOWER_FSNAME_LEN - 1);
 	}
 	tool_signals();
 	te.name = tool_applet;

@@ -15,7 +15,7 @@
 #include <linux/types.h>
 
 #include "tools/common/common.h"
-#include "tools/common/interval.h"
+#include "tools/common/top.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "slabratetop.h"
@@ -23,15 +23,10 @@
 BPF_OBJ_DECLARE(slabratetop);
 
 enum { SORT_NAME, SORT_COUNT, SORT_SIZE };
+static const char *const sorts[] = { "name", "count", "size" };
 
-static struct {
-	int noclear;
-	int sort;
-	long rows;
-	int pid;
-	struct interval iv;
-	int npos;
-} env = { .sort = SORT_SIZE, .rows = 20, .iv = { .seconds = 1, .times = INTERVAL_FOREVER, .rows = true } };
+static struct top top = TOP_INIT(sorts, SLAB_MAX_ENTRIES, SORT_SIZE);
+static int pid; /* -p */
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Process ID to trace" },
@@ -54,27 +49,12 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	static const char *const sorts[] = { "name", "count", "size" };
-
 	(void)ctx;
-	switch (key) {
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
-	case 'C': env.noclear = 1; break;
-	case 's':
-		for (env.sort = 0; env.sort < 3 && strcmp(arg, sorts[env.sort]); env.sort++)
-			;
-		if (env.sort == 3)
-			opt_usage_error(&help, "invalid sort method: %s", arg);
-		break;
-	case 'r':
-		env.rows = (long)opt_num(&help, "rows", arg, 1, 0x7fffffff);
-		if (env.rows > SLAB_MAX_ENTRIES)
-			env.rows = SLAB_MAX_ENTRIES;
-		break;
-	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
-	default: return 1;
+	if (key == 'p') {
+		pid = opt_pid(&help, "PID", arg);
+		return 0;
 	}
-	return 0;
+	return top_opt(&top, &help, key, arg);
 }
 
 enum { C_CACHE, C_ALLOCS, C_BYTES };
@@ -87,56 +67,35 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE("caches", cols);
 
-struct row {
-	struct slabrate_key k;
-	struct slabrate_val v;
-};
-
+/* (names compare as the printed, terminated, ones) */
 static int row_order(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
-	__u64 vx = env.sort == SORT_COUNT ? x->v.count : x->v.size;
-	__u64 vy = env.sort == SORT_COUNT ? y->v.count : y->v.size;
+	const struct slabrate_key *kx = ((const struct top_row *)a)->key, *ky = ((const struct top_row *)b)->key;
+	const struct slabrate_val *x = ((const struct top_row *)a)->val, *y = ((const struct top_row *)b)->val;
 
-	if (env.sort == SORT_NAME)
-		return strcasecmp(x->k.name, y->k.name);
-	return vx > vy ? -1 : vx < vy;
+	if (top.sort == SORT_NAME)
+		return strncasecmp(kx->name, ky->name, SLAB_NAME_SIZE - 1);
+	return top.sort == SORT_COUNT ? top_larger_first(x->count, y->count) : top_larger_first(x->size, y->size);
 }
-
-struct run {
-	struct obj *o;
-	bool batch;
-	struct slabrate_key keys[SLAB_MAX_ENTRIES];
-	struct slabrate_val vals[SLAB_MAX_ENTRIES];
-	struct row rows[SLAB_MAX_ENTRIES];
-};
 
 static int report(void *ctx)
 {
-	struct run *r = ctx;
 	union out_val v[ARRAY_SIZE(cols)];
 	long n;
 
-	if (!env.noclear)
-		out_text("\033[H\033[2J");
-	interval_loadavg_line();
-	out_header(&table);
-	n = tool_map_drain(map_fd(obj_map(r->o, "slab_entries")), sizeof(struct slabrate_key),
-			   sizeof(struct slabrate_val), r->keys, r->vals, SLAB_MAX_ENTRIES, &r->batch);
-	if (n < 0) {
-		tool_err("slabratetop", "cannot read the counts: %s", err_msg());
+	top_begin(&top, true, &table);
+	n = top_read(&top, map_fd(obj_map(ctx, "slab_entries")), "slabratetop", "cannot read the counts", row_order);
+	if (n < 0)
 		return -1;
-	}
 	for (long i = 0; i < n; i++) {
-		r->rows[i] = (struct row){ r->keys[i], r->vals[i] };
-		r->rows[i].k.name[SLAB_NAME_SIZE - 1] = 0;
-	}
-	qsort(r->rows, (size_t)n, sizeof(r->rows[0]), row_order);
-	for (long i = 0; i < n; i++) {
-		v[C_CACHE].s = r->rows[i].k.name;
-		v[C_ALLOCS].i = (long long)r->rows[i].v.count;
-		v[C_BYTES].i = (long long)r->rows[i].v.size;
-		if (i < env.rows)
+		struct slabrate_key *k = top.order[i].key;
+		const struct slabrate_val *val = top.order[i].val;
+
+		k->name[SLAB_NAME_SIZE - 1] = 0;
+		v[C_CACHE].s = k->name;
+		v[C_ALLOCS].i = (long long)val->count;
+		v[C_BYTES].i = (long long)val->size;
+		if (i < top.rows)
 			out_row(&table, v);
 		else
 			out_row_unshown(&table, v);
@@ -147,24 +106,21 @@ static int report(void *ctx)
 
 int slabratetop_main(int argc, char **argv)
 {
-	struct run *r;
+	struct obj *o;
 	int rc;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!(r = calloc(1, sizeof(*r)))) {
-		tool_err("slabratetop", "out of memory");
+	if (top_alloc(&top, "slabratetop", sizeof(struct slabrate_key), sizeof(struct slabrate_val)))
 		return 1;
-	}
-	r->batch = true;
-	r->o = BPF_OBJ_OPEN(slabratetop);
-	OBJ_SET(r->o, target_pid, (uint32_t)env.pid);
+	o = BPF_OBJ_OPEN(slabratetop);
+	OBJ_SET(o, target_pid, (uint32_t)pid);
 	tool_signals();
-	if (tool_load_attach(r->o, "slabratetop")) {
-		free(r);
+	if (tool_load_attach(o, "slabratetop")) {
+		top_free(&top);
 		return 1;
 	}
-	rc = interval_loop(&env.iv, report, r);
-	obj_close(r->o);
-	free(r);
+	rc = interval_loop(&top.iv, report, o);
+	obj_close(o);
+	top_free(&top);
 	return rc;
 }

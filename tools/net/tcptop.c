@@ -17,8 +17,8 @@
 #include <linux/types.h>
 
 #include "tools/common/common.h"
-#include "tools/common/interval.h"
 #include "tools/common/kfunc.h"
+#include "tools/common/top.h"
 #include "bpf/perf.h"
 #include "bpf/probe.h"
 #include "lib/err.h"
@@ -29,17 +29,15 @@
 BPF_OBJ_DECLARE(tcptop);
 
 enum { SORT_ALL, SORT_SENT, SORT_RECEIVED };
+static const char *const sorts[] = { "all", "sent", "received" };
 
+static struct top top = TOP_INIT(sorts, TCPTOP_MAX_ENTRIES, SORT_ALL);
 static struct {
-	int noclear, nosummary;
+	int nosummary;
 	int family;
-	int sort;
-	long rows;
 	int pid;
 	const char *cgroup;
-	struct interval iv;
-	int npos;
-} env = { .rows = 20, .iv = { .seconds = 1, .times = INTERVAL_FOREVER, .rows = true } };
+} env;
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Process ID to trace" },
@@ -65,13 +63,10 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	static const char *const sorts[] = { "all", "sent", "received" };
-
 	(void)ctx;
 	switch (key) {
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 'c': env.cgroup = arg; break;
-	case 'C': env.noclear = 1; break;
 	case 'S': env.nosummary = 1; break;
 	case '4':
 	case '6':
@@ -79,19 +74,7 @@ static int parse(int key, const char *arg, void *ctx)
 			opt_usage_error(&help, "Only one --ipvX option should be used");
 		env.family = key == '4' ? 2 : 10;
 		break;
-	case 's':
-		for (env.sort = 0; env.sort < 3 && strcmp(arg, sorts[env.sort]); env.sort++)
-			;
-		if (env.sort == 3)
-			opt_usage_error(&help, "invalid sort method: %s", arg);
-		break;
-	case 'r':
-		env.rows = (long)opt_num(&help, "rows", arg, 1, 0x7fffffff);
-		if (env.rows > TCPTOP_MAX_ENTRIES)
-			env.rows = TCPTOP_MAX_ENTRIES;
-		break;
-	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
-	default: return 1;
+	default: return top_opt(&top, &help, key, arg);
 	}
 	return 0;
 }
@@ -118,44 +101,30 @@ static struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE("rows", cols);
 
-struct row {
-	struct tcptop_key k;
-	struct tcptop_val v;
-};
-
-static __u64 sort_value(const struct row *r)
+static __u64 sort_value(const struct tcptop_val *v)
 {
-	switch (env.sort) {
-	case SORT_SENT: return r->v.sent;
-	case SORT_RECEIVED: return r->v.received;
-	default: return r->v.sent + r->v.received;
+	switch (top.sort) {
+	case SORT_SENT: return v->sent;
+	case SORT_RECEIVED: return v->received;
+	default: return v->sent + v->received;
 	}
 }
 
 /* IPv4 first, then largest first */
 static int row_order(const void *a, const void *b)
 {
-	const struct row *x = a, *y = b;
-	__u64 vx, vy;
+	const struct top_row *x = a, *y = b;
+	const struct tcptop_key *kx = x->key, *ky = y->key;
 
-	if (x->k.family != y->k.family)
-		return x->k.family < y->k.family ? -1 : 1;
-	vx = sort_value(x);
-	vy = sort_value(y);
-	return vx > vy ? -1 : vx < vy;
+	if (kx->family != ky->family)
+		return kx->family < ky->family ? -1 : 1;
+	return top_larger_first(sort_value(x->val), sort_value(y->val));
 }
 
-struct run {
-	struct obj *o;
-	bool batch;
-	struct tcptop_key keys[TCPTOP_MAX_ENTRIES];
-	struct tcptop_val vals[TCPTOP_MAX_ENTRIES];
-	struct row rows[TCPTOP_MAX_ENTRIES];
-};
-
-static void print_row(const struct row *r, bool shown)
+static void print_row(const struct top_row *r, bool shown)
 {
-	const struct tcptop_key *k = &r->k;
+	const struct tcptop_key *k = r->key;
+	const struct tcptop_val *val = r->val;
 	char comm[TCPTOP_COMM_LEN + 1], la[48], ra[48], lap[56], rap[56];
 	union out_val v[ARRAY_SIZE(cols)];
 
@@ -169,54 +138,44 @@ static void print_row(const struct row *r, bool shown)
 	v[C_COMM].s = comm;
 	v[C_LADDR_PORT].s = lap;
 	v[C_RADDR_PORT].s = rap;
-	v[C_RXKB].i = (long long)(r->v.received / 1024);
-	v[C_TXKB].i = (long long)(r->v.sent / 1024);
+	v[C_RXKB].i = (long long)(val->received / 1024);
+	v[C_TXKB].i = (long long)(val->sent / 1024);
 	v[C_LADDR].s = la;
 	v[C_LPORT].i = k->lport;
 	v[C_RADDR].s = ra;
 	v[C_RPORT].i = k->dport;
-	v[C_RX].u = r->v.received;
-	v[C_TX].u = r->v.sent;
+	v[C_RX].u = val->received;
+	v[C_TX].u = val->sent;
 	if (shown)
 		out_row(&table, v);
 	else
 		out_row_unshown(&table, v);
 }
 
+/* (the header after the counts are read, as 0.26 prints it) */
 static int report(void *ctx)
 {
-	struct run *r = ctx;
 	bool v6_header = false;
 	long n;
 
-	if (!env.noclear)
-		out_text("\033[H\033[2J");
-	if (!env.nosummary)
-		interval_loadavg_line();
-	n = tool_map_drain(map_fd(obj_map(r->o, "ip_map")), sizeof(struct tcptop_key),
-			   sizeof(struct tcptop_val), r->keys, r->vals, TCPTOP_MAX_ENTRIES, &r->batch);
-	if (n < 0) {
-		tool_err("tcptop", "cannot read the counts: %s", err_msg());
+	top_begin(&top, !env.nosummary, NULL);
+	n = top_read(&top, map_fd(obj_map(ctx, "ip_map")), "tcptop", "cannot read the counts", row_order);
+	if (n < 0)
 		return -1;
-	}
 	cols[C_LADDR_PORT].fmt = cols[C_RADDR_PORT].fmt = "%-21s ";
 	out_header(&table);
-	for (long i = 0; i < n; i++)
-		r->rows[i] = (struct row){ r->keys[i], r->vals[i] };
-	qsort(r->rows, (size_t)n, sizeof(r->rows[0]), row_order);
 	for (long i = 0; i < n; i++) {
-		if (i < env.rows && r->rows[i].k.family == 10 && !v6_header) {
+		if (i < top.rows && ((const struct tcptop_key *)top.order[i].key)->family == 10 && !v6_header) {
 			out_text("\n%-6s %-12s %-51s %-51s %6s %6s\n", "PID", "COMM", "LADDR6", "RADDR6",
 				 "RX_KB", "TX_KB");
 			cols[C_LADDR_PORT].fmt = cols[C_RADDR_PORT].fmt = "%-51s ";
 			v6_header = true;
 		}
-		print_row(&r->rows[i], i < env.rows);
+		print_row(&top.order[i], i < top.rows);
 	}
 	out_text("\n");
 	return 0;
 }
-
 /* The stable events where the kernel has them (6.3+), else fentry, else
  * kprobes on the functions libbpf-tools probes.  What was chosen, or
  * NULL after a message. */
@@ -259,35 +218,32 @@ static const char *choose_hooks(struct obj *o)
 int tcptop_main(int argc, char **argv)
 {
 	const char *how;
-	struct run *r;
+	struct obj *o;
 	int rc, cgfd = -1;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (!(r = calloc(1, sizeof(*r)))) {
-		tool_err("tcptop", "out of memory");
+	if (top_alloc(&top, "tcptop", sizeof(struct tcptop_key), sizeof(struct tcptop_val)))
 		return 1;
-	}
-	r->batch = true;
-	r->o = BPF_OBJ_OPEN(tcptop);
-	OBJ_SET(r->o, target_pid, (uint32_t)env.pid);
-	OBJ_SET(r->o, target_family, (uint16_t)env.family);
-	OBJ_SET(r->o, filter_cg, (uint8_t)(env.cgroup != NULL));
-	if (!(how = choose_hooks(r->o))) {
-		obj_close(r->o);
-		free(r);
+	o = BPF_OBJ_OPEN(tcptop);
+	OBJ_SET(o, target_pid, (uint32_t)env.pid);
+	OBJ_SET(o, target_family, (uint16_t)env.family);
+	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
+	if (!(how = choose_hooks(o))) {
+		obj_close(o);
+		top_free(&top);
 		return 1;
 	}
 	tool_signals();
-	if (tool_load_attach_cgroup(r->o, "tcptop", env.cgroup, &cgfd) < 0) {
-		free(r);
+	if (tool_load_attach_cgroup(o, "tcptop", env.cgroup, &cgfd) < 0) {
+		top_free(&top);
 		return 1;
 	}
 	if (tool_common.verbose)
 		fprintf(stderr, "tcptop: counting from %s\n", how);
-	rc = interval_loop(&env.iv, report, r);
-	obj_close(r->o);
+	rc = interval_loop(&top.iv, report, o);
+	obj_close(o);
 	if (cgfd >= 0)
 		close(cgfd);
-	free(r);
+	top_free(&top);
 	return rc;
 }

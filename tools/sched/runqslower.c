@@ -51,11 +51,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
 	case 't': env.tid = opt_pid(&help, "TID", arg); break;
 	case 'P': env.previous = 1; break;
-	case 0:
-		if (positional++)
-			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		env.min_us = opt_num(&help, "delay (in us)", arg, 1, LLONG_MAX);
-		break;
+	case 0: env.min_us = opt_one_num(&help, &positional, "delay (in us)", arg, 1, LLONG_MAX); break;
 	default: return 1;
 	}
 	return 0;
@@ -99,13 +95,12 @@ static int after_load(struct obj *o)
 {
 	(void)o;
 	out_info("Tracing run queue latency higher than %lld us\n", env.min_us);
-	out_header(&table);
 	return 0;
 }
 
 int runqslower_main(int argc, char **argv)
 {
-	struct tool_events te = { "runqslower", NULL, after_load, on_event, NULL };
+	struct tool_events te = { "runqslower", NULL, after_load, on_event, &table };
 	struct obj *o;
 
 	opt_parse(argc, argv, &help, parse, NULL);

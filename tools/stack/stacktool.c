@@ -72,11 +72,7 @@ int stacktool_parse(struct stacktool_env *e, int key, const char *arg)
 		break;
 	case 'm': e->min_us = (unsigned long long)opt_num(h, "min block time", arg, 0, LLONG_MAX); break;
 	case 'M': e->max_us = (unsigned long long)opt_num(h, "max block time", arg, 0, LLONG_MAX); break;
-	case 0:
-		if (e->npos++)
-			opt_usage_error(h, "unrecognized positional argument: %s", arg);
-		e->duration = (long)opt_num(h, "duration", arg, 1, INT_MAX);
-		break;
+	case 0: e->duration = (long)opt_one_num(h, &e->npos, "duration", arg, 1, INT_MAX); break;
 	default:
 		return 1;
 	}
