@@ -467,6 +467,8 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 	struct elf_symtab st[2];
 	Elf64_Sym *c;
 	const Elf64_Sym *b = NULL;
+	uintptr_t blks[2] = { 0 }, blk;
+	unsigned nb = 0;
 	unsigned char *ct;
 	size_t m = 0;
 	const char *best_name = NULL;
@@ -513,9 +515,13 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 			b = &c[i];
 			dm = us->flags & USYMS_RAW_NAMES ? NULL : demangle(name, us->dm, sizeof(us->dm));
 			best_name = dm ? keep(us, dm, strlen(dm)) : keep(us, name, strlen(name));
-			/* copied: the 64 KiB block around it goes back at once (a
-			 * pass naming thousands would map the whole table) */
-			drop_pages(e, (const void *)((uintptr_t)name & ~(uintptr_t)0xffff), 0x10000 + strlen(name));
+			/* copied: a pass naming thousands would map the whole
+			 * table, so only the last 2 64 KiB blocks read stay */
+			blk = (uintptr_t)name & ~(uintptr_t)0xffff;
+			if (blk != blks[0] && blk != blks[1]) {
+				drop_pages(e, (const void *)blks[nb % 2], blks[nb % 2] ? 0x10000 : 0);
+				blks[nb++ % 2] = blk;
+			}
 		}
 		k->va = e->want[i];
 		k->sym = b ? b->st_value : 0;
