@@ -49,7 +49,12 @@ int elf_symtab(const struct elf_view *ev, const Elf64_Shdr *symsec, struct elf_s
 	st->count = syms_size / sizeof(Elf64_Sym);
 	st->strs = strs;
 	st->strs_size = strs_size;
-	for (size_t i = 0; i < st->count; i++) {
+	/* A relocatable object's names are checked here, once (the loader's
+	 * message names the bad symbol).  Binaries and libraries are read for
+	 * a few names out of tables of megabytes (stack symbols, uprobes): a
+	 * pass here would bring every page in; elf_sym_name checks each name
+	 * it reads. */
+	for (size_t i = 0; ev->ehdr->e_type == ET_REL && i < st->count; i++) {
 		if (st->syms[i].st_name >= strs_size) {
 			int r = err_set(EINVAL, "ELF symbol %zu in '%s' has name offset %u past its string table (%zu bytes)",
 					i, name, st->syms[i].st_name, strs_size);

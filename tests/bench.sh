@@ -196,6 +196,26 @@ for c in "profile -F 99 -f 3" "profile -F 99 3" "offcputime 3" "offcputime -f 3"
 	printf "corebox %-42s peak RSS %6s KiB\n" "$c" "$($B/peak_rss ./corebox $c 2>/dev/null)"
 	wait $wp
 done
+# profile system-wide for 5 s, user + kernel stacks (the budget: 2 MiB),
+# and the stack tools libbpf-tools has here (Debian's 0.26 ships no
+# profile; its offcputime and wakeuptime name frames with the same
+# symbolizer its profile uses), each beside corebox's, same workload
+echo "== stack tools beside libbpf-tools: peak RSS, system-wide, 5 s, user + kernel stacks, mixed workload =="
+for c in "profile -F 99 5" "profile -F 99 -f 5" "offcputime 5" "wakeuptime 5"; do
+	for impl in corebox lt; do
+		set -- $c
+		if [ $impl = lt ] && ! { [ $have_lt = 1 ] && [ -x $LT/$1 ]; }; then
+			[ $have_lt = 1 ] && printf "%-7s %-42s (not in this libbpf-tools)\n" lt "$c"
+			continue
+		fi
+		workload 6 &
+		wp=$!
+		if [ $impl = corebox ]; then r=$($B/peak_rss ./corebox $c 2>/dev/null)
+		else r=$(lt_ns $B/peak_rss $LT/$c 2>/dev/null); fi
+		printf "%-7s %-42s peak RSS %6s KiB\n" $impl "$c" "$r"
+		wait $wp
+	done
+done
 
 echo "== syscount overhead: 10M getppid() traced / untraced (median of 5 alternating pairs) =="
 ratio_of() {
@@ -330,7 +350,8 @@ printf "%-34s " "dd bs=512, systrace -s:"
 base=$(dd_s env) traced=$(dd_s ./corebox systrace -s --)
 echo "$traced $base" | awk '{ if ($2 > 0) printf "%.2fx (%.3f s vs %.3f s untraced)\n", $1 / $2, $1, $2; else print "n/a" }'
 
-echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + folding) =="
+echo "== stack symbolization throughput (tools/stack: kallsyms + ELF symbols + debug files + folding) =="
+[ -d /usr/lib/debug/.build-id ] || echo "(no /usr/lib/debug/.build-id: apt-get install libc6-dbg for the debug-file line)"
 gcc -O2 -std=gnu11 -D_GNU_SOURCE -I. -Ilib -Ibuild -ffunction-sections -fdata-sections -Wl,--gc-sections -o $B/stack_bench tests/bench/stack_bench.c tools/stack/*.c elf/*.c lib/*.c bpf/*.c -ldl && $B/stack_bench 10000
 
 echo "== memory tools: embedded BPF objects (packed bytes) =="

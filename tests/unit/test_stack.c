@@ -2,6 +2,7 @@
  * (PIE, non-PIE, stripped, dlopen'd library, deleted executable, vdso,
  * perf map), frame skipping, multi-line / folded output, the aggregator,
  * the flame graph SVG and the BPF hash map dump.  Runs from tests/unit. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -188,6 +189,66 @@ static void test_exe(const char *label, const char *exe, int stripped)
 	usyms_free(us);
 }
 
+/* KiB of our own mappings of files whose path ends in suffix, as
+ * resident now (/proc/self/smaps: exact, from the page tables). */
+static long mapped_kib(const char *suffix)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	long kib = 0;
+	int in = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strlen(line), sl = strlen(suffix);
+
+		if (isxdigit((unsigned char)line[0]) && !isupper((unsigned char)line[0])) /* a mapping's line */
+			in = l > sl + 1 && !strncmp(line + l - 1 - sl, suffix, sl);
+		else if (in && !strncmp(line, "Rss:", 4))
+			kib += atol(line + 4);
+	}
+	fclose(f);
+	return kib;
+}
+
+/* A binary stripped to its .dynsym, its .symtab in a debug file found
+ * through .gnu_debuglink: the debug file is read only when an address
+ * is asked that .dynsym cannot name, and no page of either file stays
+ * mapped in us once the names are copied (their pages count in RSS). */
+static void test_debug_lazy(void)
+{
+	struct usyms_stats st;
+	struct usyms *us;
+	struct helper h;
+
+	if (sh("cd " DIR " && gcc -O1 -g -fno-omit-frame-pointer -rdynamic -o h_dbg helper.c -ldl"
+	       " && objcopy --only-keep-debug h_dbg h_dbg.debug && strip -s h_dbg"
+	       " && objcopy --add-gnu-debuglink=h_dbg.debug h_dbg")) {
+		T_SKIP("debug file read lazily", "no objcopy/strip (binutils)");
+		return;
+	}
+	us = usyms_new(0);
+	if (helper_start(&h, DIR "/h_dbg", NULL) < 0) {
+		T_OK(0, "debuglink helper starts");
+		usyms_free(us);
+		return;
+	}
+	T_OK(sym_is(us, h.pid, h.alpha, "cbx_alpha_unique", 0) && sym_is(us, h.pid, h.beta + 3, "cbx_beta_unique", 3),
+	     "stripped + debuglink: exported functions named from .dynsym");
+	usyms_stats(us, &st);
+	T_OK(st.debug == 0, "no debug file read while .dynsym names every address (%u read)", st.debug);
+	T_OK(sym_is(us, h.pid, h.stat, "cbx_static_hidden", 0), "a static function: named from h_dbg.debug");
+	usyms_stats(us, &st);
+	T_OK(st.debug == 1, "the debug file read once it was needed (%u read)", st.debug);
+	T_OK(sym_is(us, h.pid, h.alpha + 1, "cbx_alpha_unique", 1), "exported functions still named with it");
+	T_OK(mapped_kib("/h_dbg") == 0 && mapped_kib("/h_dbg.debug") == 0,
+	     "no page of the binary or its debug file left mapped (%ld + %ld KiB)", mapped_kib("/h_dbg"),
+	     mapped_kib("/h_dbg.debug"));
+	helper_stop(&h);
+	usyms_free(us);
+}
+
 static void test_usyms(void)
 {
 	char cmd[1024];
@@ -212,6 +273,7 @@ static void test_usyms(void)
 	test_exe("PIE", DIR "/h_pie", 0);
 	test_exe("non-PIE", DIR "/h_nopie", 0);
 	test_exe("stripped", DIR "/h_strip", 1);
+	test_debug_lazy();
 
 	/* shared library at a random address, plus vdso, perf map, unmapped */
 	us = usyms_new(0);

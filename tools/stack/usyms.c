@@ -45,15 +45,22 @@ struct uelf {
 	const uint8_t *data;
 	size_t size;
 	int mapped;            /* data is an mmap (else malloc'd or borrowed) */
+	int droppable;         /* ... of the file as it is (not a widened
+				* 32-bit image): its pages can be given back */
 	int ok;                /* ev is valid */
 	struct elf_view ev;
+	Elf64_Phdr *phdrs;     /* ev.phdrs, their PT_LOADs copied: read for
+				* every address, they must not keep the file's
+				* first pages in */
 	/* The symbol tables read: the file's .symtab when it has functions;
-	 * else the .symtab of its debug file (separate: build-id or
-	 * .gnu_debuglink; or MiniDebugInfo, which leaves out what .dynsym
-	 * has) together with the file's .dynsym. */
+	 * else its .dynsym and, only once an address is asked that no sized
+	 * .dynsym function covers, the .symtab of its debug file (separate:
+	 * build-id or .gnu_debuglink; or MiniDebugInfo, which leaves out what
+	 * .dynsym has), scanned first.  A host with debug packages has
+	 * hundreds of them: most stacks never need them. */
 	const struct elf_view *tabv[2];
 	const Elf64_Shdr *tabs[2];
-	int ntabs, sec_known;
+	int ntabs, sec_known, debug_tried;
 	int pid;               /* for the debug file search: its root */
 	const char *path;      /* the mapping's path (arena) */
 	struct elf_view dv;    /* the debug file, when dok */
@@ -140,6 +147,7 @@ struct usyms *usyms_new(unsigned flags)
 
 static void elf_release(struct uelf *e)
 {
+	free(e->phdrs);
 	if (e->mapped)
 		munmap((void *)e->data, e->size);
 	else if (e->data && e->dev != (uint64_t)-2)
@@ -244,18 +252,38 @@ static int is_func(const Elf64_Sym *s)
 	return (t == STT_FUNC || t == STT_GNU_IFUNC) && s->st_shndx != SHN_UNDEF && s->st_value && s->st_name;
 }
 
-/* Give back the pages of [p, p + len) of a mapped file (read-only: they
- * come back from the page cache if touched again; never for a malloc'd
- * image, which MADV_DONTNEED would zero). */
+/* Give back the pages of [p, p + len) that lie in the file mapped at
+ * base (page-aligned). */
+static void drop_range(const uint8_t *base, size_t size, const void *p, size_t len)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), b = (uintptr_t)base, lo = (uintptr_t)p;
+	uintptr_t hi = lo + len;
+
+	lo = lo > b ? lo & ~(pg - 1) : b;
+	hi = hi < b + size ? hi : b + size;
+	if (lo < hi)
+		madvise((void *)lo, ((hi - lo) + pg - 1) & ~(pg - 1), MADV_DONTNEED);
+}
+
+/* Give back the pages of [p, p + len) of e's mapped files.  A file's
+ * pages count in our RSS once touched, and a touch maps up to 64 KiB of
+ * them at once (the kernel's fault-around), so tables are read a window
+ * at a time and given back.  Read-only: they come back from the page
+ * cache if touched again; never a malloc'd or widened image, which
+ * MADV_DONTNEED would zero or undo. */
 static void drop_pages(const struct uelf *e, const void *p, size_t len)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE), lo = (uintptr_t)p & ~(pg - 1);
-	uintptr_t hi = ((uintptr_t)p + len + pg - 1) & ~(pg - 1);
-	const uint8_t *b = p;
+	if (e->droppable)
+		drop_range(e->data, e->size, p, len);
+	if (e->dmapped)
+		drop_range(e->ddata, e->dsize, p, len);
+}
 
-	if (len && ((e->mapped && b >= e->data && b < e->data + e->size) ||
-		    (e->dmapped && b >= e->ddata && b < e->ddata + e->dsize)))
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+/* Every page of e's files, after each step that reads them. */
+static void elf_rest(const struct uelf *e)
+{
+	drop_pages(e, e->data, e->size);
+	drop_pages(e, e->ddata, e->dsize);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -303,11 +331,12 @@ static void elf_want(struct uelf *e, uint64_t va)
 }
 
 /* Over one symbol table: for each wanted address W[i] (sorted), c[i]
- * becomes the best function starting in (W[i-1], W[i]] of this table and
- * those scanned before (ct[i]: which), NULL: none.  The best at or below
- * W[i] is then the best of c[0..i].  Returns the functions seen. */
+ * becomes a copy of the best function starting in (W[i-1], W[i]] of this
+ * table and those scanned before (ct[i]: which; st_name 0: none).  The
+ * best at or below W[i] is then the best of c[0..i].  Returns the
+ * functions seen. */
 static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, int tab, const uint64_t *w,
-		       size_t m, const Elf64_Sym **c, unsigned char *ct)
+		       size_t m, Elf64_Sym *c, unsigned char *ct)
 {
 	const size_t window = 65536 / sizeof(Elf64_Sym);
 	size_t funcs = 0;
@@ -331,8 +360,8 @@ static size_t elf_scan(const struct uelf *e, const struct elf_symtab *st, int ta
 			else
 				hi = mid;
 		}
-		if (lo < m && (!c[lo] || sym_better(s, c[lo]))) {
-			c[lo] = s;
+		if (lo < m && (!c[lo].st_name || sym_better(s, &c[lo]))) {
+			c[lo] = *s; /* a copy: its page is soon given back */
 			ct[lo] = (unsigned char)tab;
 		}
 	}
@@ -353,59 +382,96 @@ static const Elf64_Shdr *find_table(const struct elf_view *ev, unsigned type)
 
 static void find_debug(struct usyms *us, struct uelf *e);
 
-/* The first pass decides which tables name e's addresses (see struct
- * uelf); scans them into c/ct; returns how many tables (st filled). */
-static int elf_tables(struct usyms *us, struct uelf *e, struct elf_symtab st[2], const uint64_t *w,
-		      size_t m, const Elf64_Sym **c, unsigned char *ct)
+/* Scans e's tables (tabv/tabs) into c/ct (st filled); *funcs: the
+ * functions seen. */
+static void scan_tables(const struct uelf *e, struct elf_symtab st[2], const uint64_t *w, size_t m,
+		       Elf64_Sym *c, unsigned char *ct, size_t *funcs)
 {
 	int n = 0;
 
-	if (!e->sec_known) {
-		const Elf64_Shdr *symtab = find_table(&e->ev, SHT_SYMTAB), *dynsym;
-		size_t f = 0;
+	memset(c, 0, m * sizeof(*c));
+	*funcs = 0;
+	for (int i = 0; i < e->ntabs; i++)
+		if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
+			*funcs += elf_scan(e, &st[n], n, w, m, c, ct), n++;
+}
 
+/* Does a sized function cover every address w (c from elf_scan)?  An
+ * unsized one (hand-written assembly in .dynsym) is only a guess. */
+static int all_covered(const uint64_t *w, size_t m, const Elf64_Sym *c)
+{
+	const Elf64_Sym *b = NULL;
+
+	for (size_t i = 0; i < m; i++) {
+		if (c[i].st_name && (!b || sym_better(&c[i], b)))
+			b = &c[i];
+		if (!b || !b->st_size || w[i] - b->st_value >= b->st_size)
+			return 0;
+	}
+	return 1;
+}
+
+/* The tables that name e's addresses (see struct uelf), the debug file
+ * looked for only when the file's own leave one of w unnamed; scans
+ * them into c/ct (st filled). */
+static void elf_tables(struct usyms *us, struct uelf *e, struct elf_symtab st[2], const uint64_t *w,
+		      size_t m, Elf64_Sym *c, unsigned char *ct)
+{
+	const Elf64_Shdr *sh;
+	int first = !e->sec_known;
+	size_t f = 0;
+
+	if (first) {
 		e->sec_known = 1;
-		if (symtab && elf_symtab(&e->ev, symtab, &st[0]) == 0 && (f = elf_scan(e, &st[0], 0, w, m, c, ct))) {
+		sh = find_table(&e->ev, SHT_SYMTAB);
+		if (sh && elf_symtab(&e->ev, sh, &st[0]) == 0 && (f = elf_scan(e, &st[0], 0, w, m, c, ct))) {
 			e->tabv[0] = &e->ev;
-			e->tabs[0] = symtab;
+			e->tabs[0] = sh;
 			e->ntabs = 1;
+			e->debug_tried = 1; /* the file's own .symtab: complete */
 			us->st.syms += (unsigned)f;
-			return 1;
+			return;
 		}
-		memset(c, 0, m * sizeof(*c));
+		if ((sh = find_table(&e->ev, SHT_DYNSYM))) {
+			e->tabv[0] = &e->ev;
+			e->tabs[0] = sh;
+			e->ntabs = 1;
+		}
+	}
+	scan_tables(e, st, w, m, c, ct, &f);
+	if (!e->debug_tried && !all_covered(w, m, c)) {
+		e->debug_tried = 1;
 		find_debug(us, e);
-		if (e->dok && (symtab = find_table(&e->dv, SHT_SYMTAB))) {
-			e->tabv[e->ntabs] = &e->dv;
-			e->tabs[e->ntabs++] = symtab;
+		us->st.debug += e->dok;
+		if (e->dok && (sh = find_table(&e->dv, SHT_SYMTAB))) {
+			/* first: at one address its names win, as they did */
+			e->tabv[1] = e->tabv[0];
+			e->tabs[1] = e->tabs[0];
+			e->tabv[0] = &e->dv;
+			e->tabs[0] = sh;
+			e->ntabs++;
+			scan_tables(e, st, w, m, c, ct, &f);
 		}
-		if ((dynsym = find_table(&e->ev, SHT_DYNSYM))) {
-			e->tabv[e->ntabs] = &e->ev;
-			e->tabs[e->ntabs++] = dynsym;
-		}
-		for (int i = 0; i < e->ntabs; i++)
-			if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
-				f += elf_scan(e, &st[n], n, w, m, c, ct), n++;
+	}
+	if (first) {
 		us->st.syms += (unsigned)f;
 		/* a stripped Go binary: no functions anywhere but .gopclntab */
 		if (!f && elf_gopcln(&e->ev, &e->go) == 0)
 			e->is_go = 1;
-		return n;
 	}
-	for (int i = 0; i < e->ntabs; i++)
-		if (elf_symtab(e->tabv[i], e->tabs[i], &st[n]) == 0)
-			elf_scan(e, &st[n], n, w, m, c, ct), n++;
-	return n;
 }
 
 /* Name every address wanted in e: one pass over its symbols. */
 static void elf_resolve(struct usyms *us, struct uelf *e)
 {
 	struct elf_symtab st[2];
-	const Elf64_Sym **c, *b = NULL;
+	Elf64_Sym *c;
+	const Elf64_Sym *b = NULL;
+	uintptr_t blks[2] = { 0 }, blk;
+	unsigned nb = 0;
 	unsigned char *ct;
 	size_t m = 0;
 	const char *best_name = NULL;
-	int n;
 
 	if (!e->nwant)
 		return;
@@ -419,7 +485,7 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 	c = xcalloc(m, sizeof(*c));
 	ct = xcalloc(m, 1);
 	memset(st, 0, sizeof(st));
-	n = elf_tables(us, e, st, e->want, m, c, ct);
+	elf_tables(us, e, st, e->want, m, c, ct);
 	err_clear();
 	if (e->n + m > e->cap) {
 		e->cap = (e->n + m) * 2;
@@ -438,25 +504,31 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 			k->sym = start;
 			k->name = best_name;
 		}
+		drop_pages(e, e->go.tab, e->go.size); /* searched: pages all over it */
 	}
 	for (size_t i = 0; i < m && !e->is_go; i++) {
 		struct uans *k = &e->a[e->n++];
 
-		if (c[i] && (!b || sym_better(c[i], b))) {
-			const char *name = elf_sym_name(&st[ct[i]], c[i]), *dm;
+		if (c[i].st_name && (!b || sym_better(&c[i], b))) {
+			const char *name = elf_sym_name(&st[ct[i]], &c[i]), *dm;
 
-			b = c[i];
+			b = &c[i];
 			dm = us->flags & USYMS_RAW_NAMES ? NULL : demangle(name, us->dm, sizeof(us->dm));
 			best_name = dm ? keep(us, dm, strlen(dm)) : keep(us, name, strlen(name));
+			/* copied: a pass naming thousands would map the whole
+			 * table, so only the last 2 64 KiB blocks read stay */
+			blk = (uintptr_t)name & ~(uintptr_t)0xffff;
+			if (blk != blks[0] && blk != blks[1]) {
+				drop_pages(e, (const void *)blks[nb % 2], blks[nb % 2] ? 0x10000 : 0);
+				blks[nb++ % 2] = blk;
+			}
 		}
 		k->va = e->want[i];
 		k->sym = b ? b->st_value : 0;
 		/* a sized symbol covers only its size */
 		k->name = b && !(b->st_size && e->want[i] - b->st_value >= b->st_size) ? best_name : NULL;
 	}
-	for (int i = 0; i < n; i++)
-		if (st[i].strs)
-			drop_pages(e, st[i].strs, st[i].strs_size);
+	elf_rest(e);
 	qsort(e->a, e->n, sizeof(*e->a), cmp_u64); /* va is the first member */
 	free(c);
 	free(ct);
@@ -665,7 +737,19 @@ static struct uelf *elf_from_fd(struct usyms *us, int fd, uint64_t dev, uint64_t
 	e->data = m;
 	e->size = msize;
 	e->mapped = 1;
+	e->droppable = msize == (size_t)st.st_size;
 	e->ok = elf_open(&e->ev, e->data, e->size) == 0;
+	if (e->ok) { /* the PT_LOAD ones: all off_to_vaddr reads (bounded) */
+		size_t n = 0;
+
+		e->phdrs = xmalloc(16 * sizeof(*e->phdrs));
+		for (size_t i = 0; i < e->ev.phnum && n < 16; i++)
+			if (e->ev.phdrs[i].p_type == PT_LOAD)
+				e->phdrs[n++] = e->ev.phdrs[i];
+		e->ev.phdrs = e->phdrs;
+		e->ev.phnum = n;
+	}
+	elf_rest(e);
 	err_clear();
 	us->st.elf_loads++;
 	return e;

@@ -8,7 +8,8 @@
  *  - per ELF file, keyed by (device, inode): the names found so far for
  *    addresses in it, from FUNC symbols of .symtab; else of the .symtab
  *    of a separate debug file (build-id, .gnu_debuglink) or of the
- *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym; with no
+ *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym, looked for
+ *    only when .dynsym leaves an address asked unnamed; with no
  *    function symbols anywhere, Go's .gopclntab.  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
@@ -84,6 +85,9 @@ char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset,
 struct usyms_stats {
 	unsigned procs, elfs, elf_loads, syms;
 	unsigned minidebug;    /* MiniDebugInfo images decompressed */
+	unsigned debug;        /* debug files read (MiniDebugInfo included):
+				* only for a file whose own symbols left an
+				* address asked unnamed */
 };
 void usyms_stats(const struct usyms *us, struct usyms_stats *st);
 
