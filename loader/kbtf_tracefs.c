@@ -6,8 +6,8 @@
  * name whose members are the format's fields at the format's offsets and
  * sizes, "ent" being struct trace_entry (the common_* fields).  The
  * relocations then run as usual: a field the format has is found, one it
- * lacks is poisoned, and so is everything outside tracepoint records
- * (task_struct, sock, ...): a program that reaches such a read is refused
+ * lacks is poisoned, and so is everything else (task_struct, sock, ...;
+ * struct pt_regs excepted: its layout is the ABI's, see regs_format): a program that reaches such a read is refused
  * by the verifier and load.c names the field and says to pass --btf.
  *
  * Which format: trace_event_raw_X is the record of the event class X, and
@@ -53,7 +53,8 @@ static char *raw_type_name(const struct btf *btf, uint32_t id)
 	const char *n = t ? btf_name(btf, t) : NULL;
 	char *e, *fl;
 
-	if (!n || strncmp(n, RAW_PREFIX, sizeof(RAW_PREFIX) - 1) || btf_kind(t) != BTF_KIND_STRUCT)
+	if (!n || (strncmp(n, RAW_PREFIX, sizeof(RAW_PREFIX) - 1) && strncmp(n, "pt_regs", 7)) ||
+	    btf_kind(t) != BTF_KIND_STRUCT)
 		return NULL;
 	e = xstrdup(n);
 	if ((fl = strstr(e, "___")))
@@ -103,11 +104,44 @@ static int find_event(const char *ev, struct tp_format *f)
 	return err;
 }
 
+/* struct pt_regs (kprobe and uprobe contexts) has the layout of the
+ * architecture's ABI, the same with or without BTF: the UAPI struct
+ * pt_regs on x86_64; user_pt_regs, orig_x0 and syscallno on arm64.  (The
+ * 32-bit arm programs read uregs[] at fixed offsets, with no CO-RE.) */
+static void regs_format(struct tp_format *f)
+{
+#if defined(__x86_64__)
+	static const char names[] = "r15 r14 r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di orig_ax ip cs flags sp ss";
+	char text[1200], *p = text;
+	const char *n = names;
+
+	for (int off = 0; *n; off += 8) {
+		size_t len = strcspn(n, " ");
+
+		p += sprintf(p, "field:unsigned long %.*s;offset:%d;size:8;\n", (int)len, n, off);
+		n += len + (n[len] == ' ');
+	}
+	tp_format_parse(text, f);
+#elif defined(__aarch64__)
+	tp_format_parse("field:u64 regs[31];offset:0;size:248;\nfield:u64 sp;offset:248;size:8;\n"
+			"field:u64 pc;offset:256;size:8;\nfield:u64 pstate;offset:264;size:8;\n"
+			"field:u64 orig_x0;offset:272;size:8;\nfield:int syscallno;offset:280;size:4;signed:1;\n",
+			f);
+#else
+	(void)f;
+#endif
+	err_clear();
+}
+
 static void find_format(struct tp_type *ty)
 {
 	const char *ev = ty->name + sizeof(RAW_PREFIX) - 1, *slash = ty->via ? strchr(ty->via, '/') : NULL;
 	char cat[128];
 
+	if (!strcmp(ty->name, "pt_regs")) {
+		regs_format(&ty->fmt);
+		return;
+	}
 	if (slash && (size_t)(slash - ty->via) < sizeof(cat)) {
 		memcpy(cat, ty->via, (size_t)(slash - ty->via));
 		cat[slash - ty->via] = 0;
@@ -230,10 +264,13 @@ static void raw_type(struct synth *s, const struct tp_type *ty)
 	uint32_t n = 0, end, size;
 	char name[300];
 
-	if (!s->entry)
-		s->entry = entry_type(s, &ty->fmt, &s->entry_size);
-	m[n++] = (struct btf_member){ btfw_str(s->w, "ent"), s->entry, 0 };
-	end = s->entry_size;
+	end = 0;
+	if (is_common(&ty->fmt.f[0])) {
+		if (!s->entry)
+			s->entry = entry_type(s, &ty->fmt, &s->entry_size);
+		m[n++] = (struct btf_member){ btfw_str(s->w, "ent"), s->entry, 0 };
+		end = s->entry_size;
+	}
 	for (int i = 0; i < ty->fmt.n; i++) {
 		const struct tp_field *f = &ty->fmt.f[i];
 
@@ -321,7 +358,7 @@ int kbtf_from_tracefs(struct obj *o, struct kbtf *k)
 		}
 		snprintf(k->path, sizeof(k->path), "tracepoint formats");
 		if (o->verbose)
-			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats\n", o->name,
+			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats (pt_regs: the ABI's)\n", o->name,
 				found, n);
 	}
 	for (size_t i = 0; i < n; i++) {
