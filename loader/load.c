@@ -28,13 +28,14 @@ static bool needs_kernel_btf(const struct obj *o)
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
 			return true;
-	return o->has_ext && o->ext.nr_core;
+	return core_needed(o);
 }
 
-/* Only for tp_btf targets (no CO-RE relocation, no ksym, no fentry,
- * fexit or iterator): without kernel BTF those programs load as raw_tp
- * (prog_resolve_btf_target), so a kernel without BTF is no failure. */
-static bool kernel_btf_optional(const struct obj *o)
+/* Only for tp_btf targets (no ksym, no fentry, fexit or iterator) and,
+ * with core_ok, CO-RE relocations: without kernel BTF those programs load
+ * as raw_tp (prog_resolve_btf_target) and the relocations are tried
+ * against the tracepoint formats (kbtf_tracefs.c). */
+static bool kernel_btf_optional(const struct obj *o, bool core_ok)
 {
 	for (size_t i = 0; i < o->nr_progs; i++)
 		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]) &&
@@ -43,7 +44,26 @@ static bool kernel_btf_optional(const struct obj *o)
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
 			return false;
-	return !(o->has_ext && o->ext.nr_core);
+	return core_ok || !core_needed(o);
+}
+
+/* No kernel BTF (and no --btf): carry on where nothing or only tracepoint
+ * records need it, else keep the "no BTF, pass --btf" error. */
+static int without_kernel_btf(struct obj *o)
+{
+	char why[512];
+
+	if (kernel_btf_optional(o, false)) {
+		err_clear(); /* tp_btf -> raw_tp */
+		return 0;
+	}
+	snprintf(why, sizeof(why), "%s", err_msg());
+	if (kernel_btf_optional(o, true) && kbtf_from_tracefs(o, &o->kbtf) == 0) {
+		o->kbtf_loaded = o->kbtf_tracefs = true;
+		err_clear();
+		return 0;
+	}
+	return err_set(ENOENT, "%s", why);
 }
 
 static uint32_t find_int4(const struct btf *btf)
@@ -664,10 +684,8 @@ static int load(struct obj *o, const struct obj_opts *opts)
 		uint64_t t0 = now_ns();
 
 		if ((err = open_kernel_btf(o, opts)) < 0) {
-			if (err != -ENOENT || (opts && opts->btf_path) || !kernel_btf_optional(o))
+			if (err != -ENOENT || (opts && opts->btf_path) || (err = without_kernel_btf(o)) < 0)
 				return err;
-			err = 0; /* tp_btf -> raw_tp below */
-			err_clear();
 		} else if (o->verbose)
 			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open and find the names needed\n", o->name,
 				o->kbtf.path, (double)(now_ns() - t0) / 1e6);

@@ -144,6 +144,7 @@ struct obj {
 
 	struct kbtf kbtf;         /* CO-RE target: --btf FILE or the kernel's */
 	bool kbtf_loaded;
+	bool kbtf_tracefs;        /* kbtf is kbtf_from_tracefs's: the kernel has no BTF */
 	struct kbtf sys;          /* the running kernel's BTF when kbtf is another file */
 	bool sys_loaded, sys_failed;
 	struct kmod_btf *mods;    /* kernel modules' BTF (split on the kernel's), lazily */
@@ -181,6 +182,8 @@ int externs_collect(struct obj *o);
 int externs_resolve(struct obj *o);
 /* relocate.c */
 int relocate_core(struct obj *o);
+/* Has a program that will load (or a subprogram) a CO-RE record? */
+bool core_needed(const struct obj *o);
 int relocate_prog(struct obj *o, struct prog *p);
 /* The relocation of instruction idx of section c, or NULL. */
 const struct sec_reloc *code_reloc_at(const struct code_sec *c, size_t idx);
@@ -204,6 +207,11 @@ struct kmod_btf *obj_kmod(struct obj *o, size_t i);
 int32_t obj_kmod_find(struct obj *o, const char *name, int kind, struct kmod_btf **mod);
 /* Unmap every kernel BTF (CO-RE, running kernel, modules); obj_close. */
 void obj_kernel_btf_release(struct obj *o);
+/* kbtf_tracefs.c */
+/* Without kernel BTF: a CO-RE target holding the trace_event_raw_* types
+ * the object's CO-RE records name, made from tracepoint format files;
+ * -ENOENT when no format describes any of them. */
+int kbtf_from_tracefs(struct obj *o, struct kbtf *k);
 /* load.c */
 /* Program BTF rewritten for a kernel that lacks the kinds in `missing`
  * (BTF_MISSING_* bits), as libbpf does: a malloc'd blob. */

@@ -142,5 +142,5 @@ void obj_kernel_btf_release(struct obj *o)
 	o->sys_loaded = o->sys_failed = false;
 	if (o->kbtf_loaded)
 		kbtf_close(&o->kbtf);
-	o->kbtf_loaded = false;
+	o->kbtf_loaded = o->kbtf_tracefs = false;
 }

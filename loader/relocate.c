@@ -36,6 +36,24 @@ static bool in_disabled_prog(const struct obj *o, size_t sec, size_t idx)
 	return false;
 }
 
+bool core_needed(const struct obj *o)
+{
+	for (uint32_t s = 0; o->has_ext && s < o->ext.nr_core; s++) {
+		const struct btf_ext_sec *es = &o->ext.core[s];
+
+		for (size_t k = 0; k < o->nr_code; k++)
+			if (!strcmp(o->code[k].name, es->sec_name))
+				for (uint32_t r = 0; r < es->nr; r++) {
+					const struct core_relo *rec =
+						(const void *)((const char *)es->recs + (size_t)r * es->rec_size);
+
+					if (!in_disabled_prog(o, o->code[k].sec, rec->insn_off / 8))
+						return true;
+				}
+	}
+	return false;
+}
+
 static const char *prog_at(const struct obj *o, size_t sec, size_t idx)
 {
 	for (size_t i = 0; i < o->nr_progs; i++) {
@@ -68,9 +86,11 @@ static void note_poison(struct obj *o, struct code_sec *c, size_t idx, size_t n,
 	cp = &c->poisons[c->nr_poisons++];
 	cp->insn = idx;
 	cp->n = n;
-	cp->desc = xmalloc(strlen(desc) + 80);
+	cp->desc = xmalloc(strlen(desc) + 160);
 	sprintf(cp->desc, "%s %s", desc,
-		not_found ? "not found in kernel BTF" : "changed size in kernel BTF in a way the load cannot follow");
+		o->kbtf_tracefs ? "is in no tracepoint format and this kernel has no BTF: pass --btf FILE"
+				  " ('corebox btf min' makes one from the kernel's vmlinux, see README)"
+		: not_found ? "not found in kernel BTF" : "changed size in kernel BTF in a way the load cannot follow");
 }
 
 void core_poisons_free(struct obj *o)

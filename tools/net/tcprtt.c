@@ -208,7 +208,7 @@ int tcprtt_main(int argc, char **argv)
 	OBJ_SET(o, targ_rfamily, env.raddr.family);
 	set_addr(o, "targ_laddr", env.laddr.addr);
 	set_addr(o, "targ_raddr", env.raddr.addr);
-	if (tool_load_attach(o, "tcprtt") < 0)
+	if (tool_load_attach(o, "tcprtt"))
 		return 1;
 	r.fd = map_fd(obj_map(o, "hists"));
 	r.keys = xcalloc(TCPRTT_MAX_ENTRIES, sizeof(*r.keys));

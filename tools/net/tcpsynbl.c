@@ -115,7 +115,7 @@ int tcpsynbl_main(int argc, char **argv)
 	if (!o)
 		return 1;
 	OBJ_SET(o, target_family, (uint16_t)env.family);
-	if (tool_load_attach(o, "tcpsynbl") < 0)
+	if (tool_load_attach(o, "tcpsynbl"))
 		return 1;
 	r.fd = map_fd(obj_map(o, "hists"));
 	r.keys = xcalloc(TCPSYNBL_MAX_ENTRIES, sizeof(*r.keys));

@@ -58,6 +58,7 @@
 #include <stdint.h>
 
 #include "bpf/insn.h"
+#include "bpf/tp_format.h"
 #include "expr.h"
 #include "spec.h"
 
@@ -76,24 +77,6 @@ struct obj;
  * M_RUN: a program run by hand with BPF_PROG_TEST_RUN (bpftrace's BEGIN
  * and END; loaded as a raw tracepoint program, attached nowhere). */
 enum mech { M_TP, M_RAW_TP, M_SYSCALL, M_FENTRY, M_FEXIT, M_KPROBE, M_KRETPROBE, M_UPROBE, M_URETPROBE, M_PERF, M_RUN };
-
-/* A tracepoint format file's field. */
-struct tp_field {
-	char *name;
-	char *type;          /* as written: "const char *", "char[16]" */
-	uint32_t off, size;
-	bool sign, data_loc;
-};
-struct tp_format {
-	struct tp_field *f;
-	int n;
-	int first_arg;       /* syscalls: index of the first syscall argument field */
-};
-/* TRACEFS/events/CAT/EV/format; 0 or -errno with a message. */
-int tp_format_read(const char *cat, const char *ev, struct tp_format *out);
-int tp_format_parse(const char *text, struct tp_format *out);
-void tp_format_free(struct tp_format *f);
-const struct tp_field *tp_field(const struct tp_format *f, const char *name);
 
 /* A USDT argument: [-]SIZE@OPERAND decoded. */
 struct usdt_arg {

@@ -203,7 +203,7 @@ int futexctn_main(int argc, char **argv)
 	OBJ_SET(o, targ_summary, (uint8_t)env.summary);
 	map_set_max_entries(obj_map(o, "stackmap"), (uint32_t)env.storage);
 	map_set_value_size(obj_map(o, "stackmap"), (uint32_t)env.depth * 8);
-	if (tool_load_attach(o, "futexctn") < 0)
+	if (tool_load_attach(o, "futexctn"))
 		return 1;
 	if (stacks_init(&r.stacks, map_fd(obj_map(o, "stackmap")), (unsigned)env.depth, STACKS_NO_KERNEL | STACKS_NAMES) < 0) {
 		tool_err(tool_applet, "%s", err_msg());
