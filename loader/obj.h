@@ -68,6 +68,12 @@ bool prog_autoload(const struct prog *p);
 /* Retarget a fentry/fexit/kprobe/kretprobe/tp_btf program to another
  * function or tracepoint name (before load). */
 int prog_set_attach_target(struct prog *p, const char *target);
+/* A copy of p (the same code, loaded and attached on its own) named name
+ * and aimed at target, before load: one fentry program per function
+ * traced (its BTF id is fixed at load).  The program table grows, so
+ * earlier obj_prog() pointers are stale after it (p too): look programs
+ * up again.  NULL with a message after load. */
+struct prog *prog_clone(struct prog *p, const char *name, const char *target);
 const char *prog_name(const struct prog *p);
 const char *prog_section(const struct prog *p);
 /* What it attaches to (from the section; after load, tp_btf may have

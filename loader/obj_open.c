@@ -341,6 +341,26 @@ int prog_fd(const struct prog *p) { return p->fd; }
 const char *prog_load_error(const struct prog *p) { return p->load_err; }
 const char *prog_mechanism(const struct prog *p) { return p->mech; }
 
+struct prog *prog_clone(struct prog *p, const char *name, const char *target)
+{
+	struct obj *o = p->obj;
+	size_t i = (size_t)(p - o->progs);
+	struct prog *q;
+
+	if (o->loaded || !p->target) {
+		err_set(EBUSY, "program %s: only an unloaded program with a target is cloned", p->name);
+		return NULL;
+	}
+	o->progs = xrealloc(o->progs, (o->nr_progs + 1) * sizeof(*o->progs));
+	q = &o->progs[o->nr_progs++];
+	*q = o->progs[i]; /* before load: the only heap parts are the strings */
+	q->name = xstrdup(name);
+	q->sec_name = xstrdup(q->sec_name);
+	q->target = xstrdup(target);
+	q->label = q->label ? xstrdup(q->label) : NULL;
+	return q;
+}
+
 int prog_set_attach_target(struct prog *p, const char *target)
 {
 	if (p->obj->loaded)
