@@ -81,13 +81,13 @@ bg() {
 	rm -f $B/$bname.end
 	if [ "$SERIAL" = 1 ]; then
 		bs=$(date +%s)
-		"$@" > $B/$bname.out 2>&1
+		( "$@" ) > $B/$bname.out 2>&1
 		echo "$? $(($(date +%s) - bs))" > $B/$bname.end
 	else
 		# (renice the subshell itself: CMD may be a function of this script)
 		( renice -n "$NICE" -p "$(exec sh -c 'echo $PPID')" > /dev/null 2>&1
 		  bs=$(date +%s)
-		  "$@" > $B/$bname.out 2>&1
+		  ( "$@" ) > $B/$bname.out 2>&1
 		  echo "$? $(($(date +%s) - bs))" > $B/$bname.end ) &
 		bgjobs="$bgjobs $!"
 	fi
