@@ -104,7 +104,9 @@ OBJS      := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS) $(TOOL_SRCS)) $(B)/obj/bpfo
 
 # The version: `git describe` when built from a git checkout (tags, else
 # VERSION-gHASH), else VERSION.  build/version.h is rewritten only when it
-# changes, so only tools/common/version.c rebuilds.
+# changes, so only tools/common/version.c rebuilds.  (A temporary file of
+# its own per make: .ci/run runs make vmtest's builds beside make check's,
+# and both visit this rule.)
 GIT_DESCRIBE := $(shell git describe --tags --dirty 2>/dev/null || \
 		  { h=$$(git rev-parse --short HEAD 2>/dev/null) && echo "$(VERSION)-g$$h$$(git diff --quiet HEAD 2>/dev/null || echo -dirty)"; })
 BUILD_VERSION := $(or $(GIT_DESCRIBE),$(VERSION))
@@ -117,8 +119,8 @@ $(COREBOX): $(OBJS)
 
 $(B)/version.h: FORCE
 	@mkdir -p $(B)
-	@echo '#define COREBOX_VERSION "$(BUILD_VERSION)"' > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	@echo '#define COREBOX_VERSION "$(BUILD_VERSION)"' > $@.$$$$.tmp; \
+	 cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 
 $(B)/obj/tools/common/version.o: $(B)/version.h
 $(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
@@ -128,8 +130,8 @@ $(B)/obj/tools/common/version.o: CFLAGS += -I$(B)
 # it changes: editing a tool rebuilds main.o only if its applet lines did.
 $(B)/applets.h: $(filter-out tools/main.c,$(TOOL_SRCS)) tools/applets.sh
 	@mkdir -p $(B)
-	@sh tools/applets.sh header > $@.tmp
-	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+	@sh tools/applets.sh header > $@.$$$$.tmp; \
+	 cmp -s $@.$$$$.tmp $@ && rm -f $@.$$$$.tmp || mv $@.$$$$.tmp $@
 
 $(B)/obj/tools/main.o: $(B)/applets.h
 $(B)/obj/tools/main.o: CFLAGS += -I$(B)

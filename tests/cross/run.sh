@@ -51,6 +51,17 @@ NEEDS_NATIVE=""
 [ "$ARCH" = arm ] && NEEDS_NATIVE="test_stack"
 fails=0
 
+# make for ARCH, one at a time: make vmtest builds the same ARCH's objects
+# (build/ARCH) for its guests, and .ci/run runs it beside make check
+mk() {
+	mkdir -p build
+	if command -v flock >/dev/null 2>&1; then
+		flock build/.make-$ARCH.lock make -s --no-print-directory ARCH=$ARCH "$@"
+	else
+		make -s --no-print-directory ARCH=$ARCH "$@"
+	fi
+}
+
 ok() { echo "ok - $ARCH: $*"; }
 notok() { echo "not ok - $ARCH: $*"; fails=$((fails + 1)); }
 
@@ -61,7 +72,7 @@ fi
 mkdir -p "$OUT/obj" || exit 1
 
 # ---- 1. the binary ----
-if make -s --no-print-directory -j"$(nproc)" ARCH=$ARCH >"$OUT/make.log" 2>&1; then
+if mk -j"$(nproc)" >"$OUT/make.log" 2>&1; then
 	ok "make ARCH=$ARCH builds ./$BIN ($(stat -c %s $BIN) bytes)"
 else
 	notok "make ARCH=$ARCH failed: $(grep -m1 -E 'error|Error' "$OUT/make.log" | cut -c1-200)"
@@ -116,7 +127,7 @@ fi
 [ -f build/test/core/local.o ] || sh tests/core/gen.sh build/test/core >>"$OUT/build.log" 2>&1
 [ -f build/test/run/mech.bpf.o ] || sh tests/run/gen.sh build/test/run >>"$OUT/build.log" 2>&1
 # the library layers, as for tests/unit/build.sh
-if ! make -s --no-print-directory -j"$(nproc)" ARCH=$ARCH UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
+if ! mk -j"$(nproc)" UNIT_OUT="$OUT" unit-objs >>"$OUT/build.log" 2>&1; then
 	notok "unit test libraries do not build for $ARCH: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 	exit 1
 fi
@@ -127,7 +138,7 @@ for t in tests/unit/test_*.c; do
 		echo "ok - $ARCH: $n # SKIP another process's /proc/PID/maps under $QEMU_NAME is qemu's, not the guest's"
 		continue ;;
 	esac
-	if ! make -s --no-print-directory ARCH=$ARCH UNIT_OUT="$OUT" "$OUT/$n" >>"$OUT/build.log" 2>&1; then
+	if ! mk UNIT_OUT="$OUT" "$OUT/$n" >>"$OUT/build.log" 2>&1; then
 		notok "$n does not build for $ARCH: $(grep -m1 error "$OUT/build.log" | cut -c1-200)"
 		continue
 	fi
@@ -149,7 +160,7 @@ done
 
 # ---- 3. fuzz corpora ----
 for t in elf btf btf_ext demangle xz; do
-	if ! make -s --no-print-directory ARCH=$ARCH UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
+	if ! mk UNIT_OUT="$OUT" "$OUT/replay_$t" >>"$OUT/build.log" 2>&1; then
 		notok "fuzz harness $t does not build for $ARCH"
 		continue
 	fi

@@ -3,10 +3,19 @@
 # tools' probe grammars and expressions, symbol demangling, xz) with libFuzzer.
 #
 #   sh tests/fuzz/run.sh [OUTDIR]      (default build/test/fuzz)
+#   sh tests/fuzz/run.sh --seeds-only [OUTDIR]   only make the generated
+#                                      seeds (tests/cross/run.sh replays them)
+#
+# FUZZ_SEEDS_MADE=1: the seeds are there already (made by --seeds-only in
+# this run), not made again.
 #
 # For each target: build the harness (clang, ASan+UBSan), replay every
 # kept input (tests/fuzz/corpus/T/ and the regression inputs in
-# tests/fuzz/crashers/T/), then fuzz for FUZZ_SECONDS (default 20).  One
+# tests/fuzz/crashers/T/), then fuzz for FUZZ_SECONDS (default 20) of CPU
+# time: the run is ended (SIGUSR1, libFuzzer's graceful exit) once the
+# fuzzer has used them, so a busy machine (make check runs this beside
+# the e2e scripts) slows it down but does not cut it short; a wall-clock
+# bound of 10 times that stops a fuzzer that gets no CPU at all.  One
 # "ok - fuzz T (N runs, E exec/s)" or "not ok - fuzz T: why" line per
 # target (tests/run.sh protocol).  A new crash input is copied into
 # tests/fuzz/crashers/T/ so that it is replayed on every later run.
@@ -18,6 +27,8 @@
 # btf_ext probe demangle xz bt_parse"), CLANG (the Makefile's), LLVM_OBJCOPY (llvm-objcopy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+SEEDS_ONLY=0
+[ "${1:-}" = --seeds-only ] && { SEEDS_ONLY=1; shift; }
 OUT=${1:-build/test/fuzz}
 SECS=${FUZZ_SECONDS:-20}
 MAXLEN=${FUZZ_MAX_LEN:-65536}
@@ -29,6 +40,7 @@ failed=0
 mkdir -p "$OUT/obj" "$OUT/seeds" || exit 1
 
 if ! command -v "$CLANG" >/dev/null 2>&1; then
+	[ $SEEDS_ONLY = 1 ] && exit 0 # (the fuzz run says why)
 	for t in $TARGETS; do echo "ok - fuzz $t # SKIP no $CLANG"; done
 	exit 0
 fi
@@ -80,6 +92,26 @@ why() {
 	echo "$s"
 }
 
+# cpu_bound PID SECS: SIGUSR1 to PID once it used SECS seconds of CPU
+# (user + system); prints the seconds it used (polled every half second)
+TICKS=$(getconf CLK_TCK 2>/dev/null || echo 100)
+cpu_bound() {
+	used=0
+	while :; do
+		# state, utime, stime (fields 3, 14, 15; comm has no spaces here)
+		st=$(cut -d' ' -f3,14,15 "/proc/$1/stat" 2>/dev/null) || break
+		set -- "$1" "$2" $st
+		[ "$3" = Z ] && break
+		used=$((($4 + $5) / TICKS))
+		if [ "$used" -ge "$2" ]; then
+			kill -USR1 "$1" 2>/dev/null
+			break
+		fi
+		sleep 0.5
+	done
+	echo "$used"
+}
+
 fuzz_target() {
 	t=$1
 	bin="$OUT/fuzz_$t"
@@ -119,8 +151,11 @@ fuzz_target() {
 		[ -d "$d" ] && dirs="$dirs $d"
 	done
 	# shellcheck disable=SC2086
-	"$bin" -max_total_time="$SECS" -max_len="$MAXLEN" -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 -artifact_prefix="$OUT/artifacts/$t/" $dirs >>"$log" 2>&1
+	"$bin" -max_total_time="$((SECS * 10))" -max_len="$MAXLEN" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$OUT/artifacts/$t/" $dirs >>"$log" 2>&1 &
+	fpid=$!
+	cpu=$(cpu_bound "$fpid" "$SECS")
+	wait "$fpid"
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 	speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
@@ -135,12 +170,15 @@ fuzz_target() {
 		echo "not ok - fuzz $t: $(why "$log" $rc); input saved as${saved:- (none)}; log $log"
 		return 1
 	fi
-	echo "ok - fuzz $t (${runs:-?} runs, ${speed:-?} exec/s, $nkept kept inputs replayed)"
+	echo "ok - fuzz $t (${runs:-?} runs in $cpu s of CPU, ${speed:-?} exec/s, $nkept kept inputs replayed)"
 	return 0
 }
 
-: >"$OUT/build.log"
-make_seeds
+if [ "${FUZZ_SEEDS_MADE:-0}" != 1 ]; then
+	: >"$OUT/build.log"
+	make_seeds
+fi
+[ $SEEDS_ONLY = 1 ] && exit 0
 # The harnesses share their library objects: build them all at once, on
 # every core (a harness that fails is reported by its target's make).
 make -s --no-print-directory -k -j"$(nproc)" CLANG="$CLANG" FUZZ_OUT="$OUT" fuzz-harnesses >"$OUT/build-all.log" 2>&1

@@ -105,6 +105,18 @@ fi
 # ---- guest binaries, per architecture: $W/ARCH/{init,mechtest,mech.bpf.o,corebox} ----
 # ./corebox (or ./corebox-arm64) and the guest's test binaries come from
 # make (`make vm-guest`: the Makefile's compiler and flags for ARCH).
+# mk ARCH ARGS...: make for ARCH, one at a time (build/.make-ARCH.lock):
+# make check's cross tests build the same ARCH's objects (build/ARCH),
+# and .ci/run runs make vmtest beside make check
+mk() {
+	ma=$1
+	shift
+	if command -v flock >/dev/null 2>&1; then
+		flock build/.make-$ma.lock make -s --no-print-directory ARCH=$ma "$@"
+	else
+		make -s --no-print-directory ARCH=$ma "$@"
+	fi
+}
 build_guest() { # ARCH
 	a=$1 g=$W/$1
 	case $a in
@@ -114,8 +126,8 @@ build_guest() { # ARCH
 	bin=corebox
 	[ "$a" = "$HOST_ARCH" ] || bin=corebox-$a
 	mkdir -p $g || return 1
-	make -s --no-print-directory ARCH=$a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
-	make -s --no-print-directory ARCH=$a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
+	mk $a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
+	mk $a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
 	cp $bin $g/corebox || return 1
 }
 mkdir -p $W || exit 1
@@ -190,6 +202,15 @@ fetch() {
 	fi
 	[ -n "$res" ] || { say "$name: cannot resolve package $pkg"; return 1; }
 	KDIR=$CACHE/$(echo "$res" | tr : _) # linux-image-X-arm64:arm64
+	# the cache's key: the package name (its kernel ABI) and, checked here,
+	# the package's version (a rebuild under the same ABI name is fetched
+	# again, its -dbg BTF too); an entry from before .version is trusted
+	# once and gets the version recorded
+	ver=$(apt-cache show --no-all-versions "$res" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+	if [ -f "$KDIR/.done" ] && [ -n "$ver" ] && [ -f "$KDIR/.version" ] && [ "$(cat "$KDIR/.version")" != "$ver" ]; then
+		say "$name: cached $res is version $(cat "$KDIR/.version"), the archive has $ver"
+		rm -f "$KDIR/.done"
+	fi
 	if [ ! -f "$KDIR/.done" ]; then
 		say "$name: fetching $res"
 		rm -rf "$KDIR" "$CACHE/dl" && mkdir -p "$KDIR" "$CACHE/dl" || return 1
@@ -210,6 +231,7 @@ fetch() {
 		extract_fs_modules "$deb" "$KDIR"
 		rm -rf "$CACHE/dl"
 		touch "$KDIR/.done"
+		[ -n "$ver" ] && echo "$ver" > "$KDIR/.version"
 	elif [ ! -f "$KDIR/.fsmods" ]; then # a cache from before the file system checks
 		say "$name: fetching $res again for its file system modules"
 		rm -rf "$CACHE/dl" && mkdir -p "$CACHE/dl" || return 1
@@ -218,6 +240,7 @@ fetch() {
 		[ -n "$deb" ] && extract_fs_modules "$deb" "$KDIR"
 		rm -rf "$CACHE/dl"
 	fi
+	[ -f "$KDIR/.version" ] || [ -z "$ver" ] || echo "$ver" > "$KDIR/.version"
 	echo "$res" > "$CACHE/$name.current"
 }
 
