@@ -114,6 +114,12 @@ struct bt_prog {
 	char **def_names;
 	int64_t *def_vals;
 	int ndefs;
+	/* struct/union declarations: text ranges (start, end) */
+	int *decls;
+	int ndecls;
+	char **tnames;               /* their names and BTF ids (bt_declare_types) */
+	uint32_t *tids;
+	int ntypes;
 	/* the first error */
 	int errpos, errend;
 };
@@ -124,6 +130,10 @@ void bt_prog_free(struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
+
+/* The program's struct declarations as BTF over the kernel's (the
+ * overlay probe_kernel_btf() gives from now on): 0 or -EINVAL (errpos). */
+int bt_declare_types(struct bt_prog *p);
 
 /* Types of maps, variables and actions, checked against loc (a location
  * of each probe, for tracepoint fields): 0 or -EINVAL (errpos). */

@@ -616,6 +616,8 @@ static void arrows_stmts(struct bt_stmt *s)
 
 int bt_check(struct bt_prog *p, const struct loc *const *locs)
 {
+	if (bt_declare_types(p) < 0)
+		return -EINVAL;
 	for (int pi = 0; pi < p->np; pi++) {
 		arrows(p->p[pi].pred);
 		arrows_stmts(p->p[pi].body);

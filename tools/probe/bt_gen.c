@@ -398,6 +398,11 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 				if (gen_value_node(g, n->a, &ct) < 0)
 					return -EINVAL;
 				size = ct_size(&ct);
+				/* only what is read from memory keeps its width: the
+				 * rest (1 == 1, $x) is bpftrace's int64 */
+				if (n->a->kind != N_MEMBER && n->a->kind != N_INDEX && n->a->kind != N_CAST &&
+				    !(n->a->kind == N_UNARY && n->a->op == '*'))
+					size = ct_is_scalar(&ct) ? 8 : size;
 			}
 			emit_movi(e, R0, (int32_t)size);
 			*t = ct_int(8, false);

@@ -34,16 +34,17 @@ static uint32_t elem_size(const struct ctype *t)
 
 uint32_t ct_size(const struct ctype *t)
 {
-	return t->arr ? t->arr * elem_size(t) : elem_size(t);
+	return t->arr ? t->arr * (t->arr2 ? t->arr2 : 1) * elem_size(t) : elem_size(t);
 }
 
 struct ctype ct_deref(const struct ctype *t)
 {
 	struct ctype r = *t;
 
-	if (r.arr)
-		r.arr = 0;
-	else if (r.ptr)
+	if (r.arr) {
+		r.arr = r.arr2;
+		r.arr2 = 0;
+	} else if (r.ptr)
 		r.ptr--;
 	return r;
 }
@@ -98,7 +99,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 {
 	const struct btf_type *t;
 	int ptr = 0;
-	uint32_t arr = 0;
+	uint32_t arr = 0, arr2 = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (int guard = 0; guard < 64; guard++) {
@@ -107,6 +108,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			out->base = CT_VOID;
 			out->ptr = (uint8_t)ptr;
 			out->arr = arr;
+			out->arr2 = arr2;
 			return 0;
 		}
 		switch (btf_kind(t)) {
@@ -117,9 +119,14 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			id = t->type;
 			continue;
 		case BTF_KIND_ARRAY:
-			if (arr || ptr) { /* arrays of arrays, pointers to arrays: keep it an opaque block */
+			if (arr && !ptr && !arr2) { /* int y[2][3]: two dimensions */
+				arr2 = btf_array_info(t)->nelems ? btf_array_info(t)->nelems : 1;
+				id = btf_array_info(t)->type;
+				continue;
+			}
+			if (arr || ptr) { /* deeper arrays, pointers to arrays: keep it an opaque block */
 				*out = ct_int(1, false);
-				out->arr = arr ? arr : 1;
+				out->arr = arr ? arr * (arr2 ? arr2 : 1) : 1;
 				out->ptr = (uint8_t)ptr;
 				return 0;
 			}
@@ -153,9 +160,29 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 		}
 		out->ptr = (uint8_t)ptr;
 		out->arr = arr;
+		out->arr2 = arr2;
 		return 0;
 	}
 	return err_set(EINVAL, "BTF type chain too long");
+}
+
+static char *const *local_names;
+static const uint32_t *local_ids;
+static int nlocal;
+
+void ctype_set_local(char *const *names, const uint32_t *ids, int n)
+{
+	local_names = names;
+	local_ids = ids;
+	nlocal = n;
+}
+
+int32_t ctype_find_rec(const struct btf *btf, const char *name, bool is_union)
+{
+	for (int i = 0; i < nlocal; i++)
+		if (!strcmp(local_names[i], name))
+			return (int32_t)local_ids[i];
+	return btf ? btf_find(btf, name, is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT) : -ENOENT;
 }
 
 int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, const char **end)
@@ -219,9 +246,9 @@ int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, cons
 		if (!strcmp(kw, "enum")) {
 			*out = ct_int(4, false);
 		} else {
-			if (!btf)
+			id = ctype_find_rec(btf, name, strcmp(kw, "struct"));
+			if (id < 0 && !btf)
 				return err_set(ENOENT, "%s %s: no kernel BTF to look it up in", kw, name);
-			id = btf_find(btf, name, !strcmp(kw, "struct") ? BTF_KIND_STRUCT : BTF_KIND_UNION);
 			if (id < 0)
 				return err_set(ENOENT, "%s %s is not in the kernel's BTF", kw, name);
 			if (ctype_from_btf(btf, (uint32_t)id, out) < 0)
