@@ -67,6 +67,7 @@ struct bt_map {
 	struct bt_type val;          /* AG_VALUE */
 	int val_size;
 	int64_t lmin, lmax, lstep;   /* lhist */
+	struct ctype vct;            /* AG_VALUE: a pointer's C type (set by the code generator) */
 	int idx;                     /* index in the loader object */
 };
 

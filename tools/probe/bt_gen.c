@@ -188,7 +188,7 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	emit_movi(c->e, R0, 0);
 	emit_place(c->e, done);
 	gen_unstack(c->g, m->key_size);
-	*t = ct_int(8, true);
+	*t = ct_is_ptr(&m->vct) ? m->vct : ct_int(8, true);
 	return 0;
 }
 
@@ -1081,6 +1081,12 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 			} else {
 				emit_movi(e, R0, 1);
 			}
+			if (ct_is_ptr(&m->vct)) { /* a pointer moves by its pointee's size */
+				struct ctype el = ct_deref(&m->vct);
+
+				if (ct_size(&el) > 1)
+					emit_alui(e, BPF_MUL, R0, (int32_t)ct_size(&el));
+			}
 			if (s->op == OP_SUB_ASSIGN || s->op == OP_DEC)
 				emit_alui(e, BPF_NEG, R0, 0);
 			op = AG_SUM;
@@ -1096,6 +1102,8 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	} else if (m->agg == AG_VALUE) {
 		if (gen_value_node(c->g, rhs, &t) < 0)
 			return -EINVAL;
+		if (ct_is_ptr(&t) && !ct_is_ptr(&m->vct))
+			m->vct = t;
 	} else if (m->agg == AG_COUNT) {
 		emit_movi(e, R0, 1);
 	} else {
