@@ -47,12 +47,27 @@ struct bt_probe {
 /* What a key, value, variable or argument holds. */
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
 	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
-	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */ };
+	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */,
+	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
 	uint16_t size;               /* bytes in a key, value or record */
 	uint16_t depth;              /* stacks: frames printed */
+};
+
+/* The layout of a tuple, struct or array value (as bpftrace 0.17 lays
+ * them out: C alignment; integers of their own width inside). */
+struct bt_field {
+	char *name;                  /* struct members; NULL in tuples and arrays */
+	uint16_t off;
+	struct bt_type t;
+};
+struct bt_shape {
+	char kind;                   /* 't' tuple, 's' struct, 'a' array */
+	uint8_t align;
+	int n;
+	struct bt_field *f;
 };
 
 enum bt_agg { AG_VALUE, AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG, AG_STATS, AG_HIST, AG_LHIST };
@@ -111,6 +126,8 @@ struct bt_prog {
 	bool uses_kstack, uses_ustack, uses_ksym;
 	char **tfmts;                /* strftime() formats, one per distinct text */
 	int ntfmts;
+	struct bt_shape *shapes;     /* VT_AGG layouts, each once */
+	int nshapes;
 	/* #define NAME VALUE lines of the program (integer values) */
 	char **def_names;
 	int64_t *def_vals;
@@ -157,6 +174,14 @@ void bt_stack_map_name(int depth, char *buf, int size);
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring);
 int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
 		 const char *func);
+
+/* Tuples, structs, arrays (bt_shape.c): the type of a tuple literal; a
+ * member (tuple: "0", "1"...) of a VT_AGG type, NULL when none; into
+ * made able to hold from too (-1: they cannot meet). */
+struct bt_type bt_tuple_type(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+const struct bt_field *bt_field(const struct bt_prog *p, const struct bt_type *t, const char *name);
+int bt_merge_type(struct bt_prog *p, struct bt_type *into, const struct bt_type *from);
+void bt_shapes_free(struct bt_prog *p);
 
 /* Bytes of a string/stack value by type, for the user side. */
 int bt_type_size(const struct bt_type *t);

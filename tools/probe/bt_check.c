@@ -23,7 +23,7 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
-	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
+	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
 }
 
 static bool is_map(const struct node *n)
@@ -180,7 +180,18 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			return t;
 		}
 		return t;
+	case N_TUPLE:
+		return bt_tuple_type(p, pi, l, n);
 	case N_MEMBER:
+		if (n->op == '.') { /* a tuple's or struct value's member */
+			struct bt_type bt = bt_type_of(p, pi, l, n->a);
+			const struct bt_field *f = bt_field(p, &bt, n->str);
+
+			if (f && f->t.vt == VT_INT)
+				t.sign = f->t.sign; /* read as an int64 */
+			else if (f)
+				return f->t;
+		}
 		return tp_string_field(l, n) ? s : t;
 	case N_COND:
 		return bt_type_of(p, pi, l, n->b);
@@ -204,6 +215,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_INET: return "inet";
 	case VT_USYM: return "usym";
 	case VT_TIME: return "string"; /* 0.17 names it so */
+	case VT_AGG: return "tuple";
 	default: return "int64";
 	}
 }
@@ -219,6 +231,8 @@ static int map_keys(struct bt_prog *p, int pi, const struct loc *l, const struct
 			if (nk == BT_MAX_KEYS)
 				return cfail(p, e, "too many map keys");
 			k[nk++] = bt_type_of(p, pi, l, e);
+			if (k[nk - 1].vt == VT_AGG && p->shapes[k[nk - 1].depth].kind == 't')
+				return cfail(p, e, "tuple cannot be used as a map key. Try a multi-key associative array instead (eg `@map[$1, $2] = ...)`.");
 		}
 	if (m->nkeys < 0) {
 		m->nkeys = nk;
@@ -258,8 +272,14 @@ static int set_agg(struct bt_prog *p, const struct node *at, struct bt_map *m, e
 		m->val_size = agg == AG_AVG || agg == AG_STATS ? 16 : agg == AG_VALUE ? (bt_type_size(&v) + 7) & ~7 : 8;
 		return 0;
 	}
-	if (m->agg == agg && (agg != AG_VALUE || same_type(&m->val, &v)))
-		return 0;
+	if (m->agg == agg && (agg != AG_VALUE || same_type(&m->val, &v))) {
+		if (agg == AG_VALUE && bt_merge_type(p, &m->val, &v) == 0) {
+			m->val_size = (bt_type_size(&m->val) + 7) & ~7;
+			return 0;
+		}
+		if (agg != AG_VALUE)
+			return 0;
+	}
 	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign a value of another type (%s) than it holds",
 		 m->name, type_word(&v));
 	return cfail(p, at, msg);
@@ -568,7 +588,7 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 				v = bt_type_of(p, pi, l, s->rhs);
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
-			if (var && !same_type(&var->t, &v)) {
+			if (var && (!same_type(&var->t, &v) || bt_merge_type(p, &var->t, &v) < 0)) {
 				char msg[200];
 
 				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",

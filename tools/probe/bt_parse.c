@@ -422,6 +422,7 @@ void bt_prog_free(struct bt_prog *p)
 	free(p->tnames);
 	free(p->tids);
 	free(p->decls);
+	bt_shapes_free(p);
 	memset(p, 0, sizeof(*p));
 }
 

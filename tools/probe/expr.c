@@ -697,10 +697,33 @@ static struct node *parse_primary(struct lex *l, int depth)
 				l->pred = false;
 				lex_next(l);
 				n = parse_expr(l, depth + 1);
+				if (n && l->bt && is_op(l, ',')) { /* bpftrace's tuple (a, b, ...) */
+					struct node *t = mk(N_TUPLE, pos), **tail = &n->next;
+
+					t->a = n;
+					n = t;
+					while (*tail || is_op(l, ',')) {
+						if (*tail) {
+							tail = &(*tail)->next;
+							continue;
+						}
+						lex_next(l);
+						if (!(*tail = parse_expr(l, depth + 1))) {
+							expr_free(n);
+							n = NULL;
+							break;
+						}
+					}
+				}
 				l->pred = pred;
 			}
 			if (!n)
 				return NULL;
+			if (n->kind == N_TUPLE && is_op(l, ')')) {
+				lex_next(l);
+				n->end = l->prev_end;
+				return n;
+			}
 			if (!is_op(l, ')')) {
 				fail_at(l, l->pos, "expected ')'%s", "");
 				expr_free(n);
@@ -751,6 +774,13 @@ static struct node *parse_postfix(struct lex *l, int depth)
 			m->end = l->prev_end;
 			n = m;
 			continue;
+		}
+		if (l->bt && op == '.' && l->tok == T_NUM) { /* $tuple.0 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)l->num);
+			l->tok = T_IDENT;
+			l->str = xstrdup(num);
 		}
 		if (l->tok != T_IDENT) {
 			fail_at(l, l->pos, "expected a member name%s", "");
