@@ -104,6 +104,7 @@ struct bt_var {
 	char *name;
 	int probe;                   /* scratch variables live in one probe block */
 	struct bt_type t;
+	struct ctype ct;             /* the C type it was given (a pointer...), when known */
 };
 
 struct bt_prog {
@@ -182,6 +183,10 @@ struct bt_type bt_tuple_type(struct bt_prog *p, int pi, const struct loc *l, con
 const struct bt_field *bt_field(const struct bt_prog *p, const struct bt_type *t, const char *name);
 int bt_merge_type(struct bt_prog *p, struct bt_type *into, const struct bt_type *from);
 void bt_shapes_free(struct bt_prog *p);
+/* The C type of n known before compiling (casts, members, derefs); the
+ * value a struct or array of C type ct is (else an int64). */
+bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *out);
+struct bt_type bt_value_type(struct bt_prog *p, const struct ctype *ct);
 
 /* Bytes of a string/stack value by type, for the user side. */
 int bt_type_size(const struct bt_type *t);

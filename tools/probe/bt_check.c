@@ -141,6 +141,20 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 
 			if (m && m->agg == AG_VALUE)
 				return m->val;
+			return t;
+		}
+		{
+			struct bt_type bt = bt_type_of(p, pi, l, n->a);
+			struct ctype ct;
+
+			if (bt.vt == VT_AGG && p->shapes[bt.depth].kind == 'a' && p->shapes[bt.depth].n) {
+				bt = p->shapes[bt.depth].f[0].t;
+				if (bt.vt == VT_INT)
+					bt.size = 8;
+				return bt;
+			}
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
 		}
 		return t;
 	case N_CALL:
@@ -182,6 +196,14 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		return t;
 	case N_TUPLE:
 		return bt_tuple_type(p, pi, l, n);
+	case N_UNARY:
+		if (n->op == '*') { /* *(struct Foo *)p: a struct value */
+			struct ctype ct;
+
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
+		}
+		return t;
 	case N_MEMBER:
 		if (n->op == '.') { /* a tuple's or struct value's member */
 			struct bt_type bt = bt_type_of(p, pi, l, n->a);
@@ -191,6 +213,12 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 				t.sign = f->t.sign; /* read as an int64 */
 			else if (f)
 				return f->t;
+		}
+		if (!tp_string_field(l, n)) {
+			struct ctype ct;
+
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
 		}
 		return tp_string_field(l, n) ? s : t;
 	case N_COND:
@@ -604,6 +632,9 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 				var->name = xstrdup(s->lhs->str);
 				var->probe = pi;
 				var->t = v;
+				memset(&var->ct, 0, sizeof(var->ct));
+				if (s->op == OP_ASSIGN && !bt_ctype_of(p, pi, s->rhs, &var->ct))
+					memset(&var->ct, 0, sizeof(var->ct));
 			}
 			continue;
 		}

@@ -35,6 +35,7 @@ struct tb {
 	char *str;
 	uint32_t slen;
 	uint32_t ints[2][4];  /* INT ids by sign and log2 size */
+	uint32_t char_id;
 	int depth;
 };
 
@@ -84,8 +85,17 @@ static void set_rec(struct tb *b, uint32_t id, uint32_t name, uint32_t info, uin
 		memcpy(r->b + sizeof(t), tr, tlen);
 }
 
-static uint32_t int_id(struct tb *b, int size, bool sign)
+static uint32_t int_id(struct tb *b, int size, int sign)
 {
+	if (size == 1 && sign == 2) { /* C's char: its arrays are strings */
+		if (!b->char_id) {
+			uint32_t enc = BTF_INT_SIGNED << 24 | 8;
+
+			b->char_id = new_id(b);
+			set_rec(b, b->char_id, str_add(b, "char", 4), BTF_KIND_INT << 24, 1, &enc, 4);
+		}
+		return b->char_id;
+	}
 	static const char *const names[2][4] = { { "unsigned char", "unsigned short", "unsigned int", "unsigned long" },
 						 { "char", "short", "int", "long" } };
 	int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
@@ -246,7 +256,7 @@ static int base_type(struct tb *b, uint32_t *id, uint32_t *size, uint32_t *align
 		if (ctype_parse(text, b->base, &t, NULL) < 0)
 			return tfail(b, err_msg());
 		if (t.base == CT_INT && !t.ptr && !t.arr) {
-			*id = int_id(b, t.size, t.sign);
+			*id = int_id(b, t.size, t.chr ? 2 : t.sign);
 			*size = *align = t.size;
 		} else if (t.base == CT_REC && !t.ptr && !t.arr) {
 			*id = t.btf_id;

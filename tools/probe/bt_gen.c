@@ -364,6 +364,24 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 		*t = f->t;
 		return 0;
 	}
+	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) { /* $a[2] of an array value */
+		const struct bt_shape *s;
+
+		if ((r = agg_place(c, n->a, t, none)) != 0)
+			return r;
+		s = t->vt == VT_AGG ? &c->p->shapes[t->depth] : NULL;
+		if (!s || s->kind != 'a' || n->b->num >= (uint64_t)s->n) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "the index %llu is out of bounds for array of size %d",
+				 (unsigned long long)n->b->num, s ? s->n : 0);
+			return gen_fail(c->g, n, msg);
+		}
+		if (s->f[n->b->num].off)
+			emit_alui(e, BPF_ADD, R9, s->f[n->b->num].off);
+		*t = s->f[n->b->num].t;
+		return 0;
+	}
 	return 1;
 }
 
@@ -425,8 +443,32 @@ static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int re
 		}
 		return 0;
 	}
-	if ((r = agg_place(c, n, &st, &none)) != 0)
-		return r < 0 ? r : gen_fail(c->g, n, "expected a tuple, struct or array value");
+	if ((r = agg_place(c, n, &st, &none)) < 0)
+		return r;
+	if (r) { /* a struct or array in memory: *(struct Foo *)p, p->array */
+		struct ctype t;
+		int kern = emit_label(c->e), done = emit_label(c->e);
+
+		if (gen_value_node(c->g, n, &t) < 0)
+			return -EINVAL;
+		if (ct_is_scalar(&t))
+			return gen_fail(c->g, n, "expected a tuple, struct or array value");
+		emit_mov(c->e, R3, R0);
+		emit_mov(c->e, R1, reg);
+		emit_alui(c->e, BPF_ADD, R1, off);
+		emit_movi(c->e, R2, bt->size);
+		if (gen_loc(c->g)->user || t.user) {
+			emit_call(c->e, BPF_FUNC_probe_read_user);
+			return 0;
+		}
+		emit_jmpi(c->e, BPF_JSLT, R3, 0, kern); /* by the address: the kernel's half is negative */
+		emit_call(c->e, BPF_FUNC_probe_read_user);
+		emit_ja(c->e, done);
+		emit_place(c->e, kern);
+		emit_call(c->e, BPF_FUNC_probe_read_kernel);
+		emit_place(c->e, done);
+		return 0;
+	}
 	copy_agg(c, &st, 0, bt, reg, off);
 	if (none >= 0)
 		emit_place(c->e, none);
@@ -442,7 +484,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
-	if (n->kind == N_MEMBER && n->op == '.') {
+	if ((n->kind == N_MEMBER && n->op == '.') || (n->kind == N_INDEX && n->b->kind == N_NUM)) {
 		struct bt_type bt;
 		int none = -1, done = emit_label(e), r = agg_place(c, n, &bt, &none);
 

@@ -149,6 +149,111 @@ int bt_merge_type(struct bt_prog *p, struct bt_type *into, const struct bt_type 
 	return 0;
 }
 
+struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
+
+/* The C type of n when it can be known without compiling it (casts,
+ * members, derefs, indexes of those, variables holding them). */
+bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *out)
+{
+	const struct btf *btf = probe_kernel_btf();
+	struct ctype t;
+	uint32_t off, bo, bs;
+
+	switch (n->kind) {
+	case N_CAST:
+		return ctype_parse(n->cast_text, btf, out, NULL) == 0;
+	case N_IDENT:
+		if (n->str[0] == '$') {
+			struct bt_var *v = bt_find_var(p, pi, n->str);
+
+			if (v && (v->ct.base != CT_VOID || v->ct.ptr)) {
+				*out = v->ct;
+				return true;
+			}
+		}
+		return false;
+	case N_UNARY:
+		if (n->op != '*' || !bt_ctype_of(p, pi, n->a, &t) || !(ct_is_ptr(&t) || t.arr))
+			return false;
+		*out = ct_deref(&t);
+		return true;
+	case N_INDEX:
+		if ((n->a->kind == N_IDENT && n->a->str[0] == '@') || !bt_ctype_of(p, pi, n->a, &t) ||
+		    !(ct_is_ptr(&t) || t.arr))
+			return false;
+		*out = ct_deref(&t);
+		return true;
+	case N_MEMBER:
+		if (!bt_ctype_of(p, pi, n->a, &t))
+			return false;
+		if (n->op == '>') {
+			if (!ct_is_ptr(&t))
+				return false;
+			t = ct_deref(&t);
+		}
+		if (t.ptr || t.arr || t.base != CT_REC || ctype_member(btf, &t, n->str, out, &off, &bo, &bs) < 0)
+			return false;
+		return !bs;
+	default:
+		return false;
+	}
+}
+
+/* A struct or array of C type ct as a value (VT_AGG; char arrays are
+ * strings); scalars as int64. */
+struct bt_type bt_value_type(struct bt_prog *p, const struct ctype *ct)
+{
+	const struct btf *btf = probe_kernel_btf();
+	struct bt_type t = { .vt = VT_INT, .size = (uint16_t)(ct->base == CT_INT && !ct->ptr ? ct->size : 8),
+			     .sign = ct->base == CT_INT && !ct->ptr && ct->sign };
+	struct bt_shape s = { 0 };
+	unsigned al = 1;
+
+	if (ct->arr && !ct->ptr && !ct->arr2 && ct->base == CT_INT && ct->size == 1 && ct->chr && ct->arr < 1024) {
+		t.vt = VT_STR;
+		t.size = (uint16_t)ct->arr;
+		return t;
+	}
+	if (ct->arr && !ct->ptr && ct->arr <= 256 && ct_size(ct) < 4096) {
+		struct ctype el = ct_deref(ct);
+
+		s.kind = 'a';
+		s.n = (int)ct->arr;
+		s.f = xcalloc((size_t)s.n, sizeof(*s.f));
+		for (int i = 0; i < s.n; i++) {
+			s.f[i].t = bt_value_type(p, &el);
+			s.f[i].off = (uint16_t)(i * ct_size(&el));
+		}
+		al = (unsigned)(s.n ? align_of(p, &s.f[0].t) : 1);
+	} else if (ct->base == CT_REC && !ct->ptr && !ct->arr && btf && ct->rec_size < 4096) {
+		const struct btf_type *st = btf_type_by_id(btf, ct->btf_id);
+
+		s.kind = 's';
+		for (uint32_t i = 0; st && i < btf_vlen(st); i++) {
+			const struct btf_member *m = &btf_members(st)[i];
+			struct ctype mt;
+
+			if (btf_member_bitfield_size(st, m) || ctype_from_btf(btf, m->type, &mt) < 0)
+				continue; /* bitfields: not printed */
+			s.f = xrealloc(s.f, (size_t)(s.n + 1) * sizeof(*s.f));
+			s.f[s.n].name = xstrdup(btf_str(btf, m->name_off) ? btf_str(btf, m->name_off) : "");
+			s.f[s.n].off = (uint16_t)(btf_member_bit_offset(st, m) / 8);
+			s.f[s.n].t = bt_value_type(p, &mt);
+			if ((unsigned)align_of(p, &s.f[s.n].t) > al)
+				al = (unsigned)align_of(p, &s.f[s.n].t);
+			s.n++;
+		}
+	} else {
+		return t;
+	}
+	s.align = (uint8_t)(al > 8 ? 8 : al);
+	t.vt = VT_AGG;
+	t.sign = false;
+	t.size = (uint16_t)ct_size(ct);
+	t.depth = (uint16_t)intern(p, &s);
+	return t;
+}
+
 void bt_shapes_free(struct bt_prog *p)
 {
 	for (int i = 0; i < p->nshapes; i++) {

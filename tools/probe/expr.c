@@ -137,6 +137,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			continue;
 		case BTF_KIND_INT:
 			*out = ct_int(t->size <= 8 ? (int)t->size : 8, (btf_int_encoding(t) & BTF_INT_SIGNED) != 0);
+			out->chr = t->size == 1 && (!strcmp(btf_name(btf, t), "char") || !strcmp(btf_name(btf, t), "signed char"));
 			if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
 				out->size = 8;
 			break;
@@ -276,6 +277,7 @@ int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, cons
 		int size = nchar ? 1 : nshort ? 2 : nlong ? 8 : 4;
 
 		*out = ct_int(size, nchar ? nsigned == 1 : nsigned != 0);
+		out->chr = nchar && nsigned != 0;
 	}
 	out->ptr = (uint8_t)(out->ptr + ptr);
 	out->user = user;

@@ -25,6 +25,7 @@ struct ctype {
 	uint32_t arr2;     /* > 0: arr arrays of arr2 elements each (int y[2][3]) */
 	uint32_t btf_id;   /* CT_REC: resolved struct/union id */
 	uint32_t rec_size; /* CT_REC: byte size */
+	bool chr;          /* CT_INT: C's char (arrays of it are strings, not byte lists) */
 	bool user;         /* user memory: declared __user, a system call's argument, or an offset from one */
 };
 
