@@ -484,6 +484,24 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) {
+		struct ctype ct;
+
+		if (bt_ctype_of(c->p, c->pi, n->a, &ct) && ct.arr && n->b->num >= ct.arr) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "the index %llu is out of bounds for array of size %u",
+				 (unsigned long long)n->b->num, ct.arr);
+			return gen_fail(g, n, msg);
+		}
+	}
+	if (n->kind == N_INDEX && !is_map(n) && is_map(n->a) && map_of(c, n->a) && map_of(c, n->a)->val.vt != VT_AGG) {
+		/* @a[k][i]: a pointer kept in a map, indexed: *(@a[k] + i) */
+		struct node sum = { .kind = N_BINARY, .op = '+', .pos = n->pos, .end = n->end, .a = n->a, .b = n->b };
+		struct node deref = { .kind = N_UNARY, .op = '*', .pos = n->pos, .end = n->end, .a = &sum };
+
+		return gen_value_node(g, &deref, t);
+	}
 	if ((n->kind == N_MEMBER && n->op == '.') || (n->kind == N_INDEX && n->b->kind == N_NUM)) {
 		struct bt_type bt;
 		int none = -1, done = emit_label(e), r = agg_place(c, n, &bt, &none);
@@ -1398,6 +1416,8 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	return 0;
 }
 
+/* 1 when the statements end in exit() (what follows never runs, and the
+ * verifier refuses code nothing reaches), 0, or -errno. */
 static int stmts(struct cg *c, struct bt_stmt *s, int out)
 {
 	struct ctype t;
@@ -1406,41 +1426,55 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 		int err = 0;
 
 		if (s->kind == BS_IF) {
-			int no = emit_label(c->e), done = emit_label(c->e);
+			int no = emit_label(c->e), done = emit_label(c->e), rb, re;
 
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, no);
-			if (stmts(c, s->body, out) < 0)
+			if ((rb = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, done);
+			if (!rb)
+				emit_ja(c->e, done);
 			emit_place(c->e, no);
-			if (stmts(c, s->els, out) < 0)
+			if ((re = stmts(c, s->els, out)) < 0)
 				return -EINVAL;
 			emit_place(c->e, done);
+			if (rb && re && s->els)
+				return 1;
 			continue;
 		}
 		if (s->kind == BS_WHILE) {
-			int top = emit_label(c->e), end = emit_label(c->e);
+			int top = emit_label(c->e), end = emit_label(c->e), rb;
 
 			emit_place(c->e, top);
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, end);
-			if (stmts(c, s->body, out) < 0)
+			if ((rb = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, top);
+			if (!rb)
+				emit_ja(c->e, top);
 			emit_place(c->e, end);
 			continue;
 		}
 		if (s->kind == BS_UNROLL) {
-			for (int k = 0; k < s->op; k++)
-				if (stmts(c, s->body, out) < 0)
-					return -EINVAL;
+			for (int k = 0; k < s->op; k++) {
+				int rb = stmts(c, s->body, out);
+
+				if (rb)
+					return rb;
+			}
+			continue;
+		}
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL) {
+			if ((err = call_stmt(c, s->lhs, out)) < 0)
+				return err;
+			if (!strcmp(s->lhs->str, "exit"))
+				return 1;
 			continue;
 		}
 		if (s->kind == BS_EXPR)
-			err = s->lhs->kind == N_CALL ? call_stmt(c, s->lhs, out) : gen_value_node(c->g, s->lhs, &t);
+			err = gen_value_node(c->g, s->lhs, &t);
 		else if (is_map(s->lhs))
 			err = map_assign(c, s, out);
 		else
