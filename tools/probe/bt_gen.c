@@ -31,6 +31,7 @@ struct cg {
 	const char *probe_name, *func;
 	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
 	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
+	int place_off;       /* agg_place: bytes R9 is past an 8-aligned start */
 	uint64_t start_ns;
 };
 
@@ -324,6 +325,7 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 		emit_mov(e, R9, R10);
 		emit_alui(e, BPF_ADD, R9, off);
 		*t = v->t;
+		c->place_off = 0;
 		return 0;
 	}
 	if (is_map(n)) {
@@ -345,6 +347,7 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 		emit_jmpi(e, BPF_JEQ, R0, 0, *none);
 		emit_mov(e, R9, R0);
 		*t = m->val;
+		c->place_off = 0;
 		return 0;
 	}
 	if (n->kind == N_MEMBER && n->op == '.') {
@@ -361,6 +364,7 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 		}
 		if (f->off)
 			emit_alui(e, BPF_ADD, R9, f->off);
+		c->place_off += f->off;
 		*t = f->t;
 		return 0;
 	}
@@ -379,6 +383,7 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 		}
 		if (s->f[n->b->num].off)
 			emit_alui(e, BPF_ADD, R9, s->f[n->b->num].off);
+		c->place_off += s->f[n->b->num].off;
 		*t = s->f[n->b->num].t;
 		return 0;
 	}
@@ -416,7 +421,10 @@ static void copy_agg(struct cg *c, const struct bt_type *st, int soff, const str
 		return;
 	}
 	for (int k = 0, n = bt_type_size(st) < bt_type_size(dt) ? bt_type_size(st) : bt_type_size(dt); k < n;) {
-		int w = n - k >= 8 ? 8 : n - k >= 4 ? 4 : n - k >= 2 ? 2 : 1;
+		int w = 8; /* the widest access aligned at both ends (the stack takes no other) */
+
+		while (w > n - k || ((c->place_off + soff + k) & (w - 1)) || ((off + k) & (w - 1)))
+			w >>= 1;
 
 		emit_ldx(e, w, R1, R9, (int16_t)(soff + k));
 		emit_stx(e, w, reg, (int16_t)(off + k), R1);
