@@ -82,6 +82,20 @@ else
 fi
 if grep -qx "@t\[cbxbt, 99\]: $((A + B))" "$W/hist.out"; then ok "tuple key [comm, fd]"; else notok "tuple: $out"; fi
 
+# the program's own struct declarations (C layout, bitfields, arrays):
+# members through a pointer, struct and array values in maps, keys and
+# tuples, pointer arithmetic by the struct's size; the one call's values
+# are the ones this test handed to the helper (7, -5, "abc")
+R='struct R { int m; short n; char name[8]; int arr[3]; unsigned lo:4, hi:8; long big; }'
+P='struct P { int m; short n; char name[8]; int arr[3]; }'
+out=$(timeout 20 $BT -e "$R $P uprobe:$W/cbxbt:cbxrec_take { \$r = (struct R *)arg0; printf(\"%d %d %s %d %d %d %d\\n\", \$r->m, \$r->n, \$r->name, \$r->arr[2], \$r->lo, \$r->hi, sizeof(struct R)); @s = *(struct P *)arg0; @k[((struct P *)arg0)->arr] = count(); \$v = *(struct P *)arg0; @t = (\$v.m, \$v.name, (int8)-3, \$r->big, \$v.arr[1]); @p = (struct R *)arg0; @p += 2; @d = (uint64)@p - arg0; }" -c "$W/cbxbt struct 7 -5 abc" 2>&1)
+if echo "$out" | grep -qx "7 -5 abc 2 7 251 40" && echo "$out" | grep -qxF "@s: { .m = 7, .n = -5, .name = abc, .arr = [7,-5,2] }" &&
+	echo "$out" | grep -qxF "@k[[7,-5,2]]: 1" && echo "$out" | grep -qxF "@t: (7, abc, -3, 7000, -5)" && echo "$out" | grep -qx "@d: 80"; then
+	ok "struct declarations: members, bitfields, struct/array values, tuples, pointer arithmetic"
+else
+	notok "struct declarations: $out"
+fi
+
 # -f json, parsed
 timeout 20 $BT -f json -e "$PROG" -c "$W/cbxbt read $A 100 $B 5000" > "$W/json.out" 2>&1
 if python3 - "$W/json.out" $A $B <<'PY'

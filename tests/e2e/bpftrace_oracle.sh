@@ -58,6 +58,13 @@ BEGIN { printf("%d %d %d %d %d %d %d\n", sizeof(comm), sizeof("abc"), sizeof(1),
 BEGIN { @t = strftime("%Y", 0); @u[1] = strftime("%m", 0); $d = strftime("%Y-%m-%d %H:%M %%", 0); printf("%s|%s\n", $d, strftime("%j", 0)); exit(); }
 --unsafe BEGIN { system("echo sys %d %s", 5, "x"); system("true"); printf("after\n"); exit(); }
 BEGIN { cat("/proc/sys/kernel/%s", "ostype"); cat("/proc/sys/kernel/%s%c", "ostyp", 101); exit(); }
+BEGIN { @ = ((int32)-100, (int8)10, 50); @t = (1, 2, "string", (4, 5)); @u[1] = (-1, (uint8)-1, "x"); $t = (1, "ab", (3, 4)); printf("%d %s %d\n", $t.0, $t.1, $t.2.1); @v = @t.3; @w = @t.3.1; exit(); }
+BEGIN { @x = ("hello", 0); @x = ("hi", 1); @n = ((int8)1, ((int8)-20, (int8)30)); @y[2] = (comm, 5); exit(); }
+struct A { int32_t a; int32_t b; char c[28] }; BEGIN { $a = (struct A *)1024; printf("%lu %lu %lu\n", $a, sizeof(struct A), $a - 5); @p = (int32 *)32; @p += 6; @q = (int16 *)32; @q++; @r = (int64 *)32; @r -= 2; exit(); }
+struct S { char c; int i; short s; } union U { int i; char b[6]; } struct T { unsigned a:4, b:8; short c; struct S in; long l; } BEGIN { printf("%d %d %d\n", sizeof(struct S), sizeof(union U), sizeof(struct T)); exit(); }
+BEGIN { @a = 1; exit(); @a = 2; }
+struct x { uint64_t x; }; BEGIN { $a = (*(struct x*)0).x; printf("%d %d\n", $a > -1, $a < 1); exit(); }
+BEGIN { $i = 0; @i = 1; while ($i < 5) { $i++; if ($i == 3) { @i = $i; exit(); } @j[$i] = $i; } @i = 9; }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

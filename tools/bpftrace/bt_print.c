@@ -140,12 +140,71 @@ static void add_time(struct strbuf *sb, const char *fmt, uint64_t ns)
 	add_safe(sb, out, strlen(out));
 }
 
+/* How a tuple/struct/array prints: a value ({ .m = 1 }), in a key
+ * ({.m=1}), or in JSON. */
+enum { AS_VALUE, AS_KEY, AS_JSON };
+static int agg_style;
+
+static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p);
+
+static void add_agg(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
+{
+	const struct bt_shape *s = &b->prog->shapes[t->depth];
+	bool json = agg_style == AS_JSON, spaced = agg_style == AS_VALUE;
+
+	strbuf_addc(sb, s->kind == 't' ? (json ? '[' : '(') : s->kind == 'a' ? '[' : '{');
+	if (s->kind == 's' && (spaced || json))
+		strbuf_addc(sb, ' ');
+	for (int i = 0; i < s->n; i++) {
+		const struct bt_field *f = &s->f[i];
+
+		if (i)
+			strbuf_add(sb, s->kind == 'a' || (json && s->kind == 't') ? "," : spaced || json ? ", " : ",");
+		if (s->kind == 's')
+			strbuf_addf(sb, json ? "\"%s\": " : spaced ? ".%s = " : ".%s=", f->name);
+		if (json && f->t.vt == VT_STR) {
+			struct strbuf v = { 0 };
+
+			strbuf_reset(&v);
+			add_safe(&v, (const char *)p + f->off, f->t.size);
+			json_str(sb, v.s);
+			strbuf_free(&v);
+		} else {
+			add_value(b, sb, &f->t, p + f->off);
+		}
+	}
+	if (s->kind == 's' && (spaced || json))
+		strbuf_addc(sb, ' ');
+	strbuf_addc(sb, s->kind == 't' ? (json ? ']' : ')') : s->kind == 'a' ? ']' : '}');
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
 
 	if (t->vt == VT_STR) {
 		add_safe(sb, (const char *)p, t->size);
+		return;
+	}
+	if (t->vt == VT_AGG) {
+		add_agg(b, sb, t, p);
+		return;
+	}
+	if (t->vt == VT_INT && (t->size == 1 || t->size == 2 || t->size == 4)) {
+		int64_t x = t->size != 1 ? 0 : t->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
+
+		if (t->size == 2) {
+			uint16_t h;
+
+			memcpy(&h, p, 2);
+			x = t->sign ? (int64_t)(int16_t)h : (int64_t)h;
+		} else if (t->size == 4) {
+			uint32_t w;
+
+			memcpy(&w, p, 4);
+			x = t->sign ? (int64_t)(int32_t)w : (int64_t)w;
+		}
+		strbuf_addf(sb, "%lld", (long long)x);
 		return;
 	}
 	memcpy(&v, p, 8);
@@ -480,6 +539,7 @@ static void add_key(struct bt_out *b, const struct bt_map *m, const uint8_t *key
 {
 	int off = 0;
 
+	agg_style = AS_KEY;
 	for (int i = 0; i < m->nkeys; i++) {
 		if (i)
 			strbuf_add(sb, json ? "," : ", ");
@@ -700,6 +760,11 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			else
 				strbuf_addf(&sb, "count %llu, average %lld, total %lld", (unsigned long long)cnt,
 					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+		} else if (m->agg == AG_VALUE && m->val.vt == VT_AGG) {
+			agg_style = b->json ? AS_JSON : AS_VALUE;
+			add_value(b, &sb, &m->val, r->val);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
 		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME)) {

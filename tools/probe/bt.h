@@ -47,12 +47,27 @@ struct bt_probe {
 /* What a key, value, variable or argument holds. */
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
 	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
-	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */ };
+	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */,
+	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
 	uint16_t size;               /* bytes in a key, value or record */
 	uint16_t depth;              /* stacks: frames printed */
+};
+
+/* The layout of a tuple, struct or array value (as bpftrace 0.17 lays
+ * them out: C alignment; integers of their own width inside). */
+struct bt_field {
+	char *name;                  /* struct members; NULL in tuples and arrays */
+	uint16_t off;
+	struct bt_type t;
+};
+struct bt_shape {
+	char kind;                   /* 't' tuple, 's' struct, 'a' array */
+	uint8_t align;
+	int n;
+	struct bt_field *f;
 };
 
 enum bt_agg { AG_VALUE, AG_COUNT, AG_SUM, AG_MIN, AG_MAX, AG_AVG, AG_STATS, AG_HIST, AG_LHIST };
@@ -67,6 +82,7 @@ struct bt_map {
 	struct bt_type val;          /* AG_VALUE */
 	int val_size;
 	int64_t lmin, lmax, lstep;   /* lhist */
+	struct ctype vct;            /* AG_VALUE: a pointer's C type (set by the code generator) */
 	int idx;                     /* index in the loader object */
 };
 
@@ -88,6 +104,7 @@ struct bt_var {
 	char *name;
 	int probe;                   /* scratch variables live in one probe block */
 	struct bt_type t;
+	struct ctype ct;             /* the C type it was given (a pointer...), when known */
 };
 
 struct bt_prog {
@@ -110,10 +127,18 @@ struct bt_prog {
 	bool uses_kstack, uses_ustack, uses_ksym;
 	char **tfmts;                /* strftime() formats, one per distinct text */
 	int ntfmts;
+	struct bt_shape *shapes;     /* VT_AGG layouts, each once */
+	int nshapes;
 	/* #define NAME VALUE lines of the program (integer values) */
 	char **def_names;
 	int64_t *def_vals;
 	int ndefs;
+	/* struct/union declarations: text ranges (start, end) */
+	int *decls;
+	int ndecls;
+	char **tnames;               /* their names and BTF ids (bt_declare_types) */
+	uint32_t *tids;
+	int ntypes;
 	/* the first error */
 	int errpos, errend;
 };
@@ -124,6 +149,10 @@ void bt_prog_free(struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
+
+/* The program's struct declarations as BTF over the kernel's (the
+ * overlay probe_kernel_btf() gives from now on): 0 or -EINVAL (errpos). */
+int bt_declare_types(struct bt_prog *p);
 
 /* Types of maps, variables and actions, checked against loc (a location
  * of each probe, for tracepoint fields): 0 or -EINVAL (errpos). */
@@ -146,6 +175,18 @@ void bt_stack_map_name(int depth, char *buf, int size);
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring);
 int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
 		 const char *func);
+
+/* Tuples, structs, arrays (bt_shape.c): the type of a tuple literal; a
+ * member (tuple: "0", "1"...) of a VT_AGG type, NULL when none; into
+ * made able to hold from too (-1: they cannot meet). */
+struct bt_type bt_tuple_type(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+const struct bt_field *bt_field(const struct bt_prog *p, const struct bt_type *t, const char *name);
+int bt_merge_type(struct bt_prog *p, struct bt_type *into, const struct bt_type *from);
+void bt_shapes_free(struct bt_prog *p);
+/* The C type of n known before compiling (casts, members, derefs); the
+ * value a struct or array of C type ct is (else an int64). */
+bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *out);
+struct bt_type bt_value_type(struct bt_prog *p, const struct ctype *ct);
 
 /* Bytes of a string/stack value by type, for the user side. */
 int bt_type_size(const struct bt_type *t);

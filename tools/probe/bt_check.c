@@ -23,7 +23,7 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
-	return t->vt == VT_STR ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
+	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
 }
 
 static bool is_map(const struct node *n)
@@ -141,6 +141,20 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 
 			if (m && m->agg == AG_VALUE)
 				return m->val;
+			return t;
+		}
+		{
+			struct bt_type bt = bt_type_of(p, pi, l, n->a);
+			struct ctype ct;
+
+			if (bt.vt == VT_AGG && p->shapes[bt.depth].kind == 'a' && p->shapes[bt.depth].n) {
+				bt = p->shapes[bt.depth].f[0].t;
+				if (bt.vt == VT_INT)
+					bt.size = 8;
+				return bt;
+			}
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
 		}
 		return t;
 	case N_CALL:
@@ -180,7 +194,32 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			return t;
 		}
 		return t;
+	case N_TUPLE:
+		return bt_tuple_type(p, pi, l, n);
+	case N_UNARY:
+		if (n->op == '*') { /* *(struct Foo *)p: a struct value */
+			struct ctype ct;
+
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
+		}
+		return t;
 	case N_MEMBER:
+		if (n->op == '.') { /* a tuple's or struct value's member */
+			struct bt_type bt = bt_type_of(p, pi, l, n->a);
+			const struct bt_field *f = bt_field(p, &bt, n->str);
+
+			if (f && f->t.vt == VT_INT)
+				t.sign = f->t.sign; /* read as an int64 */
+			else if (f)
+				return f->t;
+		}
+		if (!tp_string_field(l, n)) {
+			struct ctype ct;
+
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
+				return bt_value_type(p, &ct);
+		}
 		return tp_string_field(l, n) ? s : t;
 	case N_COND:
 		return bt_type_of(p, pi, l, n->b);
@@ -204,6 +243,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_INET: return "inet";
 	case VT_USYM: return "usym";
 	case VT_TIME: return "string"; /* 0.17 names it so */
+	case VT_AGG: return "tuple";
 	default: return "int64";
 	}
 }
@@ -219,6 +259,8 @@ static int map_keys(struct bt_prog *p, int pi, const struct loc *l, const struct
 			if (nk == BT_MAX_KEYS)
 				return cfail(p, e, "too many map keys");
 			k[nk++] = bt_type_of(p, pi, l, e);
+			if (k[nk - 1].vt == VT_AGG && p->shapes[k[nk - 1].depth].kind == 't')
+				return cfail(p, e, "tuple cannot be used as a map key. Try a multi-key associative array instead (eg `@map[$1, $2] = ...)`.");
 		}
 	if (m->nkeys < 0) {
 		m->nkeys = nk;
@@ -258,8 +300,14 @@ static int set_agg(struct bt_prog *p, const struct node *at, struct bt_map *m, e
 		m->val_size = agg == AG_AVG || agg == AG_STATS ? 16 : agg == AG_VALUE ? (bt_type_size(&v) + 7) & ~7 : 8;
 		return 0;
 	}
-	if (m->agg == agg && (agg != AG_VALUE || same_type(&m->val, &v)))
-		return 0;
+	if (m->agg == agg && (agg != AG_VALUE || same_type(&m->val, &v))) {
+		if (agg == AG_VALUE && bt_merge_type(p, &m->val, &v) == 0) {
+			m->val_size = (bt_type_size(&m->val) + 7) & ~7;
+			return 0;
+		}
+		if (agg != AG_VALUE)
+			return 0;
+	}
 	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign a value of another type (%s) than it holds",
 		 m->name, type_word(&v));
 	return cfail(p, at, msg);
@@ -568,7 +616,7 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 				v = bt_type_of(p, pi, l, s->rhs);
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
-			if (var && !same_type(&var->t, &v)) {
+			if (var && (!same_type(&var->t, &v) || bt_merge_type(p, &var->t, &v) < 0)) {
 				char msg[200];
 
 				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",
@@ -584,6 +632,9 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 				var->name = xstrdup(s->lhs->str);
 				var->probe = pi;
 				var->t = v;
+				memset(&var->ct, 0, sizeof(var->ct));
+				if (s->op == OP_ASSIGN && !bt_ctype_of(p, pi, s->rhs, &var->ct))
+					memset(&var->ct, 0, sizeof(var->ct));
 			}
 			continue;
 		}
@@ -616,6 +667,8 @@ static void arrows_stmts(struct bt_stmt *s)
 
 int bt_check(struct bt_prog *p, const struct loc *const *locs)
 {
+	if (bt_declare_types(p) < 0)
+		return -EINVAL;
 	for (int pi = 0; pi < p->np; pi++) {
 		arrows(p->p[pi].pred);
 		arrows_stmts(p->p[pi].body);

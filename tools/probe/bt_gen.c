@@ -31,6 +31,7 @@ struct cg {
 	const char *probe_name, *func;
 	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
 	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
+	int place_off;       /* agg_place: bytes R9 is past an 8-aligned start */
 	uint64_t start_ns;
 };
 
@@ -188,7 +189,7 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	emit_movi(c->e, R0, 0);
 	emit_place(c->e, done);
 	gen_unstack(c->g, m->key_size);
-	*t = ct_int(8, true);
+	*t = ct_is_ptr(&m->vct) ? m->vct : ct_int(8, true);
 	return 0;
 }
 
@@ -306,6 +307,182 @@ static bool btf_enumerator(const char *name, int64_t *val)
 	return false;
 }
 
+/* n names a tuple/struct/array value held in a variable or map, or a
+ * part of one ($t.1, @s.m, $a[2]): R9 = its address (a map's value:
+ * jump to none when the key is absent), *t its type.  0, 1 when n is not
+ * such a value, or -errno. */
+static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
+{
+	struct emit *e = c->e;
+	int r;
+
+	if (n->kind == N_IDENT && n->str[0] == '$') {
+		struct bt_var *v;
+		int off = var_slot(c, n->str, &v);
+
+		if (!v || !off || v->t.vt != VT_AGG)
+			return 1;
+		emit_mov(e, R9, R10);
+		emit_alui(e, BPF_ADD, R9, off);
+		*t = v->t;
+		c->place_off = 0;
+		return 0;
+	}
+	if (is_map(n)) {
+		struct bt_map *m = map_of(c, n);
+		int key;
+
+		if (!m || m->agg != AG_VALUE || m->val.vt != VT_AGG)
+			return 1;
+		key = gen_stack(c->g, m->key_size);
+		if (build_key(c, n, m, key) < 0)
+			return -EINVAL;
+		emit_ldmap(e, R1, m->idx);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_lookup_elem);
+		gen_unstack(c->g, m->key_size);
+		if (*none < 0) /* made only when used: the verifier refuses dead code */
+			*none = emit_label(e);
+		emit_jmpi(e, BPF_JEQ, R0, 0, *none);
+		emit_mov(e, R9, R0);
+		*t = m->val;
+		c->place_off = 0;
+		return 0;
+	}
+	if (n->kind == N_MEMBER && n->op == '.') {
+		const struct bt_field *f;
+
+		if ((r = agg_place(c, n->a, t, none)) != 0)
+			return r;
+		if (!(f = bt_field(c->p, t, n->str))) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "%s has no member %.60s", t->vt == VT_AGG ? "this value" : "an integer",
+				 n->str);
+			return gen_fail(c->g, n, msg);
+		}
+		if (f->off)
+			emit_alui(e, BPF_ADD, R9, f->off);
+		c->place_off += f->off;
+		*t = f->t;
+		return 0;
+	}
+	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) { /* $a[2] of an array value */
+		const struct bt_shape *s;
+
+		if ((r = agg_place(c, n->a, t, none)) != 0)
+			return r;
+		s = t->vt == VT_AGG ? &c->p->shapes[t->depth] : NULL;
+		if (!s || s->kind != 'a' || n->b->num >= (uint64_t)s->n) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "the index %llu is out of bounds for array of size %d",
+				 (unsigned long long)n->b->num, s ? s->n : 0);
+			return gen_fail(c->g, n, msg);
+		}
+		if (s->f[n->b->num].off)
+			emit_alui(e, BPF_ADD, R9, s->f[n->b->num].off);
+		c->place_off += s->f[n->b->num].off;
+		*t = s->f[n->b->num].t;
+		return 0;
+	}
+	return 1;
+}
+
+/* R0 = the integer at R9 of type t (its width, its sign). */
+static void load_int(struct cg *c, const struct bt_type *t, int reg, int off)
+{
+	int size = t->size == 1 || t->size == 2 || t->size == 4 ? t->size : 8;
+
+	emit_ldx(c->e, size, R0, reg, (int16_t)off);
+	if (size < 8 && t->sign) {
+		emit_alui(c->e, BPF_LSH, R0, 64 - 8 * size);
+		emit_alui(c->e, BPF_ARSH, R0, 64 - 8 * size);
+	}
+}
+
+/* A value of type st at R9 into (reg + off) as type dt (the same shape,
+ * or a tuple whose strings or integers are wider). */
+static void copy_agg(struct cg *c, const struct bt_type *st, int soff, const struct bt_type *dt, int reg, int off)
+{
+	struct emit *e = c->e;
+
+	if (st->vt == VT_AGG && dt->vt == VT_AGG && st->depth != dt->depth) {
+		const struct bt_shape *ss = &c->p->shapes[st->depth], *ds = &c->p->shapes[dt->depth];
+
+		for (int i = 0; i < ss->n && i < ds->n; i++)
+			copy_agg(c, &ss->f[i].t, soff + ss->f[i].off, &ds->f[i].t, reg, off + ds->f[i].off);
+		return;
+	}
+	if (st->vt == VT_INT && dt->size != st->size) {
+		load_int(c, st, R9, soff);
+		emit_stx(e, dt->size == 1 || dt->size == 2 || dt->size == 4 ? dt->size : 8, reg, (int16_t)off, R0);
+		return;
+	}
+	for (int k = 0, n = bt_type_size(st) < bt_type_size(dt) ? bt_type_size(st) : bt_type_size(dt); k < n;) {
+		int w = 8; /* the widest access aligned at both ends (the stack takes no other) */
+
+		while (w > n - k || ((c->place_off + soff + k) & (w - 1)) || ((off + k) & (w - 1)))
+			w >>= 1;
+
+		emit_ldx(e, w, R1, R9, (int16_t)(soff + k));
+		emit_stx(e, w, reg, (int16_t)(off + k), R1);
+		k += w;
+	}
+}
+
+/* A tuple/struct/array value into (reg + off), bt->size bytes. */
+static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off)
+{
+	const struct bt_shape *s = &c->p->shapes[bt->depth];
+	struct bt_type st;
+	int none = -1, r;
+
+	zero(c, reg, off, bt->size);
+	if (n->kind == N_TUPLE) {
+		int i = 0;
+
+		for (struct node *x = n->a; x; x = x->next, i++) {
+			if (i >= s->n)
+				return gen_fail(c->g, n, "this tuple does not fit the value it is stored in");
+			if (value_to(c, x, &s->f[i].t, reg, off + s->f[i].off) < 0)
+				return -EINVAL;
+		}
+		return 0;
+	}
+	if ((r = agg_place(c, n, &st, &none)) < 0)
+		return r;
+	if (r) { /* a struct or array in memory: *(struct Foo *)p, p->array */
+		struct ctype t;
+		int kern = emit_label(c->e), done = emit_label(c->e);
+
+		if (gen_value_node(c->g, n, &t) < 0)
+			return -EINVAL;
+		if (ct_is_scalar(&t))
+			return gen_fail(c->g, n, "expected a tuple, struct or array value");
+		emit_mov(c->e, R3, R0);
+		emit_mov(c->e, R1, reg);
+		emit_alui(c->e, BPF_ADD, R1, off);
+		emit_movi(c->e, R2, bt->size);
+		if (gen_loc(c->g)->user || t.user) {
+			emit_call(c->e, BPF_FUNC_probe_read_user);
+			return 0;
+		}
+		emit_jmpi(c->e, BPF_JSLT, R3, 0, kern); /* by the address: the kernel's half is negative */
+		emit_call(c->e, BPF_FUNC_probe_read_user);
+		emit_ja(c->e, done);
+		emit_place(c->e, kern);
+		emit_call(c->e, BPF_FUNC_probe_read_kernel);
+		emit_place(c->e, done);
+		return 0;
+	}
+	copy_agg(c, &st, 0, bt, reg, off);
+	if (none >= 0)
+		emit_place(c->e, none);
+	return 0;
+}
+
 /* The extension: bpftrace's identifiers, maps and calls as values. */
 static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 {
@@ -315,6 +492,44 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) {
+		struct ctype ct;
+
+		if (bt_ctype_of(c->p, c->pi, n->a, &ct) && ct.arr && n->b->num >= ct.arr) {
+			char msg[160];
+
+			snprintf(msg, sizeof(msg), "the index %llu is out of bounds for array of size %u",
+				 (unsigned long long)n->b->num, ct.arr);
+			return gen_fail(g, n, msg);
+		}
+	}
+	if (n->kind == N_INDEX && !is_map(n) && is_map(n->a) && map_of(c, n->a) && map_of(c, n->a)->val.vt != VT_AGG) {
+		/* @a[k][i]: a pointer kept in a map, indexed: *(@a[k] + i) */
+		struct node sum = { .kind = N_BINARY, .op = '+', .pos = n->pos, .end = n->end, .a = n->a, .b = n->b };
+		struct node deref = { .kind = N_UNARY, .op = '*', .pos = n->pos, .end = n->end, .a = &sum };
+
+		return gen_value_node(g, &deref, t);
+	}
+	if ((n->kind == N_MEMBER && n->op == '.') || (n->kind == N_INDEX && n->b->kind == N_NUM)) {
+		struct bt_type bt;
+		int none = -1, done = emit_label(e), r = agg_place(c, n, &bt, &none);
+
+		if (r <= 0) {
+			if (r < 0)
+				return r;
+			if (bt.vt != VT_INT)
+				return gen_fail(g, n, "this member is not an integer");
+			load_int(c, &bt, R9, 0);
+			if (none >= 0) {
+				emit_ja(e, done);
+				emit_place(e, none);
+				emit_movi(e, R0, 0);
+			}
+			emit_place(e, done);
+			*t = ct_int(8, bt.sign);
+			return 0;
+		}
+	}
 	if (n->kind == N_MEMBER && n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args")) {
 		const struct loc *l = gen_loc(g);
 
@@ -398,6 +613,11 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 				if (gen_value_node(g, n->a, &ct) < 0)
 					return -EINVAL;
 				size = ct_size(&ct);
+				/* only what is read from memory keeps its width: the
+				 * rest (1 == 1, $x) is bpftrace's int64 */
+				if (n->a->kind != N_MEMBER && n->a->kind != N_INDEX && n->a->kind != N_CAST &&
+				    !(n->a->kind == N_UNARY && n->a->op == '*'))
+					size = ct_is_scalar(&ct) ? 8 : size;
 			}
 			emit_movi(e, R0, (int32_t)size);
 			*t = ct_int(8, false);
@@ -599,6 +819,8 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 
 	if (bt->vt == VT_STR)
 		return string_to(c, n, reg, off, bt->size);
+	if (bt->vt == VT_AGG)
+		return agg_to(c, n, bt, reg, off);
 	if (bt->vt == VT_INET)
 		return inet_to(c, n, reg, off);
 	if (bt->vt == VT_USYM) { /* the address and whose it is */
@@ -614,7 +836,9 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 	}
 	if (gen_value_node(c->g, n, &t) < 0)
 		return -EINVAL;
-	emit_stx(c->e, 8, reg, (int16_t)off, R0);
+	/* a tuple's integers keep their width */
+	emit_stx(c->e, bt->vt == VT_INT && (bt->size == 1 || bt->size == 2 || bt->size == 4) ? bt->size : 8, reg,
+		 (int16_t)off, R0);
 	return 0;
 }
 
@@ -715,8 +939,24 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 			return gen_string_node(c->g, n->a, reg, (int16_t)off, len);
 		}
 		break;
-	case N_MEMBER:
+	case N_MEMBER: {
+		struct bt_type bt;
+		int none = -1, r = n->op == '.' ? agg_place(c, n, &bt, &none) : 1;
+
+		if (r < 0)
+			return r;
+		if (r == 0) { /* a tuple's string */
+			struct bt_type dt = { .vt = VT_STR, .size = (uint16_t)(size - 1) };
+
+			if (bt.vt != VT_STR)
+				return gen_fail(c->g, n, "this member is not a string");
+			copy_agg(c, &bt, 0, &dt, reg, off);
+			if (none >= 0)
+				emit_place(e, none);
+			return 0;
+		}
 		return gen_string_node(c->g, n, reg, (int16_t)off, size);
+	}
 	case N_COND: {
 		int no = emit_label(e), done = emit_label(e);
 
@@ -1051,7 +1291,7 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)
 		return -EINVAL;
-	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM)) {
+	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM || m->val.vt == VT_AGG)) {
 		val = gen_stack(c->g, m->val_size);
 		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
@@ -1076,6 +1316,12 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 			} else {
 				emit_movi(e, R0, 1);
 			}
+			if (ct_is_ptr(&m->vct)) { /* a pointer moves by its pointee's size */
+				struct ctype el = ct_deref(&m->vct);
+
+				if (ct_size(&el) > 1)
+					emit_alui(e, BPF_MUL, R0, (int32_t)ct_size(&el));
+			}
 			if (s->op == OP_SUB_ASSIGN || s->op == OP_DEC)
 				emit_alui(e, BPF_NEG, R0, 0);
 			op = AG_SUM;
@@ -1091,6 +1337,8 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	} else if (m->agg == AG_VALUE) {
 		if (gen_value_node(c->g, rhs, &t) < 0)
 			return -EINVAL;
+		if (ct_is_ptr(&t) && !ct_is_ptr(&m->vct))
+			m->vct = t;
 	} else if (m->agg == AG_COUNT) {
 		emit_movi(e, R0, 1);
 	} else {
@@ -1158,7 +1406,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 		if (v->t.vt == VT_INT)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
-	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM)
+	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM || v->t.vt == VT_AGG)
 		return value_to(c, s->rhs, &v->t, R10, off);
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);
@@ -1176,6 +1424,8 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	return 0;
 }
 
+/* 1 when the statements end in exit() (what follows never runs, and the
+ * verifier refuses code nothing reaches), 0, or -errno. */
 static int stmts(struct cg *c, struct bt_stmt *s, int out)
 {
 	struct ctype t;
@@ -1184,41 +1434,55 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 		int err = 0;
 
 		if (s->kind == BS_IF) {
-			int no = emit_label(c->e), done = emit_label(c->e);
+			int no = emit_label(c->e), done = emit_label(c->e), rb, re;
 
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, no);
-			if (stmts(c, s->body, out) < 0)
+			if ((rb = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, done);
+			if (!rb)
+				emit_ja(c->e, done);
 			emit_place(c->e, no);
-			if (stmts(c, s->els, out) < 0)
+			if ((re = stmts(c, s->els, out)) < 0)
 				return -EINVAL;
 			emit_place(c->e, done);
+			if (rb && re && s->els)
+				return 1;
 			continue;
 		}
 		if (s->kind == BS_WHILE) {
-			int top = emit_label(c->e), end = emit_label(c->e);
+			int top = emit_label(c->e), end = emit_label(c->e), rb;
 
 			emit_place(c->e, top);
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, end);
-			if (stmts(c, s->body, out) < 0)
+			if ((rb = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, top);
+			if (!rb)
+				emit_ja(c->e, top);
 			emit_place(c->e, end);
 			continue;
 		}
 		if (s->kind == BS_UNROLL) {
-			for (int k = 0; k < s->op; k++)
-				if (stmts(c, s->body, out) < 0)
-					return -EINVAL;
+			for (int k = 0; k < s->op; k++) {
+				int rb = stmts(c, s->body, out);
+
+				if (rb)
+					return rb;
+			}
+			continue;
+		}
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL) {
+			if ((err = call_stmt(c, s->lhs, out)) < 0)
+				return err;
+			if (!strcmp(s->lhs->str, "exit"))
+				return 1;
 			continue;
 		}
 		if (s->kind == BS_EXPR)
-			err = s->lhs->kind == N_CALL ? call_stmt(c, s->lhs, out) : gen_value_node(c->g, s->lhs, &t);
+			err = gen_value_node(c->g, s->lhs, &t);
 		else if (is_map(s->lhs))
 			err = map_assign(c, s, out);
 		else

@@ -92,6 +92,9 @@ static bool struct_def(struct ps *ps)
 	if (!s[i])
 		return false;
 	i++;
+	ps->p->decls = xrealloc(ps->p->decls, (size_t)(ps->p->ndecls + 1) * 2 * sizeof(int));
+	ps->p->decls[2 * ps->p->ndecls] = ps->i;
+	ps->p->decls[2 * ps->p->ndecls++ + 1] = i;
 	while (isspace((unsigned char)s[i]))
 		i++;
 	if (s[i] == ';')
@@ -414,6 +417,12 @@ void bt_prog_free(struct bt_prog *p)
 		free(p->def_names[i]);
 	free(p->def_names);
 	free(p->def_vals);
+	for (int i = 0; i < p->ntypes; i++)
+		free(p->tnames[i]);
+	free(p->tnames);
+	free(p->tids);
+	free(p->decls);
+	bt_shapes_free(p);
 	memset(p, 0, sizeof(*p));
 }
 

@@ -557,7 +557,7 @@ static int cg_ident(struct gen *g, struct node *n, struct ctype *t)
 
 		emit_call(e, BPF_FUNC_get_current_task);
 		*t = ct_int(8, false);
-		if (kbtf(g) && (id = btf_find(g->btf, "task_struct", BTF_KIND_STRUCT)) > 0) {
+		if (kbtf(g) && (id = ctype_find_rec(g->btf, "task_struct", false)) > 0) {
 			ctype_from_btf(g->btf, (uint32_t)id, t);
 			t->ptr = 1;
 		}
@@ -1069,6 +1069,8 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 			return 0;
 		}
 		return gfail(g, n, "unknown function '%s'", n->str);
+	default:
+		break;
 	}
 	return gfail(g, n, "unsupported expression%s", "");
 }

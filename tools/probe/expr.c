@@ -34,16 +34,17 @@ static uint32_t elem_size(const struct ctype *t)
 
 uint32_t ct_size(const struct ctype *t)
 {
-	return t->arr ? t->arr * elem_size(t) : elem_size(t);
+	return t->arr ? t->arr * (t->arr2 ? t->arr2 : 1) * elem_size(t) : elem_size(t);
 }
 
 struct ctype ct_deref(const struct ctype *t)
 {
 	struct ctype r = *t;
 
-	if (r.arr)
-		r.arr = 0;
-	else if (r.ptr)
+	if (r.arr) {
+		r.arr = r.arr2;
+		r.arr2 = 0;
+	} else if (r.ptr)
 		r.ptr--;
 	return r;
 }
@@ -98,7 +99,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 {
 	const struct btf_type *t;
 	int ptr = 0;
-	uint32_t arr = 0;
+	uint32_t arr = 0, arr2 = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (int guard = 0; guard < 64; guard++) {
@@ -107,6 +108,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			out->base = CT_VOID;
 			out->ptr = (uint8_t)ptr;
 			out->arr = arr;
+			out->arr2 = arr2;
 			return 0;
 		}
 		switch (btf_kind(t)) {
@@ -117,9 +119,14 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			id = t->type;
 			continue;
 		case BTF_KIND_ARRAY:
-			if (arr || ptr) { /* arrays of arrays, pointers to arrays: keep it an opaque block */
+			if (arr && !ptr && !arr2) { /* int y[2][3]: two dimensions */
+				arr2 = btf_array_info(t)->nelems ? btf_array_info(t)->nelems : 1;
+				id = btf_array_info(t)->type;
+				continue;
+			}
+			if (arr || ptr) { /* deeper arrays, pointers to arrays: keep it an opaque block */
 				*out = ct_int(1, false);
-				out->arr = arr ? arr : 1;
+				out->arr = arr ? arr * (arr2 ? arr2 : 1) : 1;
 				out->ptr = (uint8_t)ptr;
 				return 0;
 			}
@@ -130,6 +137,7 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 			continue;
 		case BTF_KIND_INT:
 			*out = ct_int(t->size <= 8 ? (int)t->size : 8, (btf_int_encoding(t) & BTF_INT_SIGNED) != 0);
+			out->chr = t->size == 1 && (!strcmp(btf_name(btf, t), "char") || !strcmp(btf_name(btf, t), "signed char"));
 			if (t->size != 1 && t->size != 2 && t->size != 4 && t->size != 8)
 				out->size = 8;
 			break;
@@ -153,9 +161,29 @@ int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out)
 		}
 		out->ptr = (uint8_t)ptr;
 		out->arr = arr;
+		out->arr2 = arr2;
 		return 0;
 	}
 	return err_set(EINVAL, "BTF type chain too long");
+}
+
+static char *const *local_names;
+static const uint32_t *local_ids;
+static int nlocal;
+
+void ctype_set_local(char *const *names, const uint32_t *ids, int n)
+{
+	local_names = names;
+	local_ids = ids;
+	nlocal = n;
+}
+
+int32_t ctype_find_rec(const struct btf *btf, const char *name, bool is_union)
+{
+	for (int i = 0; i < nlocal; i++)
+		if (!strcmp(local_names[i], name))
+			return (int32_t)local_ids[i];
+	return btf ? btf_find(btf, name, is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT) : -ENOENT;
 }
 
 int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, const char **end)
@@ -219,9 +247,9 @@ int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, cons
 		if (!strcmp(kw, "enum")) {
 			*out = ct_int(4, false);
 		} else {
-			if (!btf)
+			id = ctype_find_rec(btf, name, strcmp(kw, "struct"));
+			if (id < 0 && !btf)
 				return err_set(ENOENT, "%s %s: no kernel BTF to look it up in", kw, name);
-			id = btf_find(btf, name, !strcmp(kw, "struct") ? BTF_KIND_STRUCT : BTF_KIND_UNION);
 			if (id < 0)
 				return err_set(ENOENT, "%s %s is not in the kernel's BTF", kw, name);
 			if (ctype_from_btf(btf, (uint32_t)id, out) < 0)
@@ -249,6 +277,7 @@ int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, cons
 		int size = nchar ? 1 : nshort ? 2 : nlong ? 8 : 4;
 
 		*out = ct_int(size, nchar ? nsigned == 1 : nsigned != 0);
+		out->chr = nchar && nsigned != 0;
 	}
 	out->ptr = (uint8_t)(out->ptr + ptr);
 	out->user = user;
@@ -670,10 +699,33 @@ static struct node *parse_primary(struct lex *l, int depth)
 				l->pred = false;
 				lex_next(l);
 				n = parse_expr(l, depth + 1);
+				if (n && l->bt && is_op(l, ',')) { /* bpftrace's tuple (a, b, ...) */
+					struct node *t = mk(N_TUPLE, pos), **tail = &n->next;
+
+					t->a = n;
+					n = t;
+					while (*tail || is_op(l, ',')) {
+						if (*tail) {
+							tail = &(*tail)->next;
+							continue;
+						}
+						lex_next(l);
+						if (!(*tail = parse_expr(l, depth + 1))) {
+							expr_free(n);
+							n = NULL;
+							break;
+						}
+					}
+				}
 				l->pred = pred;
 			}
 			if (!n)
 				return NULL;
+			if (n->kind == N_TUPLE && is_op(l, ')')) {
+				lex_next(l);
+				n->end = l->prev_end;
+				return n;
+			}
 			if (!is_op(l, ')')) {
 				fail_at(l, l->pos, "expected ')'%s", "");
 				expr_free(n);
@@ -724,6 +776,13 @@ static struct node *parse_postfix(struct lex *l, int depth)
 			m->end = l->prev_end;
 			n = m;
 			continue;
+		}
+		if (l->bt && op == '.' && l->tok == T_NUM) { /* $tuple.0 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)l->num);
+			l->tok = T_IDENT;
+			l->str = xstrdup(num);
 		}
 		if (l->tok != T_IDENT) {
 			fail_at(l, l->pos, "expected a member name%s", "");

@@ -22,8 +22,10 @@ struct ctype {
 	uint8_t sign;      /* CT_INT: signed */
 	uint8_t ptr;       /* pointer levels on top of the base */
 	uint32_t arr;      /* > 0: an array of arr elements of (base, ptr) */
+	uint32_t arr2;     /* > 0: arr arrays of arr2 elements each (int y[2][3]) */
 	uint32_t btf_id;   /* CT_REC: resolved struct/union id */
 	uint32_t rec_size; /* CT_REC: byte size */
+	bool chr;          /* CT_INT: C's char (arrays of it are strings, not byte lists) */
 	bool user;         /* user memory: declared __user, a system call's argument, or an offset from one */
 };
 
@@ -48,6 +50,12 @@ void ct_name(const struct ctype *t, const struct btf *btf, char *buf, size_t siz
  * *end (if given) gets the end of the type in text.  0 or -errno with a
  * message. */
 int ctype_parse(const char *text, const struct btf *btf, struct ctype *out, const char **end);
+/* Struct/union names a program declares (bpftrace's `struct Foo {...}`),
+ * looked up before the kernel's own: ids in the BTF given to ctype_parse
+ * (a split BTF over the kernel's).  Borrowed until replaced. */
+void ctype_set_local(char *const *names, const uint32_t *ids, int n);
+/* struct (or union) NAME: a program's own first, then btf's; id or -ENOENT. */
+int32_t ctype_find_rec(const struct btf *btf, const char *name, bool is_union);
 /* A kernel BTF type as a ctype. */
 int ctype_from_btf(const struct btf *btf, uint32_t id, struct ctype *out);
 /* Member name of struct t: its type, byte offset and bitfield (bit offset
@@ -60,6 +68,7 @@ int ctype_member(const struct btf *btf, const struct ctype *t, const char *name,
 enum node_kind {
 	N_NUM, N_STR, N_IDENT, N_MEMBER /* a->b or a.b */, N_INDEX, N_UNARY, N_BINARY, N_COND, N_CAST,
 	N_CALL /* STRCMP("lit", e), $entry(x) */,
+	N_TUPLE /* bpftrace's (a, b, ...): the elements chained from a by next */,
 };
 
 /* Binary operators: the characters for one-char ones, these for two. */

@@ -124,6 +124,9 @@ struct resolve_opts {
 /* The kernel's BTF, opened once on first use (NULL when it has none). */
 const struct btf *probe_kernel_btf(void);
 void probe_kernel_btf_release(void);
+/* From now on probe_kernel_btf() gives btf (owned; a split BTF over the
+ * kernel's with a program's own types) until released or replaced. */
+void probe_set_btf_overlay(struct btf *btf);
 
 /* Locations for one probe (is_return: r probes).  0, or -errno with a
  * one-line message naming the probe and the reason. */

@@ -33,9 +33,18 @@
 
 static struct kbtf kb;
 static int kb_state; /* 0 unopened, 1 open, -1 none */
+static struct btf *overlay; /* a program's own types over the kernel's */
+
+void probe_set_btf_overlay(struct btf *btf)
+{
+	btf_free(overlay);
+	overlay = btf;
+}
 
 const struct btf *probe_kernel_btf(void)
 {
+	if (overlay)
+		return overlay;
 	if (!kb_state) {
 		kb_state = kbtf_open(&kb, tool_common.btf_path) == 0 ? 1 : -1;
 		if (kb_state < 0)
@@ -46,6 +55,8 @@ const struct btf *probe_kernel_btf(void)
 
 void probe_kernel_btf_release(void)
 {
+	probe_set_btf_overlay(NULL);
+	ctype_set_local(NULL, NULL, 0);
 	if (kb_state > 0)
 		kbtf_close(&kb);
 	kb_state = 0;
