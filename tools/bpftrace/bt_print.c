@@ -140,12 +140,37 @@ static void add_time(struct strbuf *sb, const char *fmt, uint64_t ns)
 	add_safe(sb, out, strlen(out));
 }
 
+/* A buf() value {length, bytes} as %r prints it: printable ASCII as
+ * itself, other bytes \xNN; %rx: every byte \xNN; %rh: "48 65 6c". */
+static void add_buf(struct strbuf *sb, const struct bt_type *t, const uint8_t *p, char mode)
+{
+	uint64_t n;
+
+	memcpy(&n, p, 8);
+	if (n > t->size)
+		n = t->size;
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned char c = p[8 + i];
+
+		if (mode == 'h')
+			strbuf_addf(sb, i ? " %02x" : "%02x", c);
+		else if (mode == 'x' || c < 0x20 || c > 0x7e)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addc(sb, (char)c);
+	}
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
 
 	if (t->vt == VT_STR) {
 		add_safe(sb, (const char *)p, t->size);
+		return;
+	}
+	if (t->vt == VT_BUF) {
+		add_buf(sb, t, p, 'r');
 		return;
 	}
 	memcpy(&v, p, 8);
@@ -225,6 +250,14 @@ static void format_printf(struct bt_out *b, const struct bt_action *a, const uin
 		}
 		if (!f[i])
 			return;
+		if (f[i] == 'r') {
+			char mode = f[i + 1] == 'x' || f[i + 1] == 'h' ? f[++i] : 'r';
+
+			if (a->args[ai].vt == VT_BUF)
+				add_buf(sb, &a->args[ai], rec + a->off[ai], mode);
+			ai++;
+			continue;
+		}
 		if (f[i] == 's') {
 			struct strbuf tmp = { 0 };
 
@@ -422,8 +455,57 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		return 0;
 	}
 	case BA_PRINT:
-		print_map(b, &b->prog->maps[a->map], a->top, a->div);
+		if (a->map >= 0) {
+			print_map(b, &b->prog->maps[a->map], a->top, a->div);
+			return 0;
+		}
+		{ /* print(VALUE): the value and a newline; JSON: a "value" */
+			struct strbuf sb = { 0 }, j = { 0 };
+			int vt = a->args[0].vt;
+
+			strbuf_reset(&sb);
+			strbuf_reset(&j);
+			add_value(b, &sb, &a->args[0], rec + a->off[0]);
+			if (!b->json) {
+				printf("%s\n", sb.s);
+			} else if (vt == VT_INT) {
+				printf("{\"type\": \"value\", \"data\": %s}\n", sb.s);
+			} else {
+				json_str(&j, sb.s);
+				printf("{\"type\": \"value\", \"data\": %s}\n", j.s);
+			}
+			strbuf_free(&sb);
+			strbuf_free(&j);
+			return 0;
+		}
+	case BA_HELPER: {
+		/* -k: stdin:L:C-C: WARNING: Failed to NAME: ERROR (-N), the
+		 * line and the range under it, as 0.17 */
+		int64_t rc;
+
+		memcpy(&rc, rec + 8, 8);
+		if (b->json) {
+			int line = 1, col = 1;
+
+			for (int i = 0; i < a->top && b->prog->text[i]; i++, col++)
+				if (b->prog->text[i] == '\n') {
+					line++;
+					col = 0;
+				}
+			printf("{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %lld, \"line\": %d, \"col\": %d}\n",
+			       a->fmt, (long long)rc, line, col);
+		} else {
+			char msg[160];
+
+			if (rc)
+				snprintf(msg, sizeof(msg), "Failed to %s: %s (%lld)", a->fmt, strerror((int)-rc), (long long)rc);
+			else
+				snprintf(msg, sizeof(msg), "Failed to %s: 0", a->fmt);
+			fflush(stdout);
+			bt_report_kind(b->file, b->prog->text, a->top, a->div, "WARNING", msg);
+		}
 		return 0;
+	}
 	case BA_CLEAR:
 	case BA_ZERO: {
 		const struct bt_map *m = &b->prog->maps[a->map];
@@ -656,8 +738,11 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		strbuf_add(&sb, ": ");
 		if (m->nkeys)
 			strbuf_addc(&sb, '{');
-	} else if (!nr && m->nkeys) {
-		strbuf_addc(&sb, '\n');
+	} else if (!nr && !m->nkeys && m->agg == AG_COUNT) {
+		strbuf_addf(&sb, "%s: 0\n", m->name); /* a cleared count reads 0 */
+	} else if (!nr) {
+		/* an empty map: a blank line (two for avg/stats) */
+		strbuf_add(&sb, m->agg == AG_AVG || m->agg == AG_STATS ? "\n\n" : "\n");
 	}
 	for (size_t i = top > 0 && nr > (size_t)top ? nr - (size_t)top : 0; i < nr; i++) {
 		const struct row *r = &rows[i];
@@ -702,8 +787,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 					    cnt ? (long long)tot / (long long)cnt : 0, (long long)tot);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME)) {
-			if (b->json && m->val.vt == VT_STR) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF)) {
+			if (b->json && m->val.vt != VT_TIME) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);
