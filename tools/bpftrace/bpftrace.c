@@ -98,9 +98,8 @@ static struct {
 /* -p PID: 0.17's checks and words (exit 1). */
 static int bt_pid_arg(const char *arg)
 {
-	char *end, path[32], *buf = NULL;
-	size_t len;
-	long long pid, max = 4194304;
+	char *end, path[32];
+	long long pid, max = 4194304; /* the kernel's PID_MAX_LIMIT, as 0.17 says */
 
 	errno = 0;
 	pid = strtoll(arg, &end, 10);
@@ -108,10 +107,6 @@ static int bt_pid_arg(const char *arg)
 		fprintf(stderr, "ERROR: pid '%s' is not a valid decimal number\n", arg);
 		exit(1);
 	}
-	if (read_file("/proc/sys/kernel/pid_max", 64, &buf, &len) == 0)
-		max = atoll(buf);
-	free(buf);
-	err_clear();
 	if (pid < 1 || pid > max) {
 		fprintf(stderr, "ERROR: pid '%s' out of valid pid range [1,%lld]\n", arg, max);
 		exit(1);
@@ -396,6 +391,10 @@ static int resolve_attach(int pi, int ap)
 			return attach_error(pi, ap, msg);
 		}
 		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
+			if (n == -ENOENT && s.type == 't' && !strpbrk(text, "*?")) {
+				snprintf(name, sizeof(name), "tracepoint not found: %s:%s", s.lib, s.func);
+				err_set(ENOENT, "%s", name);
+			}
 			spec_free(&s);
 			if (n == -ENOTSUP) { /* the kernel lacks the mechanism: one line */
 				fprintf(stderr, "ERROR: %s: %s\n", text, err_msg());
@@ -497,6 +496,15 @@ static int attach_perf(struct obj *o, struct att *a)
 	return nopen ? 0 : -1;
 }
 
+/* SIGUSR1: print the maps now, as 0.17 */
+static volatile sig_atomic_t want_maps;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	want_maps = 1;
+}
+
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	(void)ctx;
@@ -560,7 +568,7 @@ static void names_add(struct names *l, const char *name, size_t len)
 
 static int list_ksym(void *ctx, const struct kallsym *s)
 {
-	if (kallsym_is_text(s) && !s->mod)
+	if (kallsym_is_text(s) && !s->mod && strncmp(s->name, "__pfx_", 6)) /* not the padding before a function */
 		names_add(ctx, s->name, s->nlen);
 	return 0;
 }
@@ -762,6 +770,21 @@ static int list_probes(const char *pat)
 		names = xrealloc(names, (n + 1) * sizeof(*names));
 		names[n++] = xstrdup(full);
 	}
+	{ /* a pattern of no probe type: kernel functions too (kprobe:NAME), as 0.17 */
+		struct names l = { .kind = "kprobe", .want = want };
+
+		if (list_functions(&l, "kprobe", want) == 0)
+			qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+		for (size_t i = 0; i < l.n; i++) {
+			if (!i || strcmp(l.v[i], l.v[i - 1]))
+				printf("%s\n", l.v[i]);
+			if (i)
+				free(l.v[i - 1]);
+		}
+		if (l.n)
+			free(l.v[l.n - 1]);
+		free(l.v);
+	}
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n", names[i]);
 		free(names[i]);
@@ -905,6 +928,7 @@ int bpftrace_main(int argc, char **argv)
 	env.out.file = fname;
 	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
 	tool_signals();
+	signal(SIGUSR1, on_usr1);
 	probe_kernel_btf_release();
 	if (build_load(o, "bpftrace") < 0) {
 		rc = 1;
@@ -946,6 +970,10 @@ int bpftrace_main(int argc, char **argv)
 	while (!rc && !tool_exiting) {
 		if (events_poll(ev, 100) < 0 && errno != EINTR)
 			break;
+		if (want_maps) {
+			want_maps = 0;
+			bt_out_maps(&env.out);
+		}
 		fflush(stdout);
 		if (child > 0) {
 			int st;

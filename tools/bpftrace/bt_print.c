@@ -22,6 +22,9 @@
 #include "tools/stack/mapdump.h"
 #include "tools/stack/usyms.h"
 
+/* -f json: strings go out whole, JSON escapes their control bytes */
+static bool raw_text;
+
 static int map_fd_of(struct bt_out *b, const struct bt_map *m)
 {
 	return map_fd(obj_map_at(b->o, (size_t)m->idx));
@@ -39,6 +42,7 @@ void bt_out_attaching(struct bt_out *b, int n)
 int bt_out_open(struct bt_out *b, struct obj *o)
 {
 	b->o = o;
+	raw_text = b->json;
 	if (b->prog->uses_kstack || b->prog->uses_ustack || b->prog->uses_ksym) {
 		b->stk_ok = stacks_init(&b->stk, -1, 127, 0) == 0;
 		if (!b->stk_ok)
@@ -60,7 +64,7 @@ static void add_safe(struct strbuf *sb, const char *s, size_t n)
 	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c == 0x7f)
+		if ((c < 0x20 || c == 0x7f) && !raw_text)
 			strbuf_addf(sb, "\\x%02x", c);
 		else
 			strbuf_addc(sb, (char)c);
@@ -384,8 +388,18 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		struct tm tm;
 
 		localtime_r(&now, &tm);
-		if (strftime(buf, sizeof(buf), a->fmt, &tm))
+		if (!strftime(buf, sizeof(buf), a->fmt, &tm))
+			return 0;
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, buf);
+			printf("{\"type\": \"time\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
 			fputs(buf, stdout);
+		}
 		return 0;
 	}
 	case BA_EXIT:
@@ -394,19 +408,22 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		char buf[4096];
 		struct strbuf sb = { 0 };
 		ssize_t n;
+		long max, total = 0;
 		int fd;
 
 		strbuf_reset(&sb);
 		format_printf(b, a, rec, &sb); /* the file's name */
 		fd = open(sb.s, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			tool_err("bpftrace", "cat: cannot open %s: %s", sb.s, strerror(errno));
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", sb.s, strerror(errno));
 			strbuf_free(&sb);
 			return 0;
 		}
 		strbuf_reset(&sb);
-		while (sb.len < (1 << 16) && (n = read(fd, buf, sizeof(buf))) > 0)
-			for (ssize_t i = 0; i < n; i++) {
+		/* BPFTRACE_CAT_BYTES_MAX (10k): the bytes of the file shown */
+		max = getenv("BPFTRACE_CAT_BYTES_MAX") ? atol(getenv("BPFTRACE_CAT_BYTES_MAX")) : 10240;
+		while (total < max && (n = read(fd, buf, sizeof(buf) < (size_t)(max - total) ? sizeof(buf) : (size_t)(max - total))) > 0)
+			for (ssize_t i = 0; i < n; i++, total++) {
 				unsigned char ch = (unsigned char)buf[i];
 
 				if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
@@ -833,9 +850,14 @@ static int name_cmp(const void *x, const void *y)
 
 void bt_out_exit(struct bt_out *b)
 {
+	fputs("\n\n", stdout);
+	bt_out_maps(b);
+}
+
+void bt_out_maps(struct bt_out *b)
+{
 	const struct bt_map **order = xcalloc((size_t)b->prog->nmaps + 1, sizeof(*order));
 
-	fputs("\n\n", stdout);
 	for (int i = 0; i < b->prog->nmaps; i++)
 		order[i] = &b->prog->maps[i];
 	qsort(order, (size_t)b->prog->nmaps, sizeof(*order), name_cmp);

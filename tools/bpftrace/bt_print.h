@@ -27,6 +27,8 @@ int bt_out_open(struct bt_out *b, struct obj *o);
 int bt_out_record(struct bt_out *b, const void *data, size_t size);
 /* At exit: two blank lines and every map, by name. */
 void bt_out_exit(struct bt_out *b);
+/* Every map, by name (SIGUSR1). */
+void bt_out_maps(struct bt_out *b);
 void bt_out_close(struct bt_out *b);
 /* -d: the checked program's maps, variables and actions. */
 void bt_out_dump(const struct bt_prog *p);

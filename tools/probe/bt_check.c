@@ -115,7 +115,7 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		}
 		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
 			int k = atoi(n->str + 1);
-			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "";
+			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "0"; /* not given: 0 */
 			char *end;
 
 			strtoll(v, &end, 0);

@@ -323,13 +323,27 @@ static int strncmp_call(struct cg *c, struct node *n, struct ctype *t)
 		return gen_fail(c->g, n, msg);
 	}
 	for (struct node *x = n->a; x != n->a->next->next; x = x->next)
-		if (bt_type_of(c->p, c->pi, gen_loc(c->g), x).vt != VT_STR)
+		if (bt_type_of(c->p, c->pi, gen_loc(c->g), x).vt != VT_STR && x->kind != N_MEMBER &&
+		    (x->kind != N_INDEX || is_map(x)))
 			return gen_fail(c->g, n, "strncmp() only supports string arguments (integer provided)");
 	if (!bt_const_int(c->p, n->a->next->next, &lim))
 		return gen_fail(c->g, n, "strncmp() expects a integer literal (integer provided)");
 	if (lim < 0)
 		return gen_fail(c->g, n, "Builtin strncmp requires a non-negative size");
 	return str_compare_n(c, n->a, n->a->next, lim > 1 << 16 ? 1 << 16 : (int)lim, false, t);
+}
+
+/* str($N): the positional parameter's text ("" when not given), or NULL
+ * when n is something else. */
+static const char *positional_text(struct cg *c, const struct node *n)
+{
+	int k;
+
+	if (n->kind != N_CALL || strcmp(n->str, "str") || !n->a || n->a->next || n->a->kind != N_IDENT ||
+	    n->a->str[0] != '$' || n->a->str[1] < '1' || n->a->str[1] > '9')
+		return NULL;
+	k = atoi(n->a->str + 1);
+	return k <= c->p->nparams ? c->p->params[k - 1] : "";
 }
 
 /* Kernel header macros the book's tools use (bpftrace asks clang for
@@ -433,13 +447,16 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		}
 		if (!strcmp(s, "kaddr")) {
 			uint64_t addr;
+			const char *sym = n->a && !n->a->next ? positional_text(c, n->a) : NULL;
 
-			if (!n->a || n->a->kind != N_STR || n->a->next)
+			if (n->a && n->a->kind == N_STR && !n->a->next)
+				sym = n->a->str;
+			if (!sym)
 				return gen_fail(g, n, "kaddr() expects a string literal");
-			if (kernel_addr(n->a->str, &addr) < 0) {
+			if (kernel_addr(sym, &addr) < 0) {
 				char msg[200];
 
-				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", n->a->str);
+				snprintf(msg, sizeof(msg), "Failed to resolve kernel symbol: %.100s", sym);
 				return gen_fail(g, n, msg);
 			}
 			emit_ld64(e, R0, addr);
@@ -815,9 +832,8 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lim;
 				}
 			}
-			if (n->a->kind == N_IDENT && n->a->str[0] == '$' && n->a->str[1] >= '0' && n->a->str[1] <= '9' &&
-			    bt_type_of(c->p, c->pi, gen_loc(c->g), n->a).vt == VT_STR)
-				return string_to(c, n->a, reg, off, len); /* str($1): the parameter's text */
+			if (positional_text(c, n)) /* str($1): the parameter's text, a number's too */
+				return string_to(c, n->a, reg, off, len);
 			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
 				/* an address kept earlier: read the string there (a user
 				 * address below the kernel's half) */
@@ -1323,6 +1339,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	return 0;
 }
 
+/* 0, 1 when the statements end in exit() (no way past them), or -errno. */
 static int stmts(struct cg *c, struct bt_stmt *s, int out)
 {
 	struct ctype t;
@@ -1331,18 +1348,21 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 		int err = 0;
 
 		if (s->kind == BS_IF) {
-			int no = emit_label(c->e), done = emit_label(c->e);
+			int no = emit_label(c->e), done = emit_label(c->e), then, other;
 
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, no);
-			if (stmts(c, s->body, out) < 0)
+			if ((then = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, done);
+			if (!then)
+				emit_ja(c->e, done);
 			emit_place(c->e, no);
-			if (stmts(c, s->els, out) < 0)
+			if ((other = stmts(c, s->els, out)) < 0)
 				return -EINVAL;
 			emit_place(c->e, done);
+			if (then && other)
+				return 1;
 			continue;
 		}
 		if (s->kind == BS_WHILE) {
@@ -1352,16 +1372,17 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			if (gen_value_node(c->g, s->lhs, &t) < 0)
 				return -EINVAL;
 			emit_jmpi(c->e, BPF_JEQ, R0, 0, end);
-			if (stmts(c, s->body, out) < 0)
+			if ((err = stmts(c, s->body, out)) < 0)
 				return -EINVAL;
-			emit_ja(c->e, top);
+			if (!err)
+				emit_ja(c->e, top);
 			emit_place(c->e, end);
 			continue;
 		}
 		if (s->kind == BS_UNROLL) {
 			for (int k = 0; k < s->op; k++)
-				if (stmts(c, s->body, out) < 0)
-					return -EINVAL;
+				if ((err = stmts(c, s->body, out)) != 0)
+					return err; /* an error, or exit() in the first round */
 			continue;
 		}
 		if (s->kind == BS_EXPR)
@@ -1372,6 +1393,8 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			err = var_assign(c, s);
 		if (err < 0)
 			return err;
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL && !strcmp(s->lhs->str, "exit"))
+			return 1; /* what follows exit() never runs */
 	}
 	return 0;
 }
