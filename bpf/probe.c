@@ -227,6 +227,41 @@ bool probe_prog_name(void)
 	CACHED(NULL, do_prog_name());
 }
 
+/* Bounded loops (5.3): a backward jump the verifier follows to its end. */
+bool probe_bounded_loop(void)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_0, .imm = 1 },
+		{ .code = BPF_JMP | BPF_JLT | BPF_K, .dst_reg = BPF_REG_0, .off = -2, .imm = 4 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int prog = prog_load(BPF_PROG_TYPE_TRACEPOINT, 0, 0, NULL, insns, 4);
+
+	close_fd(prog);
+	return prog >= 0;
+}
+
+/* A helper the kernel knows for tracepoint programs: called as
+ * helper(fp - 8, 8, 0), which every probe_read flavour and the
+ * argument-less helpers accept (bpftrace --info's list). */
+bool probe_helper(int func)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_1, .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_1, .imm = -8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_2, .imm = 8 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_3, .imm = 0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = func },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int prog = prog_load(BPF_PROG_TYPE_TRACEPOINT, 0, 0, NULL, insns, sizeof(insns) / sizeof(insns[0]));
+
+	close_fd(prog);
+	return prog >= 0;
+}
+
 /* A raw tracepoint program that tail-calls through a program array
  * (4.17+): what the syscall dispatcher of the dynamic-tracing tools
  * needs. */

@@ -24,6 +24,8 @@ bool probe_raw_tp(void);     /* raw_tp programs with tail calls (4.17+) */
 bool probe_kprobe_pmu(void);
 bool probe_kprobe_legacy(void);
 bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */
+bool probe_bounded_loop(void); /* 5.3+, not cached */
+bool probe_helper(int func); /* a helper of tracepoint programs (BPF_FUNC_...), not cached */
 /* tp_btf / fentry need the target's vmlinux BTF id (the loader finds it). */
 bool probe_tp_btf(uint32_t btf_trace_typedef_id);
 bool probe_fentry(uint32_t func_btf_id);

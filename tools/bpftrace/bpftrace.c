@@ -31,6 +31,7 @@
 #include "bpf/tracefs.h"
 #include "btf/btf.h"
 #include "lib/err.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
 #include "tools/common/common.h"
@@ -44,7 +45,12 @@ static const struct opt opts[] = {
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
-	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system()" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow unsafe builtin functions (system, signal)" },
+	{ 'q', NULL, NULL, "keep messages quiet (no Attaching line)" },
+	{ 'k', NULL, NULL, "warn when a map delete fails; -kk: also when a map lookup finds nothing" },
+	{ 'I', NULL, "DIR", "add the directory to the #include search path (for #define constants)" },
+	{ OPT_LONG_ONLY(2), "include", "FILE", "#include FILE before the program" },
+	{ OPT_LONG_ONLY(3), "info", NULL, "print what this kernel supports and exit" },
 	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
 	{ 0 },
 };
@@ -76,8 +82,10 @@ struct att {
 
 static struct {
 	const char *prog_text, *file, *format, *cmd, *out_file;
-	bool list, dump, unsafe;
-	int pid;
+	bool list, dump, unsafe, quiet;
+	int pid, helper_check;
+	char **incdirs, **includes;
+	int nincdirs, nincludes;
 	char **params;
 	int nparams;
 	struct att *att;
@@ -87,6 +95,30 @@ static struct {
 	bool done;
 } env;
 
+/* -p PID: 0.17's checks and words (exit 1). */
+static int bt_pid_arg(const char *arg)
+{
+	char *end, path[32];
+	long long pid, max = 4194304; /* the kernel's PID_MAX_LIMIT, as 0.17 says */
+
+	errno = 0;
+	pid = strtoll(arg, &end, 10);
+	if (!*arg || *end || errno || !isdigit((unsigned char)*arg)) {
+		fprintf(stderr, "ERROR: pid '%s' is not a valid decimal number\n", arg);
+		exit(1);
+	}
+	if (pid < 1 || pid > max) {
+		fprintf(stderr, "ERROR: pid '%s' out of valid pid range [1,%lld]\n", arg, max);
+		exit(1);
+	}
+	snprintf(path, sizeof(path), "/proc/%lld", pid);
+	if (access(path, F_OK) < 0) {
+		fprintf(stderr, "ERROR: no process with pid %lld\n", pid);
+		exit(1);
+	}
+	return (int)pid;
+}
+
 static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
@@ -94,7 +126,18 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'e': env.prog_text = arg; break;
 	case 'f': env.format = arg; break;
 	case 'l': env.list = true; break;
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'p': env.pid = bt_pid_arg(arg); break;
+	case 'q': env.quiet = true; break;
+	case 'k': env.helper_check++; break;
+	case 'I':
+		env.incdirs = xrealloc(env.incdirs, (size_t)(env.nincdirs + 1) * sizeof(char *));
+		env.incdirs[env.nincdirs++] = (char *)arg;
+		break;
+	case OPT_LONG_ONLY(2):
+		env.includes = xrealloc(env.includes, (size_t)(env.nincludes + 1) * sizeof(char *));
+		env.includes[env.nincludes++] = (char *)arg;
+		break;
+	case OPT_LONG_ONLY(3): exit(bt_info()); /* nothing else runs, as 0.17 */
 	case 'c': env.cmd = arg; break;
 	case 'o': env.out_file = arg; break;
 	case 'd': env.dump = true; break;
@@ -139,6 +182,12 @@ static const struct { const char *name; uint64_t config; uint64_t period; } sw_e
 	{ "alignment-faults", PERF_COUNT_SW_ALIGNMENT_FAULTS, 1 }, { "emulation-faults", PERF_COUNT_SW_EMULATION_FAULTS, 1 },
 	{ "dummy", PERF_COUNT_SW_DUMMY, 1 }, { "bpf-output", PERF_COUNT_SW_BPF_OUTPUT, 1 },
 };
+
+/* perf's generic hardware events (PERF_TYPE_HARDWARE configs 0..9), as
+ * -l lists them */
+static const char *const hw_events[] = { "cpu-cycles", "instructions", "cache-references", "cache-misses",
+					 "branch-instructions", "branch-misses", "bus-cycles", "frontend-stalls",
+					 "backend-stalls", "ref-cycles" };
 
 /* "ms:100" -> nanoseconds; "hz:99" -> frequency.  false when malformed. */
 static bool rate(const char *unit, const char *num, struct att *a)
@@ -342,6 +391,10 @@ static int resolve_attach(int pi, int ap)
 			return attach_error(pi, ap, msg);
 		}
 		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
+			if (n == -ENOENT && s.type == 't' && !strpbrk(text, "*?")) {
+				snprintf(name, sizeof(name), "tracepoint not found: %s:%s", s.lib, s.func);
+				err_set(ENOENT, "%s", name);
+			}
 			spec_free(&s);
 			if (n == -ENOTSUP) { /* the kernel lacks the mechanism: one line */
 				fprintf(stderr, "ERROR: %s: %s\n", text, err_msg());
@@ -443,6 +496,15 @@ static int attach_perf(struct obj *o, struct att *a)
 	return nopen ? 0 : -1;
 }
 
+/* SIGUSR1: print the maps now, as 0.17 */
+static volatile sig_atomic_t want_maps;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	want_maps = 1;
+}
+
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	(void)ctx;
@@ -490,7 +552,7 @@ static int cmp_str(const void *a, const void *b)
 struct names {
 	char **v;
 	size_t n;
-	const char *want, *kind;
+	const char *want, *kind; /* kind: as printed ("kretprobe") */
 };
 
 static void names_add(struct names *l, const char *name, size_t len)
@@ -506,7 +568,7 @@ static void names_add(struct names *l, const char *name, size_t len)
 
 static int list_ksym(void *ctx, const struct kallsym *s)
 {
-	if (kallsym_is_text(s) && !s->mod)
+	if (kallsym_is_text(s) && !s->mod && strncmp(s->name, "__pfx_", 6)) /* not the padding before a function */
 		names_add(ctx, s->name, s->nlen);
 	return 0;
 }
@@ -515,12 +577,14 @@ static int list_ksym(void *ctx, const struct kallsym *s)
  * else the kernel's text symbols; kfunc: BTF's functions (fentry's
  * targets); uprobe:BIN:FUNC: the binary's functions, as the resolver
  * finds them.  0, or 1 with a message. */
-static int list_functions(struct names *l, const char *pat)
+static int list_uprobes(struct names *l, const char *bin, const char *func);
+
+static int list_functions(struct names *l, const char *src, const char *pat)
 {
 	char path[512], *buf = NULL;
 	size_t len;
 
-	if (!strcmp(l->kind, "kprobe")) {
+	if (!strcmp(src, "kprobe")) {
 		if (tracefs_path(path, sizeof(path), "available_filter_functions") &&
 		    read_file(path, 64 << 20, &buf, &len) == 0) {
 			for (char *s = buf, *nl; s < buf + len; s = nl + 1) {
@@ -536,7 +600,7 @@ static int list_functions(struct names *l, const char *pat)
 			return tool_err("bpftrace", "cannot list kernel functions: %s", err_msg()), 1;
 		return 0;
 	}
-	if (!strcmp(l->kind, "kfunc")) {
+	if (!strcmp(src, "kfunc")) {
 		const struct btf *btf = probe_kernel_btf();
 
 		if (!btf)
@@ -550,32 +614,71 @@ static int list_functions(struct names *l, const char *pat)
 		}
 		return 0;
 	}
-	{ /* uprobe:BIN:PATTERN */
+	{ /* uprobe:BIN:PATTERN; with -p and no binary: the process's */
 		char tmp[600], *colon;
-		struct spec s = { .type = 'p' };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .pattern = true };
-		struct loc *locs = NULL;
-		int nl = 0, r;
 
 		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
 		colon = strrchr(tmp, ':');
+		if (env.pid && (!colon || !strcmp(tmp, "*") || colon == tmp || !strncmp(tmp, "*:", 2)))
+			return list_uprobes(l, NULL, colon ? colon + 1 : "*");
 		if (!colon || colon == tmp)
 			return tool_err("bpftrace", "-l uprobe: give a binary and a pattern (uprobe:/bin/bash:read*)"), 1;
 		*colon = 0;
-		s.text = pat;
-		s.lib = xstrdup(!strchr(tmp, '/') && !strncmp(tmp, "lib", 3) && tmp[3] ? tmp + 3 : tmp);
-		s.func = xstrdup(colon + 1);
+		return list_uprobes(l, tmp, colon + 1);
+	}
+}
+
+/* The functions of binary bin matching func, as "KIND:BIN:FUNC" with BIN
+ * as the user wrote it; bin NULL: of every executable mapping of -p. */
+static int list_uprobes(struct names *l, const char *bin, const char *func)
+{
+	char *maps = NULL, path[64];
+	size_t len;
+	int rc = 0;
+
+	if (!bin) {
+		snprintf(path, sizeof(path), "/proc/%d/maps", env.pid);
+		if (read_file(path, 8 << 20, &maps, &len) < 0)
+			return tool_err("bpftrace", "%s", err_msg()), 1;
+		const char *last = "";
+
+		for (char *line = maps, *nl; line && *line && !rc; line = nl ? nl + 1 : NULL) {
+			char *file, *perm = strchr(line, ' ');
+
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = 0;
+			file = strchr(line, '/');
+			if (!perm || perm[3] != 'x' || !file || !strcmp(file, last))
+				continue; /* not executable, anonymous, or listed already */
+			rc = list_uprobes(l, file, func);
+			last = file;
+		}
+		free(maps);
+		return rc;
+	}
+	{
+		struct spec s = { .type = 'p', .text = bin };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true };
+		struct loc *locs = NULL;
+		const char *want = l->want;
+		char tmp[1200];
+		int nl = 0, r;
+
+		s.lib = xstrdup(!strchr(bin, '/') && !strncmp(bin, "lib", 3) && bin[3] ? bin + 3 : bin);
+		s.func = xstrdup(func);
 		if ((r = probe_resolve(&s, &ro, false, &locs, &nl)) < 0) {
 			spec_free(&s);
-			if (r == -ENOENT && access(tmp, F_OK) == 0)
+			if (r == -ENOENT && access(bin, F_OK) == 0)
 				return 0; /* the binary has no such function: nothing listed, as bpftrace */
 			return tool_err("bpftrace", "%s", err_msg()), 1;
 		}
 		l->want = "*";
 		for (int i = 0; i < nl; i++) {
-			snprintf(tmp, sizeof(tmp), "%s:%s", locs[i].target, locs[i].name);
+			snprintf(tmp, sizeof(tmp), "%s:%s", strchr(bin, '/') ? bin : locs[i].target, locs[i].name);
 			names_add(l, tmp, strlen(tmp));
 		}
+		l->want = want;
 		locs_free(locs, nl);
 		spec_free(&s);
 		return 0;
@@ -589,21 +692,36 @@ static int list_probes(const char *pat)
 	size_t n = 0;
 	DIR *d, *d2;
 	struct dirent *c, *e;
-	static const char *const kinds[][2] = { { "kprobe", "kprobe" }, { "k", "kprobe" }, { "kretprobe", "kprobe" },
-						  { "kr", "kprobe" },     { "kfunc", "kfunc" }, { "kretfunc", "kfunc" },
-						  { "f", "kfunc" },       { "fr", "kfunc" },    { "uprobe", "uprobe" },
-						  { "u", "uprobe" },      { "uretprobe", "uprobe" }, { "ur", "uprobe" } };
+	/* {as written, as printed, where the names come from} */
+	static const char *const kinds[][3] = {
+		{ "kprobe", "kprobe", "kprobe" },  { "k", "kprobe", "kprobe" },      { "kretprobe", "kretprobe", "kprobe" },
+		{ "kr", "kretprobe", "kprobe" },   { "kfunc", "kfunc", "kfunc" },     { "kretfunc", "kretfunc", "kfunc" },
+		{ "f", "kfunc", "kfunc" },         { "fr", "kretfunc", "kfunc" },     { "uprobe", "uprobe", "uprobe" },
+		{ "u", "uprobe", "uprobe" },       { "uretprobe", "uretprobe", "uprobe" }, { "ur", "uretprobe", "uprobe" },
+		{ "*", "uprobe", "uprobe" },
+	};
 
+	for (const char *c = pat; c && *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_-:*?./[]!,+@$", *c)) {
+			char msg[40];
+
+			snprintf(msg, sizeof(msg), isprint((unsigned char)*c) ? "invalid character '%c'" : "invalid character", *c);
+			bt_report("stdin", pat, (int)(c - pat), (int)(c - pat) + 1, msg);
+			return tool_finish(1);
+		}
+	if (env.pid && (!pat || !strcmp(pat, "*")))
+		pat = "uprobe:*";
 	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
 		size_t kl = strlen(kinds[k][0]);
 
-		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':') {
+		/* "*:BIN:FUNC": a binary's functions */
+		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':' && (k < 12 || strchr(pat + kl + 1, ':'))) {
 			struct names l = { .kind = kinds[k][1] };
 			int rc;
 
 			snprintf(want, sizeof(want), "%s:%s", kinds[k][1], pat + kl + 1);
 			l.want = want;
-			rc = list_functions(&l, pat);
+			rc = list_functions(&l, kinds[k][2], pat);
 			if (l.n)
 				qsort(l.v, l.n, sizeof(*l.v), cmp_str);
 			for (size_t i = 0; i < l.n; i++)
@@ -644,6 +762,29 @@ static int list_probes(const char *pat)
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t k = 0; k < ARRAY_SIZE(sw_events) + ARRAY_SIZE(hw_events); k++) {
+		snprintf(full, sizeof(full), k < ARRAY_SIZE(sw_events) ? "software:%s:" : "hardware:%s:",
+			 k < ARRAY_SIZE(sw_events) ? sw_events[k].name : hw_events[k - ARRAY_SIZE(sw_events)]);
+		if (!glob_match(want, full))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(full);
+	}
+	{ /* a pattern of no probe type: kernel functions too (kprobe:NAME), as 0.17 */
+		struct names l = { .kind = "kprobe", .want = want };
+
+		if (list_functions(&l, "kprobe", want) == 0)
+			qsort(l.v, l.n, sizeof(*l.v), cmp_str);
+		for (size_t i = 0; i < l.n; i++) {
+			if (!i || strcmp(l.v[i], l.v[i - 1]))
+				printf("%s\n", l.v[i]);
+			if (i)
+				free(l.v[i - 1]);
+		}
+		if (l.n)
+			free(l.v[l.n - 1]);
+		free(l.v);
+	}
 	for (size_t i = 0; i < n; i++) {
 		printf("%s\n", names[i]);
 		free(names[i]);
@@ -652,13 +793,26 @@ static int list_probes(const char *pat)
 	return tool_finish(0);
 }
 
+/* The program file, or "-": standard input. */
 static char *read_script(const char *path)
 {
 	char *buf;
 	size_t len;
+	ssize_t k;
 
-	if (read_file(path, 1 << 20, &buf, &len) < 0) {
-		tool_err("bpftrace", "%s", err_msg());
+	if (!strcmp(path, "-")) {
+		struct strbuf sb = { 0 };
+		char chunk[4096];
+
+		strbuf_reset(&sb);
+		while (sb.len < (1 << 20) && ((k = read(0, chunk, sizeof(chunk))) > 0 || (k < 0 && errno == EINTR)))
+			if (k > 0)
+				strbuf_addn(&sb, chunk, (size_t)k);
+		buf = sb.s;
+		len = sb.len;
+	} else if ((k = read_file(path, 1 << 20, &buf, &len)) < 0) {
+		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", path, strerror((int)-k));
+		err_clear();
 		return NULL;
 	}
 	if (strlen(buf) != len) {
@@ -682,15 +836,17 @@ int bpftrace_main(int argc, char **argv)
 	const char *fname;
 
 	opt_parse(argc, argv, &help, parse, NULL);
-	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json"))
-		opt_usage_error(&help, "Invalid output format \"%s\"; valid formats: text, json", env.format);
+	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {
+		fprintf(stderr, "ERROR: Invalid output format \"%s\"\nValid formats: 'text', 'json'\n", env.format);
+		return tool_finish(1);
+	}
 	if (env.list)
 		return list_probes(env.file ? env.file : env.prog_text);
 	if (!env.prog_text && !env.file)
 		opt_usage_error(&help, "no program given (-e PROGRAM or a file)");
 	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))
 		return 1;
-	fname = env.file && script ? env.file : "stdin";
+	fname = env.file && script && strcmp(env.file, "-") ? env.file : "stdin";
 	if (env.out_file && !freopen(env.out_file, "w", stdout)) {
 		tool_err("bpftrace", "cannot write %s: %s", env.out_file, strerror(errno));
 		return 1;
@@ -701,6 +857,9 @@ int bpftrace_main(int argc, char **argv)
 		goto out;
 	}
 	env.bp.unsafe = env.unsafe;
+	env.bp.helper_check = env.helper_check;
+	for (int i = 0; i < env.nincludes; i++)
+		bt_include_defines(&env.bp, env.includes[i], env.incdirs, env.nincdirs);
 	env.bp.params = env.params;
 	env.bp.nparams = env.nparams;
 	{
@@ -766,8 +925,10 @@ int bpftrace_main(int argc, char **argv)
 	if (rc || env.dump)
 		goto out;
 	env.out.prog = &env.bp;
+	env.out.file = fname;
 	env.out.json = (env.format && !strcmp(env.format, "json")) || out_json();
 	tool_signals();
+	signal(SIGUSR1, on_usr1);
 	probe_kernel_btf_release();
 	if (build_load(o, "bpftrace") < 0) {
 		rc = 1;
@@ -799,7 +960,8 @@ int bpftrace_main(int argc, char **argv)
 		goto out;
 	/* bpftrace prints it before attaching; here it comes once the probes
 	 * are in, so whoever waits for the line misses no event */
-	bt_out_attaching(&env.out, env.natt);
+	if (!env.quiet)
+		bt_out_attaching(&env.out, env.natt);
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1)
 			rc = 1;
@@ -808,6 +970,10 @@ int bpftrace_main(int argc, char **argv)
 	while (!rc && !tool_exiting) {
 		if (events_poll(ev, 100) < 0 && errno != EINTR)
 			break;
+		if (want_maps) {
+			want_maps = 0;
+			bt_out_maps(&env.out);
+		}
 		fflush(stdout);
 		if (child > 0) {
 			int st;
@@ -851,5 +1017,7 @@ out:
 	bt_prog_free(&env.bp);
 	free(script);
 	free(env.params);
+	free(env.incdirs);
+	free(env.includes);
 	return tool_finish(rc);
 }

@@ -22,6 +22,9 @@
 #include "tools/stack/mapdump.h"
 #include "tools/stack/usyms.h"
 
+/* -f json: strings go out whole, JSON escapes their control bytes */
+static bool raw_text;
+
 static int map_fd_of(struct bt_out *b, const struct bt_map *m)
 {
 	return map_fd(obj_map_at(b->o, (size_t)m->idx));
@@ -39,6 +42,7 @@ void bt_out_attaching(struct bt_out *b, int n)
 int bt_out_open(struct bt_out *b, struct obj *o)
 {
 	b->o = o;
+	raw_text = b->json;
 	if (b->prog->uses_kstack || b->prog->uses_ustack || b->prog->uses_ksym) {
 		b->stk_ok = stacks_init(&b->stk, -1, 127, 0) == 0;
 		if (!b->stk_ok)
@@ -60,7 +64,7 @@ static void add_safe(struct strbuf *sb, const char *s, size_t n)
 	for (size_t i = 0; i < n && s[i]; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c == 0x7f)
+		if ((c < 0x20 || c == 0x7f) && !raw_text)
 			strbuf_addf(sb, "\\x%02x", c);
 		else
 			strbuf_addc(sb, (char)c);
@@ -178,6 +182,27 @@ static void add_agg(struct bt_out *b, struct strbuf *sb, const struct bt_type *t
 	strbuf_addc(sb, s->kind == 't' ? (json ? ']' : ')') : s->kind == 'a' ? ']' : '}');
 }
 
+/* A buf() value {length, bytes} as %r prints it: printable ASCII as
+ * itself, other bytes \xNN; %rx: every byte \xNN; %rh: "48 65 6c". */
+static void add_buf(struct strbuf *sb, const struct bt_type *t, const uint8_t *p, char mode)
+{
+	uint64_t n;
+
+	memcpy(&n, p, 8);
+	if (n > t->size)
+		n = t->size;
+	for (uint64_t i = 0; i < n; i++) {
+		unsigned char c = p[8 + i];
+
+		if (mode == 'h')
+			strbuf_addf(sb, i ? " %02x" : "%02x", c);
+		else if (mode == 'x' || c < 0x20 || c > 0x7e)
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addc(sb, (char)c);
+	}
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
@@ -205,6 +230,10 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			x = t->sign ? (int64_t)(int32_t)w : (int64_t)w;
 		}
 		strbuf_addf(sb, "%lld", (long long)x);
+		return;
+	}
+	if (t->vt == VT_BUF) {
+		add_buf(sb, t, p, 'r');
 		return;
 	}
 	memcpy(&v, p, 8);
@@ -284,6 +313,14 @@ static void format_printf(struct bt_out *b, const struct bt_action *a, const uin
 		}
 		if (!f[i])
 			return;
+		if (f[i] == 'r') {
+			char mode = f[i + 1] == 'x' || f[i + 1] == 'h' ? f[++i] : 'r';
+
+			if (a->args[ai].vt == VT_BUF)
+				add_buf(sb, &a->args[ai], rec + a->off[ai], mode);
+			ai++;
+			continue;
+		}
 		if (f[i] == 's') {
 			struct strbuf tmp = { 0 };
 
@@ -410,8 +447,18 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		struct tm tm;
 
 		localtime_r(&now, &tm);
-		if (strftime(buf, sizeof(buf), a->fmt, &tm))
+		if (!strftime(buf, sizeof(buf), a->fmt, &tm))
+			return 0;
+		if (b->json) {
+			struct strbuf j = { 0 };
+
+			strbuf_reset(&j);
+			json_str(&j, buf);
+			printf("{\"type\": \"time\", \"data\": %s}\n", j.s);
+			strbuf_free(&j);
+		} else {
 			fputs(buf, stdout);
+		}
 		return 0;
 	}
 	case BA_EXIT:
@@ -420,19 +467,22 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		char buf[4096];
 		struct strbuf sb = { 0 };
 		ssize_t n;
+		long max, total = 0;
 		int fd;
 
 		strbuf_reset(&sb);
 		format_printf(b, a, rec, &sb); /* the file's name */
 		fd = open(sb.s, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			tool_err("bpftrace", "cat: cannot open %s: %s", sb.s, strerror(errno));
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", sb.s, strerror(errno));
 			strbuf_free(&sb);
 			return 0;
 		}
 		strbuf_reset(&sb);
-		while (sb.len < (1 << 16) && (n = read(fd, buf, sizeof(buf))) > 0)
-			for (ssize_t i = 0; i < n; i++) {
+		/* BPFTRACE_CAT_BYTES_MAX (10k): the bytes of the file shown */
+		max = getenv("BPFTRACE_CAT_BYTES_MAX") ? atol(getenv("BPFTRACE_CAT_BYTES_MAX")) : 10240;
+		while (total < max && (n = read(fd, buf, sizeof(buf) < (size_t)(max - total) ? sizeof(buf) : (size_t)(max - total))) > 0)
+			for (ssize_t i = 0; i < n; i++, total++) {
 				unsigned char ch = (unsigned char)buf[i];
 
 				if ((ch < 0x20 && ch != '\n' && ch != '\t') || ch == 0x7f)
@@ -481,8 +531,57 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		return 0;
 	}
 	case BA_PRINT:
-		print_map(b, &b->prog->maps[a->map], a->top, a->div);
+		if (a->map >= 0) {
+			print_map(b, &b->prog->maps[a->map], a->top, a->div);
+			return 0;
+		}
+		{ /* print(VALUE): the value and a newline; JSON: a "value" */
+			struct strbuf sb = { 0 }, j = { 0 };
+			int vt = a->args[0].vt;
+
+			strbuf_reset(&sb);
+			strbuf_reset(&j);
+			add_value(b, &sb, &a->args[0], rec + a->off[0]);
+			if (!b->json) {
+				printf("%s\n", sb.s);
+			} else if (vt == VT_INT) {
+				printf("{\"type\": \"value\", \"data\": %s}\n", sb.s);
+			} else {
+				json_str(&j, sb.s);
+				printf("{\"type\": \"value\", \"data\": %s}\n", j.s);
+			}
+			strbuf_free(&sb);
+			strbuf_free(&j);
+			return 0;
+		}
+	case BA_HELPER: {
+		/* -k: stdin:L:C-C: WARNING: Failed to NAME: ERROR (-N), the
+		 * line and the range under it, as 0.17 */
+		int64_t rc;
+
+		memcpy(&rc, rec + 8, 8);
+		if (b->json) {
+			int line = 1, col = 1;
+
+			for (int i = 0; i < a->top && b->prog->text[i]; i++, col++)
+				if (b->prog->text[i] == '\n') {
+					line++;
+					col = 0;
+				}
+			printf("{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %lld, \"line\": %d, \"col\": %d}\n",
+			       a->fmt, (long long)rc, line, col);
+		} else {
+			char msg[160];
+
+			if (rc)
+				snprintf(msg, sizeof(msg), "Failed to %s: %s (%lld)", a->fmt, strerror((int)-rc), (long long)rc);
+			else
+				snprintf(msg, sizeof(msg), "Failed to %s: 0", a->fmt);
+			fflush(stdout);
+			bt_report_kind(b->file, b->prog->text, a->top, a->div, "WARNING", msg);
+		}
 		return 0;
+	}
 	case BA_CLEAR:
 	case BA_ZERO: {
 		const struct bt_map *m = &b->prog->maps[a->map];
@@ -716,8 +815,11 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		strbuf_add(&sb, ": ");
 		if (m->nkeys)
 			strbuf_addc(&sb, '{');
-	} else if (!nr && m->nkeys) {
-		strbuf_addc(&sb, '\n');
+	} else if (!nr && !m->nkeys && m->agg == AG_COUNT) {
+		strbuf_addf(&sb, "%s: 0\n", m->name); /* a cleared count reads 0 */
+	} else if (!nr) {
+		/* an empty map: a blank line (two for avg/stats) */
+		strbuf_add(&sb, m->agg == AG_AVG || m->agg == AG_STATS ? "\n\n" : "\n");
 	}
 	for (size_t i = top > 0 && nr > (size_t)top ? nr - (size_t)top : 0; i < nr; i++) {
 		const struct row *r = &rows[i];
@@ -767,8 +869,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			add_value(b, &sb, &m->val, r->val);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME)) {
-			if (b->json && m->val.vt == VT_STR) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF)) {
+			if (b->json && m->val.vt != VT_TIME) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);
@@ -813,9 +915,14 @@ static int name_cmp(const void *x, const void *y)
 
 void bt_out_exit(struct bt_out *b)
 {
+	fputs("\n\n", stdout);
+	bt_out_maps(b);
+}
+
+void bt_out_maps(struct bt_out *b)
+{
 	const struct bt_map **order = xcalloc((size_t)b->prog->nmaps + 1, sizeof(*order));
 
-	fputs("\n\n", stdout);
 	for (int i = 0; i < b->prog->nmaps; i++)
 		order[i] = &b->prog->maps[i];
 	qsort(order, (size_t)b->prog->nmaps, sizeof(*order), name_cmp);

@@ -17,6 +17,7 @@ struct bt_out {
 	struct obj *o;
 	struct stacks stk;
 	bool stk_ok;
+	const char *file;            /* the program's name in messages ("stdin") */
 };
 
 void bt_out_attaching(struct bt_out *b, int n);
@@ -26,8 +27,16 @@ int bt_out_open(struct bt_out *b, struct obj *o);
 int bt_out_record(struct bt_out *b, const void *data, size_t size);
 /* At exit: two blank lines and every map, by name. */
 void bt_out_exit(struct bt_out *b);
+/* Every map, by name (SIGUSR1). */
+void bt_out_maps(struct bt_out *b);
 void bt_out_close(struct bt_out *b);
 /* -d: the checked program's maps, variables and actions. */
 void bt_out_dump(const struct bt_prog *p);
+
+/* --info: the kernel's BPF features in 0.17's layout; the exit code. */
+int bt_info(void);
+/* --include FILE (searched in dirs, then the system's include folders):
+ * its integer #defines, and those of the headers it includes, into p. */
+void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int ndirs);
 
 #endif

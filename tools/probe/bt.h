@@ -48,7 +48,8 @@ struct bt_probe {
 enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an address, printed as its symbol */,
 	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
 	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */,
-	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */ };
+	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */,
+	     VT_BUF /* buf(): {u64 length, size bytes} */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;
@@ -87,7 +88,8 @@ struct bt_map {
 };
 
 /* Async actions: records {u64 action index, arguments} in the ring buffer. */
-enum bt_act { BA_PRINTF, BA_SYSTEM /* a printf record, run by sh */, BA_PRINT, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT };
+enum bt_act { BA_PRINTF, BA_SYSTEM /* a printf record, run by sh */, BA_PRINT /* map < 0: a value, args[0] */, BA_CLEAR, BA_ZERO, BA_EXIT, BA_TIME, BA_JOIN, BA_CAT,
+	      BA_HELPER /* -k: {id, return code} of a failed helper; fmt: its name, top: its offset */ };
 #define BT_JOIN_MAX 16 /* join(): arguments read, as bpftrace */
 struct bt_action {
 	enum bt_act kind;
@@ -124,6 +126,7 @@ struct bt_prog {
 	int nparams;
 	int cpid;                    /* -c: the command's pid (builtin cpid) */
 	bool unsafe;                 /* --unsafe: system() allowed */
+	int helper_check;            /* -k: 1 warns of failed map deletes, -kk: 2 also of lookups that find nothing */
 	bool uses_kstack, uses_ustack, uses_ksym;
 	char **tfmts;                /* strftime() formats, one per distinct text */
 	int ntfmts;
@@ -149,6 +152,8 @@ void bt_prog_free(struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
+/* The same with another word than ERROR ("WARNING"). */
+void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
 
 /* The program's struct declarations as BTF over the kernel's (the
  * overlay probe_kernel_btf() gives from now on): 0 or -EINVAL (errpos). */
@@ -187,6 +192,22 @@ void bt_shapes_free(struct bt_prog *p);
  * value a struct or array of C type ct is (else an int64). */
 bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *out);
 struct bt_type bt_value_type(struct bt_prog *p, const struct ctype *ct);
+/* bt_builtin.c: the builtins strncmp, buf, pton, numaid, sargN.
+ * bt_buf_type: the type buf(...) gives (its capacity from a literal or
+ * positional length, else the string size).  bt_builtin_ident: numaid,
+ * sargN; GEN_EXT_PASS for other names.  bt_buf_to: buf(...) into
+ * (reg + off) as {length, bytes}, cap bytes.  bt_pton: the literal's
+ * address bytes (4 or 16) at out; 0 or -EINVAL. */
+struct bt_type bt_buf_type(const struct bt_prog *p, const struct node *n);
+int bt_builtin_ident(struct gen *g, struct node *n, struct ctype *t);
+int bt_buf_to(struct gen *g, const struct bt_prog *p, struct node *n, int reg, int off, int cap);
+int bt_pton(const char *text, uint8_t *out);
+/* A positional parameter's or literal's integer (strncmp's n, buf's
+ * length): true when it is one. */
+bool bt_const_int(const struct bt_prog *p, const struct node *n, int64_t *v);
+/* -k: the action reporting helper NAME's failure at pos..end (one per
+ * place in the program). */
+int bt_helper_action(struct bt_prog *p, const char *name, int pos, int end);
 
 /* Bytes of a string/stack value by type, for the user side. */
 int bt_type_size(const struct bt_type *t);

@@ -23,7 +23,7 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
-	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
+	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : t->vt == VT_BUF ? 8 + t->size : 8;
 }
 
 static bool is_map(const struct node *n)
@@ -115,7 +115,7 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		}
 		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
 			int k = atoi(n->str + 1);
-			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "";
+			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "0"; /* not given: 0 */
 			char *end;
 
 			strtoll(v, &end, 0);
@@ -160,6 +160,8 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 	case N_CALL:
 		if (!strcmp(n->str, "str"))
 			return s;
+		if (!strcmp(n->str, "buf"))
+			return bt_buf_type(p, n);
 		if (!strcmp(n->str, "ksym")) {
 			t.vt = VT_KSYM;
 			return t;
@@ -244,6 +246,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_USYM: return "usym";
 	case VT_TIME: return "string"; /* 0.17 names it so */
 	case VT_AGG: return "tuple";
+	case VT_BUF: return "buffer";
 	default: return "int64";
 	}
 }
@@ -403,10 +406,12 @@ static int printf_convs(const char *f, char *kinds, int max)
 				;
 		while (f[i] && strchr("hlzjt", f[i]))
 			i++;
-		if (!f[i] || !strchr("diuxXocsp", f[i]))
+		if (!f[i] || !strchr("diuxXocspr", f[i]))
 			return -1;
 		if (n < max)
 			kinds[n] = f[i];
+		if (f[i] == 'r' && (f[i + 1] == 'x' || f[i + 1] == 'h'))
+			i++; /* %rx: every byte as \xNN; %rh: hex bytes */
 		n++;
 	}
 	return n;
@@ -456,12 +461,19 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				a->args[i].vt = VT_STR;
 				a->args[i].size = (uint16_t)p->strlen;
 			}
-			if ((kinds[i] == 's') != (a->args[i].vt == VT_STR || a->args[i].vt == VT_TIME) && a->args[i].vt != VT_KSTACK &&
-			    a->args[i].vt != VT_USTACK && a->args[i].vt != VT_KSYM && a->args[i].vt != VT_INET &&
-			    a->args[i].vt != VT_USYM) {
-				snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
-					 kinds[i], kinds[i] == 's' ? "string" : "integer", type_word(&a->args[i]));
-				return cfail(p, arg, msg);
+			{
+				/* what the conversion takes, in 0.17's words: %s any
+				 * text (stacks, symbols, addresses print as text), %r a
+				 * buffer, the others an integer */
+				int vt = a->args[i].vt;
+				const char *want = kinds[i] == 's' ? "string" : kinds[i] == 'r' ? "buffer" : "integer";
+				const char *have = vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : "string";
+
+				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF)) {
+					snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
+						 kinds[i], want, have);
+					return cfail(p, c, msg);
+				}
 			}
 			if (arg->kind == N_STR && (int)arg->len + 1 > a->args[i].size && arg->len < 1024)
 				a->args[i].size = (uint16_t)((arg->len + 8) & ~7u); /* a literal keeps its length */
@@ -499,7 +511,34 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		int act;
 		bool ok;
 
-		if (!k || !is_map(c->a) || c->a->kind != N_IDENT) {
+		if (c->str[0] == 'p' && k && (!is_map(c->a) || c->a->kind == N_INDEX)) {
+			/* print(VALUE): a record of the value, printed as 0.17 */
+			struct bt_action *a;
+
+			if (k > 1) {
+				snprintf(msg, sizeof(msg), "Non-map print() only takes 1 argument, %d found", k);
+				return cfail(p, c, msg);
+			}
+			act = add_action(p, BA_PRINT);
+			a = &p->acts[act];
+			a->nargs = 1;
+			a->args = xcalloc(1, sizeof(*a->args));
+			a->off = xcalloc(1, sizeof(*a->off));
+			a->args[0] = bt_type_of(p, pi, l, c->a);
+			if (c->a->kind == N_STR && (int)c->a->len + 1 > a->args[0].size && c->a->len < 1024)
+				a->args[0].size = (uint16_t)((c->a->len + 8) & ~7u);
+			a->off[0] = 8;
+			a->size = 8 + ((bt_type_size(&a->args[0]) + 7) & ~7);
+			if (a->size > p->max_rec)
+				p->max_rec = a->size;
+			c->num = (uint64_t)act;
+			return 0;
+		}
+		if (!k) {
+			snprintf(msg, sizeof(msg), "%s() requires at least one argument (0 provided)", c->str);
+			return cfail(p, c, msg);
+		}
+		if (!is_map(c->a) || c->a->kind != N_IDENT) {
 			snprintf(msg, sizeof(msg), "%s() expects a map to be provided", c->str);
 			return cfail(p, c, msg);
 		}

@@ -157,6 +157,31 @@ static int build_key(struct cg *c, const struct node *n, const struct bt_map *m,
 	return 0;
 }
 
+static void record_begin(struct cg *c, int act, int out);
+static void record_send(struct cg *c, int size);
+
+/* -k: when the helper's return in R0 is an error (R0 != 0; a lookup's
+ * miss: R0 == 0 with miss), a record {action, R0} for the user side. */
+static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
+{
+	struct emit *e = c->e;
+	int ok = emit_label(e), slot = gen_stack(c->g, 8);
+
+	emit_stx(e, 8, R10, (int16_t)slot, R0);
+	emit_jmpi(e, miss ? BPF_JNE : BPF_JEQ, R0, 0, ok);
+	record_begin(c, bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end), ok);
+	if (miss) {
+		emit_st(e, 8, R7, 8, 0);
+	} else {
+		emit_ldx(e, 8, R1, R10, (int16_t)slot);
+		emit_stx(e, 8, R7, 8, R1);
+	}
+	record_send(c, 16);
+	emit_place(e, ok);
+	emit_ldx(e, 8, R0, R10, (int16_t)slot);
+	gen_unstack(c->g, 8);
+}
+
 /* R0 = the integer value of map expression n (0 when absent). */
 static int map_read(struct cg *c, struct node *n, struct ctype *t)
 {
@@ -175,6 +200,8 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	emit_mov(c->e, R2, R10);
 	emit_alui(c->e, BPF_ADD, R2, key);
 	emit_call(c->e, BPF_FUNC_map_lookup_elem);
+	if (c->p->helper_check > 1)
+		helper_check(c, n, "map_lookup_elem", true);
 	emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
 	if (m->agg == AG_AVG) {
 		emit_ldx(c->e, 8, R1, R0, 0);
@@ -231,34 +258,93 @@ static int kernel_addr(const char *name, uint64_t *addr)
 	return 0;
 }
 
-/* a == b on strings: both into the stack, compared up to the first NUL
- * (a literal's length + 1 bytes when one side is a literal). */
-static int str_compare(struct cg *c, struct node *n, struct ctype *t)
+/* x == y on strings (buffers: VT_BUF, length and bytes): both into the
+ * stack, compared up to the first NUL and at most limit bytes (a
+ * literal's length + 1 when one side is a literal); R0 = eq when they
+ * are the same, else !eq.  strncmp is limit n, eq 0. */
+static int str_compare_n(struct cg *c, struct node *x, struct node *y, int limit, bool eq, struct ctype *t)
 {
 	struct emit *e = c->e;
-	int size = c->p->strlen, a = gen_stack(c->g, size), b = gen_stack(c->g, size);
-	int len = size, differ = emit_label(e), done = emit_label(e);
+	struct bt_type tx = bt_type_of(c->p, c->pi, gen_loc(c->g), x), ty = bt_type_of(c->p, c->pi, gen_loc(c->g), y);
+	bool buf = tx.vt == VT_BUF || ty.vt == VT_BUF;
+	int size = buf ? 8 + (tx.size > ty.size ? tx.size : ty.size) : c->p->strlen;
+	int a = gen_stack(c->g, size), b = gen_stack(c->g, size);
+	int len = size, differ = emit_label(e), same = emit_label(e), done = emit_label(e);
 
-	if (n->a->kind == N_STR && (int)n->a->len + 1 < len)
-		len = (int)n->a->len + 1;
-	if (n->b->kind == N_STR && (int)n->b->len + 1 < len)
-		len = (int)n->b->len + 1;
-	if (string_to(c, n->a, R10, a, size) < 0 || string_to(c, n->b, R10, b, size) < 0)
+	if (buf && tx.vt != ty.vt)
+		return gen_fail(c->g, x, "a buffer compares only with a buffer");
+	if (!buf && x->kind == N_STR && (int)x->len + 1 < len)
+		len = (int)x->len + 1;
+	if (!buf && y->kind == N_STR && (int)y->len + 1 < len)
+		len = (int)y->len + 1;
+	if (limit < len)
+		len = limit;
+	if (buf) {
+		zero(c, R10, a, size);
+		zero(c, R10, b, size);
+	}
+	if (value_to(c, x, buf ? &tx : &(struct bt_type){ .vt = VT_STR, .size = (uint16_t)size }, R10, a) < 0 ||
+	    value_to(c, y, buf ? &ty : &(struct bt_type){ .vt = VT_STR, .size = (uint16_t)size }, R10, b) < 0)
 		return -EINVAL;
 	for (int k = 0; k < len; k++) {
 		emit_ldx(e, 1, R1, R10, (int16_t)(a + k));
 		emit_ldx(e, 1, R2, R10, (int16_t)(b + k));
 		emit_jmp(e, BPF_JNE, R1, R2, differ);
+		if (!buf)
+			emit_jmpi(e, BPF_JEQ, R1, 0, same);
 	}
-	emit_movi(e, R0, n->op == OP_EQ);
+	emit_place(e, same);
+	emit_movi(e, R0, eq);
 	emit_ja(e, done);
 	emit_place(e, differ);
-	emit_movi(e, R0, n->op != OP_EQ);
+	emit_movi(e, R0, !eq);
 	emit_place(e, done);
 	gen_unstack(c->g, size);
 	gen_unstack(c->g, size);
 	*t = ct_int(8, false);
 	return 0;
+}
+
+static int str_compare(struct cg *c, struct node *n, struct ctype *t)
+{
+	return str_compare_n(c, n->a, n->b, 1 << 16, n->op == OP_EQ, t);
+}
+
+/* strncmp(a, b, n): 0 when the first n bytes (up to a NUL) are the same. */
+static int strncmp_call(struct cg *c, struct node *n, struct ctype *t)
+{
+	int k = 0;
+	int64_t lim;
+	char msg[100];
+
+	for (struct node *x = n->a; x; x = x->next)
+		k++;
+	if (k != 3) {
+		snprintf(msg, sizeof(msg), "strncmp() requires 3 arguments (%d provided)", k);
+		return gen_fail(c->g, n, msg);
+	}
+	for (struct node *x = n->a; x != n->a->next->next; x = x->next)
+		if (bt_type_of(c->p, c->pi, gen_loc(c->g), x).vt != VT_STR && x->kind != N_MEMBER &&
+		    (x->kind != N_INDEX || is_map(x)))
+			return gen_fail(c->g, n, "strncmp() only supports string arguments (integer provided)");
+	if (!bt_const_int(c->p, n->a->next->next, &lim))
+		return gen_fail(c->g, n, "strncmp() expects a integer literal (integer provided)");
+	if (lim < 0)
+		return gen_fail(c->g, n, "Builtin strncmp requires a non-negative size");
+	return str_compare_n(c, n->a, n->a->next, lim > 1 << 16 ? 1 << 16 : (int)lim, false, t);
+}
+
+/* str($N): the positional parameter's text ("" when not given), or NULL
+ * when n is something else. */
+static const char *positional_text(struct cg *c, const struct node *n)
+{
+	int k;
+
+	if (n->kind != N_CALL || strcmp(n->str, "str") || !n->a || n->a->next || n->a->kind != N_IDENT ||
+	    n->a->str[0] != '$' || n->a->str[1] < '1' || n->a->str[1] > '9')
+		return NULL;
+	k = atoi(n->a->str + 1);
+	return k <= c->p->nparams ? c->p->params[k - 1] : "";
 }
 
 /* Kernel header macros the book's tools use (bpftrace asks clang for
@@ -545,9 +631,12 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	}
 	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
 	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
-	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR))
+	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR ||
+	     bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_BUF))
 		return str_compare(c, n, t);
 	if (n->kind == N_CALL) {
+		if (!strcmp(s, "strncmp"))
+			return strncmp_call(c, n, t);
 		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
 			*t = ct_int(8, false);
 			return stackid(c, n, s[0] == 'u', stack_depth(n));
@@ -573,13 +662,16 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		}
 		if (!strcmp(s, "kaddr")) {
 			uint64_t addr;
+			const char *sym = n->a && !n->a->next ? positional_text(c, n->a) : NULL;
 
-			if (!n->a || n->a->kind != N_STR || n->a->next)
+			if (n->a && n->a->kind == N_STR && !n->a->next)
+				sym = n->a->str;
+			if (!sym)
 				return gen_fail(g, n, "kaddr() expects a string literal");
-			if (kernel_addr(n->a->str, &addr) < 0) {
+			if (kernel_addr(sym, &addr) < 0) {
 				char msg[200];
 
-				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", n->a->str);
+				snprintf(msg, sizeof(msg), "Failed to resolve kernel symbol: %.100s", sym);
 				return gen_fail(g, n, msg);
 			}
 			emit_ld64(e, R0, addr);
@@ -708,6 +800,12 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		*t = c->var_ct[v - c->p->vars];
 		return 0;
 	}
+	{
+		int r = bt_builtin_ident(g, n, t);
+
+		if (r != GEN_EXT_PASS)
+			return r;
+	}
 	if (!strcmp(s, "pid")) {
 		emit_mov(e, R0, R8);
 		emit_alui(e, BPF_RSH, R0, 32);
@@ -811,6 +909,50 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 static int inet_to(struct cg *c, struct node *n, int reg, int off);
 
+/* A buffer {length, cap bytes} into (reg + off): buf(...), or a copy of
+ * one kept in a variable or map. */
+static int buf_to(struct cg *c, struct node *n, int reg, int off, int cap)
+{
+	struct emit *e = c->e;
+	int size = 8 + cap, src = R10, soff = 0, key = 0, none = emit_label(e);
+	struct bt_map *m = NULL;
+
+	if (n->kind == N_CALL && !strcmp(n->str, "buf"))
+		return bt_buf_to(c->g, c->p, n, reg, off, cap);
+	zero(c, reg, off, size);
+	if (n->kind == N_IDENT && n->str[0] == '$') {
+		struct bt_var *v;
+
+		soff = var_slot(c, n->str, &v);
+		if (!v || !soff || v->t.vt != VT_BUF)
+			return gen_fail(c->g, n, "not a buffer variable");
+		if (v->t.size < cap)
+			size = 8 + v->t.size;
+	} else if (is_map(n) && (m = map_of(c, n)) && m->agg == AG_VALUE && m->val.vt == VT_BUF) {
+		key = gen_stack(c->g, m->key_size);
+		if (build_key(c, n, m, key) < 0)
+			return -EINVAL;
+		emit_ldmap(e, R1, m->idx);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_lookup_elem);
+		emit_jmpi(e, BPF_JEQ, R0, 0, none);
+		src = R0;
+		if (m->val.size < cap)
+			size = 8 + m->val.size;
+	} else {
+		return gen_fail(c->g, n, "expected a buffer: buf(...)");
+	}
+	for (int k = 0; k < size; k += 8) {
+		emit_ldx(e, 8, R1, src, (int16_t)(soff + k));
+		emit_stx(e, 8, reg, (int16_t)(off + k), R1);
+	}
+	emit_place(e, none);
+	if (m)
+		gen_unstack(c->g, m->key_size);
+	return 0;
+}
+
 /* Any value into (reg + off): strings and addresses by their size,
  * integers (stack ids, symbols' addresses) as 8 bytes. */
 static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int reg, int off)
@@ -823,6 +965,8 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return agg_to(c, n, bt, reg, off);
 	if (bt->vt == VT_INET)
 		return inet_to(c, n, reg, off);
+	if (bt->vt == VT_BUF)
+		return buf_to(c, n, reg, off, bt->size);
 	if (bt->vt == VT_USYM) { /* the address and whose it is */
 		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
 			return gen_fail(c->g, n, "usym() takes one address");
@@ -912,9 +1056,8 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lim;
 				}
 			}
-			if (n->a->kind == N_IDENT && n->a->str[0] == '$' && n->a->str[1] >= '0' && n->a->str[1] <= '9' &&
-			    bt_type_of(c->p, c->pi, gen_loc(c->g), n->a).vt == VT_STR)
-				return string_to(c, n->a, reg, off, len); /* str($1): the parameter's text */
+			if (positional_text(c, n)) /* str($1): the parameter's text, a number's too */
+				return string_to(c, n->a, reg, off, len);
 			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
 				/* an address kept earlier: read the string there (a user
 				 * address below the kernel's half) */
@@ -1031,6 +1174,23 @@ static int inet_to(struct cg *c, struct node *n, int reg, int off)
 			return -EINVAL;
 		emit_stx(e, 8, reg, (int16_t)off, R0);
 	}
+	if (addr->kind == N_CALL && !strcmp(addr->str, "pton")) {
+		/* pton("LITERAL"): the address bytes, at compile time */
+		uint8_t bytes[16];
+		int len = addr->a && addr->a->kind == N_STR && !addr->a->next ? bt_pton(addr->a->str, bytes) : -EINVAL;
+		char msg[160];
+
+		if (len < 0) {
+			snprintf(msg, sizeof(msg), "pton() expects an string argument of an IPv4/IPv6 address, got %.100s",
+				 addr->a && addr->a->kind == N_STR ? addr->a->str : "");
+			return gen_fail(c->g, addr, msg);
+		}
+		if (!n->a->next)
+			emit_st(e, 8, reg, (int16_t)off, len == 16 ? 10 : 2);
+		for (int k = 0; k < len; k++)
+			emit_st(e, 1, reg, (int16_t)(off + 8 + k), bytes[k]);
+		return 0;
+	}
 	if (gen_value_node(c->g, addr, &t) < 0)
 		return -EINVAL;
 	if (t.arr) { /* u8[16] (in6_addr's bytes) or u32[4]: its address is in R0 */
@@ -1089,9 +1249,10 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 	struct emit *e = c->e;
 	struct ctype t;
 
-	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system") || !strcmp(n->str, "cat")) {
+	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system") || !strcmp(n->str, "cat") ||
+	    (!strcmp(n->str, "print") && c->p->acts[n->num].map < 0)) {
 		const struct bt_action *a = &c->p->acts[n->num];
-		struct node *arg = n->a->next;
+		struct node *arg = strcmp(n->str, "print") ? n->a->next : n->a; /* print(VALUE) has no format */
 		int skip = emit_label(e);
 
 		record_begin(c, (int)n->num, skip);
@@ -1166,6 +1327,8 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		emit_mov(e, R2, R10);
 		emit_alui(e, BPF_ADD, R2, key);
 		emit_call(e, BPF_FUNC_map_delete_elem);
+		if (c->p->helper_check)
+			helper_check(c, n, "map_delete_elem", false);
 		gen_unstack(c->g, m->key_size);
 		return 0;
 	}
@@ -1291,7 +1454,7 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)
 		return -EINVAL;
-	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM || m->val.vt == VT_AGG)) {
+	if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_INET || m->val.vt == VT_USYM || m->val.vt == VT_AGG || m->val.vt == VT_BUF)) {
 		val = gen_stack(c->g, m->val_size);
 		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
@@ -1406,7 +1569,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 		if (v->t.vt == VT_INT)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
-	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM || v->t.vt == VT_AGG)
+	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM || v->t.vt == VT_AGG || v->t.vt == VT_BUF)
 		return value_to(c, s->rhs, &v->t, R10, off);
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);

@@ -428,6 +428,11 @@ void bt_prog_free(struct bt_prog *p)
 
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg)
 {
+	bt_report_kind(file, text, pos, end, "ERROR", msg);
+}
+
+void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg)
+{
 	int line = 1, col, ls = 0, le, len = (int)strlen(text);
 	char shown[512];
 
@@ -446,7 +451,7 @@ void bt_report(const char *file, const char *text, int pos, int end, const char 
 		le++;
 	if (end > le + 1)
 		end = le + 1;
-	fprintf(stderr, "%s:%d:%d-%d: ERROR: %s\n", file, line, col, col + (end - pos), msg);
+	fprintf(stderr, "%s:%d:%d-%d: %s: %s\n", file, line, col, col + (end - pos), kind, msg);
 	snprintf(shown, sizeof(shown), "%.*s", le - ls > 400 ? 400 : le - ls, text + ls);
 	for (char *c = shown; *c; c++)
 		if ((unsigned char)*c < 0x20 && *c != '\t')

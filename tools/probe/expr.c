@@ -449,6 +449,7 @@ static void lex_next(struct lex *l)
 				switch (c) {
 				case 'n': c = '\n'; break;
 				case 't': c = '\t'; break;
+				case 'r': c = '\r'; break;
 				case '0': c = 0; break;
 				case 'x': {
 					int v = 0, k = 0;

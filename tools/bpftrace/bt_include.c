@@ -1,0 +1,107 @@
+/* --include FILE and -I DIR: the integer constants (#define NAME NUMBER,
+ * and NAME OTHER_NAME aliases of those) of a C header and the headers it
+ * includes, for the program's expressions (errno.h's EPERM).  Types come
+ * from BTF, so nothing else of a header is read. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tools/bpftrace/bt_print.h"
+
+#ifdef __aarch64__
+#define MULTIARCH "/usr/include/aarch64-linux-gnu"
+#elif defined(__arm__)
+#define MULTIARCH "/usr/include/arm-linux-gnueabihf"
+#else
+#define MULTIARCH "/usr/include/x86_64-linux-gnu"
+#endif
+
+static bool known(struct bt_prog *p, const char *name, size_t n, int64_t *v)
+{
+	for (int i = 0; i < p->ndefs; i++)
+		if (strlen(p->def_names[i]) == n && !strncmp(p->def_names[i], name, n)) {
+			*v = p->def_vals[i];
+			return true;
+		}
+	return false;
+}
+
+static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, int depth)
+{
+	const char *std[] = { "/usr/local/include", MULTIARCH, "/usr/include" };
+	char path[512], *buf = NULL;
+	size_t len;
+
+	if (depth > 8 || p->ndefs >= 4096)
+		return;
+	for (int i = 0; !buf && i < ndirs + 3; i++) {
+		if (file[0] == '/')
+			snprintf(path, sizeof(path), "%s", file);
+		else
+			snprintf(path, sizeof(path), "%s/%s", i < ndirs ? dirs[i] : std[i - ndirs], file);
+		if (read_file(path, 1 << 20, &buf, &len) < 0)
+			buf = NULL;
+	}
+	err_clear();
+	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : l + strlen(l)) {
+		char *s = l, *name, *end;
+		size_t n;
+		int64_t v;
+
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s++ != '#')
+			continue;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!strncmp(s, "include", 7)) {
+			char *q = strpbrk(s + 7, "<\""), *e = q ? strpbrk(q + 1, ">\"") : NULL;
+
+			if (e && e - q < 256) {
+				*e = 0;
+				scan(p, q + 1, dirs, ndirs, depth + 1);
+			}
+			continue;
+		}
+		if (strncmp(s, "define", 6) || !isspace((unsigned char)s[6]))
+			continue;
+		for (s += 6; *s == ' ' || *s == '\t'; s++)
+			;
+		for (name = s; isalnum((unsigned char)*s) || *s == '_'; s++)
+			;
+		n = (size_t)(s - name);
+		if (!n || n > 64 || (*s != ' ' && *s != '\t') || known(p, name, n, &v))
+			continue;
+		while (*s == ' ' || *s == '\t' || *s == '(')
+			s++;
+		v = strtoll(s, &end, 0);
+		if (end == s) { /* an alias: NAME OTHER */
+			for (end = s; isalnum((unsigned char)*end) || *end == '_'; end++)
+				;
+			if (end == s || !known(p, s, (size_t)(end - s), &v))
+				continue;
+		}
+		while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L' || *end == ')')
+			end++;
+		if (*end && *end != ' ' && *end != '\t' && *end != '/')
+			continue;
+		p->def_names = xrealloc(p->def_names, (size_t)(p->ndefs + 1) * sizeof(char *));
+		p->def_vals = xrealloc(p->def_vals, (size_t)(p->ndefs + 1) * sizeof(int64_t));
+		p->def_names[p->ndefs] = xmalloc(n + 1);
+		memcpy(p->def_names[p->ndefs], name, n);
+		p->def_names[p->ndefs][n] = 0;
+		p->def_vals[p->ndefs++] = v;
+	}
+	free(buf);
+}
+
+void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int ndirs)
+{
+	scan(p, file, dirs, ndirs, 0);
+}
