@@ -171,10 +171,10 @@ $(B)/bpf/%.bpf.o: $$(call bpf_src,$$*) Makefile $(KINC)/.stamp
 # loader step reads (.BTF.ext line_info and its source-line strings,
 # clang's branch-label symbols): about a third of each object.
 # BPF_LINE_INFO=1 keeps the line info (source lines in verifier logs;
-# `make clean` first).  tools/bpfpack.py then deflates each object
-# against one preset dictionary of what they share (their BTF repeats the
-# same kernel structs and names), embedded once, plain: a tool inflates
-# only its own object.  build/bpf/sizes.txt: each packed size (make bench).
+# `make clean` first).  tools/bpfpack.py then packs each object (raw
+# LZMA2, by liblzma through python3's ctypes) against one preset
+# dictionary of what they share (their BTF repeats the same kernel structs
+# and names), embedded once, plain: a tool unpacks only its own object.  build/bpf/sizes.txt: each packed size (make bench).
 
 $(B)/bpf/%.slim.o: $(B)/bpf/%.bpf.o tools/bpfslim.py
 	python3 tools/bpfslim.py $< $@.tmp $(if $(BPF_LINE_INFO),--keep-lines)

@@ -9,6 +9,7 @@
  * inflating a tool's object most of its start-up (0.5 ms for 25 KB). */
 #include "inflate.h"
 #include "err.h"
+#include "xz.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -565,7 +566,7 @@ int cbz_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len,
 		*out_len = 0;
 	if (!cbz_is(in, in_len) || in_len < CBZ_HEADER)
 		return bad("not corebox packed data");
-	if (p[3] & ~CBZ_DICT)
+	if (p[3] & ~(CBZ_DICT | CBZ_LZMA2))
 		return bad("unknown packed-data flags");
 	if ((p[3] & CBZ_DICT) && !dict_len)
 		return err_set(EINVAL, "packed data needs its preset dictionary, and none was given");
@@ -574,6 +575,21 @@ int cbz_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len,
 	size = le32(p + 4);
 	if (size > max_out)
 		return err_set(EFBIG, "packed data expands to more than %zu bytes", max_out);
+	if (p[3] & CBZ_LZMA2) {
+		uint8_t *o;
+
+		if ((err = lzma2_unpack(p + CBZ_HEADER, in_len - CBZ_HEADER, dict, dict_len, size, &o)) < 0)
+			return err;
+		if (le32(p + 8) != adler32(o, size)) {
+			free(o);
+			return bad("checksum mismatch");
+		}
+		o[size] = 0;
+		*out = (char *)o;
+		if (out_len)
+			*out_len = size;
+		return 0;
+	}
 	tables(&s, false);
 	/* The dictionary goes in front of the output, so a match may reach
 	 * back into it (s.start = 0); the output moves down at the end. */

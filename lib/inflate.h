@@ -19,19 +19,21 @@
 int gunzip(const void *in, size_t in_len, char **out, size_t *out_len, size_t max_out);
 
 /* corebox's packed format (tools/bpfpack.py writes it): the bytes "cbz",
- * a flags byte (CBZ_DICT: deflated against a preset dictionary), the
- * inflated size and its Adler-32 (u32 little-endian each), then raw DEFLATE
- * data.  The embedded BPF objects share one dictionary, so each is stored
- * without the bytes they all have in common, and still inflated alone. */
+ * a flags byte (CBZ_DICT: coded against a preset dictionary; CBZ_LZMA2:
+ * the data is raw LZMA2 (lib/xz.h), else raw DEFLATE), the unpacked size
+ * and its Adler-32 (u32 little-endian each), then the data.  The embedded
+ * BPF objects share one dictionary, so each is stored without the bytes
+ * they all have in common, and still unpacked alone. */
 #define CBZ_HEADER 12
 #define CBZ_DICT 1
+#define CBZ_LZMA2 4
 
 static inline bool cbz_is(const void *in, size_t len)
 {
 	return len >= 3 && !memcmp(in, "cbz", 3);
 }
 
-/* Inflate packed data in[0..in_len) with the dictionary dict[0..dict_len)
+/* Unpack packed data in[0..in_len) with the dictionary dict[0..dict_len)
  * (the dictionary's own bytes, not packed; ignored when the data was not
  * deflated against one).  Returns like gunzip(); also -EINVAL when the
  * data needs a dictionary and dict_len is 0. */

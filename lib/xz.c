@@ -432,3 +432,36 @@ int xz_decode(const void *in, size_t in_len, uint8_t **out, size_t *out_len, siz
 	free(x);
 	return r;
 }
+
+int lzma2_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len, size_t size, uint8_t **out)
+{
+	struct xz *x = calloc(1, sizeof(*x));
+	size_t pos = 0;
+	int r;
+
+	*out = NULL;
+	if (!x || !(x->out = malloc(dict_len + size + 1))) {
+		free(x);
+		return err_set(ENOMEM, "out of memory decompressing LZMA2 data");
+	}
+	/* The dictionary goes in front of the output, as if decoded already
+	 * (x->dict stays 0: no reset before it); the output moves down at the
+	 * end.  One byte more room than max, for the NUL. */
+	x->max = dict_len + size;
+	x->cap = x->max + 1;
+	if (dict_len)
+		memcpy(x->out, dict, dict_len);
+	x->len = dict_len;
+	x->in = in;
+	r = lzma2(x, &pos, in_len);
+	if (!r && x->len != dict_len + size)
+		r = bad("LZMA2 data of another length than its header says");
+	if (r)
+		free(x->out);
+	else {
+		memmove(x->out, x->out + dict_len, size);
+		*out = x->out;
+	}
+	free(x);
+	return r;
+}

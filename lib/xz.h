@@ -19,4 +19,12 @@
  * max_out bytes, -ENOMEM. */
 int xz_decode(const void *in, size_t in_len, uint8_t **out, size_t *out_len, size_t max_out);
 
+/* Raw LZMA2 data in[0..in_len) (no xz container: chunks up to the end
+ * byte, as liblzma's raw encoder writes them) of exactly size bytes,
+ * coded against the preset dictionary dict[0..dict_len) (liblzma's
+ * preset_dict: matches may reach back into it; dict_len 0: none).  On
+ * success returns 0 and a malloc'd buffer of size + 1 bytes in *out (the
+ * last one free for a NUL); errors as xz_decode, *out = NULL. */
+int lzma2_unpack(const void *in, size_t in_len, const void *dict, size_t dict_len, size_t size, uint8_t **out);
+
 #endif

@@ -2,16 +2,23 @@
 """bpfpack.py OUTDIR OBJ... : compress the tools' BPF objects for embedding
 (build time only; the Makefile runs it on bpfslim.py's output).
 
-Each object is deflated on its own, so a tool inflates only its own, but
-against one preset dictionary (zlib's "zdict": the inflater starts with the
-dictionary in its window, so a match may reach back into it).  The objects
+Each object is packed on its own, so a tool unpacks only its own, but
+against one preset dictionary (liblzma's preset_dict, zlib's zdict: the
+decoder starts with the dictionary as if it had just decoded it, so a match
+may reach back into it).  The objects
 share most of their bytes: the same kernel struct definitions in their BTF,
 the same type and member names, similar section headers and symbol tables.
 Alone, each object pays for its copy; with the dictionary the shared part is
-stored once.  The dictionary is embedded as it is, not deflated: inflating
+stored once.  The dictionary is embedded as it is, not packed: unpacking
 it too cost each tool's start ~0.3 ms, and at 12 KiB plain it makes the
 objects and itself 128 KB (55 objects), where 32 KiB deflated made 119 KB
 and no dictionary 157 KB.
+
+The objects are coded as raw LZMA2 (liblzma through ctypes: Python's lzma
+module cannot take a preset dictionary; lib/xz.c decodes it), not DEFLATE:
+73 objects and a 16 KiB dictionary take 130 KB where DEFLATE with a 12 KiB
+one took 166 KB.  lc = lp = pb = 0: the previous byte and the position tell
+little about the next in these objects (0/0/0 was the smallest).
 
 The dictionary is chosen like zstd's COVER trainer: an 8-byte string
 counts once per object it occurs in; segments of the objects are scored by
@@ -22,8 +29,10 @@ segments go last: near the data, where matches are cheapest to code.
 Writes OUTDIR/NAME.cbz for each OBJ (NAME: the file name up to the first
 dot), the dictionary OUTDIR/corebox-dict.bin and OUTDIR/sizes.txt ("NAME PACKED_BYTES" lines, for
 make bench).  The format (lib/inflate.h, cbz_unpack): "cbz", a flags byte
-(1: deflated against the dictionary), the inflated size and its Adler-32
-(u32 little-endian each), then the raw DEFLATE data."""
+(1|4: LZMA2 against the dictionary), the unpacked size and its Adler-32
+(u32 little-endian each), then the raw LZMA2 data."""
+import ctypes
+import ctypes.util
 import heapq
 import os
 import struct
@@ -33,7 +42,7 @@ import zlib
 DMER = 8           # the strings counted
 SEGMENT = 256      # the pieces the dictionary is made of
 STEP = 64          # candidate segments start every STEP bytes
-DICT_SIZE = 12288  # (at most 32 KiB: DEFLATE's window); 10-16 KiB were best
+DICT_SIZE = 16384  # 8-24 KiB tried: 16 KiB was best
 
 
 def grams(seg):
@@ -72,17 +81,47 @@ def train(objs):
     return b''.join(reversed(picked))[-DICT_SIZE:]
 
 
-def deflate(data, zdict=None):
-    if zdict:
-        c = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zdict=zdict)
-    else:
-        c = zlib.compressobj(9, zlib.DEFLATED, -15, 9)
-    return c.compress(data) + c.flush()
+def lzma2(data, zdict):
+    """Raw LZMA2 of data against the preset dictionary zdict (liblzma:
+    lzma_lzma_preset(9 | extreme), then lzma_raw_encoder).  The structures
+    are filled by offset: lzma_options_lzma's first fields (dict_size,
+    preset_dict, preset_dict_size, lc, lp, pb, mode, nice_len) and
+    lzma_stream's (next_in, avail_in, total_in, next_out, avail_out,
+    total_out), in buffers larger than either."""
+    name = ctypes.util.find_library('lzma')
+    if not name:
+        sys.exit('bpfpack.py: liblzma (liblzma5) is needed')
+    lz = ctypes.CDLL(name)
+    lz.lzma_lzma_preset.argtypes = [ctypes.c_void_p, ctypes.c_uint32]
+    lz.lzma_raw_encoder.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lz.lzma_code.argtypes = [ctypes.c_void_p, ctypes.c_int]
+    lz.lzma_end.argtypes = [ctypes.c_void_p]
+    opts = ctypes.create_string_buffer(512)
+    if lz.lzma_lzma_preset(opts, 9 | 0x80000000):
+        sys.exit('bpfpack.py: lzma_lzma_preset failed')
+    d = ctypes.create_string_buffer(zdict, len(zdict))
+    struct.pack_into('<I', opts, 0, max(4096, 1 << (len(zdict) + len(data)).bit_length()))
+    struct.pack_into('<QI', opts, 8, ctypes.addressof(d), len(zdict))
+    struct.pack_into('<III', opts, 20, 0, 0, 0)
+    filters = ctypes.create_string_buffer(32)
+    struct.pack_into('<QQQQ', filters, 0, 0x21, ctypes.addressof(opts), 0xffffffffffffffff, 0)
+    strm = ctypes.create_string_buffer(512)
+    if lz.lzma_raw_encoder(strm, filters):
+        sys.exit('bpfpack.py: lzma_raw_encoder failed')
+    inb = ctypes.create_string_buffer(data, len(data))
+    cap = 2 * len(data) + 1024
+    outb = ctypes.create_string_buffer(cap)
+    struct.pack_into('<QQQQQ', strm, 0, ctypes.addressof(inb), len(data), 0, ctypes.addressof(outb), cap)
+    r = lz.lzma_code(strm, 3)  # LZMA_FINISH -> LZMA_STREAM_END
+    n = struct.unpack_from('<Q', strm, 40)[0]
+    lz.lzma_end(strm)
+    if r != 1:
+        sys.exit('bpfpack.py: lzma_code returned %d' % r)
+    return outb.raw[:n]
 
 
-def cbz(data, zdict=None):
-    return b'cbz' + bytes([1 if zdict else 0]) + struct.pack('<II', len(data), zlib.adler32(data)) + \
-        deflate(data, zdict)
+def cbz(data, zdict):
+    return b'cbz' + bytes([1 | 4]) + struct.pack('<II', len(data), zlib.adler32(data)) + lzma2(data, zdict)
 
 
 def main():

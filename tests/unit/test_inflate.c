@@ -680,6 +680,53 @@ static void test_cbz(void)
 	T_OK(1, "every truncation of a packed stream fails");
 }
 
+/* CBZ_LZMA2: raw LZMA2 against the dictionary, as tools/bpfpack.py
+ * writes it (liblzma, preset_dict; its first chunk, 0xc0, resets the
+ * state and not the dictionary): the data's words come from the
+ * dictionary's. */
+static void test_cbz_lzma2(void)
+{
+	static const char dict[] = "corebox packs its BPF objects against one dictionary; ";
+	static const char data[] = "its BPF objects: one dictionary, packed by corebox. BPF objects!";
+	static const uint8_t lz[] = { 0xc0, 0x00, 0x3f, 0x00, 0x18, 0x00, 0x00, 0xaa, 0x57, 0x0a, 0xaa,
+				      0x74, 0x10, 0xaa, 0xfe, 0xae, 0x86, 0x50, 0x64, 0x12, 0xee, 0x17,
+				      0x16, 0xf4, 0xf8, 0x1d, 0xa1, 0x8d, 0x25, 0x70, 0xd2, 0x00 };
+	struct bw w;
+	char *out;
+	size_t n;
+	int r;
+
+	cbzhead(&w, CBZ_DICT | CBZ_LZMA2, data, strlen(data));
+	memcpy(w.buf + w.len, lz, sizeof(lz));
+	w.len += sizeof(lz);
+	r = cbz_try(&w, dict, strlen(dict), &out, &n);
+	T_OK(r == 0 && n == strlen(data) && !memcmp(out, data, n + 1), "LZMA2 against the dictionary (%d: %s)", r,
+	     err_msg());
+	if (!r)
+		free(out);
+	r = cbz_try(&w, NULL, 0, &out, &n);
+	T_OK(r == -EINVAL && !out, "LZMA2 data that needs a dictionary fails without: %s", err_msg());
+	r = cbz_try(&w, "corebox", 7, &out, &n);
+	T_OK(r == -EBADMSG && !out, "LZMA2 with a shorter dictionary fails: %s", err_msg());
+	r = cbz_try(&w, "Corebox packs its BPF objects against one dictionary; ", strlen(dict), &out, &n);
+	T_OK(r == -EBADMSG && !out && strstr(err_msg(), "checksum"), "another dictionary: checksum mismatch: %s",
+	     err_msg());
+	w.buf[4]++; /* one byte longer than it is */
+	r = cbz_try(&w, dict, strlen(dict), &out, &n);
+	T_OK(r == -EBADMSG && !out, "LZMA2 shorter than its header says fails: %s", err_msg());
+	w.buf[4] -= 2;
+	r = cbz_try(&w, dict, strlen(dict), &out, &n);
+	T_OK(r < 0 && !out, "LZMA2 longer than its header says fails: %s", err_msg());
+	w.buf[4]++;
+	for (size_t cut = CBZ_HEADER; cut < w.len; cut++) {
+		struct bw t = w;
+
+		t.len = cut;
+		r = cbz_try(&t, dict, strlen(dict), &out, &n);
+		T_OK(r < 0 && !out, "LZMA2 truncated to %zu bytes fails", cut);
+	}
+}
+
 int main(void)
 {
 	test_roundtrip();
@@ -688,5 +735,6 @@ int main(void)
 	test_corrupt();
 	test_live();
 	test_cbz();
+	test_cbz_lzma2();
 	T_EXIT();
 }

@@ -14,349 +14,292 @@
 #include "common.h"
 #include "lib/util.h"
 
+/* Each table is its names in number order, each ending in a NUL, "" for
+ * a number without one: one string, no pointer per entry (8 bytes each
+ * on 64-bit, most of what the tables weighed). */
 #if defined(__x86_64__)
-static const char *const sc_names[] = {
-	[0] = "read", [1] = "write", [2] = "open", [3] = "close", [4] = "stat", [5] = "fstat",
-	[6] = "lstat", [7] = "poll", [8] = "lseek", [9] = "mmap", [10] = "mprotect", [11] = "munmap",
-	[12] = "brk", [13] = "rt_sigaction", [14] = "rt_sigprocmask", [15] = "rt_sigreturn",
-	[16] = "ioctl", [17] = "pread64", [18] = "pwrite64", [19] = "readv", [20] = "writev",
-	[21] = "access", [22] = "pipe", [23] = "select", [24] = "sched_yield", [25] = "mremap",
-	[26] = "msync", [27] = "mincore", [28] = "madvise", [29] = "shmget", [30] = "shmat",
-	[31] = "shmctl", [32] = "dup", [33] = "dup2", [34] = "pause", [35] = "nanosleep",
-	[36] = "getitimer", [37] = "alarm", [38] = "setitimer", [39] = "getpid", [40] = "sendfile",
-	[41] = "socket", [42] = "connect", [43] = "accept", [44] = "sendto", [45] = "recvfrom",
-	[46] = "sendmsg", [47] = "recvmsg", [48] = "shutdown", [49] = "bind", [50] = "listen",
-	[51] = "getsockname", [52] = "getpeername", [53] = "socketpair", [54] = "setsockopt",
-	[55] = "getsockopt", [56] = "clone", [57] = "fork", [58] = "vfork", [59] = "execve",
-	[60] = "exit", [61] = "wait4", [62] = "kill", [63] = "uname", [64] = "semget", [65] = "semop",
-	[66] = "semctl", [67] = "shmdt", [68] = "msgget", [69] = "msgsnd", [70] = "msgrcv",
-	[71] = "msgctl", [72] = "fcntl", [73] = "flock", [74] = "fsync", [75] = "fdatasync",
-	[76] = "truncate", [77] = "ftruncate", [78] = "getdents", [79] = "getcwd", [80] = "chdir",
-	[81] = "fchdir", [82] = "rename", [83] = "mkdir", [84] = "rmdir", [85] = "creat",
-	[86] = "link", [87] = "unlink", [88] = "symlink", [89] = "readlink", [90] = "chmod",
-	[91] = "fchmod", [92] = "chown", [93] = "fchown", [94] = "lchown", [95] = "umask",
-	[96] = "gettimeofday", [97] = "getrlimit", [98] = "getrusage", [99] = "sysinfo",
-	[100] = "times", [101] = "ptrace", [102] = "getuid", [103] = "syslog", [104] = "getgid",
-	[105] = "setuid", [106] = "setgid", [107] = "geteuid", [108] = "getegid", [109] = "setpgid",
-	[110] = "getppid", [111] = "getpgrp", [112] = "setsid", [113] = "setreuid",
-	[114] = "setregid", [115] = "getgroups", [116] = "setgroups", [117] = "setresuid",
-	[118] = "getresuid", [119] = "setresgid", [120] = "getresgid", [121] = "getpgid",
-	[122] = "setfsuid", [123] = "setfsgid", [124] = "getsid", [125] = "capget", [126] = "capset",
-	[127] = "rt_sigpending", [128] = "rt_sigtimedwait", [129] = "rt_sigqueueinfo",
-	[130] = "rt_sigsuspend", [131] = "sigaltstack", [132] = "utime", [133] = "mknod",
-	[134] = "uselib", [135] = "personality", [136] = "ustat", [137] = "statfs", [138] = "fstatfs",
-	[139] = "sysfs", [140] = "getpriority", [141] = "setpriority", [142] = "sched_setparam",
-	[143] = "sched_getparam", [144] = "sched_setscheduler", [145] = "sched_getscheduler",
-	[146] = "sched_get_priority_max", [147] = "sched_get_priority_min",
-	[148] = "sched_rr_get_interval", [149] = "mlock", [150] = "munlock", [151] = "mlockall",
-	[152] = "munlockall", [153] = "vhangup", [154] = "modify_ldt", [155] = "pivot_root",
-	[156] = "_sysctl", [157] = "prctl", [158] = "arch_prctl", [159] = "adjtimex",
-	[160] = "setrlimit", [161] = "chroot", [162] = "sync", [163] = "acct", [164] = "settimeofday",
-	[165] = "mount", [166] = "umount2", [167] = "swapon", [168] = "swapoff", [169] = "reboot",
-	[170] = "sethostname", [171] = "setdomainname", [172] = "iopl", [173] = "ioperm",
-	[174] = "create_module", [175] = "init_module", [176] = "delete_module",
-	[177] = "get_kernel_syms", [178] = "query_module", [179] = "quotactl", [180] = "nfsservctl",
-	[181] = "getpmsg", [182] = "putpmsg", [183] = "afs_syscall", [184] = "tuxcall",
-	[185] = "security", [186] = "gettid", [187] = "readahead", [188] = "setxattr",
-	[189] = "lsetxattr", [190] = "fsetxattr", [191] = "getxattr", [192] = "lgetxattr",
-	[193] = "fgetxattr", [194] = "listxattr", [195] = "llistxattr", [196] = "flistxattr",
-	[197] = "removexattr", [198] = "lremovexattr", [199] = "fremovexattr", [200] = "tkill",
-	[201] = "time", [202] = "futex", [203] = "sched_setaffinity", [204] = "sched_getaffinity",
-	[205] = "set_thread_area", [206] = "io_setup", [207] = "io_destroy", [208] = "io_getevents",
-	[209] = "io_submit", [210] = "io_cancel", [211] = "get_thread_area", [212] = "lookup_dcookie",
-	[213] = "epoll_create", [214] = "epoll_ctl_old", [215] = "epoll_wait_old",
-	[216] = "remap_file_pages", [217] = "getdents64", [218] = "set_tid_address",
-	[219] = "restart_syscall", [220] = "semtimedop", [221] = "fadvise64", [222] = "timer_create",
-	[223] = "timer_settime", [224] = "timer_gettime", [225] = "timer_getoverrun",
-	[226] = "timer_delete", [227] = "clock_settime", [228] = "clock_gettime",
-	[229] = "clock_getres", [230] = "clock_nanosleep", [231] = "exit_group", [232] = "epoll_wait",
-	[233] = "epoll_ctl", [234] = "tgkill", [235] = "utimes", [236] = "vserver", [237] = "mbind",
-	[238] = "set_mempolicy", [239] = "get_mempolicy", [240] = "mq_open", [241] = "mq_unlink",
-	[242] = "mq_timedsend", [243] = "mq_timedreceive", [244] = "mq_notify",
-	[245] = "mq_getsetattr", [246] = "kexec_load", [247] = "waitid", [248] = "add_key",
-	[249] = "request_key", [250] = "keyctl", [251] = "ioprio_set", [252] = "ioprio_get",
-	[253] = "inotify_init", [254] = "inotify_add_watch", [255] = "inotify_rm_watch",
-	[256] = "migrate_pages", [257] = "openat", [258] = "mkdirat", [259] = "mknodat",
-	[260] = "fchownat", [261] = "futimesat", [262] = "newfstatat", [263] = "unlinkat",
-	[264] = "renameat", [265] = "linkat", [266] = "symlinkat", [267] = "readlinkat",
-	[268] = "fchmodat", [269] = "faccessat", [270] = "pselect6", [271] = "ppoll",
-	[272] = "unshare", [273] = "set_robust_list", [274] = "get_robust_list", [275] = "splice",
-	[276] = "tee", [277] = "sync_file_range", [278] = "vmsplice", [279] = "move_pages",
-	[280] = "utimensat", [281] = "epoll_pwait", [282] = "signalfd", [283] = "timerfd_create",
-	[284] = "eventfd", [285] = "fallocate", [286] = "timerfd_settime", [287] = "timerfd_gettime",
-	[288] = "accept4", [289] = "signalfd4", [290] = "eventfd2", [291] = "epoll_create1",
-	[292] = "dup3", [293] = "pipe2", [294] = "inotify_init1", [295] = "preadv", [296] = "pwritev",
-	[297] = "rt_tgsigqueueinfo", [298] = "perf_event_open", [299] = "recvmmsg",
-	[300] = "fanotify_init", [301] = "fanotify_mark", [302] = "prlimit64",
-	[303] = "name_to_handle_at", [304] = "open_by_handle_at", [305] = "clock_adjtime",
-	[306] = "syncfs", [307] = "sendmmsg", [308] = "setns", [309] = "getcpu",
-	[310] = "process_vm_readv", [311] = "process_vm_writev", [312] = "kcmp",
-	[313] = "finit_module", [314] = "sched_setattr", [315] = "sched_getattr", [316] = "renameat2",
-	[317] = "seccomp", [318] = "getrandom", [319] = "memfd_create", [320] = "kexec_file_load",
-	[321] = "bpf", [322] = "execveat", [323] = "userfaultfd", [324] = "membarrier",
-	[325] = "mlock2", [326] = "copy_file_range", [327] = "preadv2", [328] = "pwritev2",
-	[329] = "pkey_mprotect", [330] = "pkey_alloc", [331] = "pkey_free", [332] = "statx",
-	[333] = "io_pgetevents", [334] = "rseq", [335] = "uretprobe", [336] = "uprobe",
-	[424] = "pidfd_send_signal", [425] = "io_uring_setup", [426] = "io_uring_enter",
-	[427] = "io_uring_register", [428] = "open_tree", [429] = "move_mount", [430] = "fsopen",
-	[431] = "fsconfig", [432] = "fsmount", [433] = "fspick", [434] = "pidfd_open",
-	[435] = "clone3", [436] = "close_range", [437] = "openat2", [438] = "pidfd_getfd",
-	[439] = "faccessat2", [440] = "process_madvise", [441] = "epoll_pwait2",
-	[442] = "mount_setattr", [443] = "quotactl_fd", [444] = "landlock_create_ruleset",
-	[445] = "landlock_add_rule", [446] = "landlock_restrict_self", [447] = "memfd_secret",
-	[448] = "process_mrelease", [449] = "futex_waitv", [450] = "set_mempolicy_home_node",
-	[451] = "cachestat", [452] = "fchmodat2", [453] = "map_shadow_stack", [454] = "futex_wake",
-	[455] = "futex_wait", [456] = "futex_requeue", [457] = "statmount", [458] = "listmount",
-	[459] = "lsm_get_self_attr", [460] = "lsm_set_self_attr", [461] = "lsm_list_modules",
-	[462] = "mseal", [463] = "setxattrat", [464] = "getxattrat", [465] = "listxattrat",
-	[466] = "removexattrat", [467] = "open_tree_attr", [468] = "file_getattr",
-	[469] = "file_setattr",
-};
+static const char sc_names[] =
+	/*   0 */ "read\0" "write\0" "open\0" "close\0" "stat\0" "fstat\0" "lstat\0" "poll\0" "lseek\0"
+	/*   9 */ "mmap\0" "mprotect\0" "munmap\0" "brk\0" "rt_sigaction\0" "rt_sigprocmask\0"
+	/*  15 */ "rt_sigreturn\0" "ioctl\0" "pread64\0" "pwrite64\0" "readv\0" "writev\0" "access\0" "pipe\0"
+	/*  23 */ "select\0" "sched_yield\0" "mremap\0" "msync\0" "mincore\0" "madvise\0" "shmget\0" "shmat\0"
+	/*  31 */ "shmctl\0" "dup\0" "dup2\0" "pause\0" "nanosleep\0" "getitimer\0" "alarm\0" "setitimer\0"
+	/*  39 */ "getpid\0" "sendfile\0" "socket\0" "connect\0" "accept\0" "sendto\0" "recvfrom\0"
+	/*  46 */ "sendmsg\0" "recvmsg\0" "shutdown\0" "bind\0" "listen\0" "getsockname\0" "getpeername\0"
+	/*  53 */ "socketpair\0" "setsockopt\0" "getsockopt\0" "clone\0" "fork\0" "vfork\0" "execve\0"
+	/*  60 */ "exit\0" "wait4\0" "kill\0" "uname\0" "semget\0" "semop\0" "semctl\0" "shmdt\0" "msgget\0"
+	/*  69 */ "msgsnd\0" "msgrcv\0" "msgctl\0" "fcntl\0" "flock\0" "fsync\0" "fdatasync\0" "truncate\0"
+	/*  77 */ "ftruncate\0" "getdents\0" "getcwd\0" "chdir\0" "fchdir\0" "rename\0" "mkdir\0" "rmdir\0"
+	/*  85 */ "creat\0" "link\0" "unlink\0" "symlink\0" "readlink\0" "chmod\0" "fchmod\0" "chown\0"
+	/*  93 */ "fchown\0" "lchown\0" "umask\0" "gettimeofday\0" "getrlimit\0" "getrusage\0" "sysinfo\0"
+	/* 100 */ "times\0" "ptrace\0" "getuid\0" "syslog\0" "getgid\0" "setuid\0" "setgid\0" "geteuid\0"
+	/* 108 */ "getegid\0" "setpgid\0" "getppid\0" "getpgrp\0" "setsid\0" "setreuid\0" "setregid\0"
+	/* 115 */ "getgroups\0" "setgroups\0" "setresuid\0" "getresuid\0" "setresgid\0" "getresgid\0"
+	/* 121 */ "getpgid\0" "setfsuid\0" "setfsgid\0" "getsid\0" "capget\0" "capset\0" "rt_sigpending\0"
+	/* 128 */ "rt_sigtimedwait\0" "rt_sigqueueinfo\0" "rt_sigsuspend\0" "sigaltstack\0" "utime\0"
+	/* 133 */ "mknod\0" "uselib\0" "personality\0" "ustat\0" "statfs\0" "fstatfs\0" "sysfs\0"
+	/* 140 */ "getpriority\0" "setpriority\0" "sched_setparam\0" "sched_getparam\0" "sched_setscheduler\0"
+	/* 145 */ "sched_getscheduler\0" "sched_get_priority_max\0" "sched_get_priority_min\0"
+	/* 148 */ "sched_rr_get_interval\0" "mlock\0" "munlock\0" "mlockall\0" "munlockall\0" "vhangup\0"
+	/* 154 */ "modify_ldt\0" "pivot_root\0" "_sysctl\0" "prctl\0" "arch_prctl\0" "adjtimex\0"
+	/* 160 */ "setrlimit\0" "chroot\0" "sync\0" "acct\0" "settimeofday\0" "mount\0" "umount2\0" "swapon\0"
+	/* 168 */ "swapoff\0" "reboot\0" "sethostname\0" "setdomainname\0" "iopl\0" "ioperm\0"
+	/* 174 */ "create_module\0" "init_module\0" "delete_module\0" "get_kernel_syms\0" "query_module\0"
+	/* 179 */ "quotactl\0" "nfsservctl\0" "getpmsg\0" "putpmsg\0" "afs_syscall\0" "tuxcall\0" "security\0"
+	/* 186 */ "gettid\0" "readahead\0" "setxattr\0" "lsetxattr\0" "fsetxattr\0" "getxattr\0" "lgetxattr\0"
+	/* 193 */ "fgetxattr\0" "listxattr\0" "llistxattr\0" "flistxattr\0" "removexattr\0" "lremovexattr\0"
+	/* 199 */ "fremovexattr\0" "tkill\0" "time\0" "futex\0" "sched_setaffinity\0" "sched_getaffinity\0"
+	/* 205 */ "set_thread_area\0" "io_setup\0" "io_destroy\0" "io_getevents\0" "io_submit\0" "io_cancel\0"
+	/* 211 */ "get_thread_area\0" "lookup_dcookie\0" "epoll_create\0" "epoll_ctl_old\0" "epoll_wait_old\0"
+	/* 216 */ "remap_file_pages\0" "getdents64\0" "set_tid_address\0" "restart_syscall\0" "semtimedop\0"
+	/* 221 */ "fadvise64\0" "timer_create\0" "timer_settime\0" "timer_gettime\0" "timer_getoverrun\0"
+	/* 226 */ "timer_delete\0" "clock_settime\0" "clock_gettime\0" "clock_getres\0" "clock_nanosleep\0"
+	/* 231 */ "exit_group\0" "epoll_wait\0" "epoll_ctl\0" "tgkill\0" "utimes\0" "vserver\0" "mbind\0"
+	/* 238 */ "set_mempolicy\0" "get_mempolicy\0" "mq_open\0" "mq_unlink\0" "mq_timedsend\0"
+	/* 243 */ "mq_timedreceive\0" "mq_notify\0" "mq_getsetattr\0" "kexec_load\0" "waitid\0" "add_key\0"
+	/* 249 */ "request_key\0" "keyctl\0" "ioprio_set\0" "ioprio_get\0" "inotify_init\0"
+	/* 254 */ "inotify_add_watch\0" "inotify_rm_watch\0" "migrate_pages\0" "openat\0" "mkdirat\0"
+	/* 259 */ "mknodat\0" "fchownat\0" "futimesat\0" "newfstatat\0" "unlinkat\0" "renameat\0" "linkat\0"
+	/* 266 */ "symlinkat\0" "readlinkat\0" "fchmodat\0" "faccessat\0" "pselect6\0" "ppoll\0" "unshare\0"
+	/* 273 */ "set_robust_list\0" "get_robust_list\0" "splice\0" "tee\0" "sync_file_range\0" "vmsplice\0"
+	/* 279 */ "move_pages\0" "utimensat\0" "epoll_pwait\0" "signalfd\0" "timerfd_create\0" "eventfd\0"
+	/* 285 */ "fallocate\0" "timerfd_settime\0" "timerfd_gettime\0" "accept4\0" "signalfd4\0" "eventfd2\0"
+	/* 291 */ "epoll_create1\0" "dup3\0" "pipe2\0" "inotify_init1\0" "preadv\0" "pwritev\0"
+	/* 297 */ "rt_tgsigqueueinfo\0" "perf_event_open\0" "recvmmsg\0" "fanotify_init\0" "fanotify_mark\0"
+	/* 302 */ "prlimit64\0" "name_to_handle_at\0" "open_by_handle_at\0" "clock_adjtime\0" "syncfs\0"
+	/* 307 */ "sendmmsg\0" "setns\0" "getcpu\0" "process_vm_readv\0" "process_vm_writev\0" "kcmp\0"
+	/* 313 */ "finit_module\0" "sched_setattr\0" "sched_getattr\0" "renameat2\0" "seccomp\0" "getrandom\0"
+	/* 319 */ "memfd_create\0" "kexec_file_load\0" "bpf\0" "execveat\0" "userfaultfd\0" "membarrier\0"
+	/* 325 */ "mlock2\0" "copy_file_range\0" "preadv2\0" "pwritev2\0" "pkey_mprotect\0" "pkey_alloc\0"
+	/* 331 */ "pkey_free\0" "statx\0" "io_pgetevents\0" "rseq\0" "uretprobe\0" "uprobe\0" "\0" "\0" "\0"
+	/* 340 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 358 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 376 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 394 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 412 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "pidfd_send_signal\0"
+	/* 425 */ "io_uring_setup\0" "io_uring_enter\0" "io_uring_register\0" "open_tree\0" "move_mount\0"
+	/* 430 */ "fsopen\0" "fsconfig\0" "fsmount\0" "fspick\0" "pidfd_open\0" "clone3\0" "close_range\0"
+	/* 437 */ "openat2\0" "pidfd_getfd\0" "faccessat2\0" "process_madvise\0" "epoll_pwait2\0"
+	/* 442 */ "mount_setattr\0" "quotactl_fd\0" "landlock_create_ruleset\0" "landlock_add_rule\0"
+	/* 446 */ "landlock_restrict_self\0" "memfd_secret\0" "process_mrelease\0" "futex_waitv\0"
+	/* 450 */ "set_mempolicy_home_node\0" "cachestat\0" "fchmodat2\0" "map_shadow_stack\0" "futex_wake\0"
+	/* 455 */ "futex_wait\0" "futex_requeue\0" "statmount\0" "listmount\0" "lsm_get_self_attr\0"
+	/* 460 */ "lsm_set_self_attr\0" "lsm_list_modules\0" "mseal\0" "setxattrat\0" "getxattrat\0"
+	/* 465 */ "listxattrat\0" "removexattrat\0" "open_tree_attr\0" "file_getattr\0" "file_setattr\0";
 #elif defined(__aarch64__)
-static const char *const sc_names[] = {
-	[0] = "io_setup", [1] = "io_destroy", [2] = "io_submit", [3] = "io_cancel",
-	[4] = "io_getevents", [5] = "setxattr", [6] = "lsetxattr", [7] = "fsetxattr",
-	[8] = "getxattr", [9] = "lgetxattr", [10] = "fgetxattr", [11] = "listxattr",
-	[12] = "llistxattr", [13] = "flistxattr", [14] = "removexattr", [15] = "lremovexattr",
-	[16] = "fremovexattr", [17] = "getcwd", [18] = "lookup_dcookie", [19] = "eventfd2",
-	[20] = "epoll_create1", [21] = "epoll_ctl", [22] = "epoll_pwait", [23] = "dup", [24] = "dup3",
-	[25] = "fcntl", [26] = "inotify_init1", [27] = "inotify_add_watch", [28] = "inotify_rm_watch",
-	[29] = "ioctl", [30] = "ioprio_set", [31] = "ioprio_get", [32] = "flock", [33] = "mknodat",
-	[34] = "mkdirat", [35] = "unlinkat", [36] = "symlinkat", [37] = "linkat", [38] = "renameat",
-	[39] = "umount2", [40] = "mount", [41] = "pivot_root", [42] = "nfsservctl", [43] = "statfs",
-	[44] = "fstatfs", [45] = "truncate", [46] = "ftruncate", [47] = "fallocate",
-	[48] = "faccessat", [49] = "chdir", [50] = "fchdir", [51] = "chroot", [52] = "fchmod",
-	[53] = "fchmodat", [54] = "fchownat", [55] = "fchown", [56] = "openat", [57] = "close",
-	[58] = "vhangup", [59] = "pipe2", [60] = "quotactl", [61] = "getdents64", [62] = "lseek",
-	[63] = "read", [64] = "write", [65] = "readv", [66] = "writev", [67] = "pread64",
-	[68] = "pwrite64", [69] = "preadv", [70] = "pwritev", [71] = "sendfile", [72] = "pselect6",
-	[73] = "ppoll", [74] = "signalfd4", [75] = "vmsplice", [76] = "splice", [77] = "tee",
-	[78] = "readlinkat", [79] = "newfstatat", [80] = "fstat", [81] = "sync", [82] = "fsync",
-	[83] = "fdatasync", [84] = "sync_file_range", [85] = "timerfd_create",
-	[86] = "timerfd_settime", [87] = "timerfd_gettime", [88] = "utimensat", [89] = "acct",
-	[90] = "capget", [91] = "capset", [92] = "personality", [93] = "exit", [94] = "exit_group",
-	[95] = "waitid", [96] = "set_tid_address", [97] = "unshare", [98] = "futex",
-	[99] = "set_robust_list", [100] = "get_robust_list", [101] = "nanosleep", [102] = "getitimer",
-	[103] = "setitimer", [104] = "kexec_load", [105] = "init_module", [106] = "delete_module",
-	[107] = "timer_create", [108] = "timer_gettime", [109] = "timer_getoverrun",
-	[110] = "timer_settime", [111] = "timer_delete", [112] = "clock_settime",
-	[113] = "clock_gettime", [114] = "clock_getres", [115] = "clock_nanosleep", [116] = "syslog",
-	[117] = "ptrace", [118] = "sched_setparam", [119] = "sched_setscheduler",
-	[120] = "sched_getscheduler", [121] = "sched_getparam", [122] = "sched_setaffinity",
-	[123] = "sched_getaffinity", [124] = "sched_yield", [125] = "sched_get_priority_max",
-	[126] = "sched_get_priority_min", [127] = "sched_rr_get_interval", [128] = "restart_syscall",
-	[129] = "kill", [130] = "tkill", [131] = "tgkill", [132] = "sigaltstack",
-	[133] = "rt_sigsuspend", [134] = "rt_sigaction", [135] = "rt_sigprocmask",
-	[136] = "rt_sigpending", [137] = "rt_sigtimedwait", [138] = "rt_sigqueueinfo",
-	[139] = "rt_sigreturn", [140] = "setpriority", [141] = "getpriority", [142] = "reboot",
-	[143] = "setregid", [144] = "setgid", [145] = "setreuid", [146] = "setuid",
-	[147] = "setresuid", [148] = "getresuid", [149] = "setresgid", [150] = "getresgid",
-	[151] = "setfsuid", [152] = "setfsgid", [153] = "times", [154] = "setpgid", [155] = "getpgid",
-	[156] = "getsid", [157] = "setsid", [158] = "getgroups", [159] = "setgroups", [160] = "uname",
-	[161] = "sethostname", [162] = "setdomainname", [163] = "getrlimit", [164] = "setrlimit",
-	[165] = "getrusage", [166] = "umask", [167] = "prctl", [168] = "getcpu",
-	[169] = "gettimeofday", [170] = "settimeofday", [171] = "adjtimex", [172] = "getpid",
-	[173] = "getppid", [174] = "getuid", [175] = "geteuid", [176] = "getgid", [177] = "getegid",
-	[178] = "gettid", [179] = "sysinfo", [180] = "mq_open", [181] = "mq_unlink",
-	[182] = "mq_timedsend", [183] = "mq_timedreceive", [184] = "mq_notify",
-	[185] = "mq_getsetattr", [186] = "msgget", [187] = "msgctl", [188] = "msgrcv",
-	[189] = "msgsnd", [190] = "semget", [191] = "semctl", [192] = "semtimedop", [193] = "semop",
-	[194] = "shmget", [195] = "shmctl", [196] = "shmat", [197] = "shmdt", [198] = "socket",
-	[199] = "socketpair", [200] = "bind", [201] = "listen", [202] = "accept", [203] = "connect",
-	[204] = "getsockname", [205] = "getpeername", [206] = "sendto", [207] = "recvfrom",
-	[208] = "setsockopt", [209] = "getsockopt", [210] = "shutdown", [211] = "sendmsg",
-	[212] = "recvmsg", [213] = "readahead", [214] = "brk", [215] = "munmap", [216] = "mremap",
-	[217] = "add_key", [218] = "request_key", [219] = "keyctl", [220] = "clone", [221] = "execve",
-	[222] = "mmap", [223] = "fadvise64", [224] = "swapon", [225] = "swapoff", [226] = "mprotect",
-	[227] = "msync", [228] = "mlock", [229] = "munlock", [230] = "mlockall", [231] = "munlockall",
-	[232] = "mincore", [233] = "madvise", [234] = "remap_file_pages", [235] = "mbind",
-	[236] = "get_mempolicy", [237] = "set_mempolicy", [238] = "migrate_pages",
-	[239] = "move_pages", [240] = "rt_tgsigqueueinfo", [241] = "perf_event_open",
-	[242] = "accept4", [243] = "recvmmsg", [260] = "wait4", [261] = "prlimit64",
-	[262] = "fanotify_init", [263] = "fanotify_mark", [264] = "name_to_handle_at",
-	[265] = "open_by_handle_at", [266] = "clock_adjtime", [267] = "syncfs", [268] = "setns",
-	[269] = "sendmmsg", [270] = "process_vm_readv", [271] = "process_vm_writev", [272] = "kcmp",
-	[273] = "finit_module", [274] = "sched_setattr", [275] = "sched_getattr", [276] = "renameat2",
-	[277] = "seccomp", [278] = "getrandom", [279] = "memfd_create", [280] = "bpf",
-	[281] = "execveat", [282] = "userfaultfd", [283] = "membarrier", [284] = "mlock2",
-	[285] = "copy_file_range", [286] = "preadv2", [287] = "pwritev2", [288] = "pkey_mprotect",
-	[289] = "pkey_alloc", [290] = "pkey_free", [291] = "statx", [292] = "io_pgetevents",
-	[293] = "rseq", [294] = "kexec_file_load", [424] = "pidfd_send_signal",
-	[425] = "io_uring_setup", [426] = "io_uring_enter", [427] = "io_uring_register",
-	[428] = "open_tree", [429] = "move_mount", [430] = "fsopen", [431] = "fsconfig",
-	[432] = "fsmount", [433] = "fspick", [434] = "pidfd_open", [435] = "clone3",
-	[436] = "close_range", [437] = "openat2", [438] = "pidfd_getfd", [439] = "faccessat2",
-	[440] = "process_madvise", [441] = "epoll_pwait2", [442] = "mount_setattr",
-	[443] = "quotactl_fd", [444] = "landlock_create_ruleset", [445] = "landlock_add_rule",
-	[446] = "landlock_restrict_self", [447] = "memfd_secret", [448] = "process_mrelease",
-	[449] = "futex_waitv", [450] = "set_mempolicy_home_node", [451] = "cachestat",
-	[452] = "fchmodat2", [453] = "map_shadow_stack", [454] = "futex_wake", [455] = "futex_wait",
-	[456] = "futex_requeue", [457] = "statmount", [458] = "listmount",
-	[459] = "lsm_get_self_attr", [460] = "lsm_set_self_attr", [461] = "lsm_list_modules",
-	[462] = "mseal", [463] = "setxattrat", [464] = "getxattrat", [465] = "listxattrat",
-	[466] = "removexattrat", [467] = "open_tree_attr", [468] = "file_getattr",
-	[469] = "file_setattr",
-};
+static const char sc_names[] =
+	/*   0 */ "io_setup\0" "io_destroy\0" "io_submit\0" "io_cancel\0" "io_getevents\0" "setxattr\0"
+	/*   6 */ "lsetxattr\0" "fsetxattr\0" "getxattr\0" "lgetxattr\0" "fgetxattr\0" "listxattr\0"
+	/*  12 */ "llistxattr\0" "flistxattr\0" "removexattr\0" "lremovexattr\0" "fremovexattr\0" "getcwd\0"
+	/*  18 */ "lookup_dcookie\0" "eventfd2\0" "epoll_create1\0" "epoll_ctl\0" "epoll_pwait\0" "dup\0"
+	/*  24 */ "dup3\0" "fcntl\0" "inotify_init1\0" "inotify_add_watch\0" "inotify_rm_watch\0" "ioctl\0"
+	/*  30 */ "ioprio_set\0" "ioprio_get\0" "flock\0" "mknodat\0" "mkdirat\0" "unlinkat\0" "symlinkat\0"
+	/*  37 */ "linkat\0" "renameat\0" "umount2\0" "mount\0" "pivot_root\0" "nfsservctl\0" "statfs\0"
+	/*  44 */ "fstatfs\0" "truncate\0" "ftruncate\0" "fallocate\0" "faccessat\0" "chdir\0" "fchdir\0"
+	/*  51 */ "chroot\0" "fchmod\0" "fchmodat\0" "fchownat\0" "fchown\0" "openat\0" "close\0" "vhangup\0"
+	/*  59 */ "pipe2\0" "quotactl\0" "getdents64\0" "lseek\0" "read\0" "write\0" "readv\0" "writev\0"
+	/*  67 */ "pread64\0" "pwrite64\0" "preadv\0" "pwritev\0" "sendfile\0" "pselect6\0" "ppoll\0"
+	/*  74 */ "signalfd4\0" "vmsplice\0" "splice\0" "tee\0" "readlinkat\0" "newfstatat\0" "fstat\0"
+	/*  81 */ "sync\0" "fsync\0" "fdatasync\0" "sync_file_range\0" "timerfd_create\0" "timerfd_settime\0"
+	/*  87 */ "timerfd_gettime\0" "utimensat\0" "acct\0" "capget\0" "capset\0" "personality\0" "exit\0"
+	/*  94 */ "exit_group\0" "waitid\0" "set_tid_address\0" "unshare\0" "futex\0" "set_robust_list\0"
+	/* 100 */ "get_robust_list\0" "nanosleep\0" "getitimer\0" "setitimer\0" "kexec_load\0" "init_module\0"
+	/* 106 */ "delete_module\0" "timer_create\0" "timer_gettime\0" "timer_getoverrun\0" "timer_settime\0"
+	/* 111 */ "timer_delete\0" "clock_settime\0" "clock_gettime\0" "clock_getres\0" "clock_nanosleep\0"
+	/* 116 */ "syslog\0" "ptrace\0" "sched_setparam\0" "sched_setscheduler\0" "sched_getscheduler\0"
+	/* 121 */ "sched_getparam\0" "sched_setaffinity\0" "sched_getaffinity\0" "sched_yield\0"
+	/* 125 */ "sched_get_priority_max\0" "sched_get_priority_min\0" "sched_rr_get_interval\0"
+	/* 128 */ "restart_syscall\0" "kill\0" "tkill\0" "tgkill\0" "sigaltstack\0" "rt_sigsuspend\0"
+	/* 134 */ "rt_sigaction\0" "rt_sigprocmask\0" "rt_sigpending\0" "rt_sigtimedwait\0"
+	/* 138 */ "rt_sigqueueinfo\0" "rt_sigreturn\0" "setpriority\0" "getpriority\0" "reboot\0" "setregid\0"
+	/* 144 */ "setgid\0" "setreuid\0" "setuid\0" "setresuid\0" "getresuid\0" "setresgid\0" "getresgid\0"
+	/* 151 */ "setfsuid\0" "setfsgid\0" "times\0" "setpgid\0" "getpgid\0" "getsid\0" "setsid\0"
+	/* 158 */ "getgroups\0" "setgroups\0" "uname\0" "sethostname\0" "setdomainname\0" "getrlimit\0"
+	/* 164 */ "setrlimit\0" "getrusage\0" "umask\0" "prctl\0" "getcpu\0" "gettimeofday\0" "settimeofday\0"
+	/* 171 */ "adjtimex\0" "getpid\0" "getppid\0" "getuid\0" "geteuid\0" "getgid\0" "getegid\0" "gettid\0"
+	/* 179 */ "sysinfo\0" "mq_open\0" "mq_unlink\0" "mq_timedsend\0" "mq_timedreceive\0" "mq_notify\0"
+	/* 185 */ "mq_getsetattr\0" "msgget\0" "msgctl\0" "msgrcv\0" "msgsnd\0" "semget\0" "semctl\0"
+	/* 192 */ "semtimedop\0" "semop\0" "shmget\0" "shmctl\0" "shmat\0" "shmdt\0" "socket\0" "socketpair\0"
+	/* 200 */ "bind\0" "listen\0" "accept\0" "connect\0" "getsockname\0" "getpeername\0" "sendto\0"
+	/* 207 */ "recvfrom\0" "setsockopt\0" "getsockopt\0" "shutdown\0" "sendmsg\0" "recvmsg\0"
+	/* 213 */ "readahead\0" "brk\0" "munmap\0" "mremap\0" "add_key\0" "request_key\0" "keyctl\0" "clone\0"
+	/* 221 */ "execve\0" "mmap\0" "fadvise64\0" "swapon\0" "swapoff\0" "mprotect\0" "msync\0" "mlock\0"
+	/* 229 */ "munlock\0" "mlockall\0" "munlockall\0" "mincore\0" "madvise\0" "remap_file_pages\0"
+	/* 235 */ "mbind\0" "get_mempolicy\0" "set_mempolicy\0" "migrate_pages\0" "move_pages\0"
+	/* 240 */ "rt_tgsigqueueinfo\0" "perf_event_open\0" "accept4\0" "recvmmsg\0" "\0" "\0" "\0" "\0" "\0"
+	/* 249 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "wait4\0" "prlimit64\0"
+	/* 262 */ "fanotify_init\0" "fanotify_mark\0" "name_to_handle_at\0" "open_by_handle_at\0"
+	/* 266 */ "clock_adjtime\0" "syncfs\0" "setns\0" "sendmmsg\0" "process_vm_readv\0"
+	/* 271 */ "process_vm_writev\0" "kcmp\0" "finit_module\0" "sched_setattr\0" "sched_getattr\0"
+	/* 276 */ "renameat2\0" "seccomp\0" "getrandom\0" "memfd_create\0" "bpf\0" "execveat\0"
+	/* 282 */ "userfaultfd\0" "membarrier\0" "mlock2\0" "copy_file_range\0" "preadv2\0" "pwritev2\0"
+	/* 288 */ "pkey_mprotect\0" "pkey_alloc\0" "pkey_free\0" "statx\0" "io_pgetevents\0" "rseq\0"
+	/* 294 */ "kexec_file_load\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 309 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 327 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 345 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 363 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 381 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 399 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0" "\0"
+	/* 417 */ "\0" "\0" "\0" "\0" "\0" "\0" "\0" "pidfd_send_signal\0" "io_uring_setup\0"
+	/* 426 */ "io_uring_enter\0" "io_uring_register\0" "open_tree\0" "move_mount\0" "fsopen\0"
+	/* 431 */ "fsconfig\0" "fsmount\0" "fspick\0" "pidfd_open\0" "clone3\0" "close_range\0" "openat2\0"
+	/* 438 */ "pidfd_getfd\0" "faccessat2\0" "process_madvise\0" "epoll_pwait2\0" "mount_setattr\0"
+	/* 443 */ "quotactl_fd\0" "landlock_create_ruleset\0" "landlock_add_rule\0" "landlock_restrict_self\0"
+	/* 447 */ "memfd_secret\0" "process_mrelease\0" "futex_waitv\0" "set_mempolicy_home_node\0"
+	/* 451 */ "cachestat\0" "fchmodat2\0" "map_shadow_stack\0" "futex_wake\0" "futex_wait\0"
+	/* 456 */ "futex_requeue\0" "statmount\0" "listmount\0" "lsm_get_self_attr\0" "lsm_set_self_attr\0"
+	/* 461 */ "lsm_list_modules\0" "mseal\0" "setxattrat\0" "getxattrat\0" "listxattrat\0"
+	/* 466 */ "removexattrat\0" "open_tree_attr\0" "file_getattr\0" "file_setattr\0";
 #elif defined(__arm__)
 /* 32-bit ARM EABI (arch/arm/tools/syscall.tbl; the gaps are OABI-only
  * numbers): 32-bit names, e.g. mmap2, fstatat64, clock_gettime64 */
-static const char *const sc_names[] = {
-	[0] = "restart_syscall", [1] = "exit", [2] = "fork", [3] = "read", [4] = "write", [5] = "open",
-	[6] = "close", [8] = "creat", [9] = "link", [10] = "unlink", [11] = "execve", [12] = "chdir",
-	[14] = "mknod", [15] = "chmod", [16] = "lchown", [19] = "lseek", [20] = "getpid", [21] = "mount",
-	[23] = "setuid", [24] = "getuid", [26] = "ptrace", [29] = "pause", [33] = "access", [34] = "nice",
-	[36] = "sync", [37] = "kill", [38] = "rename", [39] = "mkdir", [40] = "rmdir", [41] = "dup",
-	[42] = "pipe", [43] = "times", [45] = "brk", [46] = "setgid", [47] = "getgid", [49] = "geteuid",
-	[50] = "getegid", [51] = "acct", [52] = "umount2", [54] = "ioctl", [55] = "fcntl",
-	[57] = "setpgid", [60] = "umask", [61] = "chroot", [62] = "ustat", [63] = "dup2",
-	[64] = "getppid", [65] = "getpgrp", [66] = "setsid", [67] = "sigaction", [70] = "setreuid",
-	[71] = "setregid", [72] = "sigsuspend", [73] = "sigpending", [74] = "sethostname",
-	[75] = "setrlimit", [77] = "getrusage", [78] = "gettimeofday", [79] = "settimeofday",
-	[80] = "getgroups", [81] = "setgroups", [83] = "symlink", [85] = "readlink", [86] = "uselib",
-	[87] = "swapon", [88] = "reboot", [91] = "munmap", [92] = "truncate", [93] = "ftruncate",
-	[94] = "fchmod", [95] = "fchown", [96] = "getpriority", [97] = "setpriority", [99] = "statfs",
-	[100] = "fstatfs", [103] = "syslog", [104] = "setitimer", [105] = "getitimer", [106] = "stat",
-	[107] = "lstat", [108] = "fstat", [111] = "vhangup", [114] = "wait4", [115] = "swapoff",
-	[116] = "sysinfo", [118] = "fsync", [119] = "sigreturn", [120] = "clone", [121] = "setdomainname",
-	[122] = "uname", [124] = "adjtimex", [125] = "mprotect", [126] = "sigprocmask",
-	[128] = "init_module", [129] = "delete_module", [131] = "quotactl", [132] = "getpgid",
-	[133] = "fchdir", [134] = "bdflush", [135] = "sysfs", [136] = "personality", [138] = "setfsuid",
-	[139] = "setfsgid", [140] = "_llseek", [141] = "getdents", [142] = "_newselect", [143] = "flock",
-	[144] = "msync", [145] = "readv", [146] = "writev", [147] = "getsid", [148] = "fdatasync",
-	[149] = "_sysctl", [150] = "mlock", [151] = "munlock", [152] = "mlockall", [153] = "munlockall",
-	[154] = "sched_setparam", [155] = "sched_getparam", [156] = "sched_setscheduler",
-	[157] = "sched_getscheduler", [158] = "sched_yield", [159] = "sched_get_priority_max",
-	[160] = "sched_get_priority_min", [161] = "sched_rr_get_interval", [162] = "nanosleep",
-	[163] = "mremap", [164] = "setresuid", [165] = "getresuid", [168] = "poll", [169] = "nfsservctl",
-	[170] = "setresgid", [171] = "getresgid", [172] = "prctl", [173] = "rt_sigreturn",
-	[174] = "rt_sigaction", [175] = "rt_sigprocmask", [176] = "rt_sigpending",
-	[177] = "rt_sigtimedwait", [178] = "rt_sigqueueinfo", [179] = "rt_sigsuspend", [180] = "pread64",
-	[181] = "pwrite64", [182] = "chown", [183] = "getcwd", [184] = "capget", [185] = "capset",
-	[186] = "sigaltstack", [187] = "sendfile", [190] = "vfork", [191] = "ugetrlimit", [192] = "mmap2",
-	[193] = "truncate64", [194] = "ftruncate64", [195] = "stat64", [196] = "lstat64",
-	[197] = "fstat64", [198] = "lchown32", [199] = "getuid32", [200] = "getgid32",
-	[201] = "geteuid32", [202] = "getegid32", [203] = "setreuid32", [204] = "setregid32",
-	[205] = "getgroups32", [206] = "setgroups32", [207] = "fchown32", [208] = "setresuid32",
-	[209] = "getresuid32", [210] = "setresgid32", [211] = "getresgid32", [212] = "chown32",
-	[213] = "setuid32", [214] = "setgid32", [215] = "setfsuid32", [216] = "setfsgid32",
-	[217] = "getdents64", [218] = "pivot_root", [219] = "mincore", [220] = "madvise",
-	[221] = "fcntl64", [224] = "gettid", [225] = "readahead", [226] = "setxattr", [227] = "lsetxattr",
-	[228] = "fsetxattr", [229] = "getxattr", [230] = "lgetxattr", [231] = "fgetxattr",
-	[232] = "listxattr", [233] = "llistxattr", [234] = "flistxattr", [235] = "removexattr",
-	[236] = "lremovexattr", [237] = "fremovexattr", [238] = "tkill", [239] = "sendfile64",
-	[240] = "futex", [241] = "sched_setaffinity", [242] = "sched_getaffinity", [243] = "io_setup",
-	[244] = "io_destroy", [245] = "io_getevents", [246] = "io_submit", [247] = "io_cancel",
-	[248] = "exit_group", [249] = "lookup_dcookie", [250] = "epoll_create", [251] = "epoll_ctl",
-	[252] = "epoll_wait", [253] = "remap_file_pages", [256] = "set_tid_address",
-	[257] = "timer_create", [258] = "timer_settime", [259] = "timer_gettime",
-	[260] = "timer_getoverrun", [261] = "timer_delete", [262] = "clock_settime",
-	[263] = "clock_gettime", [264] = "clock_getres", [265] = "clock_nanosleep", [266] = "statfs64",
-	[267] = "fstatfs64", [268] = "tgkill", [269] = "utimes", [270] = "arm_fadvise64_64",
-	[271] = "pciconfig_iobase", [272] = "pciconfig_read", [273] = "pciconfig_write",
-	[274] = "mq_open", [275] = "mq_unlink", [276] = "mq_timedsend", [277] = "mq_timedreceive",
-	[278] = "mq_notify", [279] = "mq_getsetattr", [280] = "waitid", [281] = "socket", [282] = "bind",
-	[283] = "connect", [284] = "listen", [285] = "accept", [286] = "getsockname",
-	[287] = "getpeername", [288] = "socketpair", [289] = "send", [290] = "sendto", [291] = "recv",
-	[292] = "recvfrom", [293] = "shutdown", [294] = "setsockopt", [295] = "getsockopt",
-	[296] = "sendmsg", [297] = "recvmsg", [298] = "semop", [299] = "semget", [300] = "semctl",
-	[301] = "msgsnd", [302] = "msgrcv", [303] = "msgget", [304] = "msgctl", [305] = "shmat",
-	[306] = "shmdt", [307] = "shmget", [308] = "shmctl", [309] = "add_key", [310] = "request_key",
-	[311] = "keyctl", [312] = "semtimedop", [313] = "vserver", [314] = "ioprio_set",
-	[315] = "ioprio_get", [316] = "inotify_init", [317] = "inotify_add_watch",
-	[318] = "inotify_rm_watch", [319] = "mbind", [320] = "get_mempolicy", [321] = "set_mempolicy",
-	[322] = "openat", [323] = "mkdirat", [324] = "mknodat", [325] = "fchownat", [326] = "futimesat",
-	[327] = "fstatat64", [328] = "unlinkat", [329] = "renameat", [330] = "linkat",
-	[331] = "symlinkat", [332] = "readlinkat", [333] = "fchmodat", [334] = "faccessat",
-	[335] = "pselect6", [336] = "ppoll", [337] = "unshare", [338] = "set_robust_list",
-	[339] = "get_robust_list", [340] = "splice", [341] = "arm_sync_file_range", [342] = "tee",
-	[343] = "vmsplice", [344] = "move_pages", [345] = "getcpu", [346] = "epoll_pwait",
-	[347] = "kexec_load", [348] = "utimensat", [349] = "signalfd", [350] = "timerfd_create",
-	[351] = "eventfd", [352] = "fallocate", [353] = "timerfd_settime", [354] = "timerfd_gettime",
-	[355] = "signalfd4", [356] = "eventfd2", [357] = "epoll_create1", [358] = "dup3", [359] = "pipe2",
-	[360] = "inotify_init1", [361] = "preadv", [362] = "pwritev", [363] = "rt_tgsigqueueinfo",
-	[364] = "perf_event_open", [365] = "recvmmsg", [366] = "accept4", [367] = "fanotify_init",
-	[368] = "fanotify_mark", [369] = "prlimit64", [370] = "name_to_handle_at",
-	[371] = "open_by_handle_at", [372] = "clock_adjtime", [373] = "syncfs", [374] = "sendmmsg",
-	[375] = "setns", [376] = "process_vm_readv", [377] = "process_vm_writev", [378] = "kcmp",
-	[379] = "finit_module", [380] = "sched_setattr", [381] = "sched_getattr", [382] = "renameat2",
-	[383] = "seccomp", [384] = "getrandom", [385] = "memfd_create", [386] = "bpf", [387] = "execveat",
-	[388] = "userfaultfd", [389] = "membarrier", [390] = "mlock2", [391] = "copy_file_range",
-	[392] = "preadv2", [393] = "pwritev2", [394] = "pkey_mprotect", [395] = "pkey_alloc",
-	[396] = "pkey_free", [397] = "statx", [398] = "rseq", [399] = "io_pgetevents",
-	[400] = "migrate_pages", [401] = "kexec_file_load", [403] = "clock_gettime64",
-	[404] = "clock_settime64", [405] = "clock_adjtime64", [406] = "clock_getres_time64",
-	[407] = "clock_nanosleep_time64", [408] = "timer_gettime64", [409] = "timer_settime64",
-	[410] = "timerfd_gettime64", [411] = "timerfd_settime64", [412] = "utimensat_time64",
-	[413] = "pselect6_time64", [414] = "ppoll_time64", [416] = "io_pgetevents_time64",
-	[417] = "recvmmsg_time64", [418] = "mq_timedsend_time64", [419] = "mq_timedreceive_time64",
-	[420] = "semtimedop_time64", [421] = "rt_sigtimedwait_time64", [422] = "futex_time64",
-	[423] = "sched_rr_get_interval_time64", [424] = "pidfd_send_signal", [425] = "io_uring_setup",
-	[426] = "io_uring_enter", [427] = "io_uring_register", [428] = "open_tree", [429] = "move_mount",
-	[430] = "fsopen", [431] = "fsconfig", [432] = "fsmount", [433] = "fspick", [434] = "pidfd_open",
-	[435] = "clone3", [436] = "close_range", [437] = "openat2", [438] = "pidfd_getfd",
-	[439] = "faccessat2", [440] = "process_madvise", [441] = "epoll_pwait2", [442] = "mount_setattr",
-	[443] = "quotactl_fd", [444] = "landlock_create_ruleset", [445] = "landlock_add_rule",
-	[446] = "landlock_restrict_self", [447] = "memfd_secret", [448] = "process_mrelease",
-	[449] = "futex_waitv", [450] = "set_mempolicy_home_node", [451] = "cachestat",
-	[452] = "fchmodat2", [453] = "map_shadow_stack", [454] = "futex_wake", [455] = "futex_wait",
-	[456] = "futex_requeue", [457] = "statmount", [458] = "listmount", [459] = "lsm_get_self_attr",
-	[460] = "lsm_set_self_attr", [461] = "lsm_list_modules", [462] = "mseal", [463] = "setxattrat",
-	[464] = "getxattrat", [465] = "listxattrat", [466] = "removexattrat", [467] = "open_tree_attr",
-	[468] = "file_getattr", [469] = "file_setattr",
-};
+static const char sc_names[] =
+	/*   0 */ "restart_syscall\0" "exit\0" "fork\0" "read\0" "write\0" "open\0" "close\0" "\0" "creat\0"
+	/*   9 */ "link\0" "unlink\0" "execve\0" "chdir\0" "\0" "mknod\0" "chmod\0" "lchown\0" "\0" "\0"
+	/*  19 */ "lseek\0" "getpid\0" "mount\0" "\0" "setuid\0" "getuid\0" "\0" "ptrace\0" "\0" "\0"
+	/*  29 */ "pause\0" "\0" "\0" "\0" "access\0" "nice\0" "\0" "sync\0" "kill\0" "rename\0" "mkdir\0"
+	/*  40 */ "rmdir\0" "dup\0" "pipe\0" "times\0" "\0" "brk\0" "setgid\0" "getgid\0" "\0" "geteuid\0"
+	/*  50 */ "getegid\0" "acct\0" "umount2\0" "\0" "ioctl\0" "fcntl\0" "\0" "setpgid\0" "\0" "\0"
+	/*  60 */ "umask\0" "chroot\0" "ustat\0" "dup2\0" "getppid\0" "getpgrp\0" "setsid\0" "sigaction\0"
+	/*  68 */ "\0" "\0" "setreuid\0" "setregid\0" "sigsuspend\0" "sigpending\0" "sethostname\0"
+	/*  75 */ "setrlimit\0" "\0" "getrusage\0" "gettimeofday\0" "settimeofday\0" "getgroups\0"
+	/*  81 */ "setgroups\0" "\0" "symlink\0" "\0" "readlink\0" "uselib\0" "swapon\0" "reboot\0" "\0" "\0"
+	/*  91 */ "munmap\0" "truncate\0" "ftruncate\0" "fchmod\0" "fchown\0" "getpriority\0" "setpriority\0"
+	/*  98 */ "\0" "statfs\0" "fstatfs\0" "\0" "\0" "syslog\0" "setitimer\0" "getitimer\0" "stat\0"
+	/* 107 */ "lstat\0" "fstat\0" "\0" "\0" "vhangup\0" "\0" "\0" "wait4\0" "swapoff\0" "sysinfo\0" "\0"
+	/* 118 */ "fsync\0" "sigreturn\0" "clone\0" "setdomainname\0" "uname\0" "\0" "adjtimex\0" "mprotect\0"
+	/* 126 */ "sigprocmask\0" "\0" "init_module\0" "delete_module\0" "\0" "quotactl\0" "getpgid\0"
+	/* 133 */ "fchdir\0" "bdflush\0" "sysfs\0" "personality\0" "\0" "setfsuid\0" "setfsgid\0" "_llseek\0"
+	/* 141 */ "getdents\0" "_newselect\0" "flock\0" "msync\0" "readv\0" "writev\0" "getsid\0"
+	/* 148 */ "fdatasync\0" "_sysctl\0" "mlock\0" "munlock\0" "mlockall\0" "munlockall\0"
+	/* 154 */ "sched_setparam\0" "sched_getparam\0" "sched_setscheduler\0" "sched_getscheduler\0"
+	/* 158 */ "sched_yield\0" "sched_get_priority_max\0" "sched_get_priority_min\0"
+	/* 161 */ "sched_rr_get_interval\0" "nanosleep\0" "mremap\0" "setresuid\0" "getresuid\0" "\0" "\0"
+	/* 168 */ "poll\0" "nfsservctl\0" "setresgid\0" "getresgid\0" "prctl\0" "rt_sigreturn\0"
+	/* 174 */ "rt_sigaction\0" "rt_sigprocmask\0" "rt_sigpending\0" "rt_sigtimedwait\0"
+	/* 178 */ "rt_sigqueueinfo\0" "rt_sigsuspend\0" "pread64\0" "pwrite64\0" "chown\0" "getcwd\0"
+	/* 184 */ "capget\0" "capset\0" "sigaltstack\0" "sendfile\0" "\0" "\0" "vfork\0" "ugetrlimit\0"
+	/* 192 */ "mmap2\0" "truncate64\0" "ftruncate64\0" "stat64\0" "lstat64\0" "fstat64\0" "lchown32\0"
+	/* 199 */ "getuid32\0" "getgid32\0" "geteuid32\0" "getegid32\0" "setreuid32\0" "setregid32\0"
+	/* 205 */ "getgroups32\0" "setgroups32\0" "fchown32\0" "setresuid32\0" "getresuid32\0" "setresgid32\0"
+	/* 211 */ "getresgid32\0" "chown32\0" "setuid32\0" "setgid32\0" "setfsuid32\0" "setfsgid32\0"
+	/* 217 */ "getdents64\0" "pivot_root\0" "mincore\0" "madvise\0" "fcntl64\0" "\0" "\0" "gettid\0"
+	/* 225 */ "readahead\0" "setxattr\0" "lsetxattr\0" "fsetxattr\0" "getxattr\0" "lgetxattr\0"
+	/* 231 */ "fgetxattr\0" "listxattr\0" "llistxattr\0" "flistxattr\0" "removexattr\0" "lremovexattr\0"
+	/* 237 */ "fremovexattr\0" "tkill\0" "sendfile64\0" "futex\0" "sched_setaffinity\0"
+	/* 242 */ "sched_getaffinity\0" "io_setup\0" "io_destroy\0" "io_getevents\0" "io_submit\0"
+	/* 247 */ "io_cancel\0" "exit_group\0" "lookup_dcookie\0" "epoll_create\0" "epoll_ctl\0"
+	/* 252 */ "epoll_wait\0" "remap_file_pages\0" "\0" "\0" "set_tid_address\0" "timer_create\0"
+	/* 258 */ "timer_settime\0" "timer_gettime\0" "timer_getoverrun\0" "timer_delete\0" "clock_settime\0"
+	/* 263 */ "clock_gettime\0" "clock_getres\0" "clock_nanosleep\0" "statfs64\0" "fstatfs64\0" "tgkill\0"
+	/* 269 */ "utimes\0" "arm_fadvise64_64\0" "pciconfig_iobase\0" "pciconfig_read\0" "pciconfig_write\0"
+	/* 274 */ "mq_open\0" "mq_unlink\0" "mq_timedsend\0" "mq_timedreceive\0" "mq_notify\0"
+	/* 279 */ "mq_getsetattr\0" "waitid\0" "socket\0" "bind\0" "connect\0" "listen\0" "accept\0"
+	/* 286 */ "getsockname\0" "getpeername\0" "socketpair\0" "send\0" "sendto\0" "recv\0" "recvfrom\0"
+	/* 293 */ "shutdown\0" "setsockopt\0" "getsockopt\0" "sendmsg\0" "recvmsg\0" "semop\0" "semget\0"
+	/* 300 */ "semctl\0" "msgsnd\0" "msgrcv\0" "msgget\0" "msgctl\0" "shmat\0" "shmdt\0" "shmget\0"
+	/* 308 */ "shmctl\0" "add_key\0" "request_key\0" "keyctl\0" "semtimedop\0" "vserver\0" "ioprio_set\0"
+	/* 315 */ "ioprio_get\0" "inotify_init\0" "inotify_add_watch\0" "inotify_rm_watch\0" "mbind\0"
+	/* 320 */ "get_mempolicy\0" "set_mempolicy\0" "openat\0" "mkdirat\0" "mknodat\0" "fchownat\0"
+	/* 326 */ "futimesat\0" "fstatat64\0" "unlinkat\0" "renameat\0" "linkat\0" "symlinkat\0"
+	/* 332 */ "readlinkat\0" "fchmodat\0" "faccessat\0" "pselect6\0" "ppoll\0" "unshare\0"
+	/* 338 */ "set_robust_list\0" "get_robust_list\0" "splice\0" "arm_sync_file_range\0" "tee\0"
+	/* 343 */ "vmsplice\0" "move_pages\0" "getcpu\0" "epoll_pwait\0" "kexec_load\0" "utimensat\0"
+	/* 349 */ "signalfd\0" "timerfd_create\0" "eventfd\0" "fallocate\0" "timerfd_settime\0"
+	/* 354 */ "timerfd_gettime\0" "signalfd4\0" "eventfd2\0" "epoll_create1\0" "dup3\0" "pipe2\0"
+	/* 360 */ "inotify_init1\0" "preadv\0" "pwritev\0" "rt_tgsigqueueinfo\0" "perf_event_open\0"
+	/* 365 */ "recvmmsg\0" "accept4\0" "fanotify_init\0" "fanotify_mark\0" "prlimit64\0"
+	/* 370 */ "name_to_handle_at\0" "open_by_handle_at\0" "clock_adjtime\0" "syncfs\0" "sendmmsg\0"
+	/* 375 */ "setns\0" "process_vm_readv\0" "process_vm_writev\0" "kcmp\0" "finit_module\0"
+	/* 380 */ "sched_setattr\0" "sched_getattr\0" "renameat2\0" "seccomp\0" "getrandom\0" "memfd_create\0"
+	/* 386 */ "bpf\0" "execveat\0" "userfaultfd\0" "membarrier\0" "mlock2\0" "copy_file_range\0"
+	/* 392 */ "preadv2\0" "pwritev2\0" "pkey_mprotect\0" "pkey_alloc\0" "pkey_free\0" "statx\0" "rseq\0"
+	/* 399 */ "io_pgetevents\0" "migrate_pages\0" "kexec_file_load\0" "\0" "clock_gettime64\0"
+	/* 404 */ "clock_settime64\0" "clock_adjtime64\0" "clock_getres_time64\0" "clock_nanosleep_time64\0"
+	/* 408 */ "timer_gettime64\0" "timer_settime64\0" "timerfd_gettime64\0" "timerfd_settime64\0"
+	/* 412 */ "utimensat_time64\0" "pselect6_time64\0" "ppoll_time64\0" "\0" "io_pgetevents_time64\0"
+	/* 417 */ "recvmmsg_time64\0" "mq_timedsend_time64\0" "mq_timedreceive_time64\0" "semtimedop_time64\0"
+	/* 421 */ "rt_sigtimedwait_time64\0" "futex_time64\0" "sched_rr_get_interval_time64\0"
+	/* 424 */ "pidfd_send_signal\0" "io_uring_setup\0" "io_uring_enter\0" "io_uring_register\0"
+	/* 428 */ "open_tree\0" "move_mount\0" "fsopen\0" "fsconfig\0" "fsmount\0" "fspick\0" "pidfd_open\0"
+	/* 435 */ "clone3\0" "close_range\0" "openat2\0" "pidfd_getfd\0" "faccessat2\0" "process_madvise\0"
+	/* 441 */ "epoll_pwait2\0" "mount_setattr\0" "quotactl_fd\0" "landlock_create_ruleset\0"
+	/* 445 */ "landlock_add_rule\0" "landlock_restrict_self\0" "memfd_secret\0" "process_mrelease\0"
+	/* 449 */ "futex_waitv\0" "set_mempolicy_home_node\0" "cachestat\0" "fchmodat2\0" "map_shadow_stack\0"
+	/* 454 */ "futex_wake\0" "futex_wait\0" "futex_requeue\0" "statmount\0" "listmount\0"
+	/* 459 */ "lsm_get_self_attr\0" "lsm_set_self_attr\0" "lsm_list_modules\0" "mseal\0" "setxattrat\0"
+	/* 464 */ "getxattrat\0" "listxattrat\0" "removexattrat\0" "open_tree_attr\0" "file_getattr\0"
+	/* 469 */ "file_setattr\0";
 #else
 #error "corebox: no syscall table for this architecture (add one to tools/syscalls.c)"
 #endif
 
-static const char *const errno_names[] = {
-	[1] = "EPERM", [2] = "ENOENT", [3] = "ESRCH", [4] = "EINTR", [5] = "EIO", [6] = "ENXIO",
-	[7] = "E2BIG", [8] = "ENOEXEC", [9] = "EBADF", [10] = "ECHILD", [11] = "EAGAIN",
-	[12] = "ENOMEM", [13] = "EACCES", [14] = "EFAULT", [15] = "ENOTBLK", [16] = "EBUSY",
-	[17] = "EEXIST", [18] = "EXDEV", [19] = "ENODEV", [20] = "ENOTDIR", [21] = "EISDIR",
-	[22] = "EINVAL", [23] = "ENFILE", [24] = "EMFILE", [25] = "ENOTTY", [26] = "ETXTBSY",
-	[27] = "EFBIG", [28] = "ENOSPC", [29] = "ESPIPE", [30] = "EROFS", [31] = "EMLINK",
-	[32] = "EPIPE", [33] = "EDOM", [34] = "ERANGE", [35] = "EDEADLK", [36] = "ENAMETOOLONG",
-	[37] = "ENOLCK", [38] = "ENOSYS", [39] = "ENOTEMPTY", [40] = "ELOOP", [42] = "ENOMSG",
-	[43] = "EIDRM", [44] = "ECHRNG", [45] = "EL2NSYNC", [46] = "EL3HLT", [47] = "EL3RST",
-	[48] = "ELNRNG", [49] = "EUNATCH", [50] = "ENOCSI", [51] = "EL2HLT", [52] = "EBADE",
-	[53] = "EBADR", [54] = "EXFULL", [55] = "ENOANO", [56] = "EBADRQC", [57] = "EBADSLT",
-	[59] = "EBFONT", [60] = "ENOSTR", [61] = "ENODATA", [62] = "ETIME", [63] = "ENOSR",
-	[64] = "ENONET", [65] = "ENOPKG", [66] = "EREMOTE", [67] = "ENOLINK", [68] = "EADV",
-	[69] = "ESRMNT", [70] = "ECOMM", [71] = "EPROTO", [72] = "EMULTIHOP", [73] = "EDOTDOT",
-	[74] = "EBADMSG", [75] = "EOVERFLOW", [76] = "ENOTUNIQ", [77] = "EBADFD", [78] = "EREMCHG",
-	[79] = "ELIBACC", [80] = "ELIBBAD", [81] = "ELIBSCN", [82] = "ELIBMAX", [83] = "ELIBEXEC",
-	[84] = "EILSEQ", [85] = "ERESTART", [86] = "ESTRPIPE", [87] = "EUSERS", [88] = "ENOTSOCK",
-	[89] = "EDESTADDRREQ", [90] = "EMSGSIZE", [91] = "EPROTOTYPE", [92] = "ENOPROTOOPT",
-	[93] = "EPROTONOSUPPORT", [94] = "ESOCKTNOSUPPORT", [95] = "EOPNOTSUPP",
-	[96] = "EPFNOSUPPORT", [97] = "EAFNOSUPPORT", [98] = "EADDRINUSE", [99] = "EADDRNOTAVAIL",
-	[100] = "ENETDOWN", [101] = "ENETUNREACH", [102] = "ENETRESET", [103] = "ECONNABORTED",
-	[104] = "ECONNRESET", [105] = "ENOBUFS", [106] = "EISCONN", [107] = "ENOTCONN",
-	[108] = "ESHUTDOWN", [109] = "ETOOMANYREFS", [110] = "ETIMEDOUT", [111] = "ECONNREFUSED",
-	[112] = "EHOSTDOWN", [113] = "EHOSTUNREACH", [114] = "EALREADY", [115] = "EINPROGRESS",
-	[116] = "ESTALE", [117] = "EUCLEAN", [118] = "ENOTNAM", [119] = "ENAVAIL", [120] = "EISNAM",
-	[121] = "EREMOTEIO", [122] = "EDQUOT", [123] = "ENOMEDIUM", [124] = "EMEDIUMTYPE",
-	[125] = "ECANCELED", [126] = "ENOKEY", [127] = "EKEYEXPIRED", [128] = "EKEYREVOKED",
-	[129] = "EKEYREJECTED", [130] = "EOWNERDEAD", [131] = "ENOTRECOVERABLE", [132] = "ERFKILL",
-	[133] = "EHWPOISON",
-};
+static const char errno_names[] =
+	/*   0 */ "\0" "EPERM\0" "ENOENT\0" "ESRCH\0" "EINTR\0" "EIO\0" "ENXIO\0" "E2BIG\0" "ENOEXEC\0"
+	/*   9 */ "EBADF\0" "ECHILD\0" "EAGAIN\0" "ENOMEM\0" "EACCES\0" "EFAULT\0" "ENOTBLK\0" "EBUSY\0"
+	/*  17 */ "EEXIST\0" "EXDEV\0" "ENODEV\0" "ENOTDIR\0" "EISDIR\0" "EINVAL\0" "ENFILE\0" "EMFILE\0"
+	/*  25 */ "ENOTTY\0" "ETXTBSY\0" "EFBIG\0" "ENOSPC\0" "ESPIPE\0" "EROFS\0" "EMLINK\0" "EPIPE\0"
+	/*  33 */ "EDOM\0" "ERANGE\0" "EDEADLK\0" "ENAMETOOLONG\0" "ENOLCK\0" "ENOSYS\0" "ENOTEMPTY\0"
+	/*  40 */ "ELOOP\0" "\0" "ENOMSG\0" "EIDRM\0" "ECHRNG\0" "EL2NSYNC\0" "EL3HLT\0" "EL3RST\0" "ELNRNG\0"
+	/*  49 */ "EUNATCH\0" "ENOCSI\0" "EL2HLT\0" "EBADE\0" "EBADR\0" "EXFULL\0" "ENOANO\0" "EBADRQC\0"
+	/*  57 */ "EBADSLT\0" "\0" "EBFONT\0" "ENOSTR\0" "ENODATA\0" "ETIME\0" "ENOSR\0" "ENONET\0" "ENOPKG\0"
+	/*  66 */ "EREMOTE\0" "ENOLINK\0" "EADV\0" "ESRMNT\0" "ECOMM\0" "EPROTO\0" "EMULTIHOP\0" "EDOTDOT\0"
+	/*  74 */ "EBADMSG\0" "EOVERFLOW\0" "ENOTUNIQ\0" "EBADFD\0" "EREMCHG\0" "ELIBACC\0" "ELIBBAD\0"
+	/*  81 */ "ELIBSCN\0" "ELIBMAX\0" "ELIBEXEC\0" "EILSEQ\0" "ERESTART\0" "ESTRPIPE\0" "EUSERS\0"
+	/*  88 */ "ENOTSOCK\0" "EDESTADDRREQ\0" "EMSGSIZE\0" "EPROTOTYPE\0" "ENOPROTOOPT\0"
+	/*  93 */ "EPROTONOSUPPORT\0" "ESOCKTNOSUPPORT\0" "EOPNOTSUPP\0" "EPFNOSUPPORT\0" "EAFNOSUPPORT\0"
+	/*  98 */ "EADDRINUSE\0" "EADDRNOTAVAIL\0" "ENETDOWN\0" "ENETUNREACH\0" "ENETRESET\0" "ECONNABORTED\0"
+	/* 104 */ "ECONNRESET\0" "ENOBUFS\0" "EISCONN\0" "ENOTCONN\0" "ESHUTDOWN\0" "ETOOMANYREFS\0"
+	/* 110 */ "ETIMEDOUT\0" "ECONNREFUSED\0" "EHOSTDOWN\0" "EHOSTUNREACH\0" "EALREADY\0" "EINPROGRESS\0"
+	/* 116 */ "ESTALE\0" "EUCLEAN\0" "ENOTNAM\0" "ENAVAIL\0" "EISNAM\0" "EREMOTEIO\0" "EDQUOT\0"
+	/* 123 */ "ENOMEDIUM\0" "EMEDIUMTYPE\0" "ECANCELED\0" "ENOKEY\0" "EKEYEXPIRED\0" "EKEYREVOKED\0"
+	/* 129 */ "EKEYREJECTED\0" "EOWNERDEAD\0" "ENOTRECOVERABLE\0" "ERFKILL\0" "EHWPOISON\0";
 
-/* Kernel-internal codes, index = err - 512. */
-static const char *const errno_kernel[] = {
-	[0] = "ERESTARTSYS", [1] = "ERESTARTNOINTR", [2] = "ERESTARTNOHAND", [3] = "ENOIOCTLCMD",
-	[4] = "ERESTART_RESTARTBLOCK", [5] = "EPROBE_DEFER", [6] = "EOPENSTALE", [7] = "ENOPARAM",
-	[9] = "EBADHANDLE", [10] = "ENOTSYNC", [11] = "EBADCOOKIE", [12] = "ENOTSUPP",
-	[13] = "ETOOSMALL", [14] = "ESERVERFAULT", [15] = "EBADTYPE", [16] = "EJUKEBOX",
-	[17] = "EIOCBQUEUED", [18] = "ERECALLCONFLICT", [19] = "ENOGRACE",
-};
+/* Kernel-internal codes, number = err - 512. */
+static const char errno_kernel[] =
+	/*   0 */ "ERESTARTSYS\0" "ERESTARTNOINTR\0" "ERESTARTNOHAND\0" "ENOIOCTLCMD\0"
+	/*   4 */ "ERESTART_RESTARTBLOCK\0" "EPROBE_DEFER\0" "EOPENSTALE\0" "ENOPARAM\0" "\0" "EBADHANDLE\0"
+	/*  10 */ "ENOTSYNC\0" "EBADCOOKIE\0" "ENOTSUPP\0" "ETOOSMALL\0" "ESERVERFAULT\0" "EBADTYPE\0"
+	/*  16 */ "EJUKEBOX\0" "EIOCBQUEUED\0" "ERECALLCONFLICT\0" "ENOGRACE\0";
+
+/* name number nr of table tab (sizeof tab bytes), NULL when none */
+static const char *nth_name(const char *tab, size_t size, unsigned nr)
+{
+	const char *p = tab, *end = tab + size - 1;
+
+	for (; p < end && nr; nr--)
+		p += strlen(p) + 1;
+	return p < end && *p ? p : NULL;
+}
+
+/* the number of name, or -1 */
+static int name_nr(const char *tab, size_t size, const char *name)
+{
+	int nr = 0;
+
+	for (const char *p = tab, *end = tab + size - 1; p < end; p += strlen(p) + 1, nr++)
+		if (*p && !strcmp(p, name))
+			return nr;
+	return -1;
+}
+
+#define NTH_NAME(tab, nr) nth_name(tab, sizeof(tab), nr)
+#define NAME_NR(tab, name) name_nr(tab, sizeof(tab), name)
 
 const char *syscall_name(unsigned nr)
 {
-	return nr < ARRAY_SIZE(sc_names) ? sc_names[nr] : NULL;
+	return NTH_NAME(sc_names, nr);
 }
 
 unsigned syscall_max(void)
 {
-	return (unsigned)ARRAY_SIZE(sc_names);
+	static unsigned n;
+
+	if (!n)
+		for (size_t i = 0; i < sizeof(sc_names) - 1; i++)
+			n += !sc_names[i];
+	return n;
 }
 
 /* The kernel names a syscall's tracepoints (sys_enter_NAME) and its
@@ -385,21 +328,14 @@ int syscall_nr(const char *name)
 	for (i = 0; i < ARRAY_SIZE(define_names); i++)
 		if (!strcmp(define_names[i][0], name))
 			name = define_names[i][1];
-	for (i = 0; i < ARRAY_SIZE(sc_names); i++)
-		if (sc_names[i] && !strcmp(sc_names[i], name))
-			return (int)i;
-	return -1;
+	return NAME_NR(sc_names, name);
 }
 
 const char *errno_name(int err)
 {
 	if (err < 0)
 		err = -err;
-	if ((unsigned)err < ARRAY_SIZE(errno_names))
-		return errno_names[err];
-	if (err >= 512 && (unsigned)(err - 512) < ARRAY_SIZE(errno_kernel))
-		return errno_kernel[err - 512];
-	return NULL;
+	return err >= 512 ? NTH_NAME(errno_kernel, (unsigned)err - 512) : NTH_NAME(errno_names, (unsigned)err);
 }
 
 int errno_by_name(const char *name)
@@ -411,15 +347,14 @@ int errno_by_name(const char *name)
 		{ "EWOULDBLOCK", 11 }, { "EDEADLOCK", 35 }, { "ENOTSUP", 95 },
 	};
 	unsigned i;
+	int nr;
 
 	if (!name || !*name)
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(errno_names); i++)
-		if (errno_names[i] && !strcmp(errno_names[i], name))
-			return (int)i;
-	for (i = 0; i < ARRAY_SIZE(errno_kernel); i++)
-		if (errno_kernel[i] && !strcmp(errno_kernel[i], name))
-			return (int)(512 + i);
+	if ((nr = NAME_NR(errno_names, name)) >= 0)
+		return nr;
+	if ((nr = NAME_NR(errno_kernel, name)) >= 0)
+		return 512 + nr;
 	for (i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (!strcmp(aliases[i].name, name))
 			return aliases[i].err;

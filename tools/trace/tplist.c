@@ -9,10 +9,11 @@
  * argument counts.  The probes come from the tracing compiler's USDT
  * reader (tools/probe/usdt.h).  Errors go to stderr with exit status 1
  * where bcc prints them on stdout and exits 0; so does a filter that
- * matches nothing (bcc: no output, exit 0). */
+ * matches nothing (bcc: no output, exit 0).  The filter is the tracing
+ * compiler's glob (tools/probe/match.c), as Python's fnmatch that bcc
+ * uses: '*', '?', [sets]; a backslash is itself. */
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/probe/probe.h"
+#include "tools/probe/spec.h"
 #include "tools/probe/usdt.h"
 
 static struct {
@@ -72,7 +74,7 @@ static long matched; /* names the filter let through */
 
 static int wanted(const char *name)
 {
-	if (env.filter && fnmatch(env.filter, name, 0) != 0)
+	if (env.filter && !glob_match(env.filter, name))
 		return 0;
 	matched++;
 	return 1;
