@@ -302,6 +302,25 @@ static void format_printf(struct bt_out *b, const struct bt_action *a, const uin
 
 static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div);
 
+/* A text record: as it is, or -f json {"type": TYPE, "data": "TEXT"}
+ * (quoted = false: a number, as it is). */
+static void bt_text(struct bt_out *b, const char *type, const char *s, size_t len, bool quoted)
+{
+	struct strbuf j = { 0 };
+
+	if (!b->json) {
+		fwrite(s, 1, len, stdout);
+		return;
+	}
+	strbuf_reset(&j);
+	if (quoted)
+		json_str(&j, s);
+	else
+		strbuf_add(&j, s);
+	printf("{\"type\": \"%s\", \"data\": %s}\n", type, j.s);
+	strbuf_free(&j);
+}
+
 int bt_out_record(struct bt_out *b, const void *data, size_t size)
 {
 	const uint8_t *rec = data;
@@ -322,16 +341,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 
 		strbuf_reset(&sb);
 		format_printf(b, a, rec, &sb);
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"printf\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "printf", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -368,16 +378,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
 		}
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, o.s);
-			printf("{\"type\": \"syscall\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(o.s, 1, o.len, stdout);
-		}
+		bt_text(b, "syscall", o.s, o.len, true);
 		strbuf_free(&sb);
 		strbuf_free(&o);
 		return 0;
@@ -390,16 +391,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		localtime_r(&now, &tm);
 		if (!strftime(buf, sizeof(buf), a->fmt, &tm))
 			return 0;
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, buf);
-			printf("{\"type\": \"time\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fputs(buf, stdout);
-		}
+		bt_text(b, "time", buf, strlen(buf), true);
 		return 0;
 	}
 	case BA_EXIT:
@@ -432,16 +424,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 					strbuf_addc(&sb, (char)ch);
 			}
 		close(fd);
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"cat\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "cat", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -458,16 +441,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			add_safe(&sb, (const char *)rec + 16 + i * (uint64_t)sl, (size_t)sl);
 		}
 		strbuf_addc(&sb, '\n');
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"join\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "join", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -477,22 +451,14 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			return 0;
 		}
 		{ /* print(VALUE): the value and a newline; JSON: a "value" */
-			struct strbuf sb = { 0 }, j = { 0 };
-			int vt = a->args[0].vt;
+			struct strbuf sb = { 0 };
 
 			strbuf_reset(&sb);
-			strbuf_reset(&j);
 			add_value(b, &sb, &a->args[0], rec + a->off[0]);
-			if (!b->json) {
-				printf("%s\n", sb.s);
-			} else if (vt == VT_INT) {
-				printf("{\"type\": \"value\", \"data\": %s}\n", sb.s);
-			} else {
-				json_str(&j, sb.s);
-				printf("{\"type\": \"value\", \"data\": %s}\n", j.s);
-			}
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT);
 			strbuf_free(&sb);
-			strbuf_free(&j);
 			return 0;
 		}
 	case BA_HELPER: {
