@@ -58,6 +58,12 @@ BEGIN { printf("%d %d %d %d %d %d %d\n", sizeof(comm), sizeof("abc"), sizeof(1),
 BEGIN { @t = strftime("%Y", 0); @u[1] = strftime("%m", 0); $d = strftime("%Y-%m-%d %H:%M %%", 0); printf("%s|%s\n", $d, strftime("%j", 0)); exit(); }
 --unsafe BEGIN { system("echo sys %d %s", 5, "x"); system("true"); printf("after\n"); exit(); }
 BEGIN { cat("/proc/sys/kernel/%s", "ostype"); cat("/proc/sys/kernel/%s%c", "ostyp", 101); exit(); }
+BEGIN { print(5); print("s"); $x = 7; print($x); print(1 + 2 * 3); exit(); }
+BEGIN { @ = count(); @a[1] = count(); @c = avg(3); @d[2] = stats(4); @e = hist(3); clear(@); clear(@a); clear(@c); clear(@d); clear(@e); exit(); }
+BEGIN { printf("_%d_%d_%d_\n", strncmp("one", "one ", 4), strncmp("hello", "hell", 4), strncmp("wow", comm, 17)); exit(); }
+BEGIN { printf("%r|%rx|%rh\n", buf("Hello\0", 6), buf("hi\n", 3), buf("AB", 2)); @[buf("ok_key", 8), 1] = count(); @v = buf("ok_value", 8); exit(); }
+BEGIN { printf("%s %s\n", ntop(2, pton("127.0.0.1")), ntop(10, pton("::1"))); exit(); }
+BEGIN { @x = 1; exit(); @y = 2; }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

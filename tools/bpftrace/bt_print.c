@@ -711,8 +711,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 	tie_key_len = hist ? (size_t)tuple : 0;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
-	if (b->json && !nr && m->nkeys) {
-		/* an empty map: nothing at all in JSON */
+	if (b->json && !nr && (m->nkeys || m->agg != AG_COUNT)) {
+		/* an empty map: nothing at all in JSON (a count without keys reads 0) */
 	} else if (b->json) {
 		const char *type = hist ? "hist" : m->agg == AG_AVG || m->agg == AG_STATS ? "stats" : "map";
 
@@ -789,12 +789,12 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 				strbuf_addc(&sb, '\n');
 		}
 	}
-	if (b->json && !nr && m->nkeys) {
+	if (b->json && !nr && (m->nkeys || m->agg != AG_COUNT)) {
 	} else if (b->json) {
 		if (m->nkeys)
 			strbuf_addc(&sb, '}');
 		else if (!nr)
-			strbuf_add(&sb, "null");
+			strbuf_addc(&sb, '0');
 		strbuf_add(&sb, "}}\n");
 	} else if (nr && (m->agg == AG_AVG || m->agg == AG_STATS)) {
 		strbuf_addc(&sb, '\n');
