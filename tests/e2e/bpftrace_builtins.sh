@@ -90,6 +90,10 @@ printf '#define CBX_NESTED (42)\n' > "$W/inc/sub/n.h"
 out=$(timeout 20 $BT -I "$W/inc" --include cbx.h -e 'BEGIN { printf("%d\n", CBX_ALIAS + CBX_NESTED); exit(); }' 2>&1)
 if echo "$out" | grep -qx 4242; then ok "--include, -I: #define constants"; else notok "--include: $out"; fi
 
+# $N in attach points: the parameters the test gave
+out=$(timeout 20 $BT -e 'i:ms:$1 { printf("%s\n", probe); exit(); } BEG$2 { printf("b\n"); }' 7 IN 2>&1)
+if printf '%s\n' "$out" | grep -qx "interval:ms:7" && printf '%s\n' "$out" | grep -qx b; then ok "\$N in attach points"; else notok "attach \$N: $out"; fi
+
 # the program from standard input
 out=$(echo 'BEGIN { printf("stdin %d\n", 7); exit(); }' | timeout 20 $BT - 2>&1)
 if echo "$out" | grep -qx "stdin 7"; then ok "program from '-'"; else notok "stdin: $out"; fi

@@ -265,8 +265,26 @@ static int resolve_attach(int pi, int ap)
 	char buf[1024], *part[4], name[1200];
 	const char *text = env.bp.p[pi].ap[ap].text;
 	int n;
+	size_t k = 0;
 
-	snprintf(buf, sizeof(buf), "%s", text);
+	/* $N in an attach point is the parameter's text (i:ms:$1, BEG$1) */
+	for (const char *c = text; *c && k < sizeof(buf) - 1; c++) {
+		if (c[0] == '$' && c[1] >= '1' && c[1] <= '9') {
+			int i = (int)strtol(c + 1, (char **)&c, 10);
+
+			k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s", i <= env.nparams ? env.params[i - 1] : "");
+			if (k >= sizeof(buf))
+				k = sizeof(buf) - 1;
+			c--;
+		} else {
+			buf[k++] = *c;
+		}
+	}
+	buf[k] = 0;
+	if (strchr(text, '$')) { /* what errors and `probe` show */
+		free(env.bp.p[pi].ap[ap].text);
+		text = env.bp.p[pi].ap[ap].text = xstrdup(buf);
+	}
 	n = split(buf, part);
 	if (!strcmp(part[0], "BEGIN") || !strcmp(part[0], "END")) {
 		struct att *a = new_att(pi);
