@@ -816,7 +816,7 @@ static char *read_script(const char *path)
 {
 	char *buf;
 	size_t len;
-	ssize_t k;
+	ssize_t k = 0;
 
 	if (!strcmp(path, "-")) {
 		struct strbuf sb = { 0 };
@@ -828,6 +828,11 @@ static char *read_script(const char *path)
 				strbuf_addn(&sb, chunk, (size_t)k);
 		buf = sb.s;
 		len = sb.len;
+		if (k > 0) { /* more than 1 MiB */
+			fprintf(stderr, "ERROR: the program on stdin is over 1 MiB\n");
+			free(buf);
+			return NULL;
+		}
 	} else if ((k = read_file(path, 1 << 20, &buf, &len)) < 0) {
 		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", path, strerror((int)-k));
 		err_clear();
