@@ -24,6 +24,7 @@
 
 /* -f json: strings go out whole, JSON escapes their control bytes */
 static bool raw_text;
+static bool in_key; /* a map key being printed (stack frames indent less) */
 
 static int map_fd_of(struct bt_out *b, const struct bt_map *m)
 {
@@ -106,7 +107,7 @@ static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user
 			else
 				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
 		}
-		strbuf_add(sb, "    ");
+		strbuf_add(sb, in_key ? "    " : "        "); /* 0.17: 4 in a map key, else 8 */
 		add_safe(sb, buf, sizeof(buf));
 		strbuf_addc(sb, '\n');
 	}
@@ -193,7 +194,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		if (b->stk_ok && b->stk.usyms && usyms_lookup(b->stk.usyms, (int)pid, v, &u) == 0 && u.name)
 			add_safe(sb, u.name, strlen(u.name));
 		else
-			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v); /* C++'s showbase: 0, 0x1 */
 		return;
 	}
 	if (t->vt == VT_TIME && t->depth < b->prog->ntfmts) {
@@ -206,7 +207,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		if (b->stk_ok && b->stk.ksyms && ksyms_lookup(b->stk.ksyms, v, &k) == 0 && k.name)
 			add_safe(sb, k.name, strlen(k.name));
 		else
-			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v);
 		return;
 	}
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
@@ -548,7 +549,9 @@ static void add_key(struct bt_out *b, const struct bt_map *m, const uint8_t *key
 	for (int i = 0; i < m->nkeys; i++) {
 		if (i)
 			strbuf_add(sb, json ? "," : ", ");
+		in_key = true;
 		add_value(b, sb, &m->keys[i], key + off);
+		in_key = false;
 		off += (bt_type_size(&m->keys[i]) + 7) & ~7;
 	}
 }
