@@ -235,6 +235,25 @@ ratio_of() {
 printf "corebox syscount:      "; ratio_of ./corebox syscount
 [ $have_lt = 1 ] && { printf "libbpf-tools syscount: "; ratio_of $LT/syscount; }
 
+echo "== bpftrace one-liners: corebox bpftrace vs Debian's bpftrace 0.17 (LLVM) =="
+# exec -> probes attached (corebox prints "Attaching" once attached; 0.17
+# prints it before, so it is timed to its __BPFTRACE_NOTIFY_PROBES_ATTACHED
+# line, printed after), SIGINT -> exit; then the peak RSS of the same
+# program ended by an interval probe after 1 s.
+BT=$(command -v bpftrace 2>/dev/null)
+[ -n "$BT" ] || echo "(bpftrace not installed: apt-get install bpftrace for the comparison)"
+for prog in 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }' \
+	    'tracepoint:syscalls:sys_enter_* { @[probe] = count(); }' \
+	    'profile:hz:99 { @[comm] = count(); }'; do
+	r=$($B/attach_exit Attaching ./corebox bpftrace -e "$prog")
+	m=$($B/peak_rss ./corebox bpftrace -e "$prog interval:s:1 { exit(); }" 2>/dev/null)
+	printf "  corebox  %-56.56s attach %7s ms  exit %6s ms  peak RSS %7s KiB\n" "$prog" "${r% *}" "${r#* }" "$m"
+	[ -n "$BT" ] || continue
+	r=$($B/attach_exit __BPFTRACE_NOTIFY_PROBES_ATTACHED /usr/bin/env __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$BT" -e "$prog")
+	m=$($B/peak_rss "$BT" -e "$prog interval:s:1 { exit(); }" 2>/dev/null)
+	printf "  bpftrace %-56.56s attach %7s ms  exit %6s ms  peak RSS %7s KiB\n" "$prog" "${r% *}" "${r#* }" "$m"
+done
+
 echo "== dynamic tracing (trace, funccount, stackcount, argdist, funclatency) =="
 echo "(bcc, their original, does not run here: no kernel headers, no LLVM; libbpf-tools has funclatency only)"
 echo "exec -> attached banner, SIGINT -> exit (ms):"

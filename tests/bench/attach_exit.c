@@ -69,6 +69,8 @@ int main(int argc, char **argv)
 					;
 				if (waitpid(tool, &st, WNOHANG) == tool)
 					break;
+				if (ms_now() - t2 > 30000)
+					kill(tool, SIGKILL); /* a tool that missed its SIGINT: reaped, timed as 30 s+ */
 				usleep(1000);
 			}
 			printf("%.0f %.0f\n", t1 - t0, ms_now() - t2);

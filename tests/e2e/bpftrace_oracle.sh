@@ -65,6 +65,13 @@ struct S { char c; int i; short s; } union U { int i; char b[6]; } struct T { un
 BEGIN { @a = 1; exit(); @a = 2; }
 struct x { uint64_t x; }; BEGIN { $a = (*(struct x*)0).x; printf("%d %d\n", $a > -1, $a < 1); exit(); }
 BEGIN { $i = 0; @i = 1; while ($i < 5) { $i++; if ($i == 3) { @i = $i; exit(); } @j[$i] = $i; } @i = 9; }
+BEGIN { print(5); print("s"); $x = 7; print($x); print(1 + 2 * 3); exit(); }
+BEGIN { @ = count(); @a[1] = count(); @c = avg(3); @d[2] = stats(4); @e = hist(3); clear(@); clear(@a); clear(@c); clear(@d); clear(@e); exit(); }
+BEGIN { printf("_%d_%d_%d_\n", strncmp("one", "one ", 4), strncmp("hello", "hell", 4), strncmp("wow", comm, 17)); exit(); }
+BEGIN { printf("%r|%rx|%rh\n", buf("Hello\0", 6), buf("hi\n", 3), buf("AB", 2)); @[buf("ok_key", 8), 1] = count(); @v = buf("ok_value", 8); exit(); }
+BEGIN { printf("%s %s\n", ntop(2, pton("127.0.0.1")), ntop(10, pton("::1"))); exit(); }
+BEGIN { @x = 1; exit(); @y = 2; }
+BEGIN { print(ksym(0)); printf("%s|\n", ksym(0)); @k[ksym(1)] = 1; exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -45,12 +45,12 @@ static const struct opt opts[] = {
 	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
 	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
 	{ 'o', NULL, "FILE", "write output to FILE" },
-	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow unsafe builtin functions (system, signal)" },
-	{ 'q', NULL, NULL, "keep messages quiet (no Attaching line)" },
-	{ 'k', NULL, NULL, "warn when a map delete fails; -kk: also when a map lookup finds nothing" },
-	{ 'I', NULL, "DIR", "add the directory to the #include search path (for #define constants)" },
-	{ OPT_LONG_ONLY(2), "include", "FILE", "#include FILE before the program" },
-	{ OPT_LONG_ONLY(3), "info", NULL, "print what this kernel supports and exit" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system() and signal()" },
+	{ 'q', NULL, NULL, "quiet: no Attaching line" },
+	{ 'k', NULL, NULL, "warn of failed map deletes (-kk: and lookups)" },
+	{ 'I', NULL, "DIR", "#include search path (#define constants)" },
+	{ OPT_LONG_ONLY(2), "include", "FILE", "#include FILE first" },
+	{ OPT_LONG_ONLY(3), "info", NULL, "what this kernel supports" },
 	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
 	{ 0 },
 };
@@ -265,8 +265,26 @@ static int resolve_attach(int pi, int ap)
 	char buf[1024], *part[4], name[1200];
 	const char *text = env.bp.p[pi].ap[ap].text;
 	int n;
+	size_t k = 0;
 
-	snprintf(buf, sizeof(buf), "%s", text);
+	/* $N in an attach point is the parameter's text (i:ms:$1, BEG$1) */
+	for (const char *c = text; *c && k < sizeof(buf) - 1; c++) {
+		if (c[0] == '$' && c[1] >= '1' && c[1] <= '9') {
+			int i = (int)strtol(c + 1, (char **)&c, 10);
+
+			k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s", i <= env.nparams ? env.params[i - 1] : "");
+			if (k >= sizeof(buf))
+				k = sizeof(buf) - 1;
+			c--;
+		} else {
+			buf[k++] = *c;
+		}
+	}
+	buf[k] = 0;
+	if (strchr(text, '$')) { /* what errors and `probe` show */
+		free(env.bp.p[pi].ap[ap].text);
+		text = env.bp.p[pi].ap[ap].text = xstrdup(buf);
+	}
 	n = split(buf, part);
 	if (!strcmp(part[0], "BEGIN") || !strcmp(part[0], "END")) {
 		struct att *a = new_att(pi);
@@ -798,7 +816,7 @@ static char *read_script(const char *path)
 {
 	char *buf;
 	size_t len;
-	ssize_t k;
+	ssize_t k = 0;
 
 	if (!strcmp(path, "-")) {
 		struct strbuf sb = { 0 };
@@ -810,6 +828,11 @@ static char *read_script(const char *path)
 				strbuf_addn(&sb, chunk, (size_t)k);
 		buf = sb.s;
 		len = sb.len;
+		if (k > 0) { /* more than 1 MiB */
+			fprintf(stderr, "ERROR: the program on stdin is over 1 MiB\n");
+			free(buf);
+			return NULL;
+		}
 	} else if ((k = read_file(path, 1 << 20, &buf, &len)) < 0) {
 		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", path, strerror((int)-k));
 		err_clear();
@@ -962,6 +985,10 @@ int bpftrace_main(int argc, char **argv)
 	 * are in, so whoever waits for the line misses no event */
 	if (!env.quiet)
 		bt_out_attaching(&env.out, env.natt);
+	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) { /* bpftrace's test hook: the probes are in */
+		fflush(stdout);
+		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr); /* 0.17 writes it there */
+	}
 	if (go >= 0) {
 		if (write(go, "g", 1) != 1)
 			rc = 1;

@@ -29,13 +29,14 @@ static bool known(struct bt_prog *p, const char *name, size_t n, int64_t *v)
 	return false;
 }
 
-static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, int depth)
+static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, int depth, int *files)
 {
 	const char *std[] = { "/usr/local/include", MULTIARCH, "/usr/include" };
 	char path[512], *buf = NULL;
 	size_t len;
 
-	if (depth > 8 || p->ndefs >= 4096)
+	/* headers include each other over and over: a bound on the reads */
+	if (depth > 8 || p->ndefs >= 4096 || ++*files > 256)
 		return;
 	for (int i = 0; !buf && i < ndirs + 3; i++) {
 		if (file[0] == '/')
@@ -65,7 +66,7 @@ static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, in
 
 			if (e && e - q < 256) {
 				*e = 0;
-				scan(p, q + 1, dirs, ndirs, depth + 1);
+				scan(p, q + 1, dirs, ndirs, depth + 1, files);
 			}
 			continue;
 		}
@@ -103,5 +104,7 @@ static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, in
 
 void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int ndirs)
 {
-	scan(p, file, dirs, ndirs, 0);
+	int files = 0;
+
+	scan(p, file, dirs, ndirs, 0, &files);
 }

@@ -4,7 +4,6 @@
  * inferred from the version number. */
 #include <linux/bpf.h>
 #include <stdio.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "bpf/probe.h"
@@ -57,7 +56,6 @@ int bt_info(void)
 		{ "stack_trace", BPF_MAP_TYPE_STACK_TRACE, 4, 8 },
 		{ "perf_event_array", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4 },
 	};
-	struct utsname u;
 	char path[512];
 	struct obj *o = obj_new("bpftrace");
 	bool kfunc = obj_fentry_ok(o, "vfs_read"); /* a trampoline the kernel loads */
@@ -65,11 +63,7 @@ int bt_info(void)
 	obj_close(o);
 	err_clear();
 
-	if (uname(&u) == 0)
-		printf("System\n  OS: %s %s %s\n  Arch: %s\n\n", u.sysname, u.release, u.version, u.machine);
-	printf("Build\n  version: corebox %s\n  LLVM: none (corebox's own code generator)\n"
-	       "  unsafe uprobe: no\n  bfd: no\n  libdw (DWARF support): no\n\nKernel helpers\n",
-	       corebox_version);
+	printf("Build\n  version: corebox %s\n  LLVM: no\n  libdw (DWARF support): no\n\nKernel helpers\n", corebox_version);
 	for (size_t i = 0; i < ARRAY_SIZE(helpers); i++)
 		printf("  %s: %s\n", helpers[i].name, yes_no(probe_helper(helpers[i].func)));
 	printf("\nKernel features\n  Instruction limit: 1000000\n  Loop support: %s\n  btf: %s\n"

@@ -24,6 +24,7 @@
 
 /* -f json: strings go out whole, JSON escapes their control bytes */
 static bool raw_text;
+static bool in_key; /* a map key being printed (stack frames indent less) */
 
 static int map_fd_of(struct bt_out *b, const struct bt_map *m)
 {
@@ -106,7 +107,7 @@ static void add_stack(struct bt_out *b, struct strbuf *sb, uint64_t v, bool user
 			else
 				snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)ips[i]);
 		}
-		strbuf_add(sb, "    ");
+		strbuf_add(sb, in_key ? "    " : "        "); /* 0.17: 4 in a map key, else 8 */
 		add_safe(sb, buf, sizeof(buf));
 		strbuf_addc(sb, '\n');
 	}
@@ -252,7 +253,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		if (b->stk_ok && b->stk.usyms && usyms_lookup(b->stk.usyms, (int)pid, v, &u) == 0 && u.name)
 			add_safe(sb, u.name, strlen(u.name));
 		else
-			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v); /* C++'s showbase: 0, 0x1 */
 		return;
 	}
 	if (t->vt == VT_TIME && t->depth < b->prog->ntfmts) {
@@ -265,7 +266,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		if (b->stk_ok && b->stk.ksyms && ksyms_lookup(b->stk.ksyms, v, &k) == 0 && k.name)
 			add_safe(sb, k.name, strlen(k.name));
 		else
-			strbuf_addf(sb, "0x%llx", (unsigned long long)v);
+			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v);
 		return;
 	}
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
@@ -361,6 +362,25 @@ static void format_printf(struct bt_out *b, const struct bt_action *a, const uin
 
 static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div);
 
+/* A text record: as it is, or -f json {"type": TYPE, "data": "TEXT"}
+ * (quoted = false: a number, as it is). */
+static void bt_text(struct bt_out *b, const char *type, const char *s, size_t len, bool quoted)
+{
+	struct strbuf j = { 0 };
+
+	if (!b->json) {
+		fwrite(s, 1, len, stdout);
+		return;
+	}
+	strbuf_reset(&j);
+	if (quoted)
+		json_str(&j, s);
+	else
+		strbuf_add(&j, s);
+	printf("{\"type\": \"%s\", \"data\": %s}\n", type, j.s);
+	strbuf_free(&j);
+}
+
 int bt_out_record(struct bt_out *b, const void *data, size_t size)
 {
 	const uint8_t *rec = data;
@@ -381,16 +401,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 
 		strbuf_reset(&sb);
 		format_printf(b, a, rec, &sb);
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"printf\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "printf", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -427,16 +438,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
 		}
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, o.s);
-			printf("{\"type\": \"syscall\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(o.s, 1, o.len, stdout);
-		}
+		bt_text(b, "syscall", o.s, o.len, true);
 		strbuf_free(&sb);
 		strbuf_free(&o);
 		return 0;
@@ -449,16 +451,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		localtime_r(&now, &tm);
 		if (!strftime(buf, sizeof(buf), a->fmt, &tm))
 			return 0;
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, buf);
-			printf("{\"type\": \"time\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fputs(buf, stdout);
-		}
+		bt_text(b, "time", buf, strlen(buf), true);
 		return 0;
 	}
 	case BA_EXIT:
@@ -491,16 +484,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 					strbuf_addc(&sb, (char)ch);
 			}
 		close(fd);
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"cat\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "cat", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -517,16 +501,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			add_safe(&sb, (const char *)rec + 16 + i * (uint64_t)sl, (size_t)sl);
 		}
 		strbuf_addc(&sb, '\n');
-		if (b->json) {
-			struct strbuf j = { 0 };
-
-			strbuf_reset(&j);
-			json_str(&j, sb.s);
-			printf("{\"type\": \"join\", \"data\": %s}\n", j.s);
-			strbuf_free(&j);
-		} else {
-			fwrite(sb.s, 1, sb.len, stdout);
-		}
+		bt_text(b, "join", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
 	}
@@ -536,22 +511,14 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			return 0;
 		}
 		{ /* print(VALUE): the value and a newline; JSON: a "value" */
-			struct strbuf sb = { 0 }, j = { 0 };
-			int vt = a->args[0].vt;
+			struct strbuf sb = { 0 };
 
 			strbuf_reset(&sb);
-			strbuf_reset(&j);
 			add_value(b, &sb, &a->args[0], rec + a->off[0]);
-			if (!b->json) {
-				printf("%s\n", sb.s);
-			} else if (vt == VT_INT) {
-				printf("{\"type\": \"value\", \"data\": %s}\n", sb.s);
-			} else {
-				json_str(&j, sb.s);
-				printf("{\"type\": \"value\", \"data\": %s}\n", j.s);
-			}
+			if (!b->json)
+				strbuf_addc(&sb, '\n');
+			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT);
 			strbuf_free(&sb);
-			strbuf_free(&j);
 			return 0;
 		}
 	case BA_HELPER: {
@@ -642,7 +609,9 @@ static void add_key(struct bt_out *b, const struct bt_map *m, const uint8_t *key
 	for (int i = 0; i < m->nkeys; i++) {
 		if (i)
 			strbuf_add(sb, json ? "," : ", ");
+		in_key = true;
 		add_value(b, sb, &m->keys[i], key + off);
+		in_key = false;
 		off += (bt_type_size(&m->keys[i]) + 7) & ~7;
 	}
 }
@@ -805,8 +774,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 	tie_key_len = hist ? (size_t)tuple : 0;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
-	if (b->json && !nr && m->nkeys) {
-		/* an empty map: nothing at all in JSON */
+	if (b->json && !nr && (m->nkeys || m->agg != AG_COUNT)) {
+		/* an empty map: nothing at all in JSON (a count without keys reads 0) */
 	} else if (b->json) {
 		const char *type = hist ? "hist" : m->agg == AG_AVG || m->agg == AG_STATS ? "stats" : "map";
 
@@ -888,12 +857,12 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 				strbuf_addc(&sb, '\n');
 		}
 	}
-	if (b->json && !nr && m->nkeys) {
+	if (b->json && !nr && (m->nkeys || m->agg != AG_COUNT)) {
 	} else if (b->json) {
 		if (m->nkeys)
 			strbuf_addc(&sb, '}');
 		else if (!nr)
-			strbuf_add(&sb, "null");
+			strbuf_addc(&sb, '0');
 		strbuf_add(&sb, "}}\n");
 	} else if (nr && (m->agg == AG_AVG || m->agg == AG_STATS)) {
 		strbuf_addc(&sb, '\n');

@@ -157,29 +157,28 @@ static int build_key(struct cg *c, const struct node *n, const struct bt_map *m,
 	return 0;
 }
 
-static void record_begin(struct cg *c, int act, int out);
-static void record_send(struct cg *c, int size);
+static void record_out(struct cg *c, int reg, int off, int size);
 
 /* -k: when the helper's return in R0 is an error (R0 != 0; a lookup's
- * miss: R0 == 0 with miss), a record {action, R0} for the user side. */
+ * miss: R0 == 0 with miss), a record {action, R0} for the user side,
+ * built on the stack: the heap may hold a printf record being filled. */
 static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
 {
 	struct emit *e = c->e;
-	int ok = emit_label(e), slot = gen_stack(c->g, 8);
+	int ok = emit_label(e), rec = gen_stack(c->g, 24);
+	int act = bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end);
 
-	emit_stx(e, 8, R10, (int16_t)slot, R0);
+	emit_stx(e, 8, R10, (int16_t)(rec + 16), R0);
 	emit_jmpi(e, miss ? BPF_JNE : BPF_JEQ, R0, 0, ok);
-	record_begin(c, bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end), ok);
-	if (miss) {
-		emit_st(e, 8, R7, 8, 0);
-	} else {
-		emit_ldx(e, 8, R1, R10, (int16_t)slot);
-		emit_stx(e, 8, R7, 8, R1);
-	}
-	record_send(c, 16);
+	emit_st(e, 8, R10, (int16_t)rec, act);
+	if (miss)
+		emit_st(e, 8, R10, (int16_t)(rec + 8), 0);
+	else
+		emit_stx(e, 8, R10, (int16_t)(rec + 8), R0);
+	record_out(c, R10, rec, 16);
 	emit_place(e, ok);
-	emit_ldx(e, 8, R0, R10, (int16_t)slot);
-	gen_unstack(c->g, 8);
+	emit_ldx(e, 8, R0, R10, (int16_t)(rec + 16));
+	gen_unstack(c->g, 24);
 }
 
 /* R0 = the integer value of map expression n (0 when absent). */
@@ -1224,24 +1223,31 @@ static void record_begin(struct cg *c, int act, int out)
 	gen_unstack(c->g, 8);
 }
 
-static void record_send(struct cg *c, int size)
+/* The record at (reg + off), size bytes, to the user side. */
+static void record_out(struct cg *c, int reg, int off, int size)
 {
 	struct emit *e = c->e;
+	int p = c->ring ? R2 : R4;
 
 	if (c->ring) {
 		emit_ldmap(e, R1, c->m->events);
-		emit_mov(e, R2, R7);
 		emit_movi(e, R3, size);
 		emit_movi(e, R4, 0);
-		emit_call(e, BPF_FUNC_ringbuf_output);
 	} else {
 		emit_mov(e, R1, R6);
 		emit_ldmap(e, R2, c->m->events);
 		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
-		emit_mov(e, R4, R7);
 		emit_movi(e, R5, size);
-		emit_call(e, BPF_FUNC_perf_event_output);
 	}
+	emit_mov(e, p, reg);
+	if (off)
+		emit_alui(e, BPF_ADD, p, off);
+	emit_call(e, c->ring ? BPF_FUNC_ringbuf_output : BPF_FUNC_perf_event_output);
+}
+
+static void record_send(struct cg *c, int size)
+{
+	record_out(c, R7, 0, size);
 }
 
 static int call_stmt(struct cg *c, struct node *n, int out)
