@@ -36,6 +36,8 @@ struct cg {
 };
 
 static int string_to(struct cg *c, struct node *n, int reg, int off, int size);
+static int map_assign(struct cg *c, struct bt_stmt *s, int out);
+static int var_assign(struct cg *c, struct bt_stmt *s);
 static int str_compare(struct cg *c, struct node *n, struct ctype *t);
 
 static bool is_map(const struct node *n)
@@ -492,6 +494,24 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_UNARY && (n->op == OP_INC || n->op == OP_DEC)) {
+		/* ++x, x++: the assignment x += 1, then x's value (x++: less 1) */
+		struct bt_stmt st = { .kind = BS_ASSIGN, .op = n->op, .lhs = n->a, .pos = n->pos };
+		int r = is_map(n->a) ? map_assign(c, &st, 0) : n->a->kind == N_IDENT && n->a->str[0] == '$'
+									? var_assign(c, &st)
+									: gen_fail(g, n, "++ and -- take a map or a variable");
+
+		if (r < 0 || gen_value_node(g, n->a, t) < 0)
+			return -EINVAL;
+		if (n->num)
+			emit_alui(e, n->op == OP_INC ? BPF_SUB : BPF_ADD, R0, 1);
+		return 0;
+	}
+	if (!strcmp(s ? s : "", "ctx") && n->kind == N_IDENT) { /* the probe's context pointer */
+		emit_mov(e, R0, R6);
+		*t = ct_int(8, false);
+		return 0;
+	}
 	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) {
 		struct ctype ct;
 
@@ -573,13 +593,18 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		}
 		if (!strcmp(s, "kaddr")) {
 			uint64_t addr;
+			const char *name = n->a && n->a->kind == N_STR ? n->a->str : NULL;
 
-			if (!n->a || n->a->kind != N_STR || n->a->next)
+			/* kaddr(str($1)): the parameter is the literal */
+			if (n->a && n->a->kind == N_CALL && !strcmp(n->a->str, "str") && n->a->a && n->a->a->kind == N_IDENT &&
+			    n->a->a->str[0] == '$' && atoi(n->a->a->str + 1) >= 1 && atoi(n->a->a->str + 1) <= c->p->nparams)
+				name = c->p->params[atoi(n->a->a->str + 1) - 1];
+			if (!name || n->a->next)
 				return gen_fail(g, n, "kaddr() expects a string literal");
-			if (kernel_addr(n->a->str, &addr) < 0) {
+			if (kernel_addr(name, &addr) < 0) {
 				char msg[200];
 
-				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", n->a->str);
+				snprintf(msg, sizeof(msg), "kaddr(\"%.100s\"): no such symbol in /proc/kallsyms", name);
 				return gen_fail(g, n, msg);
 			}
 			emit_ld64(e, R0, addr);
@@ -884,13 +909,14 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 			struct bt_var *v;
 			int vo = var_slot(c, n->str, &v);
 
+			struct bt_type dt = { .vt = VT_STR, .size = (uint16_t)(size - 1) };
+
 			if (!v || !vo || v->t.vt != VT_STR)
 				return gen_fail(c->g, n, "not a string variable");
-			for (int k = 0; k + 8 <= size && k + 8 <= v->t.size; k += 8) {
-				emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
-				emit_stx(e, 8, reg, (int16_t)(off + k), R1);
-			}
-			emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
+			emit_mov(e, R9, R10);
+			emit_alui(e, BPF_ADD, R9, vo);
+			c->place_off = 0;
+			copy_agg(c, &v->t, 0, &dt, reg, off); /* the NUL stays from zero() */
 			return 0;
 		}
 		break;
@@ -912,9 +938,19 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lim;
 				}
 			}
-			if (n->a->kind == N_IDENT && n->a->str[0] == '$' && n->a->str[1] >= '0' && n->a->str[1] <= '9' &&
-			    bt_type_of(c->p, c->pi, gen_loc(c->g), n->a).vt == VT_STR)
-				return string_to(c, n->a, reg, off, len); /* str($1): the parameter's text */
+			{ /* str($1), str($1 + K): the parameter's text (from K on) */
+				struct node *x = n->a->kind == N_BINARY && n->a->op == '+' && n->a->b->kind == N_NUM ? n->a->a : n->a;
+				size_t skip = x != n->a ? (size_t)n->a->b->num : 0;
+
+				if (x->kind == N_IDENT && x->str[0] == '$' && x->str[1] >= '0' && x->str[1] <= '9') {
+					int k = atoi(x->str + 1);
+					const char *v = k >= 1 && k <= c->p->nparams ? c->p->params[k - 1] : "";
+
+					v += skip < strlen(v) ? skip : strlen(v);
+					literal(c, v, strlen(v), reg, off, len);
+					return 0;
+				}
+			}
 			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
 				/* an address kept earlier: read the string there (a user
 				 * address below the kernel's half) */
