@@ -23,6 +23,8 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
+	if (t->vt == VT_INT && t->size < 8) /* a tuple's or struct's narrow integer */
+		return t->size ? t->size : 8;
 	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : 8;
 }
 

@@ -446,6 +446,10 @@ void bt_prog_free(struct bt_prog *p)
 		free(p->def_names[i]);
 	free(p->def_names);
 	free(p->def_vals);
+	if (p->ntypes) { /* its types leave the lookups with it */
+		ctype_set_local(NULL, NULL, 0);
+		probe_set_btf_overlay(NULL);
+	}
 	for (int i = 0; i < p->ntypes; i++)
 		free(p->tnames[i]);
 	free(p->tnames);
