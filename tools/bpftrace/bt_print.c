@@ -819,7 +819,7 @@ void bt_out_exit(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym", "time", "tuple/struct/array" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {

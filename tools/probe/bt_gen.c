@@ -497,9 +497,11 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	if (n->kind == N_UNARY && (n->op == OP_INC || n->op == OP_DEC)) {
 		/* ++x, x++: the assignment x += 1, then x's value (x++: less 1) */
 		struct bt_stmt st = { .kind = BS_ASSIGN, .op = n->op, .lhs = n->a, .pos = n->pos };
-		int r = is_map(n->a) ? map_assign(c, &st, 0) : n->a->kind == N_IDENT && n->a->str[0] == '$'
-									? var_assign(c, &st)
-									: gen_fail(g, n, "++ and -- take a map or a variable");
+		bool var = n->a->kind == N_IDENT && n->a->str[0] == '$' && (n->a->str[1] < '0' || n->a->str[1] > '9');
+		int r = (!is_map(n->a) && !var) || bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt != VT_INT ||
+				(is_map(n->a) && (!map_of(c, n->a) || map_of(c, n->a)->agg != AG_VALUE))
+			? gen_fail(g, n, "++ and -- take an integer map or variable")
+			: is_map(n->a) ? map_assign(c, &st, 0) : var_assign(c, &st);
 
 		if (r < 0 || gen_value_node(g, n->a, t) < 0)
 			return -EINVAL;
@@ -1443,7 +1445,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
 	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM || v->t.vt == VT_AGG)
-		return value_to(c, s->rhs, &v->t, R10, off);
+		return s->rhs ? value_to(c, s->rhs, &v->t, R10, off) : gen_fail(c->g, s->lhs, "not an integer");
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);
 	} else {
