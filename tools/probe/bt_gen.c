@@ -159,24 +159,35 @@ static int build_key(struct cg *c, const struct node *n, const struct bt_map *m,
 	return 0;
 }
 
-/* R0 = the integer value of map expression n (0 when absent). */
-static int map_read(struct cg *c, struct node *n, struct ctype *t)
+/* R0 = the value of map expression n in map m, or NULL (helpers clobber
+ * R1-R5). */
+static int lookup(struct cg *c, const struct node *n, const struct bt_map *m)
 {
-	struct bt_map *m = map_of(c, n);
-	int key, none = emit_label(c->e), done = emit_label(c->e);
+	int key = gen_stack(c->g, m->key_size);
 
-	if (!m || m->nkeys < 0)
-		return gen_fail(c->g, n, "Undefined map");
-	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
-	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
-		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
-	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, n, m, key) < 0)
 		return -EINVAL;
 	emit_ldmap(c->e, R1, m->idx);
 	emit_mov(c->e, R2, R10);
 	emit_alui(c->e, BPF_ADD, R2, key);
 	emit_call(c->e, BPF_FUNC_map_lookup_elem);
+	gen_unstack(c->g, m->key_size);
+	return 0;
+}
+
+/* R0 = the integer value of map expression n (0 when absent). */
+static int map_read(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct bt_map *m = map_of(c, n);
+	int none = emit_label(c->e), done = emit_label(c->e);
+
+	if (!m || m->nkeys < 0)
+		return gen_fail(c->g, n, "Undefined map");
+	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
+	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
+		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
+	if (lookup(c, n, m) < 0)
+		return -EINVAL;
 	emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
 	if (m->agg == AG_AVG) {
 		emit_ldx(c->e, 8, R1, R0, 0);
@@ -190,7 +201,6 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	emit_place(c->e, none);
 	emit_movi(c->e, R0, 0);
 	emit_place(c->e, done);
-	gen_unstack(c->g, m->key_size);
 	*t = ct_is_ptr(&m->vct) ? m->vct : ct_int(8, true);
 	return 0;
 }
@@ -332,18 +342,11 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 	}
 	if (is_map(n)) {
 		struct bt_map *m = map_of(c, n);
-		int key;
 
 		if (!m || m->agg != AG_VALUE || m->val.vt != VT_AGG)
 			return 1;
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
-		gen_unstack(c->g, m->key_size);
 		if (*none < 0) /* made only when used: the verifier refuses dead code */
 			*none = emit_label(e);
 		emit_jmpi(e, BPF_JEQ, R0, 0, *none);
@@ -655,7 +658,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			 * 0.21+; 0.17 has no such call), the key built as @m[k1, ...] */
 			struct node idx = { .kind = N_INDEX, .pos = n->pos, .end = n->end };
 			struct bt_map *m;
-			int key, r, nk = 0;
+			int no, nk = 0;
 
 			if (!n->a || n->a->kind != N_IDENT || n->a->str[0] != '@' || !n->a->next)
 				return gen_fail(g, n, "has_key() expects a map and a key");
@@ -669,23 +672,15 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 											: "has_key(): the key does not match the map's keys");
 			idx.a = n->a;
 			idx.b = n->a->next;
-			key = gen_stack(g, m->key_size);
-			r = build_key(c, &idx, m, key);
-			if (r == 0) {
-				int no = emit_label(e);
-
-				emit_ldmap(e, R1, m->idx);
-				emit_mov(e, R2, R10);
-				emit_alui(e, BPF_ADD, R2, key);
-				emit_call(e, BPF_FUNC_map_lookup_elem);
-				/* null stays 0; a value pointer becomes 1 */
-				emit_jmpi(e, BPF_JEQ, R0, 0, no);
-				emit_movi(e, R0, 1);
-				emit_place(e, no);
-				*t = ct_int(8, false);
-			}
-			gen_unstack(g, m->key_size);
-			return r < 0 ? -EINVAL : 0;
+			if (lookup(c, &idx, m) < 0)
+				return -EINVAL;
+			no = emit_label(e);
+			/* null stays 0; a value pointer becomes 1 */
+			emit_jmpi(e, BPF_JEQ, R0, 0, no);
+			emit_movi(e, R0, 1);
+			emit_place(e, no);
+			*t = ct_int(8, false);
+			return 0;
 		}
 		if (!strcmp(s, "str") || !strcmp(s, "STRCMP") || !strcmp(s, "$entry")) {
 			if (!strcmp(s, "str"))
@@ -1015,17 +1010,12 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 	}
 	if (is_map(n)) {
 		struct bt_map *m = map_of(c, n);
-		int key, none = emit_label(e);
+		int none = emit_label(e);
 
 		if (!m || m->agg != AG_VALUE || m->val.vt != VT_STR)
 			return gen_fail(c->g, n, "not a string map");
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
 		emit_jmpi(e, BPF_JEQ, R0, 0, none);
 		for (int k = 0; k + 8 <= size && k + 8 <= m->val.size; k += 8) {
 			emit_ldx(e, 8, R1, R0, (int16_t)k);
@@ -1033,7 +1023,6 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 		}
 		emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
 		emit_place(e, none);
-		gen_unstack(c->g, m->key_size);
 		return 0;
 	}
 	return gen_fail(c->g, n, "expected a string");
