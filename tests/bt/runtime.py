@@ -10,7 +10,8 @@ case's TIMEOUT runs from then on, and a case that times out still passes when
 its output matched. Differences, on purpose:
   - --verify-llvm-ir and BPFTRACE_VERIFY_LLVM_IR are dropped (no LLVM here);
   - "attached" is bpftrace's __BPFTRACE_NOTIFY_PROBES_ATTACHED line when the
-    binary prints it, else its "Attaching N probes..." line plus a short grace;
+    binary prints it, else its "Attaching N probes..." line (-f json: its
+    attached_probes object) plus a short grace;
   - `pkill bpftrace` / `pidof bpftrace` in a case are narrowed to the case's
     own process group, so parallel cases and other users' bpftrace survive;
   - a case that needs something this machine or build lacks is a skip with the
@@ -241,7 +242,7 @@ def run_case_now(env, case):
             if attached_at is None:
                 text = buf.decode(errors='replace')
                 if '__BPFTRACE_NOTIFY_PROBES_ATTACHED\n' in text or \
-                        (not env.notify and re.search(r'^Attaching \d+ probes?\.\.\.\n', text, re.M)):
+                        (not env.notify and re.search(r'^(Attaching \d+ probes?\.\.\.|\{"type": "attached_probes".*)\n', text, re.M)):
                     attached_at = now
                     deadline = now + timeout
                     if 'AFTER' in case:

@@ -112,6 +112,31 @@ int main(void)
 	T_OK(p.np == 1 && p.p[0].body->next->kind == BS_UNROLL && p.p[0].body->next->op == 3, "bt: unroll(3)");
 	T_OK(compiles(&p), "bt: that program compiles");
 	bt_prog_free(&p);
+	/* declared structs laid out as C does (bitfields in their unit),
+	 * tuples with their own widths, struct values as shapes */
+	r = check("struct S { char c; int i; short s; } struct T { unsigned a:4, b:8; short c; struct S in; long l; }\n"
+		  "BEGIN { @t = ((int8)1, \"ab\", (2, 3)); @s = *(struct T *)0; $p = (struct S *)0; @p = $p + 1; "
+		  "@z = sizeof(struct T); exit(); @never = 1; }", &p);
+	T_OK(r == 0 && p.ntypes == 2, "bt: two struct declarations (%d: %s)", r, r ? err_msg() : "");
+	m = map(&p, "@t");
+	T_OK(m && m->val.vt == VT_AGG && m->val.size == 24 && p.shapes[m->val.depth].kind == 't' &&
+		     p.shapes[m->val.depth].n == 3 && p.shapes[m->val.depth].f[0].t.size == 1 &&
+		     p.shapes[m->val.depth].f[1].off == 1 && p.shapes[m->val.depth].f[2].off == 8,
+	     "bt: tuple (int8, \"ab\", (int, int)): offsets 0, 1, 8; 24 bytes");
+	m = map(&p, "@s");
+	T_OK(m && m->val.vt == VT_AGG && m->val.size == 24 && p.shapes[m->val.depth].kind == 's' &&
+		     p.shapes[m->val.depth].n == 3 && !strcmp(p.shapes[m->val.depth].f[0].name, "c") &&
+		     p.shapes[m->val.depth].f[0].off == 2 && p.shapes[m->val.depth].f[1].off == 4 &&
+		     p.shapes[m->val.depth].f[2].off == 16,
+	     "bt: struct T value: c at 2 after the bitfields, in at 4, l at 16; 24 bytes");
+	T_OK(compiles(&p), "bt: tuple and struct values compile (nothing after exit())");
+	bt_prog_free(&p);
+	r = check("BEGIN { @x = (1, \"a\"); @x = (2, \"abcdef\"); @k[(1, 2)] = 1; }", &p);
+	T_OK(r < 0 && strstr(err_msg(), "tuple cannot be used as a map key"), "bt: a tuple key is refused as 0.17 does");
+	m = map(&p, "@x");
+	T_OK(m && m->val.vt == VT_AGG && p.shapes[m->val.depth].f[1].t.size == 7,
+	     "bt: a map's tuple holds the longest string assigned");
+	bt_prog_free(&p);
 	{
 		int end = 0, ep = 0;
 		struct node *n = expr_parse_at("1e6 + 0x10", 0, EXPR_BT, &end, &ep);

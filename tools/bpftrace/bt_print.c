@@ -216,21 +216,12 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		add_agg(b, sb, t, p);
 		return;
 	}
-	if (t->vt == VT_INT && (t->size == 1 || t->size == 2 || t->size == 4)) {
-		int64_t x = t->size != 1 ? 0 : t->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
+	if (t->vt == VT_INT && t->size && t->size < 8) { /* a tuple's or struct's narrow integer */
+		int sh = 64 - 8 * t->size;
 
-		if (t->size == 2) {
-			uint16_t h;
-
-			memcpy(&h, p, 2);
-			x = t->sign ? (int64_t)(int16_t)h : (int64_t)h;
-		} else if (t->size == 4) {
-			uint32_t w;
-
-			memcpy(&w, p, 4);
-			x = t->sign ? (int64_t)(int32_t)w : (int64_t)w;
-		}
-		strbuf_addf(sb, "%lld", (long long)x);
+		v = 0;
+		memcpy(&v, p, t->size);
+		strbuf_addf(sb, "%lld", t->sign ? (long long)((int64_t)(v << sh) >> sh) : (long long)v);
 		return;
 	}
 	if (t->vt == VT_BUF) {
@@ -904,7 +895,7 @@ void bt_out_maps(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym", "time", "tuple/struct/array" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {

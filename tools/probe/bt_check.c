@@ -23,6 +23,8 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 
 int bt_type_size(const struct bt_type *t)
 {
+	if (t->vt == VT_INT && t->size < 8) /* a tuple's or struct's narrow integer */
+		return t->size ? t->size : 8;
 	return t->vt == VT_STR || t->vt == VT_AGG ? t->size : t->vt == VT_INET ? 24 : t->vt == VT_USYM ? 16 : t->vt == VT_BUF ? 8 + t->size : 8;
 }
 
@@ -115,7 +117,7 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		}
 		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
 			int k = atoi(n->str + 1);
-			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "0"; /* not given: 0 */
+			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "0"; /* absent: 0, or "" in str() */
 			char *end;
 
 			strtoll(v, &end, 0);
@@ -219,8 +221,11 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		if (!tp_string_field(l, n)) {
 			struct ctype ct;
 
-			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr)))
-				return bt_value_type(p, &ct);
+			if (bt_ctype_of(p, pi, n, &ct) && (ct.arr || (ct.base == CT_REC && !ct.ptr))) {
+				t = bt_value_type(p, &ct);
+				t.size += t.vt == VT_STR; /* char s[5] holds 5 characters and no NUL */
+				return t;
+			}
 		}
 		return tp_string_field(l, n) ? s : t;
 	case N_COND:
@@ -615,6 +620,17 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
 {
 	for (; s; s = s->next) {
+		if (s->kind == BS_UNROLL && s->op < 0) { /* unroll($N) */
+			int k = -s->op;
+			long n = k <= p->nparams ? strtol(p->params[k - 1], NULL, 0) : 0;
+
+			if (n < 1 || n > 100) {
+				struct node at = { .pos = s->pos, .end = s->pos + 6 };
+
+				return cfail(p, &at, n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
+			}
+			s->op = (int)n;
+		}
 		if (s->kind == BS_IF || s->kind == BS_UNROLL || s->kind == BS_WHILE) {
 			if (check_stmts(p, pi, l, s->body) < 0 || check_stmts(p, pi, l, s->els) < 0)
 				return -EINVAL;

@@ -87,25 +87,15 @@ static void set_rec(struct tb *b, uint32_t id, uint32_t name, uint32_t info, uin
 
 static uint32_t int_id(struct tb *b, int size, int sign)
 {
-	if (size == 1 && sign == 2) { /* C's char: its arrays are strings */
-		if (!b->char_id) {
-			uint32_t enc = BTF_INT_SIGNED << 24 | 8;
-
-			b->char_id = new_id(b);
-			set_rec(b, b->char_id, str_add(b, "char", 4), BTF_KIND_INT << 24, 1, &enc, 4);
-		}
-		return b->char_id;
-	}
-	static const char *const names[2][4] = { { "unsigned char", "unsigned short", "unsigned int", "unsigned long" },
-						 { "char", "short", "int", "long" } };
+	/* sign 2: C's char, named so: its arrays are strings (the others
+	 * need no name) */
 	int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
-	uint32_t *id = &b->ints[sign][k], enc;
+	uint32_t *id = sign == 2 ? &b->char_id : &b->ints[sign][k], enc;
 
 	if (!*id) {
 		*id = new_id(b);
 		enc = (sign ? BTF_INT_SIGNED : 0) << 24 | (uint32_t)(8 << k);
-		set_rec(b, *id, str_add(b, names[sign][k], strlen(names[sign][k])), BTF_KIND_INT << 24, (uint32_t)(1 << k),
-			&enc, 4);
+		set_rec(b, *id, sign == 2 ? str_add(b, "char", 4) : 0, BTF_KIND_INT << 24, (uint32_t)(1 << k), &enc, 4);
 	}
 	return *id;
 }
@@ -194,7 +184,7 @@ static int base_type(struct tb *b, uint32_t *id, uint32_t *size, uint32_t *align
 		if (!word(b, w, sizeof(w))) {
 			if (text[0])
 				break;
-			return tfail(b, "syntax error in a struct declaration: expected a type");
+			return tfail(b, "syntax error in a struct declaration");
 		}
 		if (!strcmp(w, "const") || !strcmp(w, "volatile"))
 			continue;
@@ -223,7 +213,7 @@ static int base_type(struct tb *b, uint32_t *id, uint32_t *size, uint32_t *align
 				return body(b, *id, str_add(b, nm, strlen(nm)), un, size, align);
 			}
 			if (!nm[0])
-				return tfail(b, "syntax error in a struct declaration: a struct without a name or body");
+				return tfail(b, "syntax error in a struct declaration");
 			kid = ctype_find_rec(b->base, nm, un);
 			if (kid < 0) {
 				char msg[200];
@@ -294,7 +284,7 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 			continue;
 		}
 		if (!peek(b)) {
-			err = tfail(b, "syntax error in a struct declaration: expected '}'");
+			err = tfail(b, "syntax error in a struct declaration");
 			break;
 		}
 		if ((err = base_type(b, &bid, &bsize, &balign)) < 0)
@@ -321,7 +311,7 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 				b->i++;
 				n = number(b);
 				if (n < 0 || n > 1 << 20 || peek(b) != ']' || nd == ARRAY_SIZE(dims))
-					return free(m), tfail(b, "syntax error in a struct declaration: bad array length");
+					return free(m), tfail(b, "syntax error in a struct declaration");
 				b->i++;
 				dims[nd++] = (uint32_t)n;
 			}
@@ -337,7 +327,7 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 				b->i++;
 				bits = number(b);
 				if (bits < 0 || bits > (long)bsize * 8 || nd || tid != bid)
-					return free(m), tfail(b, "syntax error in a struct declaration: bad bitfield width");
+					return free(m), tfail(b, "syntax error in a struct declaration");
 				tid = int_id(b, (int)bsize, false); /* bpftrace reads bitfields unsigned */
 			}
 			if (!tsize && tid)
@@ -375,7 +365,7 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 			break;
 		}
 		if (peek(b) != ';' && peek(b) != '}')
-			err = tfail(b, "syntax error in a struct declaration: expected ';'");
+			err = tfail(b, "syntax error in a struct declaration");
 	}
 	if (err < 0) {
 		free(m);
@@ -438,7 +428,7 @@ int bt_declare_types(struct bt_prog *p)
 		word(&b, kw, sizeof(kw));
 		word(&b, nm, sizeof(nm));
 		if (peek(&b) != '{') {
-			err = tfail(&b, "syntax error in a struct declaration: expected '{'");
+			err = tfail(&b, "syntax error in a struct declaration");
 			break;
 		}
 		b.i++;

@@ -36,6 +36,8 @@ struct cg {
 };
 
 static int string_to(struct cg *c, struct node *n, int reg, int off, int size);
+static int map_assign(struct cg *c, struct bt_stmt *s, int out);
+static int var_assign(struct cg *c, struct bt_stmt *s);
 static int str_compare(struct cg *c, struct node *n, struct ctype *t);
 
 static bool is_map(const struct node *n)
@@ -181,24 +183,35 @@ static void helper_check(struct cg *c, const struct node *n, const char *name, b
 	gen_unstack(c->g, 24);
 }
 
-/* R0 = the integer value of map expression n (0 when absent). */
-static int map_read(struct cg *c, struct node *n, struct ctype *t)
+/* R0 = the value of map expression n in map m, or NULL (helpers clobber
+ * R1-R5). */
+static int lookup(struct cg *c, const struct node *n, const struct bt_map *m)
 {
-	struct bt_map *m = map_of(c, n);
-	int key, none = emit_label(c->e), done = emit_label(c->e);
+	int key = gen_stack(c->g, m->key_size);
 
-	if (!m || m->nkeys < 0)
-		return gen_fail(c->g, n, "Undefined map");
-	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
-	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
-		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
-	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, n, m, key) < 0)
 		return -EINVAL;
 	emit_ldmap(c->e, R1, m->idx);
 	emit_mov(c->e, R2, R10);
 	emit_alui(c->e, BPF_ADD, R2, key);
 	emit_call(c->e, BPF_FUNC_map_lookup_elem);
+	gen_unstack(c->g, m->key_size);
+	return 0;
+}
+
+/* R0 = the integer value of map expression n (0 when absent). */
+static int map_read(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct bt_map *m = map_of(c, n);
+	int none = emit_label(c->e), done = emit_label(c->e);
+
+	if (!m || m->nkeys < 0)
+		return gen_fail(c->g, n, "Undefined map");
+	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
+	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
+		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
+	if (lookup(c, n, m) < 0)
+		return -EINVAL;
 	if (c->p->helper_check > 1)
 		helper_check(c, n, "map_lookup_elem", true);
 	emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
@@ -214,7 +227,6 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	emit_place(c->e, none);
 	emit_movi(c->e, R0, 0);
 	emit_place(c->e, done);
-	gen_unstack(c->g, m->key_size);
 	*t = ct_is_ptr(&m->vct) ? m->vct : ct_int(8, true);
 	return 0;
 }
@@ -415,18 +427,11 @@ static int agg_place(struct cg *c, struct node *n, struct bt_type *t, int *none)
 	}
 	if (is_map(n)) {
 		struct bt_map *m = map_of(c, n);
-		int key;
 
 		if (!m || m->agg != AG_VALUE || m->val.vt != VT_AGG)
 			return 1;
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
-		gen_unstack(c->g, m->key_size);
 		if (*none < 0) /* made only when used: the verifier refuses dead code */
 			*none = emit_label(e);
 		emit_jmpi(e, BPF_JEQ, R0, 0, *none);
@@ -577,6 +582,26 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 	if (n->kind == N_INDEX && is_map(n))
 		return map_read(c, n, t);
+	if (n->kind == N_UNARY && (n->op == OP_INC || n->op == OP_DEC)) {
+		/* ++x, x++: the assignment x += 1, then x's value (x++: less 1) */
+		struct bt_stmt st = { .kind = BS_ASSIGN, .op = n->op, .lhs = n->a, .pos = n->pos };
+		bool var = n->a->kind == N_IDENT && n->a->str[0] == '$' && (n->a->str[1] < '0' || n->a->str[1] > '9');
+		int r = (!is_map(n->a) && !var) || bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt != VT_INT ||
+				(is_map(n->a) && (!map_of(c, n->a) || map_of(c, n->a)->agg != AG_VALUE))
+			? gen_fail(g, n, "++ and -- take an integer map or variable")
+			: is_map(n->a) ? map_assign(c, &st, 0) : var_assign(c, &st);
+
+		if (r < 0 || gen_value_node(g, n->a, t) < 0)
+			return -EINVAL;
+		if (n->num)
+			emit_alui(e, n->op == OP_INC ? BPF_SUB : BPF_ADD, R0, 1);
+		return 0;
+	}
+	if (!strcmp(s ? s : "", "ctx") && n->kind == N_IDENT) { /* the probe's context pointer */
+		emit_mov(e, R0, R6);
+		*t = ct_int(8, false);
+		return 0;
+	}
 	if (n->kind == N_INDEX && !is_map(n) && n->b->kind == N_NUM) {
 		struct ctype ct;
 
@@ -719,7 +744,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			 * 0.21+; 0.17 has no such call), the key built as @m[k1, ...] */
 			struct node idx = { .kind = N_INDEX, .pos = n->pos, .end = n->end };
 			struct bt_map *m;
-			int key, r, nk = 0;
+			int no, nk = 0;
 
 			if (!n->a || n->a->kind != N_IDENT || n->a->str[0] != '@' || !n->a->next)
 				return gen_fail(g, n, "has_key() expects a map and a key");
@@ -733,23 +758,15 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 											: "has_key(): the key does not match the map's keys");
 			idx.a = n->a;
 			idx.b = n->a->next;
-			key = gen_stack(g, m->key_size);
-			r = build_key(c, &idx, m, key);
-			if (r == 0) {
-				int no = emit_label(e);
-
-				emit_ldmap(e, R1, m->idx);
-				emit_mov(e, R2, R10);
-				emit_alui(e, BPF_ADD, R2, key);
-				emit_call(e, BPF_FUNC_map_lookup_elem);
-				/* null stays 0; a value pointer becomes 1 */
-				emit_jmpi(e, BPF_JEQ, R0, 0, no);
-				emit_movi(e, R0, 1);
-				emit_place(e, no);
-				*t = ct_int(8, false);
-			}
-			gen_unstack(g, m->key_size);
-			return r < 0 ? -EINVAL : 0;
+			if (lookup(c, &idx, m) < 0)
+				return -EINVAL;
+			no = emit_label(e);
+			/* null stays 0; a value pointer becomes 1 */
+			emit_jmpi(e, BPF_JEQ, R0, 0, no);
+			emit_movi(e, R0, 1);
+			emit_place(e, no);
+			*t = ct_int(8, false);
+			return 0;
 		}
 		if (!strcmp(s, "str") || !strcmp(s, "STRCMP") || !strcmp(s, "$entry")) {
 			if (!strcmp(s, "str"))
@@ -1027,13 +1044,14 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 			struct bt_var *v;
 			int vo = var_slot(c, n->str, &v);
 
+			struct bt_type dt = { .vt = VT_STR, .size = (uint16_t)(size - 1) };
+
 			if (!v || !vo || v->t.vt != VT_STR)
 				return gen_fail(c->g, n, "not a string variable");
-			for (int k = 0; k + 8 <= size && k + 8 <= v->t.size; k += 8) {
-				emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
-				emit_stx(e, 8, reg, (int16_t)(off + k), R1);
-			}
-			emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
+			emit_mov(e, R9, R10);
+			emit_alui(e, BPF_ADD, R9, vo);
+			c->place_off = 0;
+			copy_agg(c, &v->t, 0, &dt, reg, off); /* the NUL stays from zero() */
 			return 0;
 		}
 		break;
@@ -1055,8 +1073,19 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 					(void)lim;
 				}
 			}
-			if (positional_text(c, n)) /* str($1): the parameter's text, a number's too */
-				return string_to(c, n->a, reg, off, len);
+			{ /* str($1), str($1 + K): the parameter's text (from K on) */
+				struct node *x = n->a->kind == N_BINARY && n->a->op == '+' && n->a->b->kind == N_NUM ? n->a->a : n->a;
+				size_t skip = x != n->a ? (size_t)n->a->b->num : 0;
+
+				if (x->kind == N_IDENT && x->str[0] == '$' && x->str[1] >= '0' && x->str[1] <= '9') {
+					int k = atoi(x->str + 1);
+					const char *v = k >= 1 && k <= c->p->nparams ? c->p->params[k - 1] : "";
+
+					v += skip < strlen(v) ? skip : strlen(v);
+					literal(c, v, strlen(v), reg, off, len);
+					return 0;
+				}
+			}
 			if (is_map(n->a) || (n->a->kind == N_IDENT && n->a->str[0] == '$')) {
 				/* an address kept earlier: read the string there (a user
 				 * address below the kernel's half) */
@@ -1119,17 +1148,12 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 	}
 	if (is_map(n)) {
 		struct bt_map *m = map_of(c, n);
-		int key, none = emit_label(e);
+		int none = emit_label(e);
 
 		if (!m || m->agg != AG_VALUE || m->val.vt != VT_STR)
 			return gen_fail(c->g, n, "not a string map");
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
 		emit_jmpi(e, BPF_JEQ, R0, 0, none);
 		for (int k = 0; k + 8 <= size && k + 8 <= m->val.size; k += 8) {
 			emit_ldx(e, 8, R1, R0, (int16_t)k);
@@ -1137,7 +1161,6 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 		}
 		emit_st(e, 1, reg, (int16_t)(off + size - 1), 0);
 		emit_place(e, none);
-		gen_unstack(c->g, m->key_size);
 		return 0;
 	}
 	return gen_fail(c->g, n, "expected a string");
@@ -1576,7 +1599,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 			emit_st(c->e, 8, R10, (int16_t)off, 0);
 	}
 	if (v->t.vt == VT_STR || v->t.vt == VT_INET || v->t.vt == VT_USYM || v->t.vt == VT_AGG || v->t.vt == VT_BUF)
-		return value_to(c, s->rhs, &v->t, R10, off);
+		return s->rhs ? value_to(c, s->rhs, &v->t, R10, off) : gen_fail(c->g, s->lhs, "not an integer");
 	if (s->op == OP_ASSIGN) {
 		err = gen_value_node(c->g, s->rhs, &t);
 	} else {

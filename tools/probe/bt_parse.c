@@ -250,10 +250,13 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 		if (expect(ps, '(') < 0)
 			return -EINVAL;
 		skip(ps, false);
+		if (ps->s[ps->i] == '$') /* unroll($1): its count once the parameters are known: -N */
+			ps->i++;
 		n = strtol(ps->s + ps->i, &end, 10);
 		if (end == ps->s + ps->i || n < 1 || n > 100)
-			return fail(ps, ps->i, ps->i + 1, "unroll() takes a number from 1 to 100");
-		st->op = (int)n;
+			return fail(ps, ps->i, ps->i + 1, ps->s[ps->i - 1] == '$' ? "unroll() takes a number or $N"
+						  : n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
+		st->op = ps->s[ps->i - 1] == '$' ? (int)-n : (int)n;
 		ps->i = (int)(end - ps->s);
 		if (expect(ps, ')') < 0)
 			return -EINVAL;
@@ -282,6 +285,32 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 	}
 	if (!(st->lhs = expr(ps, 0)))
 		return -EINVAL;
+	if (st->lhs->kind == N_UNARY && st->lhs->num && (st->lhs->op == OP_INC || st->lhs->op == OP_DEC)) {
+		struct node *u = st->lhs; /* @x++; as a statement */
+
+		st->kind = BS_ASSIGN;
+		st->op = u->op;
+		st->op_pos = u->a->end;
+		st->lhs = u->a;
+		u->a = NULL;
+		expr_free(u);
+		return 0;
+	}
+	if (st->lhs->kind == N_COND) { /* c ? f() : g(); is if (c) f() else g() */
+		struct node *q = st->lhs;
+
+		st->kind = BS_IF;
+		st->lhs = q->a;
+		st->body = xcalloc(1, sizeof(*st->body));
+		st->els = xcalloc(1, sizeof(*st->els));
+		st->body->lhs = q->b;
+		st->els->lhs = q->c;
+		st->body->pos = q->b->pos;
+		st->els->pos = q->c->pos;
+		q->a = q->b = q->c = NULL;
+		expr_free(q);
+		return 0;
+	}
 	skip(ps, false);
 	op = assign_op(ps->s + ps->i, &len);
 	if (!op)
@@ -417,6 +446,10 @@ void bt_prog_free(struct bt_prog *p)
 		free(p->def_names[i]);
 	free(p->def_names);
 	free(p->def_vals);
+	if (p->ntypes) { /* its types leave the lookups with it */
+		ctype_set_local(NULL, NULL, 0);
+		probe_set_btf_overlay(NULL);
+	}
 	for (int i = 0; i < p->ntypes; i++)
 		free(p->tnames[i]);
 	free(p->tnames);

@@ -747,6 +747,17 @@ static struct node *parse_postfix(struct lex *l, int depth)
 {
 	struct node *n = parse_primary(l, depth);
 
+	if (n && l->bt && (is_op(l, OP_INC) || is_op(l, OP_DEC))) { /* x++: num 1 marks it postfix */
+		struct node *u = mk(N_UNARY, n->pos);
+
+		u->op = l->op;
+		u->num = 1;
+		u->a = n;
+		lex_next(l);
+		u->end = l->prev_end;
+		return u;
+	}
+
 	while (n && l->tok == T_OP && (l->op == '.' || l->op == OP_ARROW || l->op == '[')) {
 		struct node *m;
 		int op = l->op, pos = l->pos;
@@ -807,6 +818,18 @@ static struct node *parse_unary(struct lex *l, int depth)
 	if (depth > 200) {
 		fail_at(l, l->pos, "expression nests too deeply%s", "");
 		return NULL;
+	}
+	if (l->bt && (is_op(l, OP_INC) || is_op(l, OP_DEC))) { /* ++x */
+		struct node *n = mk(N_UNARY, l->pos);
+
+		n->op = l->op;
+		lex_next(l);
+		if (!(n->a = parse_unary(l, depth + 1))) {
+			expr_free(n);
+			return NULL;
+		}
+		n->end = n->a->end;
+		return n;
 	}
 	if (l->tok == T_OP && strchr("-!~*&+", l->op) && l->op < 256) {
 		int op = l->op, pos = l->pos;
