@@ -18,8 +18,9 @@
 # CPU they ask for; their results are counted after the e2e part, in the
 # same order as before.  COREBOX_TEST_SERIAL=1 runs every step in the
 # foreground, one after the other.  Each step's wall time goes to
-# $B/times.txt and the slowest ones are listed at the end (the e2e
-# scripts themselves never assert timing).
+# $B/times.txt and the slowest ones are listed at the end (reported,
+# never asserted).  The background steps end with $B/background.done
+# (.ci/run starts make vmtest's guests after it).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=build/test
