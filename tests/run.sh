@@ -18,8 +18,9 @@
 # CPU they ask for; their results are counted after the e2e part, in the
 # same order as before.  COREBOX_TEST_SERIAL=1 runs every step in the
 # foreground, one after the other.  Each step's wall time goes to
-# $B/times.txt and the slowest ones are listed at the end (the e2e
-# scripts themselves never assert timing).
+# $B/times.txt and the slowest ones are listed at the end (reported,
+# never asserted).  The background steps end with $B/background.done
+# (.ci/run starts make vmtest's guests after it).
 set -u
 cd "$(dirname "$0")/.." || exit 1
 B=build/test
@@ -115,19 +116,33 @@ fuzz_and_asan_build() {
 	fi
 	FUZZ_SEEDS_MADE=1 sh tests/fuzz/run.sh $B/fuzz
 }
+# the three side by side (fuzz: one target per core; arm64 and arm:
+# mostly compiling and emulating, one core each), then
+# $B/background.done (.ci/run starts make vmtest's guests then, so that
+# they share the CPU with the e2e scripts, not with these)
+background_steps() {
+	[ -f tests/fuzz/run.sh ] && bg fuzz fuzz_and_asan_build
+	# arm64 and 32-bit arm, when the cross toolchains and qemu-user are
+	# installed: the cross build, the kernel-free unit tests and the fuzz
+	# corpora under qemu-user
+	if [ -f tests/cross/run.sh ]; then
+		bg arm64 timeout 1800 sh tests/cross/run.sh $B/arm64 arm64
+		bg arm timeout 1800 sh tests/cross/run.sh $B/arm arm
+	fi
+	bg_wait
+	touch $B/background.done
+}
+rm -f $B/background.done
 if [ -f tests/fuzz/run.sh ]; then
 	t0=$(date +%s)
 	sh tests/fuzz/run.sh --seeds-only $B/fuzz
 	took "fuzz seeds" $t0
-	bg fuzz fuzz_and_asan_build
 fi
-# arm64 and 32-bit arm, when the cross toolchains and qemu-user are
-# installed: the cross build, the kernel-free unit tests and the fuzz
-# corpora under qemu-user; the two side by side (mostly compiling and
-# emulating, one core each).
-if [ -f tests/cross/run.sh ]; then
-	bg arm64 timeout 1800 sh tests/cross/run.sh $B/arm64 arm64
-	bg arm timeout 1800 sh tests/cross/run.sh $B/arm arm
+if [ "$SERIAL" = 1 ]; then
+	background_steps
+else
+	background_steps &
+	bgall=$!
 fi
 
 for t in $B/unit/test_*; do
@@ -172,7 +187,7 @@ fi
 # 3. The background steps: the fuzz run (replaying saved crashers first),
 #    then arm64 and arm (tests/cross/run.sh).
 t0=$(date +%s)
-bg_wait
+[ "$SERIAL" = 1 ] || wait "$bgall"
 if [ -f tests/fuzz/run.sh ]; then
 	bg_count fuzz "fuzz (with the corebox-asan build before it)"
 fi

@@ -51,9 +51,13 @@ NEEDS_NATIVE=""
 [ "$ARCH" = arm ] && NEEDS_NATIVE="test_stack"
 fails=0
 
-# make for ARCH, one at a time: make vmtest builds the same ARCH's objects
-# (build/ARCH) for its guests, and .ci/run runs it beside make check
+# make for ARCH; the binary's build (build/ARCH, shared with make vmtest's
+# guests, which .ci/run runs beside make check) one at a time
+# (build/.make-ARCH.lock); the unit tests' objects are this script's own
 mk() {
+	make -s --no-print-directory ARCH=$ARCH "$@"
+}
+mk_shared() {
 	mkdir -p build
 	if command -v flock >/dev/null 2>&1; then
 		flock build/.make-$ARCH.lock make -s --no-print-directory ARCH=$ARCH "$@"
@@ -72,7 +76,7 @@ fi
 mkdir -p "$OUT/obj" || exit 1
 
 # ---- 1. the binary ----
-if mk -j"$(nproc)" >"$OUT/make.log" 2>&1; then
+if mk_shared -j"$(nproc)" >"$OUT/make.log" 2>&1; then
 	ok "make ARCH=$ARCH builds ./$BIN ($(stat -c %s $BIN) bytes)"
 else
 	notok "make ARCH=$ARCH failed: $(grep -m1 -E 'error|Error' "$OUT/make.log" | cut -c1-200)"

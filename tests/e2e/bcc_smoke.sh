@@ -11,9 +11,10 @@
 #   K  run_with_int(kill=True): SIGKILL instead of SIGINT (killsnoop);
 #      bcc accepts 124 or 137
 # bcc waits 5 s (15 for vfscount) before the signal; here it is $SMOKE_INT
-# seconds (default 2), and for I/E/K lines a pass also needs the tool to
-# have held a BPF program before the signal (so a slow start that the
-# signal cut short, or a tool that attached nothing, does not pass).
+# seconds (default 2) and at least 1 s after the tool holds a BPF program
+# (waited for up to 15 s), and for I/E/K lines a pass also needs the tool
+# to have held one before the signal (so a tool that attached nothing
+# does not pass).
 # (env --default-signal: a background job of sh starts with SIGINT
 # ignored, which bcc's foreground run does not.)
 # Each line ends as one of:
@@ -129,9 +130,6 @@ EOF
 
 "$CB" --list > "$W/applets" 2>/dev/null || { notok "corebox --list failed"; exit 1; }
 
-# children PID: the pids of PID's children (the corebox under timeout)
-children() { cat /proc/"$1"/task/*/children 2>/dev/null; }
-
 # holds_bpf PID...: 0 when one of them has a BPF program open
 holds_bpf() {
 	for p in "$@"; do
@@ -178,24 +176,41 @@ run_line() {
 	else
 		sig=INT
 		[ "$kind" = K ] && sig=KILL
-		env --default-signal=INT timeout -s $sig -k 5s "${TI}s" "$CB" "$@" > /dev/null 2> "$err" &
+		# bcc's `timeout -s SIG -k 5s Ns`, with the signal sent here: $TI s
+		# after the start, and not before the tool has held a BPF program
+		# for 1 s (waited for up to 15 s: a start slowed down by a busy
+		# machine is not cut short); 124 when it was still running at the
+		# signal and exited within 5 s of it, 137 when it was killed
+		env --default-signal=INT "$CB" "$@" > /dev/null 2> "$err" &
 		tp=$!
-		# until just before the signal: did the tool hold a BPF program?
-		# (looked for all along: a start slowed down by a busy machine
-		# still counts if it attached in time)
 		i=0 held=
-		while [ $i -lt $((TI * 10 - 1)) ] && kill -0 $tp 2>/dev/null; do
-			# shellcheck disable=SC2046 # (pids, one a word)
-			[ -n "$held" ] || ! holds_bpf $(children $tp) || held=1
+		while [ $i -lt 150 ] && kill -0 $tp 2>/dev/null; do
+			if [ -z "$held" ] && holds_bpf $tp; then
+				held=$i
+			fi
+			[ -n "$held" ] && [ $i -ge $((TI * 10)) ] && [ $i -ge $((held + 10)) ] && break
 			sleep 0.1
 			i=$((i + 1))
 		done
-		wait $tp 2>/dev/null # (no "Killed" note from sh for killsnoop's line)
-		rc=$?
+		if kill -0 $tp 2>/dev/null; then
+			kill -$sig $tp 2>/dev/null
+			if wait_pid $tp 50; then
+				wait $tp 2>/dev/null
+				rc=124
+			else
+				kill -KILL $tp 2>/dev/null
+				wait $tp 2>/dev/null
+				rc=137
+			fi
+			[ "$kind" = K ] && rc=137
+		else
+			wait $tp 2>/dev/null # (no "Killed" note from sh for killsnoop's line)
+			rc=$?
+		fi
 		case "$kind:$rc" in
 		*:124 | K:137 | E:0)
 			if [ "$rc" = 0 ] || [ -n "$held" ]; then echo pass > "$W/$n.res"; return; fi
-			why="held no BPF program in the ${TI} s before the signal (not tracing when it came)" ;;
+			why="held no BPF program in the 15 s before the signal (not tracing when it came)" ;;
 		*:137) why="still running 5 s after SIGINT (killed)" ;;
 		*:0) why="exited 0 before the signal (bcc's run_with_int wants it still running)" ;;
 		*) why="exit status $rc before the signal" ;;

@@ -206,7 +206,12 @@ fetch() {
 	# the package's version (a rebuild under the same ABI name is fetched
 	# again, its -dbg BTF too); an entry from before .version is trusted
 	# once and gets the version recorded
-	ver=$(apt-cache show --no-all-versions "$res" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+	# (asked once per package: two kernels of kernels.txt may share one)
+	ver=$(awk -v r="$res" '$1 == r { print $2; exit }' $W/versions 2>/dev/null)
+	if [ -z "$ver" ]; then
+		ver=$(apt-cache show --no-all-versions "$res" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+		[ -n "$ver" ] && echo "$res $ver" >> $W/versions
+	fi
 	if [ -f "$KDIR/.done" ] && [ -n "$ver" ] && [ -f "$KDIR/.version" ] && [ "$(cat "$KDIR/.version")" != "$ver" ]; then
 		say "$name: cached $res is version $(cat "$KDIR/.version"), the archive has $ver"
 		rm -f "$KDIR/.done"
@@ -378,6 +383,7 @@ else
 	# fetch every kernel first (apt), then boot: another architecture's
 	# guests in the background, the host's one after the other
 	: > $W/plan
+	rm -f $W/versions
 	while read -r name pkg arch rest; do
 		case $name in ''|'#'*) continue ;; esac
 		[ -n "$ONLY" ] && [ "$ONLY" != "$name" ] && continue
