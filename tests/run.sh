@@ -14,7 +14,7 @@
 # steps that never touch the kernel -- the fuzz run (with the ASan
 # binary's build before it) and the arm64 and arm cross tests under
 # qemu-user -- run beside them in the background, niced
-# (COREBOX_TEST_NICE, default 5) so that the tools under test keep the
+# (COREBOX_TEST_NICE, default 19) so that the tools under test keep the
 # CPU they ask for; their results are counted after the e2e part, in the
 # same order as before.  COREBOX_TEST_SERIAL=1 runs every step in the
 # foreground, one after the other.  Each step's wall time goes to
@@ -33,7 +33,7 @@ times=$B/times.txt
 : > $times
 pass=0 fail=0 skip=0
 SERIAL=${COREBOX_TEST_SERIAL:-0}
-NICE=${COREBOX_TEST_NICE:-5}
+NICE=${COREBOX_TEST_NICE:-19}
 T_RUN=$(date +%s)
 
 # took NAME START: "SECONDS NAME" (since START, a date +%s) into $times
