@@ -71,10 +71,16 @@ int str_scan(const char *s, const char *fmt, ...)
 		case 'd':
 		case 'u':
 		case 'x': {
+			const char *digits = s + (*s == '+' || *s == '-');
 			char *end;
 			unsigned long long v;
 			int saved = errno;
 
+			/* "0x" with no hex digit after it: musl's scanf fails
+			 * there (glibc's reads the 0, strtoull too) */
+			if (*fmt == 'x' && digits[0] == '0' && (digits[1] | 32) == 'x' &&
+			    !isxdigit((unsigned char)digits[2]))
+				goto out;
 			v = strtoull(s, &end, *fmt == 'x' ? 16 : 10);
 			errno = saved;
 			if (end == s)
