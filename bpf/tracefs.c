@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "lib/scan.h"
 
 static const char tr[] = "/sys/kernel/tracing";
 static const char dbgfs[] = "/sys/kernel/debug";
@@ -71,7 +72,7 @@ static const char *mounted_tracefs(void)
 	if (!f)
 		return NULL;
 	while (!hit && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*s %1023s %63s", dir, type) != 2 || strcmp(type, "tracefs"))
+		if (str_scan(line, "%*s %1023s %63s", dir, type) != 2 || strcmp(type, "tracefs"))
 			continue;
 		unescape(dir);
 		if (strlen(dir) < sizeof(found) && usable(dir))

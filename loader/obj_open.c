@@ -10,6 +10,7 @@
 #include "lib/err.h"
 #include "lib/inflate.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "obj_int.h"
 
 static const Elf64_Sym *sym_at(const struct obj *o, size_t i)
@@ -208,7 +209,7 @@ static uint32_t kernel_version_code(void)
 	struct utsname u;
 	unsigned a = 0, b = 0, c = 0;
 
-	if (uname(&u) < 0 || sscanf(u.release, "%u.%u.%u", &a, &b, &c) < 2)
+	if (uname(&u) < 0 || str_scan(u.release, "%u.%u.%u", &a, &b, &c) < 2)
 		return 0;
 	return (a << 16) | (b << 8) | (c > 255 ? 255 : c);
 }

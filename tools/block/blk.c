@@ -11,6 +11,7 @@
 #include "btf/btf.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/common/kfunc.h"
 
@@ -41,7 +42,7 @@ void blk_parts_load(void)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%u %u %llu %63s", &maj, &min, &blocks, name) != 4)
+		if (str_scan(line, "%u %u %llu %63s", &maj, &min, &blocks, name) != 4)
 			continue;
 		parts = xrealloc(parts, (nparts + 1) * sizeof(*parts));
 		parts[nparts].dev = BLK_MKDEV(maj, min);
@@ -86,7 +87,7 @@ int blk_disk_arg(const char *tool, const char *arg, unsigned *dev)
 
 	if (!nparts)
 		blk_parts_load();
-	if (sscanf(arg, "%u:%u%c", &maj, &min, &tail) == 2) {
+	if (str_scan(arg, "%u:%u%c", &maj, &min, &tail) == 2) {
 		if (maj >= 4096 || min >= (1u << 20)) {
 			tool_err(tool, "invalid disk '%s': major or minor number out of range", arg);
 			return -1;

@@ -28,6 +28,7 @@
 
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/common/httpd.h"
 
@@ -226,9 +227,9 @@ static void tool_line(struct tool *t, const char *line)
 	const char *l = strstr(line, ": lost ");
 	unsigned long long n, sofar;
 
-	if (l && sscanf(l, ": lost %llu events (%llu so far)", &n, &sofar) == 2)
+	if (l && str_scan(l, ": lost %llu events (%llu so far)", &n, &sofar) == 2)
 		t->lost = sofar > t->lost ? sofar : t->lost;
-	else if (l && sscanf(l, ": lost %llu events", &n) == 1)
+	else if (l && str_scan(l, ": lost %llu events", &n) == 1)
 		t->lost = n > t->lost ? n : t->lost;
 	fprintf(stderr, "%s\n", line);
 }

@@ -20,6 +20,7 @@
 #include "btf/btf.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "run.h"
 #include "tools/common/common.h"
 
@@ -174,7 +175,7 @@ static uint64_t default_mem_limit(void)
 	if (read_file("/proc/meminfo", 1 << 16, &buf, NULL) == 0) {
 		unsigned long long kb;
 
-		if ((p = strstr(buf, "MemTotal:")) && sscanf(p + 9, "%llu", &kb) == 1 && kb * 512 < lim && kb)
+		if ((p = strstr(buf, "MemTotal:")) && str_scan(p + 9, "%llu", &kb) == 1 && kb * 512 < lim && kb)
 			lim = kb * 512;
 		free(buf);
 	}

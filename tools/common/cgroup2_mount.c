@@ -2,6 +2,7 @@
  * one place (the -c hint, systrace's -G NAME and its cgroup id -> path
  * lookup all need it). */
 #include "common.h"
+#include "lib/scan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,7 @@ int cgroup2_mounts(int (*fn)(const char *dir, void *arg), void *arg)
 	if (!f)
 		return 0;
 	while (!r && fgets(line, sizeof(line), f))
-		if (sscanf(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2"))
+		if (str_scan(line, "%255s %511s %63s", dev, dir, type) == 3 && !strcmp(type, "cgroup2"))
 			r = fn(dir, arg);
 	fclose(f);
 	return r;

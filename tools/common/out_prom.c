@@ -171,9 +171,9 @@ void prom_row(const struct out_table *t, const union out_val *v)
 		if (!(c->flags & (OUT_COUNTER | OUT_GAUGE)) || (i < 64 && (t->hidden & (1ull << i))))
 			continue;
 		x = c->type == OUT_INT ? (double)v[i].i : c->type == OUT_FLOAT ? v[i].f : (double)v[i].u;
-		if (c->scale)
-			x *= c->scale;
-		s = series(family(c->metric ? c->metric : c->key, NULL, c->help,
+		if (c->metric && c->metric->scale)
+			x *= c->metric->scale;
+		s = series(family(c->metric ? c->metric->name : c->key, NULL, c->help,
 				  c->flags & OUT_COUNTER ? FAM_COUNTER : FAM_GAUGE),
 			   labels.s);
 		s->value = c->flags & OUT_COUNTER ? s->value + x : x;

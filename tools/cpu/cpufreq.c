@@ -20,6 +20,7 @@
 #include "bpf/sys.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/common/perf_cpus.h"
 #include "cpufreq.h"
@@ -70,6 +71,7 @@ static int init_freqs(struct obj *o)
 	for (__u32 i = 0; i < (__u32)n && i < CPUFREQ_MAX_CPU; i++) {
 		char path[80];
 		unsigned int khz;
+		char line[64];
 		FILE *f;
 
 		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/cpufreq/scaling_cur_freq", i);
@@ -78,7 +80,7 @@ static int init_freqs(struct obj *o)
 				 "(common in virtual machines) there is nothing to sample", i, path, strerror(errno));
 			return -1;
 		}
-		if (fscanf(f, "%u", &khz) != 1) {
+		if (!fgets(line, sizeof(line), f) || str_scan(line, "%u", &khz) != 1) {
 			tool_err("cpufreq", "cannot parse CPU %u's frequency in %s", i, path);
 			fclose(f);
 			return -1;

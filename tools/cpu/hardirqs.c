@@ -102,8 +102,8 @@ enum { C_NAME, C_COUNT, C_JCOUNT, C_TOTAL, C_CPU, C_END, C_TOTAL_NS, C_MAX_NS };
 		[C_CPU] = { "cpu", "CPU", " %3u", OUT_INT, OUT_LABEL },                                      \
 		[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },                                      \
 		[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,             \
-				 .help = "time in hard interrupt handlers", .scale = 1e-9,                  \
-				 .metric = "time_seconds" },                                               \
+				 .help = "time in hard interrupt handlers",                                 \
+				 .metric = &(const struct out_metric){ "time_seconds", 1e-9 } },            \
 		[C_MAX_NS] = { "max_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY },                            \
 	}
 static const struct out_col cols_us[] = COLS("usecs");

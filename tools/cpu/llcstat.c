@@ -24,6 +24,7 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/common/perf_cpus.h"
 #include "llcstat.h"
@@ -164,7 +165,7 @@ static int replay(const char *path)
 		lineno++;
 		if (line[0] == '#' || line[strspn(line, " \t\r\n")] == 0)
 			continue;
-		if (sscanf(line, "%7s %u %u %u %llu %63s", type, &cpu, &pid, &tid, &period, comm) != 6 ||
+		if (str_scan(line, "%7s %u %u %u %llu %63s", type, &cpu, &pid, &tid, &period, comm) != 6 ||
 		    (strcmp(type, "ref") && strcmp(type, "miss"))) {
 			tool_err("llcstat", "%s:%d: expected \"ref|miss CPU PID TID PERIOD COMM\"", path, lineno);
 			ret = 1;

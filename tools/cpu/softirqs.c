@@ -66,8 +66,8 @@ enum { C_NAME, C_TOTAL, C_COUNT, C_END, C_TOTAL_NS };
 			      .hfmt = "  %-11s", .help = "softirqs handled" },                        \
 		[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },                                 \
 		[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,        \
-				 .help = "time in softirq handlers", .scale = 1e-9,                    \
-				 .metric = "time_seconds" },                                          \
+				 .help = "time in softirq handlers",                                   \
+				 .metric = &(const struct out_metric){ "time_seconds", 1e-9 } },       \
 	}
 static const struct out_col cols_us[] = COLS("usecs");
 static const struct out_col cols_ns[] = COLS("nsecs");

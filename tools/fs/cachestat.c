@@ -20,6 +20,7 @@
 #include "tools/common/kfunc.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "cachestat.h"
 
 BPF_OBJ_DECLARE(cachestat);
@@ -126,7 +127,7 @@ static int meminfo(unsigned long long *buffers, unsigned long long *cached)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f) && found < 2) {
-		if (sscanf(line, "Buffers: %llu kB", buffers) == 1 || sscanf(line, "Cached: %llu kB", cached) == 1)
+		if (str_scan(line, "Buffers: %llu kB", buffers) == 1 || str_scan(line, "Cached: %llu kB", cached) == 1)
 			found++;
 	}
 	fclose(f);

@@ -6,6 +6,7 @@
 
 #include "bpf/kallsyms.h"
 #include "lock_syms.h"
+#include "lib/scan.h"
 
 struct by_name {
 	const char *name;
@@ -33,7 +34,7 @@ int lock_addr_of(const char *name, uint64_t *addr)
 		return 0;
 	}
 	/* libbpf-tools: a name that is no symbol may be an address */
-	if (sscanf(name, "0x%" SCNx64, addr) == 1 && *addr)
+	if (str_scan(name, "0x%" SCNx64, addr) == 1 && *addr)
 		return 0;
 	return -ENOENT;
 }

@@ -20,6 +20,7 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/stack/stacks.h"
 #include "extfrag.h"
 #include "fragindex.h"
@@ -84,7 +85,7 @@ static void read_pagetypeinfo(void)
 	while (fgets(line, sizeof(line), f)) {
 		char *p;
 
-		if (sscanf(line, "Page block order: %d", &env.pageblock_order) == 1)
+		if (str_scan(line, "Page block order: %d", &env.pageblock_order) == 1)
 			continue;
 		if (strncmp(line, "Number of blocks type", 21) || env.nmt)
 			continue;

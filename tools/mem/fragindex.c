@@ -1,5 +1,6 @@
 /* The external fragmentation index from /proc/buddyinfo (fragindex.h). */
 #include "fragindex.h"
+#include "lib/scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@ int buddyinfo_parse(const char *text, struct buddy_zone *z, int max)
 		int used = 0;
 		const char *p;
 
-		if (sscanf(line, "Node %d, zone %15s%n", &b->node, name, &used) != 2 || used <= 0) {
+		if (str_scan(line, "Node %d, zone %15s%n", &b->node, name, &used) != 2 || used <= 0) {
 			if (*line != '\n')
 				return -1;
 			line = end ? end + 1 : NULL;

@@ -9,6 +9,7 @@
 #include "bpf/cpus.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 
 long long mem_vmstat(const char *key)
 {
@@ -55,7 +56,7 @@ int mem_zones(struct mem_zone *z, int max)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "Node %d, zone %15s", &node, name) == 2) {
+		if (str_scan(line, "Node %d, zone %15s", &node, name) == 2) {
 			if (n >= max)
 				break;
 			idx = node == last_node ? idx + 1 : 0;
@@ -63,15 +64,15 @@ int mem_zones(struct mem_zone *z, int max)
 			z[n] = (struct mem_zone){ .node = node, .idx = idx };
 			snprintf(z[n].name, sizeof(z[n].name), "%s", name);
 			n++;
-		} else if (n && sscanf(line, " pages free %llu", &pfn) == 1) {
+		} else if (n && str_scan(line, " pages free %llu", &pfn) == 1) {
 			z[n - 1].free = pfn;
-		} else if (n && sscanf(line, " min %llu", &pfn) == 1) {
+		} else if (n && str_scan(line, " min %llu", &pfn) == 1) {
 			z[n - 1].min = pfn;
-		} else if (n && sscanf(line, " low %llu", &pfn) == 1) {
+		} else if (n && str_scan(line, " low %llu", &pfn) == 1) {
 			z[n - 1].low = pfn;
-		} else if (n && sscanf(line, " high %llu", &pfn) == 1) {
+		} else if (n && str_scan(line, " high %llu", &pfn) == 1) {
 			z[n - 1].high = pfn;
-		} else if (n && sscanf(line, " start_pfn: %llu", &pfn) == 1) {
+		} else if (n && str_scan(line, " start_pfn: %llu", &pfn) == 1) {
 			z[n - 1].start_pfn = pfn;
 			z[n - 1].populated = true;
 		}

@@ -36,8 +36,8 @@ static const struct out_col cols[] = {
 		    .help = "NUMA-misplaced page migrations" },
 	[C_MS] = { "migrations_ms", "NUMA_migrations_ms", "%18llu\n", OUT_UINT, .hfmt = "%18s\n" },
 	[C_NS] = { "migrations_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
-		   .help = "time spent in NUMA-misplaced page migrations", .scale = 1e-9,
-		   .metric = "migration_seconds" },
+		   .help = "time spent in NUMA-misplaced page migrations",
+		   .metric = &(const struct out_metric){ "migration_seconds", 1e-9 } },
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 

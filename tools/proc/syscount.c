@@ -168,8 +168,8 @@ static const struct out_col cols[] = {
 	[C_COUNT] = { "calls", "COUNT", "%8llu", OUT_UINT, OUT_COUNTER, .help = "system calls" },
 	[C_TIME] = { NULL, "TIME (us)", " %16.3f", OUT_FLOAT, OUT_TEXT_ONLY },
 	[C_TOTAL_NS] = { "total_ns", NULL, NULL, OUT_UINT, OUT_JSON_ONLY | OUT_COUNTER,
-			 .help = "time spent in system calls", .scale = 1e-9,
-			 .metric = "latency_seconds" },
+			 .help = "time spent in system calls",
+			 .metric = &(const struct out_metric){ "latency_seconds", 1e-9 } },
 	[C_END] = { NULL, "", "\n", OUT_STR, OUT_TEXT_ONLY },
 };
 static const struct out_col key_process = { NULL, "PID    COMM", "%-22s ", OUT_STR, OUT_TEXT_ONLY };

@@ -328,7 +328,7 @@ static const struct out_col scols[] = {
 	[S_CALLS] = { "calls", NULL, " %8llu", OUT_UINT, OUT_COUNTER, .help = "system calls" },
 	[S_ERRORS] = { "errors", NULL, " %6llu", OUT_UINT, OUT_COUNTER, .help = "system calls that failed" },
 	[S_TOTAL] = { "total_ms", NULL, " %9.3f", OUT_FLOAT, OUT_COUNTER, .help = "time in system calls",
-		      .scale = 1e-3, .metric = "time_seconds" },
+		       .metric = &(const struct out_metric){ "time_seconds", 1e-3 } },
 	[S_MIN] = { "min_ms", NULL, " %9.3f", OUT_FLOAT },
 	[S_AVG] = { "avg_ms", NULL, " %9.3f", OUT_FLOAT },
 	[S_MAX] = { "max_ms", NULL, " %9.3f", OUT_FLOAT },

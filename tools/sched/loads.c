@@ -17,6 +17,7 @@
 #include "bpf/sys.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/common/interval.h"
 #include "tools/common/ksym_scan.h"
@@ -74,7 +75,7 @@ static int parse_loadavg(uint64_t v[3], double d[3])
 
 	if (read_line("/proc/loadavg", buf, sizeof(buf)) < 0)
 		return -1;
-	if (sscanf(buf, "%lu.%lu %lu.%lu %lu.%lu", &i[0], &f[0], &i[1], &f[1], &i[2], &f[2]) != 6)
+	if (str_scan(buf, "%lu.%lu %lu.%lu %lu.%lu", &i[0], &f[0], &i[1], &f[1], &i[2], &f[2]) != 6)
 		return err_set(EINVAL, "unexpected /proc/loadavg: %s", buf);
 	for (int k = 0; k < 3; k++) { /* + half a thousandth: %03d truncates back to .f0 */
 		v[k] = ((uint64_t)i[k] << FSHIFT) + ((uint64_t)f[k] * 10 * FIXED_1 + FIXED_1 / 2) / 1000;

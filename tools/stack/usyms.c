@@ -18,6 +18,7 @@
 #include "err.h"
 #include "util.h"
 #include "xz.h"
+#include "lib/scan.h"
 
 /* A MiniDebugInfo image larger than this is left alone (they are tens to
  * hundreds of KB: only function symbols). */
@@ -877,7 +878,7 @@ static int proc_load(struct uproc *p)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
+		if (str_scan(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
 			   &maj, &min, &ino, &pos) < 7 || !pos)
 			continue;
 		if (!strchr(perms, 'x') || end <= start)

@@ -25,6 +25,7 @@
 #include "elf/elf.h"
 #include "lib/err.h"
 #include "lib/util.h"
+#include "lib/scan.h"
 #include "tools/common/common.h"
 #include "tools/probe/probe.h"
 #include "tools/probe/spec.h"
@@ -254,7 +255,7 @@ static int read_process(struct probe_list *l, int pid)
 		char perms[8], *path = strchr(line, '/');
 		size_t i;
 
-		if (!path || sscanf(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
+		if (!path || str_scan(line, "%*s %7s", perms) != 1 || perms[2] != 'x')
 			continue;
 		path[strcspn(path, "\n")] = 0;
 		for (i = 0; i < nseen && strcmp(seen[i], path); i++)
