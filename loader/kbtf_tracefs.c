@@ -358,8 +358,8 @@ int kbtf_from_tracefs(struct obj *o, struct kbtf *k)
 		}
 		snprintf(k->path, sizeof(k->path), "tracepoint formats");
 		if (o->verbose)
-			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats (pt_regs: the ABI's)\n", o->name,
-				found, n);
+			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats"
+					" (pt_regs: the ABI's)\n", o->name, found, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		tp_format_free(&tys[i].fmt);
