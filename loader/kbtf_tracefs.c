@@ -205,6 +205,9 @@ static uint32_t field_type(struct synth *s, const struct tp_field *f, char *name
 		unsigned long n = strtoul(br + 1, NULL, 10);
 		uint32_t elem;
 
+		if (n > f->size) /* (size < 64 KiB: tp_format_parse checked) */
+			n = 0;
+
 		if (ptr && n && f->size == n * s->ptr_sz) {
 			if (!s->ptr)
 				s->ptr = add(s, NULL, BTF_KIND_PTR << 24, 0, NULL, 0);
