@@ -205,6 +205,9 @@ static uint32_t field_type(struct synth *s, const struct tp_field *f, char *name
 		unsigned long n = strtoul(br + 1, NULL, 10);
 		uint32_t elem;
 
+		if (n > f->size) /* (size < 64 KiB: tp_format_parse checked) */
+			n = 0;
+
 		if (ptr && n && f->size == n * s->ptr_sz) {
 			if (!s->ptr)
 				s->ptr = add(s, NULL, BTF_KIND_PTR << 24, 0, NULL, 0);
@@ -358,8 +361,8 @@ int kbtf_from_tracefs(struct obj *o, struct kbtf *k)
 		}
 		snprintf(k->path, sizeof(k->path), "tracepoint formats");
 		if (o->verbose)
-			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats (pt_regs: the ABI's)\n", o->name,
-				found, n);
+			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats"
+					" (pt_regs: the ABI's)\n", o->name, found, n);
 	}
 	for (size_t i = 0; i < n; i++) {
 		tp_format_free(&tys[i].fmt);

@@ -4,7 +4,8 @@
 #  - tools whose programs read only tracepoint records relocate them
 #    against the tracepoint format files: the e2e scripts of sigsnoop
 #    (signal_generate, a flavored record type, and the syscall records),
-#    statsnoop (syscall records), capable (cap_capable) and futexctn pass
+#    statsnoop (syscall records), capable (cap_capable), futexctn and
+#    hardirqs (its perf tracepoint pair, the handler name a __data_loc) pass
 #    unchanged, each on the events it causes itself;
 #  - a tool that reads kernel structs says so in one line naming the
 #    field, that the kernel has no BTF, and --btf (exit 1, no crash).
@@ -28,7 +29,7 @@ else
 	notok "sigsnoop --verbose: $(grep -i btf "$W/v" | head -3)"
 fi
 
-for s in sigsnoop statsnoop capable futexctn; do
+for s in sigsnoop statsnoop capable futexctn hardirqs; do
 	sh "tests/e2e/$s.sh" > "$W/$s.log" 2>&1
 	rc=$?
 	n=$(grep -c '^ok' "$W/$s.log")

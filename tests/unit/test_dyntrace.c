@@ -2,6 +2,7 @@
  * encoding and labels, the probe grammars (bcc's examples), expression
  * parse errors with positions, tracepoint formats, USDT operands. */
 #include <regex.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,9 @@ static void test_formats(void)
 	T_OK(tp_field(&f, "comm") && !strcmp(tp_field(&f, "comm")->type, "char [16]"), "tracepoint format: arrays");
 	T_OK(tp_field(&f, "name") && tp_field(&f, "name")->data_loc, "tracepoint format: __data_loc");
 	tp_format_free(&f);
+	T_OK(tp_format_parse("\tfield:int x;\toffset:65530;\tsize:8;\tsigned:1;\n", &f) == -EINVAL &&
+		     tp_format_parse("\tfield:int x;\toffset:99999999999999999999;\tsize:4;\n", &f) == -EINVAL,
+	     "tracepoint format: a field outside any record is refused");
 #ifdef __x86_64__
 	T_OK(usdt_arg_parse("-4@-12(%rbp)", &a) == 0 && a.kind == UA_MEM && a.sign && a.size == 4 && a.val == -12 &&
 		     a.reg == 32, "USDT: -4@-12(%%rbp)");

@@ -787,7 +787,9 @@ static int tcp_connection(struct conn *c, int loss)
 }
 
 /* tcplife, tcpconnect, tcpconnlat and tcpstates at once on one connection */
-static void test_tcp(const char *test, const char *disable)
+/* tp_only: tcpconnlat and tcpstates alone, the two that read nothing but
+ * the sock:inet_sock_set_state record (they run without kernel BTF). */
+static void tcp_tools(const char *test, const char *disable, int tp_only)
 {
 	char *a_life[] = { "corebox", "tcplife", "-D", "7071", NULL };
 	char *a_conn[] = { "corebox", "tcpconnect", "-s", "-P", "7071", NULL };
@@ -795,6 +797,8 @@ static void test_tcp(const char *test, const char *disable)
 	char *a_st[] = { "corebox", "tcpstates", "-D", "7071", NULL };
 	struct mtool m[4] = { { .argv = a_life, .ready = "PID" }, { .argv = a_conn, .ready = "DPORT" },
 			      { .argv = a_lat, .ready = "LAT(ms)" }, { .argv = a_st, .ready = "SKADDR" } };
+	struct mtool *run = tp_only ? m + 2 : m;
+	int nrun = tp_only ? 2 : 4;
 	static const char want_st[] =
 		"SYN_SENT>ESTABLISHED ESTABLISHED>FIN_WAIT1 FIN_WAIT1>FIN_WAIT2 FIN_WAIT2>CLOSE ";
 	char line[512], want[160], sk[32] = "", seq[512] = "";
@@ -802,10 +806,10 @@ static void test_tcp(const char *test, const char *disable)
 	int life = 0, conn = 0, lat = 0, r, nst = 0, used[8] = { 0 };
 	struct conn c;
 
-	if (mstart(test, m, 4, disable) < 0)
+	if (mstart(test, run, nrun, disable) < 0)
 		return;
 	r = tcp_connection(&c, 0);
-	mstop(m, 4);
+	mstop(run, nrun);
 	if (r < 0) {
 		result(test, 0, "the loopback connection in a new network namespace failed");
 		return;
@@ -813,12 +817,14 @@ static void test_tcp(const char *test, const char *disable)
 	/* tcplife: PID COMM LADDR LPORT RADDR RPORT TX_KB RX_KB MS */
 	snprintf(want, sizeof(want), "127.0.0.1       %-5d 127.0.0.1       %-5d %-6.2f %-6.2f ", c.lport, TCP_PORT,
 		 (double)TCP_BYTES / 1024, (double)TCP_REPLY / 1024);
-	for (char *l = NULL; (l = next_line(m[0].buf, l, want, line, sizeof(line)));)
+	for (char *l = NULL; !tp_only && (l = next_line(m[0].buf, l, want, line, sizeof(line)));)
 		life |= atoi(line) == c.pid;
 	/* tcpconnect -s: PID COMM IP SADDR DADDR SPORT DPORT */
 	snprintf(want, sizeof(want), " 4  127.0.0.1        127.0.0.1        %-5d %-5d", c.lport, TCP_PORT);
-	for (char *l = NULL; (l = next_line(m[1].buf, l, want, line, sizeof(line)));)
+	for (char *l = NULL; !tp_only && (l = next_line(m[1].buf, l, want, line, sizeof(line)));)
 		conn |= atoi(line) == c.pid;
+	if (tp_only)
+		life = conn = 1; /* not run */
 	/* tcpconnlat -L: PID COMM IP SADDR LPORT DADDR DPORT LAT(ms) */
 	snprintf(want, sizeof(want), " 127.0.0.1        %-6d 127.0.0.1        %-5d ", c.lport, TCP_PORT);
 	for (char *l = NULL; (l = next_line(m[2].buf, l, want, line, sizeof(line)));)
@@ -869,7 +875,17 @@ static void test_tcp(const char *test, const char *disable)
 	       (double)TCP_REPLY / 1024, conn ? "ok" : "MISSING", lat ? "ok" : "MISSING",
 	       !strcmp(seq, want_st) ? "ok" : seq, m[0].rc, m[1].rc, m[2].rc, m[3].rc);
 	if (!last_ok)
-		mdump(test, m, 4);
+		mdump(test, run, nrun);
+}
+
+static void test_tcp(const char *test, const char *disable)
+{
+	tcp_tools(test, disable, 0);
+}
+
+static void test_tcp_tp(const char *test, const char *disable)
+{
+	tcp_tools(test, disable, 1);
 }
 
 /* tcptop's bytes (JSON rows, summed over the reports) of the rows that
@@ -1033,6 +1049,7 @@ VM_TEST("systrace", test_systrace);
 VM_TEST("systrace.cgroup", test_systrace_cgroup);
 VM_TEST("cgroup.events", test_cgroup_events);
 VM_TEST("tcp", test_tcp);
+VM_TEST("tcp.tp", test_tcp_tp);
 VM_TEST("tcptop", test_tcptop);
 VM_TEST("bindsnoop", test_bindsnoop);
 VM_TEST("tcpretrans", test_tcpretrans);

@@ -2,7 +2,8 @@
  * (one slot for hard IRQs, one for softirqs, which hard IRQs interrupt);
  * exit adds the time to the handler's (or vector's) per-CPU count, total,
  * max and, with -d, log2 histogram.  tp_btf, raw_tp when the kernel
- * cannot (the loader decides); the user side loads one pair. */
+ * cannot (the loader decides), perf tracepoints for hard IRQs on a kernel
+ * without BTF; the user side loads one pair. */
 #include "cpu.bpf.h"
 #include "cgroup.bpf.h"
 #include "irqs.h"
@@ -94,6 +95,39 @@ int BPF_PROG(hardirq_exit, int irq, struct irqaction___c *action)
 
 	bpf_probe_read_kernel_str(key.name, sizeof(key.name), BPF_CORE_READ(action, name));
 	return on_exit(0, &key);
+}
+
+/* Without kernel BTF the raw_tp fallback cannot read action->name; the
+ * perf tracepoints can: irq_handler_entry's record names the handler
+ * (irq_handler_exit's has only the number), and the name waits in this
+ * CPU's slot for the exit (handlers do not nest on a CPU). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irqs_key);
+} names SEC(".maps");
+
+SEC("tracepoint/irq/irq_handler_entry")
+int hardirq_entry_tp(struct trace_event_raw_irq_handler_entry *ctx)
+{
+	__u32 zero = 0;
+	struct irqs_key *k = bpf_map_lookup_elem(&names, &zero);
+
+	if (!k)
+		return 0;
+	k->vec = IRQS_SOFT_NONE;
+	bpf_probe_read_kernel_str(k->name, sizeof(k->name), (void *)ctx + (ctx->__data_loc_name & 0xffff));
+	return on_entry(0);
+}
+
+SEC("tracepoint/irq/irq_handler_exit")
+int hardirq_exit_tp(void *ctx)
+{
+	__u32 zero = 0;
+	struct irqs_key *k = bpf_map_lookup_elem(&names, &zero);
+
+	return k ? on_exit(0, k) : 0;
 }
 
 SEC("tp_btf/softirq_entry")

@@ -8,6 +8,7 @@
 
 #include "bpf/cpus.h"
 #include "lib/util.h"
+#include "loader/kbtf.h"
 #include "tools/common/common.h"
 #include "tools/common/interval.h"
 #include "irqs.h"
@@ -18,16 +19,25 @@ struct obj *irqs_open(const char *tool, bool soft, bool ns, bool dist, int cpu, 
 		      int *cgfd)
 {
 	struct obj *o = tool_open(tool, irqs_bpf_obj, (size_t)(irqs_bpf_obj_end - irqs_bpf_obj));
-	static const char *const progs[2][2] = { { "hardirq_entry", "hardirq_exit" },
-						 { "softirq_entry", "softirq_exit" } };
+	static const char *const progs[][2] = { { "hardirq_entry", "hardirq_exit" },
+						{ "softirq_entry", "softirq_exit" },
+						{ "hardirq_entry_tp", "hardirq_exit_tp" } };
+	/* hard IRQs without kernel BTF: the perf tracepoint pair (irqs.bpf.c) */
+	char vmlinux[300];
+	int use = soft;
+
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", kbtf_sysfs_dir());
+	if (!soft && !tool_common.btf_path && access(vmlinux, R_OK))
+		use = 2;
 
 	OBJ_SET(o, targ_ns, (uint8_t)ns);
 	OBJ_SET(o, targ_dist, (uint8_t)dist);
 	OBJ_SET(o, targ_cpu, (int32_t)cpu);
 	if (cgroup)
 		OBJ_SET(o, filter_cg, (uint8_t)1);
-	for (int i = 0; i < 2; i++)
-		prog_set_autoload(obj_prog(o, progs[!soft][i]), false);
+	for (int p = 0; p < 3; p++)
+		for (int i = 0; i < 2 && p != use; i++)
+			prog_set_autoload(obj_prog(o, progs[p][i]), false);
 	return tool_load_attach_cgroup(o, tool, cgroup, cgfd) < 0 ? NULL : o;
 }
 
