@@ -204,6 +204,10 @@ void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step
  * with microseconds and the local offset. */
 struct strbuf;
 void json_str(struct strbuf *b, const char *s);
+/* A Prometheus label value (without its quotes): \ " and newline escaped
+ * as the format wants; other control bytes, DEL and bytes that are not
+ * UTF-8 (a scraper refuses the whole page for one) become U+FFFD. */
+void prom_label_value(struct strbuf *b, const char *val);
 void json_strn(struct strbuf *b, const char *s, size_t n);
 void json_time(struct strbuf *b);
 /* Emit one complete JSON value as a line of its own (events), or add it
