@@ -128,6 +128,12 @@ struct out_table {
  * "cgroup_id": ID after "time"; with --show-cgroup, text rows and the
  * header of event tables start with a CGROUP column. */
 void out_event_cgroup(uint64_t id, const char *path);
+/* For text that is not a table (free lines, field lists): the event's
+ * cgroup as the CGROUP column shows it (escaped path, else the id, else
+ * "-"), into buf; and, with --show-cgroup, that cell printed first on
+ * the line (nothing otherwise). */
+const char *out_cgroup_text(char *buf, size_t size);
+void out_cgroup_prefix(void);
 
 /* Switch column i on or off. */
 void out_show(struct out_table *t, unsigned i, bool on);
