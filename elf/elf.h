@@ -76,7 +76,9 @@ struct elf_gopcln {
 	uint64_t nfunc, text;     /* text: base of 1.18+ entry offsets */
 	size_t ftab, names;       /* offsets in tab: function table, name table */
 };
-/* 0, or -ENOENT (no .gopclntab) / -EINVAL (unknown or damaged: message). */
+/* .gopclntab, .data.rel.ro.gopclntab (a PIE), or found in .data.rel.ro of
+ * a Go binary linked by the system linker.  0, or -ENOENT (none) /
+ * -EINVAL (unknown or damaged: message). */
 int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g);
 /* The function holding vaddr: its name and start.  0 or -ENOENT. */
 int elf_gopcln_find(const struct elf_gopcln *g, uint64_t vaddr, const char **name, uint64_t *start);

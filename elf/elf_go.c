@@ -32,19 +32,16 @@ static uint64_t rd(const struct elf_gopcln *g, size_t off, unsigned size, int *b
 	return v;
 }
 
-int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g)
+/* The table at data (size bytes up to its section's end). */
+static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t *data, size_t size)
 {
-	const Elf64_Shdr *sh = elf_find_sec(ev, ".gopclntab"), *text;
-	const void *data;
-	size_t size;
+	const Elf64_Shdr *text;
 	uint32_t magic;
 	int bad = 0;
 
 	memset(g, 0, sizeof(*g));
-	if (!sh)
-		return -ENOENT;
-	if (elf_sec_data(ev, sh, &data, &size) < 0 || !data || size < 16)
-		return err_set(EINVAL, ".gopclntab is empty or outside the file");
+	if (size < 16)
+		return err_set(EINVAL, ".gopclntab is empty");
 	g->tab = data;
 	g->size = size;
 	magic = (uint32_t)rd(g, 0, 4, &bad);
@@ -79,6 +76,36 @@ int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g)
 	    !elf_range_ok(size, g->ftab, (g->nfunc + 1) * (g->ver == 18 ? 8 : 16)))
 		return err_set(EINVAL, ".gopclntab: function table outside the section");
 	return 0;
+}
+
+int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g)
+{
+	const Elf64_Shdr *sh = elf_find_sec(ev, ".gopclntab");
+	const uint8_t *d;
+	const void *data;
+	size_t size;
+
+	memset(g, 0, sizeof(*g));
+	/* Go's linker names it .data.rel.ro.gopclntab in a PIE */
+	if (!sh)
+		sh = elf_find_sec(ev, ".data.rel.ro.gopclntab");
+	if (sh) {
+		if (elf_sec_data(ev, sh, &data, &size) < 0 || !data)
+			return err_set(EINVAL, ".gopclntab is outside the file");
+		return parse(ev, g, data, size);
+	}
+	/* linked by the system linker (cgo, PIE): merged into .data.rel.ro;
+	 * in a Go binary (.go.buildinfo), its header is looked for there */
+	if (!elf_find_sec(ev, ".go.buildinfo") || !(sh = elf_find_sec(ev, ".data.rel.ro")) ||
+	    elf_sec_data(ev, sh, &data, &size) < 0 || !data)
+		return -ENOENT;
+	d = data;
+	for (size_t at = 0; at + 16 <= size; at += 8)
+		if (d[at] >= 0xf0 && d[at + 1] == 0xff && d[at + 2] == 0xff && d[at + 3] == 0xff && !d[at + 4] &&
+		    !d[at + 5] && d[at + 7] == 8 && parse(ev, g, d + at, size - at) == 0)
+			return 0;
+	memset(g, 0, sizeof(*g));
+	return err_set(ENOENT, "no Go function table in .data.rel.ro");
 }
 
 /* Entry address of function table slot i (0..nfunc) and its func offset. */

@@ -11,6 +11,9 @@
 # exactly the N failed calls a helper in A makes; runqlat --cgroups has a
 # histogram for each of A and B with at least their wakeups; biolatency
 # --cgroups on a loop disk has exactly the K reads a helper in B made.
+# Tools whose text is not a table: oomkill --show-cgroup starts its line
+# with A's path for a helper in A killed over a 16 MiB limit; mountsnoop
+# -d --show-cgroup has "CGROUP: B" in the block of a mount made in B.
 # Run as root from the repository root: sh tests/e2e/cgroup.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -187,6 +190,59 @@ for l in open(sys.argv[1]):
 print(" ".join("%s=%d" % kv for kv in sorted(c.items(), key=str)))' "$W/bl.out")
 	if [ "$got" = "$REL/b=$K" ]; then ok "biolatency --cgroups: $got (the helper's $K reads, nothing else)"
 	else notok "biolatency --cgroups: '$got', want '$REL/b=$K'"; fi
+fi
+
+# ---- 8: oomkill --show-cgroup: its free-text line starts with the cgroup ----------------------
+# A helper in A limited to 16 MiB (no swap) asks for 256 MiB and is
+# killed.  The limit: A's memory.max where cgroup v2 has the memory
+# controller, else a v1 memory cgroup of its own (hybrid hosts).
+MEMV1=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/self/mounts)
+LIM=
+if echo +memory > "$TOP/cgroup.subtree_control" 2>/dev/null && echo 16M > "$TOP/a/memory.max"; then
+	echo 0 > "$TOP/a/memory.swap.max" 2>/dev/null
+	LIM=v2
+elif [ -n "$MEMV1" ] && mkdir "$MEMV1/cbx_cg_$$" 2>/dev/null; then
+	echo 16M > "$MEMV1/cbx_cg_$$/memory.limit_in_bytes" &&
+		{ echo 16M > "$MEMV1/cbx_cg_$$/memory.memsw.limit_in_bytes"; } 2>/dev/null
+	LIM=v1
+fi
+if [ -n "$LIM" ] && tool_start o Tracing oomkill --show-cgroup; then
+	if [ $LIM = v1 ]; then
+		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' sh "$MEMV1/cbx_cg_$$" sh -c \
+			'echo $$ > "$1/cgroup.procs" && echo $$ > "$2" && exec python3 -c "s = b\"x\" * (256 << 20)"' \
+			sh "$TOP/a" "$W/pid.a" > /dev/null 2>&1
+	else
+		in_cg a python3 -c 's = b"x" * (256 << 20)' > /dev/null 2>&1
+	fi
+	sleep 0.5
+	snoop_stop "oomkill --show-cgroup"
+	pid=$(cat "$W/pid.a")
+	if awk -v c="$REL/a" -v p="$pid" '$1 == c && index($0, "OOM kill of PID " p " (")' "$W/o.out" | grep -q .; then
+		ok "oomkill: the kill of pid $pid shown in $REL/a"
+	else
+		notok "oomkill: pid $pid in $REL/a: $(tail -3 "$W/o.out" | tr '\n' '|')"
+	fi
+elif [ -z "$LIM" ]; then
+	ok "oomkill --show-cgroup # SKIP no memory controller (v2 or v1) to limit a helper with"
+fi
+[ "$LIM" = v2 ] && echo max > "$TOP/a/memory.max"
+[ "$LIM" = v1 ] && rmdir "$MEMV1/cbx_cg_$$" 2>/dev/null
+
+# ---- 9: mountsnoop -d --show-cgroup: a CGROUP: field in the block -----------------------------
+mkdir -p "$W/mnt"
+if tool_start m "" mountsnoop -d --show-cgroup; then
+	sleep 1
+	in_cg b mount -t tmpfs cbxcg "$W/mnt"
+	umount "$W/mnt"
+	sleep 0.3
+	snoop_stop "mountsnoop -d --show-cgroup"
+	pid=$(cat "$W/pid.b")
+	if awk -v p="$pid" -v c="$REL/b" '$1 == "PID:" { at = ($2 == p) } at && $1 == "CGROUP:" && $2 == c' "$W/m.out" |
+		grep -q .; then
+		ok "mountsnoop -d: the mount by pid $pid has CGROUP: $REL/b"
+	else
+		notok "mountsnoop -d: pid $pid: $(grep -A8 "PID: *$pid" "$W/m.out" | tr '\n' '|')"
+	fi
 fi
 
 [ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"

@@ -233,5 +233,30 @@ if wait_pid "$EPID" 50; then wait "$EPID"; check_status "syscount --listen: stat
 else notok "syscount --listen still running 5 s after SIGINT"; fi
 EPID=
 
+# ---- 8: a hostile name as a label value ----------------------------------------------------
+# K reads by a process whose comm holds a quote, a backslash and a
+# newline: bitesize's --prom file must pass promcheck with the name
+# escaped (\", \\, \n) and its exact count under it.
+HN=$(printf 'cb"x\\y\nz')
+cp "$W/blkio" "$W/$HN"
+"$CB" bitesize --prom "$W/h.prom" > "$W/h.out" 2> "$W/h.err" &
+EPID=$!
+if wait_for "$W/h.out" '^Tracing' 100; then
+	"$W/$HN" "$LA" rand $K 4096 0 > /dev/null || notok "the hostile-named reader failed"
+	kill -INT "$EPID"
+	wait "$EPID"
+	if python3 tests/e2e/promcheck.py "$W/h.prom" > "$W/m.json" 2> "$W/m.err" &&
+		grep -qF 'corebox_bitesize_size_bytes_count{comm="cb\"x\\y\nz"} '"$K" "$W/h.prom" &&
+		[ "$(metric "corebox_bitesize_size_bytes_count{comm=\"$HN\"}")" = $K ]; then
+		ok "a comm with a quote, a backslash and a newline: label value escaped, read back with its $K reads"
+	else
+		notok "hostile label: $(cat "$W/m.err") $(grep -F 'cb' "$W/h.prom" | head -3 | tr '\n' '|')"
+	fi
+else
+	notok "bitesize --prom did not start: $(cat "$W/h.err")"
+	kill -INT "$EPID"
+fi
+EPID=
+
 [ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"
 exit $((fails != 0))

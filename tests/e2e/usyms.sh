@@ -19,7 +19,9 @@
 #    the debug file);
 #  - a stripped Go program (go build -ldflags=-s -w): names from .gopclntab
 #    ("main.main" ... "main.(*spinner).innerCbxgo"; the leaf has no frame
-#    of its own, so a frame-pointer walk skips its caller).
+#    of its own, so a frame-pointer walk skips its caller); the same as a
+#    PIE, linked by Go (.data.rel.ro.gopclntab) and by the system linker
+#    with cgo (the table inside .data.rel.ro, C functions in .dynsym).
 # A language whose compiler is missing is reported as skipped.
 # Run as root from the repository root: sh tests/e2e/usyms.sh
 set -u
@@ -193,6 +195,27 @@ if command -v go >/dev/null 2>&1; then
 	else
 		notok "go build of tests/e2e/helpers/cbx_go_spin.go failed: $(head -c 300 "$W/go.err")"
 	fi
+	# PIE: Go's linker names the table .data.rel.ro.gopclntab; with cgo
+	# and the system linker (external) it is merged into .data.rel.ro
+	# and .dynsym holds cgo's C functions
+	for mode in pie:internal pie_ext:external; do
+		name=go_${mode%%:*}
+		if (cd "$W/go" && HOME="$W/go" GOCACHE="$W/go/cache" GOPATH="$W/go/path" GO111MODULE=off GOFLAGS='' \
+			CGO_ENABLED=1 go build -buildmode=pie -ldflags="-s -w -linkmode=${mode#*:}" -o "$W/cbx_$name" main.go) \
+			> "$W/$name.err" 2>&1; then
+			if ! readelf -h "$W/cbx_$name" | grep -q 'DYN'; then
+				notok "$name: not a PIE"
+			elif prof "$name" "$W/cbx_$name"; then
+				if grep -Eq ';main\.main;(.*;)?main\.\(\*spinner\)\.innerCbxgo [0-9]+$' "$W/$name.out"; then
+					ok "$name: stripped Go PIE (${mode#*:} link) named from its function table"
+				else
+					notok "$name: no main.main;...;main.(*spinner).innerCbxgo chain: $(head -3 "$W/$name.out" | cut -c1-300 | tr '\n' '|')"
+				fi
+			fi
+		else
+			notok "go build -buildmode=pie -linkmode=${mode#*:} failed: $(head -c 300 "$W/$name.err")"
+		fi
+	done
 else
 	ok "Go # SKIP no go (tests/install-deps.sh installs golang-go)"
 fi

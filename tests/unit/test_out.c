@@ -219,6 +219,16 @@ int main(void)
 		globfree(&g);
 	}
 	unlink(DIR "/cbx-unit.prom");
+	{ /* label values: the format's three escapes; what a scraper would
+	   * refuse (controls, DEL, bytes that are not UTF-8) as U+FFFD */
+		struct strbuf l = { 0 };
+
+		prom_label_value(&l, "a\\b\"c\nd\te\x7f\xc3\xa9\xff\xe2\x82");
+		T_OK(l.s && !strcmp(l.s, "a\\\\b\\\"c\\nd\xef\xbf\xbd" "e\xef\xbf\xbd" "\xc3\xa9" "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"),
+		     "Prometheus label value: \\ \" newline escaped, tab DEL 0xff and a cut sequence as U+FFFD, UTF-8 kept: %s",
+		     l.s ? l.s : "");
+		strbuf_free(&l);
+	}
 	out_cfg.prom_path = DIR "/no/such/dir/x.prom";
 	out_doc_begin();
 	T_OK(out_doc_end() < 0, "an unwritable --prom path is an error");

@@ -318,20 +318,6 @@ static void bpf_fds(pid_t pid, unsigned *progs, unsigned *links)
 	closedir(d);
 }
 
-/* A label value in the exposition format: \\, \" and \n escaped. */
-static void label_value(struct strbuf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			strbuf_addc(b, '\\');
-		if (*s == '\n') {
-			strbuf_add(b, "\\n");
-			continue;
-		}
-		strbuf_addc(b, *s);
-	}
-}
-
 enum { M_UP, M_RESTARTS, M_LOST, M_PROGS, M_LINKS, M_LAST, NMETRICS };
 static const struct {
 	const char *name, *type, *help;
@@ -369,7 +355,7 @@ static void own_metrics(struct strbuf *b)
 			if (m == M_LAST && last[i] < 0)
 				continue;
 			strbuf_addf(b, "%s{tool=\"", own[m].name);
-			label_value(b, t->spec);
+			prom_label_value(b, t->spec);
 			strbuf_add(b, "\"} ");
 			switch (m) {
 			case M_UP: strbuf_addf(b, "%d\n", t->pid != 0); break;

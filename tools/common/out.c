@@ -158,19 +158,33 @@ void out_event_cgroup(uint64_t id, const char *path)
 
 /* --show-cgroup: the path, else the bare id (a cgroup gone before it
  * was looked up), else "-" (the tool did not record one). */
-static void cgroup_cell(void)
+const char *out_cgroup_text(char *buf, size_t size)
 {
-	char idbuf[24];
 	struct strbuf b = { 0 };
 
-	strbuf_reset(&b);
-	if (ev_cg_path)
+	if (ev_cg_path) {
 		out_escaped(&b, ev_cg_path);
-	else
-		strbuf_add(&b, ev_cg_id ? (snprintf(idbuf, sizeof(idbuf), "%llu", (unsigned long long)ev_cg_id), idbuf)
-					: "-");
-	printf(CGROUP_FMT, b.s);
-	strbuf_free(&b);
+		snprintf(buf, size, "%s", b.s ? b.s : "");
+		strbuf_free(&b);
+	} else if (ev_cg_id) {
+		snprintf(buf, size, "%llu", (unsigned long long)ev_cg_id);
+	} else {
+		snprintf(buf, size, "-");
+	}
+	return buf;
+}
+
+static void cgroup_cell(void)
+{
+	char buf[4200];
+
+	printf(CGROUP_FMT, out_cgroup_text(buf, sizeof(buf)));
+}
+
+void out_cgroup_prefix(void)
+{
+	if (out_cfg.cgroup_column && !out_json())
+		cgroup_cell();
 }
 
 /* An event's JSON line to stdout with "cgroup" and "cgroup_id" after

@@ -136,6 +136,12 @@ struct out_table {
  * "cgroup_id": ID after "time"; with --show-cgroup, text rows and the
  * header of event tables start with a CGROUP column. */
 void out_event_cgroup(uint64_t id, const char *path);
+/* For text that is not a table (free lines, field lists): the event's
+ * cgroup as the CGROUP column shows it (escaped path, else the id, else
+ * "-"), into buf; and, with --show-cgroup, that cell printed first on
+ * the line (nothing otherwise). */
+const char *out_cgroup_text(char *buf, size_t size);
+void out_cgroup_prefix(void);
 
 /* Switch column i on or off. */
 void out_show(struct out_table *t, unsigned i, bool on);
@@ -212,6 +218,10 @@ void print_linear_hist(const uint32_t *vals, int n, unsigned base, unsigned step
  * with microseconds and the local offset. */
 struct strbuf;
 void json_str(struct strbuf *b, const char *s);
+/* A Prometheus label value (without its quotes): \ " and newline escaped
+ * as the format wants; other control bytes, DEL and bytes that are not
+ * UTF-8 (a scraper refuses the whole page for one) become U+FFFD. */
+void prom_label_value(struct strbuf *b, const char *val);
 void json_strn(struct strbuf *b, const char *s, size_t n);
 void json_time(struct strbuf *b);
 /* Emit one complete JSON value as a line of its own (events), or add it

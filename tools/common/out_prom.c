@@ -54,21 +54,37 @@ static void add_name(struct strbuf *b, const char *s)
 				(*s >= '0' && *s <= '9') || *s == '_') ? *s : '_');
 }
 
-/* Label values: \ " and newline escaped; bytes are kept (UTF-8). */
+void prom_label_value(struct strbuf *b, const char *val)
+{
+	const unsigned char *s = (const unsigned char *)val, *end = s + strlen(val);
+
+	while (s < end) {
+		size_t u = *s >= 0x80 ? utf8_len(s, (size_t)(end - s)) : 0;
+
+		if (u) {
+			strbuf_addn(b, (const char *)s, u);
+			s += u;
+			continue;
+		}
+		if (*s == '\\' || *s == '"')
+			strbuf_addc(b, '\\');
+		if (*s == '\n')
+			strbuf_add(b, "\\n");
+		else if (*s < ' ' || *s >= 0x7f)
+			strbuf_add(b, "\xef\xbf\xbd"); /* U+FFFD */
+		else
+			strbuf_addc(b, (char)*s);
+		s++;
+	}
+}
+
 static void add_label(struct strbuf *b, const char *key, const char *val)
 {
 	if (b->len)
 		strbuf_addc(b, ',');
 	add_name(b, key);
 	strbuf_add(b, "=\"");
-	for (; val && *val; val++) {
-		if (*val == '\\' || *val == '"')
-			strbuf_addc(b, '\\');
-		if (*val == '\n')
-			strbuf_add(b, "\\n");
-		else
-			strbuf_addc(b, *val);
-	}
+	prom_label_value(b, val ? val : "");
 	strbuf_addc(b, '"');
 }
 

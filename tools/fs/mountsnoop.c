@@ -101,7 +101,10 @@ static int on_event(void *ctx, const void *data, size_t size)
 	ev_comm(comm, e.comm);
 	tool_hms(hms, sizeof(hms));
 	if (env.detailed && !out_json()) {
-		mountsnoop_detailed(stdout, &e, comm, env.timestamp ? hms : NULL);
+		char cg[4200];
+
+		mountsnoop_detailed(stdout, &e, comm, env.timestamp ? hms : NULL,
+				    out_cfg.cgroup_column ? out_cgroup_text(cg, sizeof(cg)) : NULL);
 		return 0;
 	}
 	mountsnoop_call(call, sizeof(call), &e);

@@ -170,7 +170,7 @@ void mountsnoop_call(char *buf, size_t size, const struct mountsnoop_event *e)
 }
 
 void mountsnoop_detailed(FILE *f, const struct mountsnoop_event *e, const char *comm,
-			 const char *hms)
+			 const char *hms, const char *cgroup)
 {
 	char rbuf[32], fbuf[512], abuf[256];
 	const char *in = hms ? "    " : "";
@@ -183,6 +183,8 @@ void mountsnoop_detailed(FILE *f, const struct mountsnoop_event *e, const char *
 		mountsnoop_ret(rbuf, sizeof(rbuf), e->ret));
 	fprintf(f, "%sLAT:    %lluus\n%sMNT_NS: %u\n", in, (unsigned long long)(e->delta_ns / 1000),
 		in, e->mnt_ns);
+	if (cgroup)
+		fprintf(f, "%sCGROUP: %s\n", in, cgroup);
 	switch (e->op) {
 	case MOUNTSNOOP_MOUNT:
 	case MOUNTSNOOP_UMOUNT: /* 0.26 prints every mount field for umount too */

@@ -23,8 +23,9 @@ const char *mountsnoop_attr_flags(char *buf, size_t size, __u32 attr);
 const char *mountsnoop_cmd_name(unsigned cmd);
 /* The CALL column */
 void mountsnoop_call(char *buf, size_t size, const struct mountsnoop_event *e);
-/* -d: the block of e (indented by 4 after a time stamp line when hms) */
+/* -d: the block of e (indented by 4 after a time stamp line when hms;
+ * a CGROUP: line after MNT_NS: when cgroup, --show-cgroup) */
 void mountsnoop_detailed(FILE *f, const struct mountsnoop_event *e, const char *comm,
-			 const char *hms);
+			 const char *hms, const char *cgroup);
 
 #endif

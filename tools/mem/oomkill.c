@@ -92,6 +92,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strbuf_free(&j);
 		return 0;
 	}
+	out_cgroup_prefix();
 	printf("%s Triggered by PID %u (\"%s\"), OOM kill of PID %u (\"%s\"), %llu pages%s", tool_hms(hms, sizeof(hms)),
 	       e->fpid, str_escape(safe[0], sizeof(safe[0]), fcomm, ""), e->tpid,
 	       str_escape(safe[1], sizeof(safe[1]), tcomm, ""), pages,

@@ -456,8 +456,9 @@ static void elf_tables(struct usyms *us, struct uelf *e, struct elf_symtab st[2]
 	}
 	if (first) {
 		us->st.syms += (unsigned)f;
-		/* a stripped Go binary: no functions anywhere but .gopclntab */
-		if (!f && elf_gopcln(&e->ev, &e->go) == 0)
+		/* a stripped Go binary: its functions are in .gopclntab (a cgo
+		 * one's .dynsym has C functions only) */
+		if (elf_gopcln(&e->ev, &e->go) == 0)
 			e->is_go = 1;
 	}
 }
@@ -472,7 +473,8 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 	unsigned nb = 0;
 	unsigned char *ct;
 	size_t m = 0;
-	const char *best_name = NULL;
+	const char *best_name = NULL, *go_name = NULL;
+	uint64_t go_start = 0;
 
 	if (!e->nwant)
 		return;
@@ -492,23 +494,10 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 		e->cap = (e->n + m) * 2;
 		e->a = xrealloc(e->a, e->cap * sizeof(*e->a));
 	}
-	for (size_t i = 0; i < m && e->is_go; i++) {
+	for (size_t i = 0; i < m; i++) {
 		struct uans *k = &e->a[e->n++];
-		const char *name;
-		uint64_t start;
-
-		k->va = e->want[i];
-		k->name = NULL;
-		if (elf_gopcln_find(&e->go, k->va, &name, &start) == 0) {
-			if (!best_name || start != k[-1].sym || !k[-1].name)
-				best_name = keep(us, name, strlen(name));
-			k->sym = start;
-			k->name = best_name;
-		}
-		drop_pages(e, e->go.tab, e->go.size); /* searched: pages all over it */
-	}
-	for (size_t i = 0; i < m && !e->is_go; i++) {
-		struct uans *k = &e->a[e->n++];
+		const char *gname;
+		uint64_t gstart;
 
 		if (c[i].st_name && (!b || sym_better(&c[i], b))) {
 			const char *name = elf_sym_name(&st[ct[i]], &c[i]), *dm;
@@ -528,6 +517,14 @@ static void elf_resolve(struct usyms *us, struct uelf *e)
 		k->sym = b ? b->st_value : 0;
 		/* a sized symbol covers only its size */
 		k->name = b && !(b->st_size && e->want[i] - b->st_value >= b->st_size) ? best_name : NULL;
+		/* Go's table names Go code; symbols what it does not (cgo's C) */
+		if (e->is_go && elf_gopcln_find(&e->go, k->va, &gname, &gstart) == 0) {
+			if (!go_name || gstart != go_start)
+				go_name = keep(us, gname, strlen(gname));
+			k->sym = go_start = gstart;
+			k->name = go_name;
+			drop_pages(e, e->go.tab, e->go.size); /* searched: pages all over it */
+		}
 	}
 	elf_rest(e);
 	qsort(e->a, e->n, sizeof(*e->a), cmp_u64); /* va is the first member */

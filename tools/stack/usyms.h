@@ -10,7 +10,8 @@
  *    of a separate debug file (build-id, .gnu_debuglink) or of the
  *    MiniDebugInfo image (.gnu_debugdata, xz), and .dynsym, looked for
  *    only when .dynsym leaves an address asked unnamed; with no
- *    function symbols anywhere, Go's .gopclntab.  The
+ *    .symtab functions, Go's .gopclntab too (for Go code; found in a
+ *    PIE, and in .data.rel.ro where a system linker merged it).  The
  *    table is never loaded: addresses are collected (usyms_want) and one
  *    pass over the symbols names them all (usyms_resolve), giving the
  *    table's pages back as it goes, so memory stays small however big
