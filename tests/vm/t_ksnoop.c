@@ -4,7 +4,11 @@
  * signal, a member read through a pointer argument (p->pid) and the return
  * value: a mix that stashes the entry values until the return.  Every
  * SIGUSR2 call must show sig 12, the child's own pid and 0; the SIGURG
- * must not show. */
+ * must not show.  Stack mode (ksnoop.stack): vfs_write and pipe_write,
+ * each shown only when the one called the other: the child's KS_WRITES
+ * 3-byte writes to a pipe (and its 1-byte "done" write) each show both
+ * functions' entry and return, and vfs_write's count of 3. */
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,3 +56,45 @@ static void test_ksnoop(const char *test, const char *disable)
 }
 
 VM_TEST("ksnoop", test_ksnoop);
+
+#define KS_WRITES 5
+
+static void ks_writes(void)
+{
+	int fd[2];
+
+	if (pipe(fd) < 0)
+		return;
+	for (int i = 0; i < KS_WRITES; i++)
+		if (write(fd[1], "abc", 3) != 3)
+			break;
+}
+
+static void test_ksnoop_stack(const char *test, const char *disable)
+{
+	char pidarg[16], p[] = "-p", s[] = "-s", tr[] = "trace", a[] = "vfs_write", b[] = "pipe_write";
+	char *argv[] = { "corebox", "ksnoop", s, p, pidarg, tr, a, b, NULL };
+	char want[128];
+	int rc, outer, inner, counts;
+	uint64_t since = boot_ns();
+	pid_t child;
+
+	rc = run_with_child(test, argv, pidarg, disable, "FUNCTION/ARGS", ks_writes, &child);
+	if (rc == -1)
+		return;
+	outer = lines_with(" vfs_write(\n");
+	inner = lines_with(" pipe_write(\n");
+	snprintf(want, sizeof(want), "count = \n%36s(size_t)3,\n", "");
+	counts = lines_with(want);
+	/* entry and return of each, for the KS_WRITES writes and the done byte */
+	result(test, rc == 0 && outer == 2 * (KS_WRITES + 1) && inner == outer && counts == KS_WRITES,
+	       "vfs_write shown %d times, pipe_write %d (want %d each: entry and return of %d writes); "
+	       "count 3 in %d of the %d writes; exit %d",
+	       outer, inner, 2 * (KS_WRITES + 1), KS_WRITES + 1, counts, KS_WRITES, rc);
+	if (!last_ok)
+		dump_output(test);
+	else
+		report_mechanisms(test, since);
+}
+
+VM_TEST("ksnoop.stack", test_ksnoop_stack);

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 
 #include "bpf/cpus.h"
+#include "bpf/kallsyms.h"
 #include "bpf/sys.h"
 #include "btf/btf.h"
 #include "btf/btf_data.h"
@@ -51,7 +52,6 @@ struct kfn {
 	struct kval args[KS_VALUES], traces[KS_VALUES];
 };
 
-static const char *bin = "ksnoop";
 static bool stack_mode, verbose_mode;
 static int filter_pid;
 static struct kfn *fns;
@@ -71,35 +71,10 @@ static void p_err(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void help(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS] [COMMAND | help] FUNC\n"
-		"\tCOMMAND\t:= { trace | info }\n"
-		"\tFUNC\t:= { name | name(ARG[,ARG]*) }\n"
-		"\tARG\t:= { arg | arg [PRED] | arg->member [PRED] }\n"
-		"\tPRED\t:= { == | != | > | >= | < | <=  value }\n"
-		"\tOPTIONS\t:= { {-d|--debug} | {-v|--verbose} | {-V|--version} |\n"
-		"                    {-p|--pid filter_pid}|\n"
-		"                    {-P|--pages nr_pages} }\n"
-		"                    {-s|--stack}\n"
-		"Examples:\n",
-		bin);
-	fprintf(f,
-		"\t%s info ip_send_skb\n"
-		"\t%s trace ip_send_skb\n"
-		"\t%s trace \"ip_send_skb(skb, return)\"\n"
-		"\t%s trace \"ip_send_skb(skb->sk, return)\"\n"
-		"\t%s trace \"ip_send_skb(skb->len > 128, skb)\"\n"
-		"\t%s trace -s udp_sendmsg ip_send_skb\n",
-		bin, bin, bin, bin, bin, bin);
-}
+static const struct tool_help thelp;
 
-static void __attribute__((noreturn)) usage(void)
-{
-	help(stderr);
-	exit(2);
-}
+/* corebox's usage error where 0.26 prints its usage text after the error */
+#define usage(...) opt_usage_error(&thelp, __VA_ARGS__)
 
 /* ---- types and values (libbpf-tools' rules) ---- */
 
@@ -259,27 +234,16 @@ static size_t name_len(const char *s)
 	return n;
 }
 
-/* Address and module from /proc/kallsyms (0 and "" when not listed). */
-static void func_ip_mod(struct kfn *f)
+/* Addresses and modules from /proc/kallsyms, one pass for all functions
+ * (the first symbol of each name; 0 and "" when not listed). */
+static int ksym_fn(void *ctx, const struct kallsym *k)
 {
-	FILE *kf = fopen("/proc/kallsyms", "r");
-	char line[512], sym[129], mod[96];
-	unsigned long long addr;
-	char type;
-	int n;
-
-	if (!kf)
-		return;
-	while (fgets(line, sizeof(line), kf)) {
-		mod[0] = 0;
-		n = sscanf(line, "%llx %c %128s [%95[^]]", &addr, &type, sym, mod);
-		if (n < 3 || strcmp(sym, f->name))
-			continue;
-		f->ip = addr;
-		snprintf(f->mod, sizeof(f->mod), "%s", n == 4 ? mod : "");
-		break;
-	}
-	fclose(kf);
+	for (int i = 0; i < *(int *)ctx; i++)
+		if (!fns[i].ip && !strcmp(fns[i].name, k->name)) {
+			fns[i].ip = k->addr;
+			snprintf(fns[i].mod, sizeof(fns[i].mod), "%s", k->mod ? k->mod : "");
+		}
+	return 0;
 }
 
 static const struct btf *func_btf(struct kfn *f)
@@ -316,12 +280,8 @@ static int parse_fn(const char *spec, struct kfn *f)
 			str[len++] = *s;
 	str[len] = 0;
 	n = name_len(str);
-	if (!n)
-		usage();
-	if (n >= sizeof(f->name) || (str[n] && (str[n] != '(' || str[n + 1] == ')' || !str[n + 1]))) {
-		p_err("Invalid function specification '%s'", str);
-		usage();
-	}
+	if (!n || n >= sizeof(f->name) || (str[n] && (str[n] != '(' || str[n + 1] == ')' || !str[n + 1])))
+		usage("invalid function specification '%s': FUNC or FUNC(ARG,...)", str);
 	memcpy(f->name, str, n);
 	args[0] = 0;
 	if (str[n]) {
@@ -331,12 +291,9 @@ static int parse_fn(const char *spec, struct kfn *f)
 		memcpy(args, str + n + 1, a);
 		args[a] = 0;
 		f->flags |= KS_F_CUSTOM;
-		if (len > n + a + 2) {
-			p_err("Invalid function specification '%s'", str);
-			usage();
-		}
+		if (len > n + a + 2)
+			usage("invalid function specification '%s': FUNC or FUNC(ARG,...)", str);
 	}
-	func_ip_mod(f);
 	if (!(f->btf = func_btf(f)))
 		return -ENOENT;
 	id = btf_find(f->btf, f->name, BTF_KIND_FUNC);
@@ -408,12 +365,19 @@ static int parse_fn(const char *spec, struct kfn *f)
 static int parse_fns(int argc, char **argv)
 {
 	if (!argc)
-		usage();
+		usage("no function to trace");
 	if (argc > KS_MAX_FUNCS) {
 		p_err("A maximum of %d traces are supported", KS_MAX_FUNCS);
 		return -EINVAL;
 	}
 	fns = xcalloc(argc, sizeof(*fns));
+	for (int i = 0; i < argc; i++) { /* the names, for one pass over kallsyms */
+		const char *a = argv[i] + strspn(argv[i], " \t\n\v\f\r");
+		size_t n = name_len(a);
+
+		snprintf(fns[i].name, sizeof(fns[i].name), "%.*s", (int)n, a);
+	}
+	kallsyms_each(NULL, ksym_fn, &argc);
 	for (nr_fns = 0; nr_fns < argc; nr_fns++) {
 		if (parse_fn(argv[nr_fns], &fns[nr_fns]))
 			return -EINVAL;
@@ -673,14 +637,15 @@ int ksnoop_main(int argc, char **argv)
 	pos = xcalloc(argc + 1, sizeof(*pos));
 	opt_parse(argc, argv, &thelp, on_opt, NULL);
 	if (!nr_pos)
-		usage();
+		usage("no function to trace");
 	/* "info", "i", "trace", "tr", "help" (a prefix picks the command, as 0.26) */
 	for (int c = 0; c < 3; c++) {
 		if (strncmp(pos[0], cmds[c], strlen(pos[0])))
 			continue;
 		if (c == 2) {
-			help(stderr);
-			return 0;
+			char *h[] = { argv[0], "--help", NULL };
+
+			opt_parse(2, h, &thelp, NULL, NULL); /* prints the help, exits 0 */
 		}
 		r = c == 0 ? cmd_info(nr_pos - 1, pos + 1) : cmd_trace(nr_pos - 1, pos + 1);
 		goto out;
