@@ -596,7 +596,7 @@ static const struct tool_help thelp = {
 		    "  ksnoop trace 'ip_send_skb(skb->len > 128, skb)'\n"
 		    "  ksnoop trace -s udp_sendmsg ip_send_skb\n",
 	.opts = opts,
-	.flags = OPT_NO_VERBOSE | OPT_EVENTS,
+	.flags = OPT_NO_VERBOSE,
 };
 
 static char **pos;
