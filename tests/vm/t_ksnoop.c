@@ -7,7 +7,8 @@
  * must not show.  Stack mode (ksnoop.stack): vfs_write and pipe_write,
  * each shown only when the one called the other: the child's KS_WRITES
  * 3-byte writes to a pipe (and its 1-byte "done" write) each show both
- * functions' entry and return, and vfs_write's count of 3. */
+ * functions' entry and return, and vfs_write's count of 3; -v, the
+ * child's PID namespace. */
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -72,25 +73,32 @@ static void ks_writes(void)
 
 static void test_ksnoop_stack(const char *test, const char *disable)
 {
-	char pidarg[16], p[] = "-p", s[] = "-s", tr[] = "trace", a[] = "vfs_write", b[] = "pipe_write";
-	char *argv[] = { "corebox", "ksnoop", s, p, pidarg, tr, a, b, NULL };
-	char want[128];
-	int rc, outer, inner, counts;
+	char pidarg[16], p[] = "-p", s[] = "-s", v[] = "-v", tr[] = "trace", a[] = "vfs_write", b[] = "pipe_write";
+	char *argv[] = { "corebox", "ksnoop", s, v, p, pidarg, tr, a, b, NULL };
+	char want[128], ns[64] = "";
+	unsigned long pidns = 0;
+	int rc, outer, inner, counts, in_ns;
 	uint64_t since = boot_ns();
 	pid_t child;
 
 	rc = run_with_child(test, argv, pidarg, disable, "FUNCTION/ARGS", ks_writes, &child);
 	if (rc == -1)
 		return;
+	/* -v: each event names the child's PID namespace (the driver's) */
+	if (readlink("/proc/self/ns/pid", ns, sizeof(ns) - 1) > 0)
+		sscanf(ns, "pid:[%lu]", &pidns);
+	snprintf(want, sizeof(want), " %8lu %8d ", pidns, (int)child);
+	in_ns = lines_with(want);
 	outer = lines_with(" vfs_write(\n");
 	inner = lines_with(" pipe_write(\n");
 	snprintf(want, sizeof(want), "count = \n%36s(size_t)3,\n", "");
 	counts = lines_with(want);
 	/* entry and return of each, for the KS_WRITES writes and the done byte */
-	result(test, rc == 0 && outer == 2 * (KS_WRITES + 1) && inner == outer && counts == KS_WRITES,
+	result(test, rc == 0 && outer == 2 * (KS_WRITES + 1) && inner == outer && counts == KS_WRITES &&
+			     in_ns == outer + inner,
 	       "vfs_write shown %d times, pipe_write %d (want %d each: entry and return of %d writes); "
-	       "count 3 in %d of the %d writes; exit %d",
-	       outer, inner, 2 * (KS_WRITES + 1), KS_WRITES + 1, counts, KS_WRITES, rc);
+	       "count 3 in %d of the %d writes; %d in PID namespace %lu; exit %d",
+	       outer, inner, 2 * (KS_WRITES + 1), KS_WRITES + 1, counts, KS_WRITES, in_ns, pidns, rc);
 	if (!last_ok)
 		dump_output(test);
 	else
