@@ -106,3 +106,22 @@ static void test_ksnoop_stack(const char *test, const char *disable)
 }
 
 VM_TEST("ksnoop.stack", test_ksnoop_stack);
+
+/* A module's function (loop.ko, loaded by the "module" check): its
+ * prototype from the module's split BTF. */
+static void test_ksnoop_module(const char *test, const char *disable)
+{
+	char info[] = "info", f[] = "loop_queue_rq", *argv[] = { "corebox", "ksnoop", info, f, NULL };
+	const char *want = "blk_status_t loop_queue_rq(struct blk_mq_hw_ctx *hctx, struct blk_mq_queue_data *bd);\n";
+	struct tool_run t;
+	int rc;
+
+	if (tool_start(&t, test, argv, disable, "loop_queue_rq(") < 0)
+		return;
+	rc = tool_stop(&t);
+	result(test, rc == 0 && lines_with(want) == 1, "%s; exit %d", lines_with(want) ? "the prototype from loop's BTF" : "not the prototype", rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
+VM_TEST_ONCE("ksnoop.module", test_ksnoop_module);
