@@ -60,15 +60,19 @@ static struct kbtf vmlinux, mods[KS_MAX_FUNCS];
 static int nr_mods;
 
 static void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 0.26's messages, after corebox's "ksnoop: " (0.26: "Error: "), with
+ * what came from the command line escaped */
 static void p_err(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("Error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("ksnoop: ", stderr);
+	fputs_escaped(msg, "", stderr);
+	fputc('\n', stderr);
 }
 
 static const struct tool_help thelp;
