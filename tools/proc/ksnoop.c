@@ -421,8 +421,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	static struct ks_event e;
 	const struct kfn *f;
-	bool entry;
+	bool entry, json = out_json();
 	int shown = 0;
+	char comm[4 * sizeof(e.comm) + 1];
 
 	(void)ctx;
 	memset(&e, 0, sizeof(e));
@@ -431,69 +432,52 @@ static int on_event(void *ctx, const void *data, size_t size)
 	f = &fns[e.idx];
 	entry = e.data_flags & KS_F_ENTRY;
 	e.comm[sizeof(e.comm) - 1] = 0;
-	if (out_json()) {
+	if (json) {
 		struct strbuf b = { 0 };
-		int nv = 0;
 
 		strbuf_addf(&b, "{\"time\":%llu,\"cpu\":%u,\"pid\":%u,\"pid_ns\":%u,\"comm\":",
-			      (unsigned long long)e.time, e.cpu, e.pid, e.pid_ns);
+			    (unsigned long long)e.time, e.cpu, e.pid, e.pid_ns);
 		json_str(&b, e.comm);
-		strbuf_addf(&b, ",\"function\":");
-		json_str(&b, f->name);
-		strbuf_addf(&b, ",\"event\":\"%s\",\"values\":{", entry ? "entry" : "return");
+		strbuf_addf(&b, ",\"function\":\"%s\",\"event\":\"%s\",\"values\":{", f->name,
+			    entry ? "entry" : "return");
 		fputs(b.s, stdout);
 		strbuf_free(&b);
-		for (int i = 0; i < f->nr_traces; i++) {
-			const struct kval *v = &f->traces[i];
-			const struct ks_data *d = &e.data[i];
-			bool ventry = v->base_arg != KS_RETURN;
-
-			if ((entry && !ventry) || (!entry && ventry && !(f->flags & KS_F_STASH)) || !v->type_id)
-				continue;
-			memset(&b, 0, sizeof(b));
-			json_str(&b, v->name);
-			printf("%s%s:", nv++ ? "," : "", b.s);
-			strbuf_free(&b);
-			if (d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf))
-				fputs("null", stdout);
-			else
-				btf_print_json(stdout, f->btf, v->type_id, e.buf + d->off, d->len);
-		}
-		printf("}}\n");
-		fflush(stdout);
-		return 0;
-	}
-	if (verbose_mode)
-		printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid, e.comm, f->name);
-	else
+	} else if (verbose_mode) {
+		printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid,
+		       str_escape(comm, sizeof(comm), e.comm, ""), f->name);
+	} else {
 		printf("%16lld %4d %8u %s(\n", (long long)e.time, (int)e.cpu, e.pid, f->name);
+	}
 	for (int i = 0; i < f->nr_traces; i++) {
 		const struct kval *v = &f->traces[i];
 		const struct ks_data *d = &e.data[i];
 		bool ventry = v->base_arg != KS_RETURN;
-		int ret;
+		bool bad = d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf);
+		char ts[256];
 
-		/* entry values show at entry; at return only when stashed */
+		/* entry values show at entry; at return only when stashed
+		 * (names: C identifiers from BTF, checked when parsed) */
 		if ((entry && !ventry) || (!entry && ventry && !(f->flags & KS_F_STASH)) || !v->type_id)
 			continue;
-		if (shown++)
-			printf(",\n");
-		printf("%34s %s = ", "", v->name);
+		if (json) {
+			printf("%s\"%s\":", shown++ ? "," : "", v->name);
+			if (bad)
+				fputs("null", stdout);
+			else
+				btf_print_json(stdout, f->btf, v->type_id, e.buf + d->off, d->len);
+			continue;
+		}
+		printf("%s%34s %s = ", shown++ ? ",\n" : "", "", v->name);
 		if (v->flags & KS_F_PTR)
 			printf("*(0x%llx)", (unsigned long long)d->raw);
 		printf("\n");
-		if (d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf)) {
-			char ts[256];
-
+		if (bad)
 			printf("%36s /* Cannot show '%s' as '%s%s'; invalid/userspace ptr? */\n", "", v->name,
 			       type_str(f->btf, v->type_id, ts, sizeof(ts)), v->flags & KS_F_PTR ? " *" : "");
-		} else {
-			ret = btf_dump_data(stdout, f->btf, v->type_id, e.buf + d->off, d->len, 36);
-			if (ret == -E2BIG)
-				printf("%36s... /* %d bytes of %d */", "", d->len, (int)v->size);
-		}
+		else if (btf_dump_data(stdout, f->btf, v->type_id, e.buf + d->off, d->len, 36) == -E2BIG)
+			printf("%36s... /* %d bytes of %d */", "", d->len, (int)v->size);
 	}
-	printf("\n%31s);\n\n", "");
+	printf(json ? "}}\n" : "\n%31s);\n\n", "");
 	fflush(stdout);
 	return 0;
 }
