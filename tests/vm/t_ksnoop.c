@@ -58,6 +58,30 @@ static void test_ksnoop(const char *test, const char *disable)
 
 VM_TEST("ksnoop", test_ksnoop);
 
+/* The same calls as JSON lines: {..., "event":"return", "values":{"sig":12,"p->pid":PID,"return":0}} */
+static void test_ksnoop_json(const char *test, const char *disable)
+{
+	char pidarg[16], p[] = "-p", j[] = "-j", tr[] = "trace", spec[] = "do_send_sig_info(sig == 12, p->pid, return)";
+	char *argv[] = { "corebox", "ksnoop", j, p, pidarg, tr, spec, NULL };
+	char want[160];
+	int rc, n;
+	pid_t child;
+
+	rc = run_with_child(test, argv, pidarg, disable, "ksnoop: tracing 1 function", ks_work, &child);
+	if (rc == -1)
+		return;
+	snprintf(want, sizeof(want), "\"function\":\"do_send_sig_info\",\"event\":\"return\",\"values\":"
+		 "{\"sig\":12,\"p->pid\":%d,\"return\":0}}\n", (int)child);
+	n = lines_with(want);
+	result(test, rc == 0 && n == KS_SIGS && lines_with("{\"time\":") == KS_SIGS,
+	       "%d of the child's %d SIGUSR2 calls as JSON lines with sig, its pid %d and 0; exit %d", n, KS_SIGS,
+	       (int)child, rc);
+	if (!last_ok)
+		dump_output(test);
+}
+
+VM_TEST_ONCE("ksnoop.json", test_ksnoop_json);
+
 #define KS_WRITES 5
 
 static void ks_writes(void)

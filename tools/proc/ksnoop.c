@@ -509,8 +509,10 @@ static int after_load(struct obj *o)
 	free(vals);
 	if (err)
 		return 1;
-	if (out_json())
+	if (out_json()) { /* stdout holds only the events: the start is told on stderr */
+		fprintf(stderr, "ksnoop: tracing %d function%s\n", nr_fns, nr_fns > 1 ? "s" : "");
 		return 0;
+	}
 	if (verbose_mode)
 		printf("%16s %4s %8s %8s %16s %32s\n", "TIME", "CPU", "NAMESPACE", "PID", "COMM", "FUNCTION/ARGS");
 	else
