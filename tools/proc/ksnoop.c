@@ -573,18 +573,15 @@ static int cmd_trace(int argc, char **argv)
 }
 
 static const struct opt opts[] = {
-	{ 'd', "debug", NULL, "loader and verifier messages" },
-	{ 'v', "verbose", NULL, "also the PID namespace and command" },
+	{ 'd', "debug", NULL, "loader messages" },
+	{ 'v', "verbose", NULL, "PID namespace and command too" },
 	{ 'p', "pid", "PID", "only this process" },
-	{ 'P', "pages", "N", "perf buffer pages (kept for compatibility: corebox sizes its buffer)" },
-	{ 's', "stack", NULL, "show FUNC1..FUNCn only when each called the next" },
+	{ 'P', "pages", "N", "ignored (0.26's buffer size)" },
+	{ 's', "stack", NULL, "FUNC1..FUNCn only when each called the next" },
 	{ 0 },
 };
 static const struct tool_help thelp = {
 	.usage = "[-d] [-v] [-s] [-p PID] [info|trace] FUNC[(ARG[->MEMBER] [PRED],...)] ...",
-	.examples = "  ksnoop info ip_send_skb\n"
-		    "  ksnoop trace 'ip_send_skb(skb->len > 128, skb)'\n"
-		    "  ksnoop trace -s udp_sendmsg ip_send_skb\n",
 	.opts = opts,
 	.flags = OPT_NO_VERBOSE,
 };
