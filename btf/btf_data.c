@@ -359,19 +359,16 @@ static int int_data(struct dd *dd, const struct btf_type *t, uint64_t off)
 	return 0;
 }
 
+/* (16-byte long doubles, which libbpf prints with %Lf, are -EINVAL: the
+ * kernel has none, and their layout differs between architectures) */
 static int float_data(struct dd *dd, const struct btf_type *t, uint64_t off)
 {
-	union { float f; double d; long double ld; unsigned char b[16]; } u;
+	union { float f; double d; unsigned char b[8]; } u;
 
-	if (t->size != 4 && t->size != 8 && (t->size != 16 || sizeof(long double) != 16))
+	if (t->size != 4 && t->size != 8)
 		return -EINVAL;
 	memcpy(u.b, dd->d + off, t->size);
-	if (t->size == 4)
-		fprintf(dd->f, "%f", (double)u.f);
-	else if (t->size == 8)
-		fprintf(dd->f, "%f", u.d);
-	else
-		fprintf(dd->f, "%Lf", u.ld);
+	fprintf(dd->f, "%f", t->size == 4 ? (double)u.f : u.d);
 	end(dd);
 	return 0;
 }

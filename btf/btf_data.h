@@ -15,8 +15,9 @@
  * seen, every later 1-byte integer in the same dump prints as a char.
  *
  * Differences: a name used by two different types is not given libbpf's
- * "___2" suffix; VAR and DATASEC (never a function's argument) are not
- * printed; a NULL pointer inside an array prints as glibc's "(nil)".
+ * "___2" suffix; VAR and DATASEC (never a function's argument) and
+ * 16-byte floats (the kernel has none) are not printed; a NULL pointer
+ * inside an array prints as glibc's "(nil)".
  *
  * Every read is bounded by size: a base value past the end stops the
  * dump with -E2BIG (the caller says it was cut); bytes past the end count

@@ -25,15 +25,22 @@ static bool is_call(const struct bpf_insn *i)
 }
 
 /* Is instruction idx of section sec inside a program that won't load? */
+/* Only in programs that are not loaded (a clone, prog_clone, may load
+ * the code its original does not). */
 static bool in_disabled_prog(const struct obj *o, size_t sec, size_t idx)
 {
+	bool in_prog = false;
+
 	for (size_t i = 0; i < o->nr_progs; i++) {
 		const struct prog *p = &o->progs[i];
 
-		if (p->code->sec == sec && idx >= p->start && idx < p->start + p->len)
-			return !p->autoload;
+		if (p->code->sec == sec && idx >= p->start && idx < p->start + p->len) {
+			if (p->autoload)
+				return false;
+			in_prog = true;
+		}
 	}
-	return false;
+	return in_prog;
 }
 
 bool core_needed(const struct obj *o)

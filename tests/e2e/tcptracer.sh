@@ -3,7 +3,8 @@
 # 127.0.0.1:PORT, waits for a go file, then K times connects to itself,
 # accepts, and closes both ends (one accepted socket is dup'ed first: its
 # first close is not the last reference and must report nothing, its
-# second must); then one IPv6 connection on ::1 whose sockets are closed
+# second must; another's client end is shut down for writing, read to its
+# end by the other, before the closes); then one IPv6 connection on ::1 whose sockets are closed
 # by the process's exit.  With -p HELPER the tool must print exactly:
 # per connection C (client port -> PORT), A (PORT -> client port) and an
 # X for each end, with the ports the helper saw; the IPv6 pair with IP 6;
@@ -54,6 +55,8 @@ for i in range(k):
     print("conn", c.getsockname()[1], flush=True)
     if i == 0:
         d = a.dup(); a.close(); time.sleep(0.1); a = d
+    if i == 1: # the client end leaves ESTABLISHED (FIN_WAIT2) before its close()
+        c.shutdown(socket.SHUT_WR); a.recv(1); time.sleep(0.05)
     c.close(); a.close()
 c = socket.socket(socket.AF_INET6); c.connect(("::1", port)); a, _ = s6.accept()
 print("conn6", c.getsockname()[1], flush=True)

@@ -289,6 +289,14 @@ boot() {
 			{ say "$name: btf min failed: $(tail -n 1 $W/$name.btfmin)"; return 1; }
 	fi
 	[ -n "$ko" ] && cp "$ko" "$root/loop.ko"
+	# the oracle of the ksnoop.oracle check: Debian's libbpf-tools ksnoop
+	# with the libraries it links (x86_64 guests, when it is installed)
+	if [ "$arch" = x86_64 ] && [ -x /usr/sbin/ksnoop ] && [ "$(uname -m)" = x86_64 ]; then
+		cp /usr/sbin/ksnoop "$root/ksnoop-0.26"
+		for lib in $(ldd /usr/sbin/ksnoop | awk '/\// { print $(NF - 1) }'); do
+			mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib"
+		done
+	fi
 	for m in $FS_MODS; do # beside loop.ko (fetch, --modules)
 		m=$(basename $m).ko
 		[ -n "$ko" ] && [ -f "$(dirname "$ko")/$m" ] && cp "$(dirname "$ko")/$m" "$root/"

@@ -15,10 +15,12 @@
  *    sys_enter_close), or, while the task exits (its files are closed
  *    after sched_process_exit), of any socket leaving ESTABLISHED or
  *    CLOSE_WAIT.  A close that is not the last reference changes no
- *    state and so, as tcp_close, reports nothing.  Not seen: a socket
- *    whose state already left ESTABLISHED/CLOSE_WAIT before close()
- *    (after shutdown(SHUT_WR) or a reset), which tcp_close would still
- *    report. */
+ *    state and so, as tcp_close, reports nothing.  After
+ *    shutdown(SHUT_WR) the close still moves the socket on (from FIN_WAIT2,
+ *    once the peer acknowledged the FIN, to time-wait) and is reported
+ *    (tests/e2e/tcptracer.sh).  Not seen: a socket whose close changes
+ *    no state (already CLOSE after a reset, or still FIN_WAIT1 with the
+ *    FIN unacknowledged), which tcp_close's kprobe would still report. */
 #include "corebox.bpf.h"
 #include "events.bpf.h"
 #include "inet.bpf.h"

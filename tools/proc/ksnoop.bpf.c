@@ -10,7 +10,6 @@
  * it is in; b is shown only when a called it and it called c, so what each
  * saw is stashed until the outermost one returns. */
 #include "corebox.bpf.h"
-#include "cpu.bpf.h"
 #include "events.bpf.h"
 #include "ksnoop.h"
 
@@ -163,14 +162,33 @@ static __always_inline void output_stashed(void *ctx, struct ks_func *cur, bool 
 	output(ctx, cur);
 }
 
-static __always_inline __u32 pidns_of(struct task_struct___c *t)
+/* The task's PID namespace (-v), task->thread_pid->numbers[level].ns */
+struct ns_common___ks {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+struct pid_namespace___ks {
+	struct ns_common___ks ns;
+} __attribute__((preserve_access_index));
+struct upid___ks {
+	int nr;
+	struct pid_namespace___ks *ns;
+} __attribute__((preserve_access_index));
+struct pid___ks {
+	unsigned int level;
+	struct upid___ks numbers[1];
+} __attribute__((preserve_access_index));
+struct task_struct___ks {
+	struct pid___ks *thread_pid;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 pidns_of(struct task_struct___ks *t)
 {
-	struct pid___c *pid = BPF_CORE_READ(t, thread_pid);
+	struct pid___ks *pid = BPF_CORE_READ(t, thread_pid);
 	unsigned int level = BPF_CORE_READ(pid, level);
-	struct upid___c *up;
+	struct upid___ks *up;
 
 	up = (void *)((char *)pid + bpf_core_field_offset(pid->numbers) +
-		      (__u64)level * bpf_core_type_size(struct upid___c));
+		      (__u64)level * bpf_core_type_size(struct upid___ks));
 	return BPF_CORE_READ(up, ns, ns.inum);
 }
 

@@ -18,6 +18,7 @@
 #include <sys/utsname.h>
 
 #include "bpf/cpus.h"
+#include "bpf/kallsyms.h"
 #include "bpf/sys.h"
 #include "btf/btf.h"
 #include "btf/btf_data.h"
@@ -51,7 +52,6 @@ struct kfn {
 	struct kval args[KS_VALUES], traces[KS_VALUES];
 };
 
-static const char *bin = "ksnoop";
 static bool stack_mode, verbose_mode;
 static int filter_pid;
 static struct kfn *fns;
@@ -60,46 +60,25 @@ static struct kbtf vmlinux, mods[KS_MAX_FUNCS];
 static int nr_mods;
 
 static void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* 0.26's messages, after corebox's "ksnoop: " (0.26: "Error: "), with
+ * what came from the command line escaped */
 static void p_err(const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("Error: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	fputs("ksnoop: ", stderr);
+	fputs_escaped(msg, "", stderr);
+	fputc('\n', stderr);
 }
 
-static void help(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s [OPTIONS] [COMMAND | help] FUNC\n"
-		"\tCOMMAND\t:= { trace | info }\n"
-		"\tFUNC\t:= { name | name(ARG[,ARG]*) }\n"
-		"\tARG\t:= { arg | arg [PRED] | arg->member [PRED] }\n"
-		"\tPRED\t:= { == | != | > | >= | < | <=  value }\n"
-		"\tOPTIONS\t:= { {-d|--debug} | {-v|--verbose} | {-V|--version} |\n"
-		"                    {-p|--pid filter_pid}|\n"
-		"                    {-P|--pages nr_pages} }\n"
-		"                    {-s|--stack}\n"
-		"Examples:\n",
-		bin);
-	fprintf(f,
-		"\t%s info ip_send_skb\n"
-		"\t%s trace ip_send_skb\n"
-		"\t%s trace \"ip_send_skb(skb, return)\"\n"
-		"\t%s trace \"ip_send_skb(skb->sk, return)\"\n"
-		"\t%s trace \"ip_send_skb(skb->len > 128, skb)\"\n"
-		"\t%s trace -s udp_sendmsg ip_send_skb\n",
-		bin, bin, bin, bin, bin, bin);
-}
+static const struct tool_help thelp;
 
-static void __attribute__((noreturn)) usage(void)
-{
-	help(stderr);
-	exit(2);
-}
+/* corebox's usage error where 0.26 prints its usage text after the error */
+#define usage(...) opt_usage_error(&thelp, __VA_ARGS__)
 
 /* ---- types and values (libbpf-tools' rules) ---- */
 
@@ -259,27 +238,16 @@ static size_t name_len(const char *s)
 	return n;
 }
 
-/* Address and module from /proc/kallsyms (0 and "" when not listed). */
-static void func_ip_mod(struct kfn *f)
+/* Addresses and modules from /proc/kallsyms, one pass for all functions
+ * (the first symbol of each name; 0 and "" when not listed). */
+static int ksym_fn(void *ctx, const struct kallsym *k)
 {
-	FILE *kf = fopen("/proc/kallsyms", "r");
-	char line[512], sym[129], mod[96];
-	unsigned long long addr;
-	char type;
-	int n;
-
-	if (!kf)
-		return;
-	while (fgets(line, sizeof(line), kf)) {
-		mod[0] = 0;
-		n = sscanf(line, "%llx %c %128s [%95[^]]", &addr, &type, sym, mod);
-		if (n < 3 || strcmp(sym, f->name))
-			continue;
-		f->ip = addr;
-		snprintf(f->mod, sizeof(f->mod), "%s", n == 4 ? mod : "");
-		break;
-	}
-	fclose(kf);
+	for (int i = 0; i < *(int *)ctx; i++)
+		if (!fns[i].ip && !strcmp(fns[i].name, k->name)) {
+			fns[i].ip = k->addr;
+			snprintf(fns[i].mod, sizeof(fns[i].mod), "%s", k->mod ? k->mod : "");
+		}
+	return 0;
 }
 
 static const struct btf *func_btf(struct kfn *f)
@@ -316,12 +284,8 @@ static int parse_fn(const char *spec, struct kfn *f)
 			str[len++] = *s;
 	str[len] = 0;
 	n = name_len(str);
-	if (!n)
-		usage();
-	if (n >= sizeof(f->name) || (str[n] && (str[n] != '(' || str[n + 1] == ')' || !str[n + 1]))) {
-		p_err("Invalid function specification '%s'", str);
-		usage();
-	}
+	if (!n || n >= sizeof(f->name) || (str[n] && (str[n] != '(' || str[n + 1] == ')' || !str[n + 1])))
+		usage("invalid function specification '%s': FUNC or FUNC(ARG,...)", str);
 	memcpy(f->name, str, n);
 	args[0] = 0;
 	if (str[n]) {
@@ -331,12 +295,9 @@ static int parse_fn(const char *spec, struct kfn *f)
 		memcpy(args, str + n + 1, a);
 		args[a] = 0;
 		f->flags |= KS_F_CUSTOM;
-		if (len > n + a + 2) {
-			p_err("Invalid function specification '%s'", str);
-			usage();
-		}
+		if (len > n + a + 2)
+			usage("invalid function specification '%s': FUNC or FUNC(ARG,...)", str);
 	}
-	func_ip_mod(f);
 	if (!(f->btf = func_btf(f)))
 		return -ENOENT;
 	id = btf_find(f->btf, f->name, BTF_KIND_FUNC);
@@ -408,12 +369,19 @@ static int parse_fn(const char *spec, struct kfn *f)
 static int parse_fns(int argc, char **argv)
 {
 	if (!argc)
-		usage();
+		usage("no function to trace");
 	if (argc > KS_MAX_FUNCS) {
 		p_err("A maximum of %d traces are supported", KS_MAX_FUNCS);
 		return -EINVAL;
 	}
 	fns = xcalloc(argc, sizeof(*fns));
+	for (int i = 0; i < argc; i++) { /* the names, for one pass over kallsyms */
+		const char *a = argv[i] + strspn(argv[i], " \t\n\v\f\r");
+		size_t n = name_len(a);
+
+		snprintf(fns[i].name, sizeof(fns[i].name), "%.*s", (int)n, a);
+	}
+	kallsyms_each(NULL, ksym_fn, &argc);
 	for (nr_fns = 0; nr_fns < argc; nr_fns++) {
 		if (parse_fn(argv[nr_fns], &fns[nr_fns]))
 			return -EINVAL;
@@ -453,8 +421,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 {
 	static struct ks_event e;
 	const struct kfn *f;
-	bool entry;
+	bool entry, json = out_json();
 	int shown = 0;
+	char comm[4 * sizeof(e.comm) + 1];
 
 	(void)ctx;
 	memset(&e, 0, sizeof(e));
@@ -463,69 +432,52 @@ static int on_event(void *ctx, const void *data, size_t size)
 	f = &fns[e.idx];
 	entry = e.data_flags & KS_F_ENTRY;
 	e.comm[sizeof(e.comm) - 1] = 0;
-	if (out_json()) {
+	if (json) {
 		struct strbuf b = { 0 };
-		int nv = 0;
 
 		strbuf_addf(&b, "{\"time\":%llu,\"cpu\":%u,\"pid\":%u,\"pid_ns\":%u,\"comm\":",
-			      (unsigned long long)e.time, e.cpu, e.pid, e.pid_ns);
+			    (unsigned long long)e.time, e.cpu, e.pid, e.pid_ns);
 		json_str(&b, e.comm);
-		strbuf_addf(&b, ",\"function\":");
-		json_str(&b, f->name);
-		strbuf_addf(&b, ",\"event\":\"%s\",\"values\":{", entry ? "entry" : "return");
+		strbuf_addf(&b, ",\"function\":\"%s\",\"event\":\"%s\",\"values\":{", f->name,
+			    entry ? "entry" : "return");
 		fputs(b.s, stdout);
 		strbuf_free(&b);
-		for (int i = 0; i < f->nr_traces; i++) {
-			const struct kval *v = &f->traces[i];
-			const struct ks_data *d = &e.data[i];
-			bool ventry = v->base_arg != KS_RETURN;
-
-			if ((entry && !ventry) || (!entry && ventry && !(f->flags & KS_F_STASH)) || !v->type_id)
-				continue;
-			memset(&b, 0, sizeof(b));
-			json_str(&b, v->name);
-			printf("%s%s:", nv++ ? "," : "", b.s);
-			strbuf_free(&b);
-			if (d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf))
-				fputs("null", stdout);
-			else
-				btf_print_json(stdout, f->btf, v->type_id, e.buf + d->off, d->len);
-		}
-		printf("}}\n");
-		fflush(stdout);
-		return 0;
-	}
-	if (verbose_mode)
-		printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid, e.comm, f->name);
-	else
+	} else if (verbose_mode) {
+		printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid,
+		       str_escape(comm, sizeof(comm), e.comm, ""), f->name);
+	} else {
 		printf("%16lld %4d %8u %s(\n", (long long)e.time, (int)e.cpu, e.pid, f->name);
+	}
 	for (int i = 0; i < f->nr_traces; i++) {
 		const struct kval *v = &f->traces[i];
 		const struct ks_data *d = &e.data[i];
 		bool ventry = v->base_arg != KS_RETURN;
-		int ret;
+		bool bad = d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf);
+		char ts[256];
 
-		/* entry values show at entry; at return only when stashed */
+		/* entry values show at entry; at return only when stashed
+		 * (names: C identifiers from BTF, checked when parsed) */
 		if ((entry && !ventry) || (!entry && ventry && !(f->flags & KS_F_STASH)) || !v->type_id)
 			continue;
-		if (shown++)
-			printf(",\n");
-		printf("%34s %s = ", "", v->name);
+		if (json) {
+			printf("%s\"%s\":", shown++ ? "," : "", v->name);
+			if (bad)
+				fputs("null", stdout);
+			else
+				btf_print_json(stdout, f->btf, v->type_id, e.buf + d->off, d->len);
+			continue;
+		}
+		printf("%s%34s %s = ", shown++ ? ",\n" : "", "", v->name);
 		if (v->flags & KS_F_PTR)
 			printf("*(0x%llx)", (unsigned long long)d->raw);
 		printf("\n");
-		if (d->err || (size_t)d->off + d->len > size - offsetof(struct ks_event, buf)) {
-			char ts[256];
-
+		if (bad)
 			printf("%36s /* Cannot show '%s' as '%s%s'; invalid/userspace ptr? */\n", "", v->name,
 			       type_str(f->btf, v->type_id, ts, sizeof(ts)), v->flags & KS_F_PTR ? " *" : "");
-		} else {
-			ret = btf_dump_data(stdout, f->btf, v->type_id, e.buf + d->off, d->len, 36);
-			if (ret == -E2BIG)
-				printf("%36s... /* %d bytes of %d */", "", d->len, (int)v->size);
-		}
+		else if (btf_dump_data(stdout, f->btf, v->type_id, e.buf + d->off, d->len, 36) == -E2BIG)
+			printf("%36s... /* %d bytes of %d */", "", d->len, (int)v->size);
 	}
-	printf("\n%31s);\n\n", "");
+	printf(json ? "}}\n" : "\n%31s);\n\n", "");
 	fflush(stdout);
 	return 0;
 }
@@ -557,8 +509,10 @@ static int after_load(struct obj *o)
 	free(vals);
 	if (err)
 		return 1;
-	if (out_json())
+	if (out_json()) { /* stdout holds only the events: the start is told on stderr */
+		fprintf(stderr, "ksnoop: tracing %d function%s\n", nr_fns, nr_fns > 1 ? "s" : "");
 		return 0;
+	}
 	if (verbose_mode)
 		printf("%16s %4s %8s %8s %16s %32s\n", "TIME", "CPU", "NAMESPACE", "PID", "COMM", "FUNCTION/ARGS");
 	else
@@ -619,20 +573,17 @@ static int cmd_trace(int argc, char **argv)
 }
 
 static const struct opt opts[] = {
-	{ 'd', "debug", NULL, "loader and verifier messages" },
-	{ 'v', "verbose", NULL, "also the PID namespace and command" },
+	{ 'd', "debug", NULL, "loader messages" },
+	{ 'v', "verbose", NULL, "PID namespace and command too" },
 	{ 'p', "pid", "PID", "only this process" },
-	{ 'P', "pages", "N", "perf buffer pages (kept for compatibility: corebox sizes its buffer)" },
-	{ 's', "stack", NULL, "show FUNC1..FUNCn only when each called the next" },
+	{ 'P', "pages", "N", "ignored (0.26's buffer size)" },
+	{ 's', "stack", NULL, "FUNC1..FUNCn only when each called the next" },
 	{ 0 },
 };
 static const struct tool_help thelp = {
 	.usage = "[-d] [-v] [-s] [-p PID] [info|trace] FUNC[(ARG[->MEMBER] [PRED],...)] ...",
-	.examples = "  ksnoop info ip_send_skb\n"
-		    "  ksnoop trace 'ip_send_skb(skb->len > 128, skb)'\n"
-		    "  ksnoop trace -s udp_sendmsg ip_send_skb\n",
 	.opts = opts,
-	.flags = OPT_NO_VERBOSE | OPT_EVENTS,
+	.flags = OPT_NO_VERBOSE,
 };
 
 static char **pos;
@@ -673,14 +624,15 @@ int ksnoop_main(int argc, char **argv)
 	pos = xcalloc(argc + 1, sizeof(*pos));
 	opt_parse(argc, argv, &thelp, on_opt, NULL);
 	if (!nr_pos)
-		usage();
+		usage("no function to trace");
 	/* "info", "i", "trace", "tr", "help" (a prefix picks the command, as 0.26) */
 	for (int c = 0; c < 3; c++) {
 		if (strncmp(pos[0], cmds[c], strlen(pos[0])))
 			continue;
 		if (c == 2) {
-			help(stderr);
-			return 0;
+			char *h[] = { argv[0], "--help", NULL };
+
+			opt_parse(2, h, &thelp, NULL, NULL); /* prints the help, exits 0 */
 		}
 		r = c == 0 ? cmd_info(nr_pos - 1, pos + 1) : cmd_trace(nr_pos - 1, pos + 1);
 		goto out;
