@@ -80,7 +80,11 @@ judge() {
 	END {
 		if (o && !ran) { print "wrote to stdout"; exit }
 		if (!n) { print "no error message"; exit }
-		if (index(l[1], a ": ") != 1) { print "error does not name the applet"; exit }
+		# bpftrace words its errors as bpftrace 0.17 does ("ERROR: ..."):
+		# scripts written for it match on that
+		if (index(l[1], a ": ") != 1 && !(a == "bpftrace" && index(l[1], "ERROR: ") == 1)) {
+			print "error does not name the applet"; exit
+		}
 		# the two further lines allowed: a --help hint, a probe text with a caret under it
 		if (n == 2 && index(l[2], "Try '\''" a " --help'\''") == 1) n = 1
 		if (n == 3 && l[2] ~ /^  / && l[3] ~ /^ *\^$/) n = 1

@@ -834,7 +834,9 @@ static char *read_script(const char *path)
 			return NULL;
 		}
 	} else if ((k = read_file(path, 1 << 20, &buf, &len)) < 0) {
-		fprintf(stderr, "ERROR: failed to open file '%s': %s\n", path, strerror((int)-k));
+		fputs("ERROR: failed to open file '", stderr); /* the name escaped: it may hold control bytes */
+		fputs_escaped(path, NULL, stderr);
+		fprintf(stderr, "': %s\n", strerror((int)-k));
 		err_clear();
 		return NULL;
 	}

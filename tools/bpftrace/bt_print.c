@@ -458,7 +458,11 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 		format_printf(b, a, rec, &sb); /* the file's name */
 		fd = open(sb.s, O_RDONLY | O_CLOEXEC);
 		if (fd < 0) {
-			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", sb.s, strerror(errno));
+			int e = errno;
+
+			fputs("ERROR: failed to open file '", stderr); /* a traced name may hold control bytes */
+			fputs_escaped(sb.s, NULL, stderr);
+			fprintf(stderr, "': %s\n", strerror(e));
 			strbuf_free(&sb);
 			return 0;
 		}
