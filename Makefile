@@ -76,7 +76,14 @@ CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchro
 # -z norelro: a static non-PIE musl binary has no dynamic linker to make
 # RELRO read-only, so the segment only costs its alignment padding (about
 # 60 KB on arm64, whose linker aligns it to 64 KiB pages).
-LDFLAGS  += -static -Wl,--gc-sections -s -Wl,-z,norelro
+# -z noseparate-code: code and read-only data in one R+X segment, as the
+# arm64 and arm linkers lay them out by default; x86_64's default gives
+# the headers, the code and the read-only data a segment each, each
+# padded to a page in the file (7 KB).  -z common-page-size=8: the data
+# segment starts in the file right after the code's last byte (its
+# address stays congruent to its offset modulo the page size, as the
+# kernel maps it) instead of at the next 4 KiB boundary (up to 4 KB).
+LDFLAGS  += -static -Wl,--gc-sections -s -Wl,-z,norelro -Wl,-z,noseparate-code -Wl,-z,common-page-size=8
 
 # Header dependencies come from the compiler: each object's .d file lists
 # the headers it included (-MP: a deleted header is no error).

@@ -31,13 +31,12 @@ struct applet {
 	const char *name;
 	const char *summary;
 	int (*main)(int argc, char **argv);
-	int is_tool; /* installed as a link */
 };
 
 static const struct applet applets[] = {
-#define APPLET(name, summary) { #name, summary, name##_main, 1 },
-#define APPLET_ALIAS(name, tool, summary) { #name, summary, tool##_main, 1 },
-#define COMMAND(name, summary) { #name, summary, name##_main, 0 },
+#define APPLET(name, summary) { #name, summary, name##_main },
+#define APPLET_ALIAS(name, tool, summary) { #name, summary, tool##_main },
+#define COMMAND(name, summary) { #name, summary, name##_main },
 #include "applets.h"
 #undef APPLET
 #undef APPLET_ALIAS
@@ -45,6 +44,26 @@ static const struct applet applets[] = {
 };
 
 #define NAPPLETS (sizeof(applets) / sizeof(applets[0]))
+
+/* The commands (btf, run, ...): the applets not installed as links.  A
+ * list of their mains rather than a flag in each of the hundred entries. */
+static int (*const command_mains[])(int argc, char **argv) = {
+#define APPLET(name, summary)
+#define APPLET_ALIAS(name, tool, summary)
+#define COMMAND(name, summary) name##_main,
+#include "applets.h"
+#undef APPLET
+#undef APPLET_ALIAS
+#undef COMMAND
+};
+
+static int is_tool(const struct applet *a)
+{
+	for (size_t i = 0; i < sizeof(command_mains) / sizeof(command_mains[0]); i++)
+		if (a->main == command_mains[i])
+			return 0;
+	return 1;
+}
 
 /* Runbooks call tools by the names bcc and bpftrace install them under:
  * execsnoop.py, execsnoop-bpfcc, runqlat.bt. */
@@ -63,7 +82,7 @@ static const struct applet *find_applet(const char *name)
 		if (n <= k || strcmp(name + n - k, name_suffixes[j]))
 			continue;
 		for (i = 0; i < NAPPLETS; i++)
-			if (applets[i].is_tool && strlen(applets[i].name) == n - k &&
+			if (is_tool(&applets[i]) && strlen(applets[i].name) == n - k &&
 			    !strncmp(applets[i].name, name, n - k))
 				return &applets[i];
 	}
@@ -79,11 +98,11 @@ static void usage(FILE *f)
 		   "BPF performance tools in one static binary with its own loader.\n\n"
 		   "Tools:\n");
 	for (i = 0; i < NAPPLETS; i++)
-		if (applets[i].is_tool)
+		if (is_tool(&applets[i]))
 			fprintf(f, "  %-14s %s\n", applets[i].name, applets[i].summary);
 	fprintf(f, "\nCommands:\n");
 	for (i = 0; i < NAPPLETS; i++)
-		if (!applets[i].is_tool)
+		if (!is_tool(&applets[i]))
 			fprintf(f, "  %-14s %s\n", applets[i].name, applets[i].summary);
 	fprintf(f, "\nRun 'corebox TOOL --help' for a tool's options.\n");
 }
@@ -137,7 +156,7 @@ static int install(int argc, char **argv)
 	}
 	self[n] = 0;
 	for (i = 0; i < NAPPLETS; i++) {
-		if (!applets[i].is_tool)
+		if (!is_tool(&applets[i]))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, applets[i].name);
 		if (lstat(path, &st) == 0) {
@@ -180,7 +199,7 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : (argc > 0 && argv[0] ? argv[0] : "corebox");
 	a = find_applet(base);
-	if (a && a->is_tool) {
+	if (a && is_tool(a)) {
 		tool_applet = a->name;
 		tool_applet_summary = a->summary;
 		return tool_finish(a->main(argc, argv));
@@ -191,7 +210,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < NAPPLETS; i++)
-			if (applets[i].is_tool)
+			if (is_tool(&applets[i]))
 				printf("%s\n", applets[i].name);
 		return 0;
 	}
