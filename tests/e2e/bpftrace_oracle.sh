@@ -72,6 +72,7 @@ BEGIN { printf("%r|%rx|%rh\n", buf("Hello\0", 6), buf("hi\n", 3), buf("AB", 2));
 BEGIN { printf("%s %s\n", ntop(2, pton("127.0.0.1")), ntop(10, pton("::1"))); exit(); }
 BEGIN { @x = 1; exit(); @y = 2; }
 BEGIN { print(ksym(0)); printf("%s|\n", ksym(0)); @k[ksym(1)] = 1; exit(); }
+BEGIN { printf("%s|\n", username); @[username] = count(); @x = username; print(username); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

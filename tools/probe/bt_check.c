@@ -110,6 +110,10 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		}
 		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func"))
 			return s;
+		if (!strcmp(n->str, "username")) {
+			t.vt = VT_USER;
+			return t;
+		}
 		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || !strcmp(n->str, "stack")) {
 			t.vt = n->str[0] == 'u' ? VT_USTACK : VT_KSTACK;
 			t.depth = 127;
@@ -252,6 +256,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_TIME: return "string"; /* 0.17 names it so */
 	case VT_AGG: return "tuple";
 	case VT_BUF: return "buffer";
+	case VT_USER: return "username";
 	default: return "int64";
 	}
 }

@@ -833,7 +833,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		emit_alui(e, BPF_RSH, R0, 32);
 		return 0;
 	}
-	if (!strcmp(s, "uid") || !strcmp(s, "gid")) {
+	if (!strcmp(s, "uid") || !strcmp(s, "gid") || !strcmp(s, "username")) {
 		emit_call(e, BPF_FUNC_get_current_uid_gid);
 		if (s[0] == 'u')
 			emit_alui(e, BPF_LSH, R0, 32);
