@@ -73,6 +73,7 @@ BEGIN { printf("%s %s\n", ntop(2, pton("127.0.0.1")), ntop(10, pton("::1"))); ex
 BEGIN { @x = 1; exit(); @y = 2; }
 BEGIN { print(ksym(0)); printf("%s|\n", ksym(0)); @k[ksym(1)] = 1; exit(); }
 BEGIN { printf("%s|\n", username); @[username] = count(); @x = username; print(username); exit(); }
+struct Foo { int m; int n; } struct G { struct { int m[1] } y; struct { int n; } a; } BEGIN { @s["k"] = 1; $t = (1, 2, "string"); print($t); print((1,"a")); $f = *((struct Foo *) 0); print($f); $g = *((struct G *) 0); print($g); print(((int8)-1, (1, "b"))); exit() }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -527,10 +527,11 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			struct strbuf sb = { 0 };
 
 			strbuf_reset(&sb);
+			agg_style = b->json ? AS_JSON : AS_VALUE;
 			add_value(b, &sb, &a->args[0], rec + a->off[0]);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT);
+			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT && a->args[0].vt != VT_AGG);
 			strbuf_free(&sb);
 			return 0;
 		}
