@@ -852,7 +852,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			add_value(b, &sb, &m->val, r->val);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF || m->val.vt == VT_USER)) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF || m->val.vt == VT_USER || m->val.vt == VT_USYM ||
+							   m->val.vt == VT_KSYM || m->val.vt == VT_INET)) {
 			if (b->json && m->val.vt != VT_TIME) {
 				struct strbuf v = { 0 };
 

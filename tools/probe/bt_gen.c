@@ -58,10 +58,13 @@ static struct bt_map *map_of(struct cg *c, const struct node *n)
 
 static void zero(struct cg *c, int reg, int off, int size)
 {
-	for (int k = 0; k + 8 <= size; k += 8)
-		emit_st(c->e, 8, reg, (int16_t)(off + k), 0);
-	for (int k = size & ~7; k < size; k++)
-		emit_st(c->e, 1, reg, (int16_t)(off + k), 0);
+	/* the widest store aligned at off + k: a field inside a tuple may sit
+	 * at 4 (the stack takes no misaligned access) */
+	for (int k = 0, w; k < size; k += w) {
+		for (w = 8; w > size - k || ((off + k) & (w - 1)); w >>= 1)
+			;
+		emit_st(c->e, w, reg, (int16_t)(off + k), 0);
+	}
 }
 
 /* R0 = stack id of the current kernel/user stack (user: | tgid << 32). */
@@ -983,6 +986,26 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return inet_to(c, n, reg, off);
 	if (bt->vt == VT_BUF)
 		return buf_to(c, n, reg, off, bt->size);
+	if (bt->vt == VT_USYM && (is_map(n) || (n->kind == N_IDENT && n->str[0] == '$'))) {
+		/* a copy of a usym() value kept in a variable or map */
+		struct bt_var *v = NULL;
+		struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
+		int vo = m ? 0 : var_slot(c, n->str, &v), none = emit_label(c->e);
+
+		zero(c, reg, off, 16);
+		if (m ? m->agg != AG_VALUE || m->val.vt != VT_USYM : !v || !vo || v->t.vt != VT_USYM)
+			return gen_fail(c->g, n, "not a usym() value");
+		if (m && lookup(c, n, m) < 0)
+			return -EINVAL;
+		if (m)
+			emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
+		for (int k = 0; k < 16; k += 8) {
+			emit_ldx(c->e, 8, R1, m ? R0 : R10, (int16_t)(vo + k));
+			emit_stx(c->e, 8, reg, (int16_t)(off + k), R1);
+		}
+		emit_place(c->e, none);
+		return 0;
+	}
 	if (bt->vt == VT_USYM) { /* the address and whose it is */
 		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
 			return gen_fail(c->g, n, "usym() takes one address");
