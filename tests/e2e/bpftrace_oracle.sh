@@ -76,6 +76,8 @@ BEGIN { printf("%s|\n", username); @[username] = count(); @x = username; print(u
 struct Foo { int m; int n; } struct G { struct { int m[1] } y; struct { int n; } a; } BEGIN { @s["k"] = 1; $t = (1, 2, "string"); print($t); print((1,"a")); $f = *((struct Foo *) 0); print($f); $g = *((struct G *) 0); print($g); print(((int8)-1, (1, "b"))); exit() }
 struct Foo { int m; int n; } struct A { int x[4]; } BEGIN { $t = ((int32)1, *((struct Foo *)0)); print(sizeof($t)); print($t); $u = ((int32)1, ((struct A *)0)->x); print(sizeof($u)); print($u); @u = $u; @t = ((int8)3, (int16)4, "ab", (int32)5); exit(); }
 BEGIN { @=usym(1); @a=@; $u = usym(0); @b = $u; @c[1] = usym(2); @d = @c[1]; @e = @c[5]; @i = ntop(1); @k = ksym(0); exit(); }
+BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(strerror(300)); print(strerror(22)); exit(); }
+BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -278,6 +278,15 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v);
 		return;
 	}
+	if (t->vt == VT_ERRNO) { /* glibc's words for numbers it lacks, as 0.17 prints */
+		const char *w = strerror((int)v);
+
+		if (!strcmp(w, strerror(-1)))
+			strbuf_addf(sb, "Unknown error %d", (int)v);
+		else
+			strbuf_add(sb, w);
+		return;
+	}
 	if (t->vt == VT_USER) {
 		add_user(sb, v);
 		return;
@@ -531,7 +540,8 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			add_value(b, &sb, &a->args[0], rec + a->off[0]);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT && a->args[0].vt != VT_AGG);
+			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT && a->args[0].vt != VT_AGG &&
+				a->args[0].vt != VT_ERRNO); /* 0.17 leaves strerror() unquoted */
 			strbuf_free(&sb);
 			return 0;
 		}
@@ -853,8 +863,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
 		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF || m->val.vt == VT_USER || m->val.vt == VT_USYM ||
-							   m->val.vt == VT_KSYM || m->val.vt == VT_INET)) {
-			if (b->json && m->val.vt != VT_TIME) {
+							   m->val.vt == VT_KSYM || m->val.vt == VT_INET || m->val.vt == VT_ERRNO)) {
+			if (b->json && m->val.vt != VT_TIME && m->val.vt != VT_ERRNO) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);

@@ -168,6 +168,10 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			return s;
 		if (!strcmp(n->str, "buf"))
 			return bt_buf_type(p, n);
+		if (!strcmp(n->str, "strerror")) {
+			t.vt = VT_ERRNO;
+			return t;
+		}
 		if (!strcmp(n->str, "ksym")) {
 			t.vt = VT_KSYM;
 			return t;
@@ -257,6 +261,7 @@ static const char *type_word(const struct bt_type *t)
 	case VT_AGG: return "tuple";
 	case VT_BUF: return "buffer";
 	case VT_USER: return "username";
+	case VT_ERRNO: return "strerror";
 	default: return "int64";
 	}
 }

@@ -668,9 +668,9 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return stackid(c, n, s[0] == 'u', stack_depth(n));
 		}
-		if (!strcmp(s, "ksym")) {
+		if (!strcmp(s, "ksym") || !strcmp(s, "strerror")) {
 			if (!n->a || n->a->next)
-				return gen_fail(g, n, "ksym() requires 1 argument");
+				return gen_fail(g, n, s[0] == 'k' ? "ksym() requires 1 argument" : "strerror() requires 1 argument");
 			return gen_value_node(g, n->a, t);
 		}
 		if (!strcmp(s, "bswap")) {
@@ -813,7 +813,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
 			return gen_fail(g, n, msg);
 		}
-		if (v->t.vt != VT_INT && v->t.vt != VT_TIME)
+		if (v->t.vt != VT_INT && v->t.vt != VT_TIME && v->t.vt != VT_KSYM && v->t.vt != VT_USER && v->t.vt != VT_ERRNO)
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
 		*t = c->var_ct[v - c->p->vars];
