@@ -78,6 +78,7 @@ struct Foo { int m; int n; } struct A { int x[4]; } BEGIN { $t = ((int32)1, *((s
 BEGIN { @=usym(1); @a=@; $u = usym(0); @b = $u; @c[1] = usym(2); @d = @c[1]; @e = @c[5]; @i = ntop(1); @k = ksym(0); exit(); }
 BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(strerror(300)); print(strerror(22)); exit(); }
 BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
+BEGIN { strncmp("a","b",1); bswap(3); ksym(0); strerror(1); sizeof(int32); printf("x\n"); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

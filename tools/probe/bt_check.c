@@ -432,6 +432,15 @@ static int printf_convs(const char *f, char *kinds, int max)
 	return n;
 }
 
+/* A function whose integer value a statement may drop (0.17 runs
+ * `strncmp(a, b, n);` as such), not an action. */
+bool bt_value_call(const char *s);
+bool bt_value_call(const char *s)
+{
+	return !strcmp(s, "strncmp") || !strcmp(s, "bswap") || !strcmp(s, "kaddr") || !strcmp(s, "ksym") ||
+	       !strcmp(s, "strerror") || !strcmp(s, "sizeof");
+}
+
 static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struct node *c)
 {
 	int k = nargs(c);
@@ -647,7 +656,7 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			continue;
 		}
 		if (s->kind == BS_EXPR) {
-			if (s->lhs->kind != N_CALL)
+			if (s->lhs->kind != N_CALL || bt_value_call(s->lhs->str))
 				continue; /* a value computed for nothing: compiled, dropped */
 			if (check_call_stmt(p, pi, l, s->lhs) < 0)
 				return -EINVAL;

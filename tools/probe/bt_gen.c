@@ -20,6 +20,7 @@
 
 struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+bool bt_value_call(const char *s);
 
 struct cg {
 	struct bt_prog *p;
@@ -1689,7 +1690,7 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			}
 			continue;
 		}
-		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL) {
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL && !bt_value_call(s->lhs->str)) {
 			if ((err = call_stmt(c, s->lhs, out)) < 0)
 				return err;
 			if (!strcmp(s->lhs->str, "exit"))
