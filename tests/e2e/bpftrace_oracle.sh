@@ -79,6 +79,7 @@ BEGIN { @=usym(1); @a=@; $u = usym(0); @b = $u; @c[1] = usym(2); @d = @c[1]; @e 
 BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(strerror(300)); print(strerror(22)); exit(); }
 BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
 BEGIN { strncmp("a","b",1); bswap(3); ksym(0); strerror(1); sizeof(int32); printf("x\n"); exit(); }
+BEGIN { $a = pton("127.0.0.1"); printf("%d %d\n", $a[0], $a[3]); @ = pton("::1"); @b = pton("10.1.2.3"); print(pton("1.2.3.4")); printf("%s\n", ntop(pton("::2"))); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -168,6 +168,13 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			return s;
 		if (!strcmp(n->str, "buf"))
 			return bt_buf_type(p, n);
+		if (!strcmp(n->str, "pton")) { /* uint8[4] or [16], as 0.17 types it */
+			uint8_t b[16];
+			struct ctype ct = ct_int(1, false);
+
+			ct.arr = n->a && n->a->kind == N_STR && !n->a->next ? bt_pton(n->a->str, b) : 0;
+			return (int)ct.arr > 0 ? bt_value_type(p, &ct) : t;
+		}
 		if (!strcmp(n->str, "strerror")) {
 			t.vt = VT_ERRNO;
 			return t;

@@ -534,6 +534,16 @@ static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int re
 	int none = -1, r;
 
 	zero(c, reg, off, bt->size);
+	if (n->kind == N_CALL && !strcmp(n->str, "pton") && n->a && n->a->kind == N_STR) {
+		/* the address bytes of the literal, at compile time */
+		uint8_t b[16];
+		int len = bt_pton(n->a->str, b);
+
+		for (int k = 0; k < len && k < bt->size; k++)
+			if (b[k])
+				emit_st(c->e, 1, reg, (int16_t)(off + k), b[k]);
+		return 0;
+	}
 	if (n->kind == N_TUPLE) {
 		int i = 0;
 
