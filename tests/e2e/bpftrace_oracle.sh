@@ -72,6 +72,14 @@ BEGIN { printf("%r|%rx|%rh\n", buf("Hello\0", 6), buf("hi\n", 3), buf("AB", 2));
 BEGIN { printf("%s %s\n", ntop(2, pton("127.0.0.1")), ntop(10, pton("::1"))); exit(); }
 BEGIN { @x = 1; exit(); @y = 2; }
 BEGIN { print(ksym(0)); printf("%s|\n", ksym(0)); @k[ksym(1)] = 1; exit(); }
+BEGIN { printf("%s|\n", username); @[username] = count(); @x = username; print(username); exit(); }
+struct Foo { int m; int n; } struct G { struct { int m[1] } y; struct { int n; } a; } BEGIN { @s["k"] = 1; $t = (1, 2, "string"); print($t); print((1,"a")); $f = *((struct Foo *) 0); print($f); $g = *((struct G *) 0); print($g); print(((int8)-1, (1, "b"))); exit() }
+struct Foo { int m; int n; } struct A { int x[4]; } BEGIN { $t = ((int32)1, *((struct Foo *)0)); print(sizeof($t)); print($t); $u = ((int32)1, ((struct A *)0)->x); print(sizeof($u)); print($u); @u = $u; @t = ((int8)3, (int16)4, "ab", (int32)5); exit(); }
+BEGIN { @=usym(1); @a=@; $u = usym(0); @b = $u; @c[1] = usym(2); @d = @c[1]; @e = @c[5]; @i = ntop(1); @k = ksym(0); exit(); }
+BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(strerror(300)); print(strerror(22)); exit(); }
+BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
+BEGIN { strncmp("a","b",1); bswap(3); ksym(0); strerror(1); sizeof(int32); printf("x\n"); exit(); }
+BEGIN { $a = pton("127.0.0.1"); printf("%d %d\n", $a[0], $a[3]); @ = pton("::1"); @b = pton("10.1.2.3"); print(pton("1.2.3.4")); printf("%s\n", ntop(pton("::2"))); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -204,6 +204,24 @@ static void add_buf(struct strbuf *sb, const struct bt_type *t, const uint8_t *p
 	}
 }
 
+/* username: the uid's name from /etc/passwd as 0.17 reads it (no NSS);
+ * nothing when the uid has none. */
+static void add_user(struct strbuf *sb, uint64_t uid)
+{
+	FILE *f = fopen("/etc/passwd", "re");
+	char line[512], *name, *id;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		name = strtok(line, ":");
+		if (name && strtok(NULL, ":") && (id = strtok(NULL, ":")) && strtoull(id, NULL, 10) == uid) {
+			add_safe(sb, name, strlen(name));
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
@@ -258,6 +276,19 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 			add_safe(sb, k.name, strlen(k.name));
 		else
 			strbuf_addf(sb, v ? "0x%llx" : "0", (unsigned long long)v);
+		return;
+	}
+	if (t->vt == VT_ERRNO) { /* glibc's words for numbers it lacks, as 0.17 prints */
+		const char *w = strerror((int)v);
+
+		if (!strcmp(w, strerror(-1)))
+			strbuf_addf(sb, "Unknown error %d", (int)v);
+		else
+			strbuf_add(sb, w);
+		return;
+	}
+	if (t->vt == VT_USER) {
+		add_user(sb, v);
 		return;
 	}
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
@@ -509,10 +540,12 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			struct strbuf sb = { 0 };
 
 			strbuf_reset(&sb);
+			agg_style = b->json ? AS_JSON : AS_VALUE;
 			add_value(b, &sb, &a->args[0], rec + a->off[0]);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT);
+			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT && a->args[0].vt != VT_AGG &&
+				a->args[0].vt != VT_ERRNO); /* 0.17 leaves strerror() unquoted */
 			strbuf_free(&sb);
 			return 0;
 		}
@@ -833,8 +866,9 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			add_value(b, &sb, &m->val, r->val);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF)) {
-			if (b->json && m->val.vt != VT_TIME) {
+		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF || m->val.vt == VT_USER || m->val.vt == VT_USYM ||
+							   m->val.vt == VT_KSYM || m->val.vt == VT_INET || m->val.vt == VT_ERRNO)) {
+			if (b->json && m->val.vt != VT_TIME && m->val.vt != VT_ERRNO) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);

@@ -49,7 +49,8 @@ enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an addres
 	     VT_INET /* ntop(): {u64 family, 16 address bytes} */, VT_USYM /* usym(): {address, tgid} */,
 	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */,
 	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */,
-	     VT_BUF /* buf(): {u64 length, size bytes} */ };
+	     VT_BUF /* buf(): {u64 length, size bytes} */, VT_USER /* username: the uid, named from /etc/passwd */,
+	     VT_ERRNO /* strerror(): the number, worded on the user side */ };
 struct bt_type {
 	uint8_t vt;
 	bool sign;

@@ -110,6 +110,10 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 		}
 		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func"))
 			return s;
+		if (!strcmp(n->str, "username")) {
+			t.vt = VT_USER;
+			return t;
+		}
 		if (!strcmp(n->str, "kstack") || !strcmp(n->str, "ustack") || !strcmp(n->str, "stack")) {
 			t.vt = n->str[0] == 'u' ? VT_USTACK : VT_KSTACK;
 			t.depth = 127;
@@ -164,6 +168,17 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			return s;
 		if (!strcmp(n->str, "buf"))
 			return bt_buf_type(p, n);
+		if (!strcmp(n->str, "pton")) { /* uint8[4] or [16], as 0.17 types it */
+			uint8_t b[16];
+			struct ctype ct = ct_int(1, false);
+
+			ct.arr = n->a && n->a->kind == N_STR && !n->a->next ? bt_pton(n->a->str, b) : 0;
+			return (int)ct.arr > 0 ? bt_value_type(p, &ct) : t;
+		}
+		if (!strcmp(n->str, "strerror")) {
+			t.vt = VT_ERRNO;
+			return t;
+		}
 		if (!strcmp(n->str, "ksym")) {
 			t.vt = VT_KSYM;
 			return t;
@@ -252,6 +267,8 @@ static const char *type_word(const struct bt_type *t)
 	case VT_TIME: return "string"; /* 0.17 names it so */
 	case VT_AGG: return "tuple";
 	case VT_BUF: return "buffer";
+	case VT_USER: return "username";
+	case VT_ERRNO: return "strerror";
 	default: return "int64";
 	}
 }
@@ -420,6 +437,15 @@ static int printf_convs(const char *f, char *kinds, int max)
 		n++;
 	}
 	return n;
+}
+
+/* A function whose integer value a statement may drop (0.17 runs
+ * `strncmp(a, b, n);` as such), not an action. */
+bool bt_value_call(const char *s);
+bool bt_value_call(const char *s)
+{
+	return !strcmp(s, "strncmp") || !strcmp(s, "bswap") || !strcmp(s, "kaddr") || !strcmp(s, "ksym") ||
+	       !strcmp(s, "strerror") || !strcmp(s, "sizeof");
 }
 
 static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struct node *c)
@@ -637,7 +663,7 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			continue;
 		}
 		if (s->kind == BS_EXPR) {
-			if (s->lhs->kind != N_CALL)
+			if (s->lhs->kind != N_CALL || bt_value_call(s->lhs->str))
 				continue; /* a value computed for nothing: compiled, dropped */
 			if (check_call_stmt(p, pi, l, s->lhs) < 0)
 				return -EINVAL;

@@ -20,6 +20,7 @@
 
 struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+bool bt_value_call(const char *s);
 
 struct cg {
 	struct bt_prog *p;
@@ -58,10 +59,13 @@ static struct bt_map *map_of(struct cg *c, const struct node *n)
 
 static void zero(struct cg *c, int reg, int off, int size)
 {
-	for (int k = 0; k + 8 <= size; k += 8)
-		emit_st(c->e, 8, reg, (int16_t)(off + k), 0);
-	for (int k = size & ~7; k < size; k++)
-		emit_st(c->e, 1, reg, (int16_t)(off + k), 0);
+	/* the widest store aligned at off + k: a field inside a tuple may sit
+	 * at 4 (the stack takes no misaligned access) */
+	for (int k = 0, w; k < size; k += w) {
+		for (w = 8; w > size - k || ((off + k) & (w - 1)); w >>= 1)
+			;
+		emit_st(c->e, w, reg, (int16_t)(off + k), 0);
+	}
 }
 
 /* R0 = stack id of the current kernel/user stack (user: | tgid << 32). */
@@ -530,6 +534,16 @@ static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int re
 	int none = -1, r;
 
 	zero(c, reg, off, bt->size);
+	if (n->kind == N_CALL && !strcmp(n->str, "pton") && n->a && n->a->kind == N_STR) {
+		/* the address bytes of the literal, at compile time */
+		uint8_t b[16];
+		int len = bt_pton(n->a->str, b);
+
+		for (int k = 0; k < len && k < bt->size; k++)
+			if (b[k])
+				emit_st(c->e, 1, reg, (int16_t)(off + k), b[k]);
+		return 0;
+	}
 	if (n->kind == N_TUPLE) {
 		int i = 0;
 
@@ -665,9 +679,9 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			*t = ct_int(8, false);
 			return stackid(c, n, s[0] == 'u', stack_depth(n));
 		}
-		if (!strcmp(s, "ksym")) {
+		if (!strcmp(s, "ksym") || !strcmp(s, "strerror")) {
 			if (!n->a || n->a->next)
-				return gen_fail(g, n, "ksym() requires 1 argument");
+				return gen_fail(g, n, s[0] == 'k' ? "ksym() requires 1 argument" : "strerror() requires 1 argument");
 			return gen_value_node(g, n->a, t);
 		}
 		if (!strcmp(s, "bswap")) {
@@ -810,7 +824,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
 			return gen_fail(g, n, msg);
 		}
-		if (v->t.vt != VT_INT && v->t.vt != VT_TIME)
+		if (v->t.vt != VT_INT && v->t.vt != VT_TIME && v->t.vt != VT_KSYM && v->t.vt != VT_USER && v->t.vt != VT_ERRNO)
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
 		*t = c->var_ct[v - c->p->vars];
@@ -833,7 +847,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		emit_alui(e, BPF_RSH, R0, 32);
 		return 0;
 	}
-	if (!strcmp(s, "uid") || !strcmp(s, "gid")) {
+	if (!strcmp(s, "uid") || !strcmp(s, "gid") || !strcmp(s, "username")) {
 		emit_call(e, BPF_FUNC_get_current_uid_gid);
 		if (s[0] == 'u')
 			emit_alui(e, BPF_LSH, R0, 32);
@@ -983,6 +997,26 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return inet_to(c, n, reg, off);
 	if (bt->vt == VT_BUF)
 		return buf_to(c, n, reg, off, bt->size);
+	if (bt->vt == VT_USYM && (is_map(n) || (n->kind == N_IDENT && n->str[0] == '$'))) {
+		/* a copy of a usym() value kept in a variable or map */
+		struct bt_var *v = NULL;
+		struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
+		int vo = m ? 0 : var_slot(c, n->str, &v), none = emit_label(c->e);
+
+		zero(c, reg, off, 16);
+		if (m ? m->agg != AG_VALUE || m->val.vt != VT_USYM : !v || !vo || v->t.vt != VT_USYM)
+			return gen_fail(c->g, n, "not a usym() value");
+		if (m && lookup(c, n, m) < 0)
+			return -EINVAL;
+		if (m)
+			emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
+		for (int k = 0; k < 16; k += 8) {
+			emit_ldx(c->e, 8, R1, m ? R0 : R10, (int16_t)(vo + k));
+			emit_stx(c->e, 8, reg, (int16_t)(off + k), R1);
+		}
+		emit_place(c->e, none);
+		return 0;
+	}
 	if (bt->vt == VT_USYM) { /* the address and whose it is */
 		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
 			return gen_fail(c->g, n, "usym() takes one address");
@@ -1666,7 +1700,7 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 			}
 			continue;
 		}
-		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL) {
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL && !bt_value_call(s->lhs->str)) {
 			if ((err = call_stmt(c, s->lhs, out)) < 0)
 				return err;
 			if (!strcmp(s->lhs->str, "exit"))
