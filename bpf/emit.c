@@ -179,6 +179,17 @@ void emit_call(struct emit *e, int32_t helper)
 	emit_insn(e, bpf_insn(BPF_JMP | BPF_CALL, 0, 0, 0, helper));
 }
 
+void emit_map_update(struct emit *e, int map, int32_t key_off, int32_t val_off, int32_t flags)
+{
+	emit_ldmap(e, R1, map);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, key_off);
+	emit_mov(e, R3, R10);
+	emit_alui(e, BPF_ADD, R3, val_off);
+	emit_movi(e, R4, flags);
+	emit_call(e, BPF_FUNC_map_update_elem);
+}
+
 void emit_exit(struct emit *e)
 {
 	emit_insn(e, bpf_insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));

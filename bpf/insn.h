@@ -70,6 +70,9 @@ void emit_xadd(struct emit *e, int size, int dst, int16_t off, int src);  /* loc
 									     (32-bit ARM, 8 bytes: plain, R3..R5 clobbered) */
 
 void emit_call(struct emit *e, int32_t helper);
+/* R0 = bpf_map_update_elem(map, fp + key_off, fp + val_off, flags): key
+ * and value on the stack, as every generated program keeps them. */
+void emit_map_update(struct emit *e, int map, int32_t key_off, int32_t val_off, int32_t flags);
 void emit_exit(struct emit *e);
 
 /* Labels: create, then place anywhere (before or after the jumps). */

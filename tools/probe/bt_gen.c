@@ -1447,13 +1447,7 @@ static int agg_update(struct cg *c, struct bt_map *m, int key, int val, int op)
 		val = pair;
 		gen_unstack(c->g, 16);
 	}
-	emit_ldmap(e, R1, m->idx);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, key);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, val);
-	emit_movi(e, R4, BPF_ANY);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, m->idx, key, val, BPF_ANY);
 	emit_place(e, done);
 	return 0;
 }
@@ -1521,13 +1515,7 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 		val = gen_stack(c->g, m->val_size);
 		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_mov(e, R3, R10);
-		emit_alui(e, BPF_ADD, R3, val);
-		emit_movi(e, R4, BPF_ANY);
-		emit_call(e, BPF_FUNC_map_update_elem);
+		emit_map_update(e, m->idx, key, val, BPF_ANY);
 		gen_unstack(c->g, m->val_size);
 		gen_unstack(c->g, m->key_size);
 		return 0;

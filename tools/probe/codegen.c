@@ -1203,12 +1203,6 @@ void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff)
 	emit_ja(e, done);
 	emit_place(e, insert);
 	emit_st(e, 8, R10, (int16_t)valoff, 1);
-	emit_ldmap(e, R1, map);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, keyoff);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, valoff);
-	emit_movi(e, R4, BPF_NOEXIST);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, map, keyoff, valoff, BPF_NOEXIST);
 	emit_place(e, done);
 }

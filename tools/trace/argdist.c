@@ -191,13 +191,7 @@ static int gen_entry_prog(struct obj *o, struct aprobe *p, struct loc *l, const 
 		}
 		emit_stx(e, 8, R10, (int16_t)(val + 8 * k), R0);
 	}
-	emit_ldmap(e, R1, emap);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, key);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, val);
-	emit_movi(e, R4, BPF_ANY);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, emap, key, val, BPF_ANY);
 	gen_end(g, out);
 	if (build_add(o, &el, g, p->s.text, env.pid) < 0)
 		rc = build_probe_error("argdist", &p->s, g);

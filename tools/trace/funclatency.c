@@ -94,13 +94,7 @@ static void thread_stack(struct gen *g, int stk, int key, int zero, int out, boo
 	} else {
 		for (int b = 0; b < 8 + DEPTH * 8; b += 8)
 			emit_st(e, 8, R10, (int16_t)(zero + b), 0);
-		emit_ldmap(e, R1, stk);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_mov(e, R3, R10);
-		emit_alui(e, BPF_ADD, R3, zero);
-		emit_movi(e, R4, BPF_NOEXIST);
-		emit_call(e, BPF_FUNC_map_update_elem);
+		emit_map_update(e, stk, key, zero, BPF_NOEXIST);
 		emit_ldmap(e, R1, stk);
 		emit_mov(e, R2, R10);
 		emit_alui(e, BPF_ADD, R2, key);
@@ -183,13 +177,7 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, int li, cons
 	emit_ldx(e, 8, R1, R10, (int16_t)delta);
 	emit_stx(e, 8, R10, (int16_t)val, R1);
 	emit_st(e, 8, R10, (int16_t)(val + 8), 1);
-	emit_ldmap(e, R1, tot);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, dk);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, val);
-	emit_movi(e, R4, BPF_NOEXIST);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, tot, dk, val, BPF_NOEXIST);
 	emit_place(e, added);
 	emit_ldx(e, 8, R1, R10, (int16_t)delta);
 	if (env.msec || env.usec)

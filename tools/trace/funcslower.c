@@ -137,13 +137,7 @@ static int gen_entry(struct obj *o, struct spec *s, struct loc *l, int id, const
 	emit_st(e, 8, R10, (int16_t)(val + ENT_ID), id);
 	emit_call(e, BPF_FUNC_ktime_get_ns);
 	emit_stx(e, 8, R10, (int16_t)(val + ENT_START), R0);
-	emit_ldmap(e, R1, m->entry);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, key);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, val);
-	emit_movi(e, R4, BPF_ANY);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, m->entry, key, val, BPF_ANY);
 	gen_end(g, out);
 	if (build_add(o, l, g, s->text, env.pid) < 0)
 		goto bad;

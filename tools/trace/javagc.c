@@ -95,13 +95,7 @@ static int gen_begin_prog(struct obj *o, struct spec *s, struct loc *l, int star
 	emit_stx(e, 4, R10, (int16_t)key, R1);
 	emit_call(e, BPF_FUNC_ktime_get_ns);
 	emit_stx(e, 8, R10, (int16_t)val, R0);
-	emit_ldmap(e, R1, start);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, key);
-	emit_mov(e, R3, R10);
-	emit_alui(e, BPF_ADD, R3, val);
-	emit_movi(e, R4, BPF_ANY);
-	emit_call(e, BPF_FUNC_map_update_elem);
+	emit_map_update(e, start, key, val, BPF_ANY);
 	gen_end(g, out);
 	if (build_add(o, l, g, s->text, env.pid) < 0)
 		rc = build_probe_error("javagc", s, g);

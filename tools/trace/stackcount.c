@@ -347,13 +347,7 @@ int stackcount_main(int argc, char **argv)
 			emit_mov(e, R1, R8);
 			emit_alui(e, BPF_RSH, R1, 32);
 			emit_stx(e, 8, R10, (int16_t)(val + 8), R1);
-			emit_ldmap(e, R1, counts);
-			emit_mov(e, R2, R10);
-			emit_alui(e, BPF_ADD, R2, key);
-			emit_mov(e, R3, R10);
-			emit_alui(e, BPF_ADD, R3, val);
-			emit_movi(e, R4, BPF_NOEXIST);
-			emit_call(e, BPF_FUNC_map_update_elem);
+			emit_map_update(e, counts, key, val, BPF_NOEXIST);
 			emit_place(e, done);
 		}
 		rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, env.debug);
