@@ -18,7 +18,8 @@
 #include <unistd.h>
 
 static uint32_t word;
-static int n, woken;
+static int n;
+static volatile int woken;
 static volatile int tid;
 static volatile sig_atomic_t go, stop;
 
@@ -68,6 +69,11 @@ int main(int argc, char **argv)
 	while (!go)
 		sleep_us(1000); /* (the signal may go to the other thread) */
 	for (int i = 0; i < n; i++) {
+		/* the 2 ms start once the waiter is back from its last wait (it
+		 * waits again at once): timed from the wake, a waiter slow to be
+		 * scheduled waited only what was left of them (0.7 ms seen) */
+		while (woken < i)
+			sleep_us(50);
 		sleep_us(2000);
 		while (syscall(SYS_futex, &word, FUTEX_WAKE, 1, NULL, NULL, 0) != 1)
 			sleep_us(100);
