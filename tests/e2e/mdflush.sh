@@ -4,9 +4,9 @@
 # kernel without the md driver (no /proc/mdstat) or without kprobes and
 # BPF trampolines it must refuse with status 1 and one line saying what
 # is missing and what would work (before loading anything), print
-# nothing on stdout; -h shows libbpf-tools' usage.  With md, mdadm and a way
-# in (not this kernel), a RAID1 of two loop devices and K fsyncs on it
-# would be the ground truth: not written yet (reported as a gap).
+# nothing on stdout; -h shows libbpf-tools' usage.  The flushes themselves
+# are counted in make vmtest (tests/vm/t_mdflush.c): a RAID1 of two loop
+# devices built with md's ioctls, K fsyncs on it, K lines of mdflush.
 # Run as root from the repository root: sh tests/e2e/mdflush.sh
 set -u
 CB=${COREBOX:-./corebox}

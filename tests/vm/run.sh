@@ -167,9 +167,10 @@ sys.exit(1)
 EOF
 }
 
-# The file system modules of the ext4 checks, from the deb in $CACHE/dl
-# (those built into the kernel are not there), uncompressed into KDIR.
-FS_MODS="fs/ext4/ext4 fs/jbd2/jbd2 fs/mbcache lib/crc16 crypto/crc32c_generic"
+# The file system modules of the ext4 checks and md's of the mdflush
+# check (a RAID1 of two loop devices), from the deb in $CACHE/dl (those
+# built into the kernel are not there), uncompressed into KDIR.
+FS_MODS="fs/ext4/ext4 fs/jbd2/jbd2 fs/mbcache lib/crc16 crypto/crc32c_generic drivers/md/md-mod drivers/md/raid1"
 extract_fs_modules() { # DEB KDIR
 	pats=
 	for m in $FS_MODS; do pats="$pats ./lib/modules/*/kernel/$m.ko*"; done
@@ -185,7 +186,7 @@ extract_fs_modules() { # DEB KDIR
 		*) cp "$ko" "$2/$b" ;;
 		esac
 	done
-	touch "$2/.fsmods"
+	touch "$2/.mdmods"
 }
 
 # fetch NAME PKG -> sets KDIR (cache dir holding vmlinuz, vmlinux?, loop.ko,
@@ -237,7 +238,7 @@ fetch() {
 		rm -rf "$CACHE/dl"
 		touch "$KDIR/.done"
 		[ -n "$ver" ] && echo "$ver" > "$KDIR/.version"
-	elif [ ! -f "$KDIR/.fsmods" ]; then # a cache from before the file system checks
+	elif [ ! -f "$KDIR/.mdmods" ]; then # a cache from before the file system (or md) checks
 		say "$name: fetching $res again for its file system modules"
 		rm -rf "$CACHE/dl" && mkdir -p "$CACHE/dl" || return 1
 		(cd "$CACHE/dl" && apt-get download -q "$res" >/dev/null 2>&1) || { say "apt-get download $res failed"; return 1; }
