@@ -40,7 +40,7 @@ static int kprobe_write(const char *file, const char *line)
 static void test_bpflist_kprobes(const char *test, const char *disable)
 {
 	char v[] = "-v", *argv[] = { "corebox", "bpflist", v, NULL };
-	char names[4][64], line[256];
+	char names[4][64], line[352];
 	const char *ke = kprobe_events();
 	const char *fn[4] = { "vfs_read", "vfs_read", "vfs_write", "vfs_read" };
 	int pid = (int)getpid(), made = 0, rc, rows = 0;
