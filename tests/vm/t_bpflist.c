@@ -12,6 +12,8 @@
 
 #include "vm.h"
 
+static int mounted_here;
+
 static const char *kprobe_events(void)
 {
 	static const char *const paths[] = { "/sys/kernel/tracing/kprobe_events",
@@ -20,9 +22,13 @@ static const char *kprobe_events(void)
 	for (int i = 0; i < 2; i++)
 		if (access(paths[i], W_OK) == 0)
 			return paths[i];
-	/* corebox mounts tracefs when it runs; this check may be the first */
-	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0 && access(paths[0], W_OK) == 0)
-		return paths[0];
+	/* corebox mounts tracefs when it runs; this check may come first
+	 * (then it unmounts it again: the later tools must mount it) */
+	if (mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0) {
+		mounted_here = 1;
+		if (access(paths[0], W_OK) == 0)
+			return paths[0];
+	}
 	return NULL;
 }
 
@@ -49,6 +55,8 @@ static void test_bpflist_kprobes(const char *test, const char *disable)
 
 	if (!ke) {
 		result(test, 0, "no writable kprobe_events: %s", strerror(errno));
+		if (mounted_here && umount("/sys/kernel/tracing") == 0)
+			mounted_here = 0;
 		return;
 	}
 	snprintf(names[0], sizeof(names[0]), "p_vfs_read_bcc_%d", pid);
@@ -87,6 +95,8 @@ remove:
 		snprintf(line, sizeof(line), "-:kprobes/%s\n", names[i]);
 		kprobe_write(ke, line);
 	}
+	if (mounted_here && umount("/sys/kernel/tracing") == 0)
+		mounted_here = 0;
 }
 
 VM_TEST_ONCE("bpflist.kprobes", test_bpflist_kprobes);
