@@ -150,6 +150,53 @@ sys.exit(0 if hit else 1)' "$W/json.out" $K $LEAK; then
 	hstop
 fi
 
+# 5b. -t: every call the helper makes, in libbpf-tools' trace messages:
+# K entries and exits of LEAK bytes (K distinct results), N of FREED
+# bytes, and N frees of FREED bytes each of an address the alloc line just
+# before returned; -t -j: the same calls as JSON events
+if hstart; then
+	if tool_start trace 'Attaching to pid' memleak -t -p "$HPID" 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50
+		sleep 0.5
+		tstop trace 50
+		got=$(awk -v L=$LEAK -v F=$FREED '
+			$0 == "alloc entered, size = " L { le++ }
+			$0 == "alloc entered, size = " F { fe++ }
+			$1 $2 == "allocexited," && $5 == L "," { lx++; seen[$8] = 1 }
+			$1 $2 == "allocexited," && $5 == F "," { fx++; last = $8 }
+			$1 $2 == "freeentered," && $8 == F { fr++; if ($5 == last ",") paired++ }
+			END { n = 0; for (a in seen) n++; printf "%d %d %d %d %d %d %d", le, lx, n, fe, fx, fr, paired }' "$W/trace.out")
+		if [ "$got" = "$K $K $K $N $N $N $N" ]; then
+			ok "-t: $K allocs of $LEAK (distinct results), $N allocs of $FREED each freed at the address returned"
+		else
+			notok "-t: entered/exited/distinct $LEAK, entered/exited/freed/paired $FREED: '$got': $(head -5 "$W/trace.out" | tr '\n' '|')"
+		fi
+	fi
+	hstop
+fi
+if hstart; then
+	if tool_start tjson 'Attaching to pid' memleak -t -j -p "$HPID" 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/helper.out" '^done' 50
+		sleep 0.5
+		tstop tjson 50
+		got=$(python3 -c 'import json, sys
+pid, L, F = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+c = {}
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if "event" in o and o["pid"] == pid and o["size"] in (L, F):
+        k = "%s/%d" % (o["event"], o["size"])
+        c[k] = c.get(k, 0) + 1
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$W/tjson.out" "$HPID" $LEAK $FREED 2>&1)
+		want="alloc_enter/$FREED=$N alloc_enter/$LEAK=$K alloc_exit/$FREED=$N alloc_exit/$LEAK=$K free/$FREED=$N"
+		if [ "$got" = "$want" ]; then ok "-t -j: $want"
+		else notok "-t -j: '$got', want '$want'"; fi
+	fi
+	hstop
+fi
+
 # 6. kernel allocators, and the seed's command line through a bcc-style name
 ln -sf "$(cd "$(dirname "$CB")" && pwd)/$(basename "$CB")" "$W/memleak.py"
 CBSAVE=$CB

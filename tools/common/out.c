@@ -187,6 +187,20 @@ void out_cgroup_prefix(void)
 		cgroup_cell();
 }
 
+void out_cgroup_add(struct strbuf *b)
+{
+	char buf[4200];
+
+	if (out_cfg.cgroup_column && !out_json())
+		strbuf_addf(b, CGROUP_FMT, out_cgroup_text(buf, sizeof(buf)));
+}
+
+void out_cgroup_head(void)
+{
+	if (out_cfg.cgroup_column && !out_json())
+		out_info(CGROUP_FMT, "CGROUP");
+}
+
 /* An event's JSON line to stdout with "cgroup" and "cgroup_id" after
  * "time" (first when it has none): true, or false when the event has no
  * cgroup (the caller writes the line as it is). */

@@ -142,6 +142,12 @@ void out_event_cgroup(uint64_t id, const char *path);
  * the line (nothing otherwise). */
 const char *out_cgroup_text(char *buf, size_t size);
 void out_cgroup_prefix(void);
+/* The same for a line built in a buffer (b), and its header cell
+ * ("CGROUP", through out_info); both nothing without --show-cgroup or
+ * under -j. */
+struct strbuf;
+void out_cgroup_add(struct strbuf *b);
+void out_cgroup_head(void);
 
 /* Switch column i on or off. */
 void out_show(struct out_table *t, unsigned i, bool on);

@@ -677,14 +677,33 @@ static int report(struct obj *o, struct stacks *s)
 	return r;
 }
 
-/* -t: the allocator calls as libbpf-tools' trace messages. */
+/* -t: each allocator call, in the words of libbpf-tools' bpf_printk
+ * messages.  There they go to the kernel's trace pipe (shared by the whole
+ * system, read with cat); here through the tool's own event buffer to its
+ * output, between the reports, so a lost message is counted.  -j: one
+ * JSON line per call ("event": alloc_enter, alloc_exit or free). */
 static int on_trace(void *ctx, const void *data, size_t size)
 {
+	static const char *const what[] = { "alloc_enter", "alloc_exit", "free" };
 	const struct memleak_trace *t = data;
 
 	(void)ctx;
-	if (size < sizeof(*t) || out_json())
+	if (size < sizeof(*t) || t->type > ML_FREE)
 		return 0;
+	if (out_json()) {
+		struct strbuf b = { 0 };
+
+		strbuf_reset(&b);
+		strbuf_add(&b, "{\"time\":");
+		json_time(&b);
+		strbuf_addf(&b, ",\"event\":\"%s\",\"pid\":%u,\"size\":%llu", what[t->type], t->pid, t->size);
+		if (t->type != ML_ALLOC_ENTER)
+			strbuf_addf(&b, ",\"addr\":\"0x%llx\"", t->addr);
+		strbuf_addc(&b, '}');
+		out_json_value(NULL, &b);
+		strbuf_free(&b);
+		return 0;
+	}
 	switch (t->type) {
 	case ML_ALLOC_ENTER:
 		printf("alloc entered, size = %llu\n", t->size);

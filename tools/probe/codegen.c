@@ -163,6 +163,12 @@ int gen_begin(struct gen *g)
 	return out;
 }
 
+void gen_cgroup_id(struct gen *g, int reg, int16_t off)
+{
+	emit_call(&g->e, BPF_FUNC_get_current_cgroup_id);
+	emit_stx(&g->e, 8, reg, off, R0);
+}
+
 void gen_end(struct gen *g, int out)
 {
 	emit_place(&g->e, out);

@@ -197,6 +197,11 @@ int gen_fail(struct gen *g, const struct node *n, const char *msg);
 const struct loc *gen_loc(const struct gen *g);
 /* Release the last gen_stack(size) (allocations are last in, first out). */
 void gen_unstack(struct gen *g, int size);
+/* The current task's cgroup v2 id (bpf_get_current_cgroup_id) stored at
+ * (reg + off), 8 bytes (reg: R6-R10, kept across the call): for a record whose event says which container it
+ * came from (trace, funcslower, javagc under -j or --show-cgroup).  Only
+ * the tools that ask emit it: their default programs stay as they were. */
+void gen_cgroup_id(struct gen *g, int reg, int16_t off);
 /* R0 = log2 slot of R1 as bcc's bpf_log2l (0 for 0, floor(log2)+1). */
 void gen_log2l(struct gen *g);
 /* R0 = map value pointer of key at fp+keyoff; jump to out when missing. */

@@ -33,7 +33,8 @@ enum { ENT_ID = 0, ENT_START = 8, ENT_ARGS = 16, ENT_SIZE = 16 + NARGS * 8 };
 /* The record sent for a slow call. */
 enum {
 	REC_ID = 0, REC_PIDTGID = 8, REC_START = 16, REC_DUR = 24, REC_RET = 32, REC_COMM = 40,
-	REC_KSTACK = 56, REC_USTACK = 60, REC_ARGS = 64, REC_SIZE = 64 + NARGS * 8
+	REC_KSTACK = 56, REC_USTACK = 60, REC_ARGS = 64, REC_SIZE = 64 + NARGS * 8,
+	REC_CGROUP = REC_SIZE /* -j, --show-cgroup: the cgroup id, 8 bytes more */
 };
 
 static const struct opt opts[] = {
@@ -60,12 +61,12 @@ static const struct tool_help help = {
 		    "  funcslower -UK -m 10 c:open # Show user and kernel stack frame of open calls slower than 10ms\n"
 		    "  funcslower -f -UK c:open    # Output in folded format for flame graphs\n",
 	.opts = opts,
-	.flags = OPT_USTACKS,
+	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
 static struct {
 	const char *funcs[MAX_FUNCS];
-	int nfuncs, pid, nargs;
+	int nfuncs, pid, nargs, rec_size;
 	double min_ms, min_us;
 	bool min_ms_set, min_us_set;
 	bool time, timestamp, folded, ustack, kstack, stk_ok;
@@ -200,6 +201,8 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, uint64_t thr
 	emit_call(e, BPF_FUNC_get_current_comm);
 	emit_st(e, 4, R7, REC_KSTACK, -1);
 	emit_st(e, 4, R7, REC_USTACK, -1);
+	if (env.rec_size > REC_SIZE)
+		gen_cgroup_id(g, R7, REC_CGROUP);
 	for (int u = 0; u < 2; u++) {
 		if (!(u ? env.ustack : env.kstack))
 			continue;
@@ -212,7 +215,7 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, uint64_t thr
 	if (ring) {
 		emit_ldmap(e, R1, m->events);
 		emit_mov(e, R2, R7);
-		emit_movi(e, R3, REC_SIZE);
+		emit_movi(e, R3, env.rec_size);
 		emit_movi(e, R4, 0);
 		emit_call(e, BPF_FUNC_ringbuf_output);
 		emit_jmpi(e, BPF_JEQ, R0, 0, out);
@@ -221,7 +224,7 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, uint64_t thr
 		emit_ldmap(e, R2, m->events);
 		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
 		emit_mov(e, R4, R7);
-		emit_movi(e, R5, REC_SIZE);
+		emit_movi(e, R5, env.rec_size);
 		emit_call(e, BPF_FUNC_perf_event_output);
 		emit_jmpi(e, BPF_JNE, R0, -ENOSPC, out);
 	}
@@ -301,7 +304,7 @@ static void json_line(const uint8_t *rec, const char *comm, uint32_t tgid, uint3
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	const uint8_t *rec = data;
-	uint64_t id, pidtgid, start, dur, ret;
+	uint64_t id, pidtgid, start, dur, ret, cg;
 	int32_t kid, uid;
 	uint32_t tgid;
 	char comm[17];
@@ -322,6 +325,10 @@ static int on_event(void *ctx, const void *data, size_t size)
 	memcpy(comm, rec + REC_COMM, 16);
 	comm[16] = 0;
 	tgid = (uint32_t)(pidtgid >> 32);
+	cg = 0;
+	if (size >= REC_SIZE + 8)
+		memcpy(&cg, rec + REC_CGROUP, 8);
+	out_event_cgroup(cg, cg ? cgroup_path_of(cg) : NULL); /* the row's CGROUP, JSON "cgroup" */
 	if (!env.first_start)
 		env.first_start = start;
 	if (out_json()) {
@@ -330,6 +337,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	}
 	if (!env.folded) {
 		strbuf_reset(&line);
+		out_cgroup_add(&line);
 		if (env.time) {
 			char t[16];
 
@@ -389,6 +397,7 @@ int funcslower_main(int argc, char **argv)
 		opt_usage_error(&help, "-m and -u are mutually exclusive");
 	if (env.folded && !env.kstack && !env.ustack)
 		opt_usage_error(&help, "-f prints stacks: give -U and/or -K");
+	env.rec_size = REC_SIZE + (out_json() || out_cfg.cgroup_column ? 8 : 0);
 	thr_ns = env.min_ms_set ? (uint64_t)(env.min_ms * 1e6) : env.min_us_set ? (uint64_t)(env.min_us * 1e3) : 1000000;
 	specs = xcalloc((size_t)env.nfuncs, sizeof(*specs));
 	ent = xcalloc((size_t)env.nfuncs, sizeof(*ent));
@@ -424,7 +433,7 @@ int funcslower_main(int argc, char **argv)
 	tool_signals();
 	o = obj_new("funcslower");
 	m.entry = obj_new_map(o, "entryinfo", BPF_MAP_TYPE_HASH, 8, ENT_SIZE, 10240, 0);
-	m.heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, REC_SIZE, 1, 0);
+	m.heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (uint32_t)env.rec_size, 1, 0);
 	m.events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 256 * 1024, 0)
 			: obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m.stacks = (env.kstack || env.ustack) ? obj_new_map(o, "stacks", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 2048, 0) : -1;
@@ -453,6 +462,7 @@ int funcslower_main(int argc, char **argv)
 	if (!env.folded) {
 		out_info("Tracing function calls slower than %g %s... Ctrl+C to quit.\n",
 			 env.min_us_set ? env.min_us : env.min_ms_set ? env.min_ms : 1, env.min_us_set ? "us" : "ms");
+		out_cgroup_head();
 		if (env.time || env.timestamp)
 			out_info("%-10s ", "TIME");
 		out_info("%-14s %-6s %7s %16s %s\n", "COMM", "PID", env.min_us_set ? "LAT(us)" : "LAT(ms)", "RVAL",

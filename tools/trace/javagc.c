@@ -23,7 +23,8 @@
 #include "tools/common/common.h"
 #include "tools/probe/build.h"
 
-enum { REC_CPU = 0, REC_PID = 4, REC_TS = 8, REC_SIZE = 16 };
+/* REC_CGROUP: under -j or --show-cgroup, the JVM thread's cgroup id */
+enum { REC_CPU = 0, REC_PID = 4, REC_TS = 8, REC_SIZE = 16, REC_CGROUP = 16 };
 
 static const struct opt opts[] = {
 	{ 'p', "pid", "PID", "Trace this PID only" },
@@ -37,10 +38,11 @@ static const struct tool_help help = {
 	.examples = "javagc -p 185         # trace PID 185 only\n"
 		    "javagc -p 185 -t 100  # trace PID 185 java gc time beyond 100us\n",
 	.opts = opts,
+	.flags = OPT_EVENTS,
 };
 
 static struct {
-	int pid;
+	int pid, rec_size;
 	long long time_us;
 } env = { .time_us = 1000 };
 
@@ -110,7 +112,7 @@ static int gen_end_prog(struct obj *o, struct spec *s, struct loc *l, int start,
 	struct cg_opts co = { .pid = env.pid, .uid = -1, .cpu = -1 };
 	struct gen *g = gen_new(l, s, &co);
 	struct emit *e = gen_emit(g);
-	int out = gen_begin(g), key = gen_stack(g, 8), rec = gen_stack(g, REC_SIZE), rc = 0;
+	int out = gen_begin(g), key = gen_stack(g, 8), rec = gen_stack(g, env.rec_size), rc = 0;
 
 	emit_mov(e, R1, R8);
 	emit_alui(e, BPF_RSH, R1, 32);
@@ -129,11 +131,13 @@ static int gen_end_prog(struct obj *o, struct spec *s, struct loc *l, int start,
 	emit_stx(e, 8, R10, (int16_t)(rec + REC_TS), R0);
 	emit_call(e, BPF_FUNC_get_smp_processor_id);
 	emit_stx(e, 4, R10, (int16_t)(rec + REC_CPU), R0);
+	if (env.rec_size > REC_SIZE)
+		gen_cgroup_id(g, R10, (int16_t)(rec + REC_CGROUP));
 	if (ring) {
 		emit_ldmap(e, R1, events);
 		emit_mov(e, R2, R10);
 		emit_alui(e, BPF_ADD, R2, rec);
-		emit_movi(e, R3, REC_SIZE);
+		emit_movi(e, R3, env.rec_size);
 		emit_movi(e, R4, 0);
 		emit_call(e, BPF_FUNC_ringbuf_output);
 		emit_jmpi(e, BPF_JEQ, R0, 0, out);
@@ -143,7 +147,7 @@ static int gen_end_prog(struct obj *o, struct spec *s, struct loc *l, int start,
 		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
 		emit_mov(e, R4, R10);
 		emit_alui(e, BPF_ADD, R4, rec);
-		emit_movi(e, R5, REC_SIZE);
+		emit_movi(e, R5, env.rec_size);
 		emit_call(e, BPF_FUNC_perf_event_output);
 		emit_jmpi(e, BPF_JNE, R0, -ENOSPC, out);
 	}
@@ -161,12 +165,15 @@ static int gen_end_prog(struct obj *o, struct spec *s, struct loc *l, int start,
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	uint32_t cpu, pid;
-	uint64_t ts;
+	uint64_t ts, cg = 0;
 	char t[16];
 
 	(void)ctx;
 	if (size < REC_SIZE)
 		return 0;
+	if (size >= REC_SIZE + 8)
+		memcpy(&cg, (const char *)data + REC_CGROUP, 8);
+	out_event_cgroup(cg, cg ? cgroup_path_of(cg) : NULL); /* the row's CGROUP, JSON "cgroup" */
 	memcpy(&cpu, (const char *)data + REC_CPU, 4);
 	memcpy(&pid, (const char *)data + REC_PID, 4);
 	memcpy(&ts, (const char *)data + REC_TS, 8);
@@ -182,6 +189,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		strbuf_free(&b);
 		return 0;
 	}
+	out_cgroup_prefix();
 	printf("%-8s %-7u %-7u %-7llu\n", t, cpu, pid, (unsigned long long)(ts / 1000));
 	return 0;
 }
@@ -202,6 +210,7 @@ int javagc_main(int argc, char **argv)
 	char *lib;
 
 	opt_parse(argc, argv, &help, parse, NULL);
+	env.rec_size = REC_SIZE + (out_json() || out_cfg.cgroup_column ? 8 : 0);
 	if (!env.pid)
 		opt_usage_error(&help, "-p PID is required: the JVM whose libjvm.so to trace");
 	if (!(lib = find_libjvm(env.pid)))
@@ -250,6 +259,7 @@ int javagc_main(int argc, char **argv)
 		goto out;
 	}
 	out_info("Tracing javagc time... Hit Ctrl-C to end.\n");
+	out_cgroup_head();
 	out_info("%-8s %-7s %-7s %-7s\n", "TIME", "CPU", "PID", "GC TIME");
 	tool_flush();
 	rc = tool_event_loop("javagc", ev, 0);

@@ -47,6 +47,7 @@ struct probe {
 	struct value v[MAX_VALUES];
 	int nv;
 	int size;            /* record size */
+	int cg_off;          /* the cgroup id in the record (-j, --show-cgroup), 0: none */
 };
 
 static struct {
@@ -110,7 +111,7 @@ static const struct tool_help help = {
 		"  trace 'p::do_sys_openat2(int dfd, const char *filename) \"%s\", filename'\n"
 		"  trace -U 'p:c:inet_pton'          # with user stacks\n",
 	.opts = opts,
-	.flags = OPT_USTACKS,
+	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
 static int parse(int key, const char *arg, void *ctx)
@@ -268,6 +269,8 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 			goto bad;
 		emit_stx(e, v->size, R7, (int16_t)v->off, R0);
 	}
+	if (p->cg_off)
+		gen_cgroup_id(g, R7, (int16_t)p->cg_off);
 	emit_st(e, 4, R7, OFF_KSTACK, -1);
 	emit_st(e, 4, R7, OFF_USTACK, -1);
 	if (env.kstack || env.ustack) {
@@ -446,6 +449,18 @@ static void json_event(struct strbuf *b, const struct probe *p, const struct loc
 		       uint32_t tgid, uint32_t pid, uint32_t cpu, const char *comm, const char *msg, int32_t kid,
 		       int32_t uid)
 {
+	if (env.aggregate && p->cg_off) { /* -A: no event line to take them from */
+		uint64_t id;
+		const char *path;
+
+		memcpy(&id, rec + p->cg_off, 8);
+		strbuf_add(b, "\"cgroup\":");
+		if ((path = cgroup_path_of(id)))
+			json_str(b, path);
+		else
+			strbuf_add(b, "null");
+		strbuf_addf(b, ",\"cgroup_id\":%llu,", (unsigned long long)id);
+	}
 	strbuf_addf(b, "\"pid\":%u,\"tid\":%u,\"comm\":", tgid, pid);
 	json_str(b, comm);
 	strbuf_add(b, ",\"func\":");
@@ -514,6 +529,12 @@ static int on_event(void *ctx, const void *data, size_t size)
 	format_msg(p, rec, (int)tgid, &msg);
 	if (env.msg_filter && !strstr(msg.s, env.msg_filter))
 		return 0;
+	if (p->cg_off) {
+		uint64_t id;
+
+		memcpy(&id, rec + p->cg_off, 8);
+		out_event_cgroup(id, cgroup_path_of(id));
+	}
 	if (env.kstack) {
 		/* tracepoints: not the BPF program's and the dispatch's frames */
 		enum mech m = p->locs[li].mech;
@@ -546,6 +567,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 		goto counted;
 	}
 	strbuf_reset(&line);
+	out_cgroup_add(&line);
 	if (env.timestamp || env.time) {
 		char t[40];
 
@@ -581,6 +603,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 			putchar('\n');
 	}
 counted:
+	out_event_cgroup(0, NULL);
 	env.events++;
 	if (env.max_events && env.events >= env.max_events) {
 		env.done = true;
@@ -627,6 +650,10 @@ int trace_main(int argc, char **argv)
 
 		if (parse_format(p) < 0)
 			return 2;
+		if (out_json() || out_cfg.cgroup_column) { /* the cgroup id after the values */
+			p->cg_off = p->size;
+			p->size += 8;
+		}
 		if (p->size > max)
 			max = p->size;
 		if (p->s.format)
@@ -678,6 +705,7 @@ int trace_main(int argc, char **argv)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	env.start_real = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 	/* the header: on stderr under -j, where it still says "attached" */
+	out_cgroup_head();
 	if (env.timestamp || env.time)
 		out_info(env.unix_ts ? "%-17s " : "%-8s ", "TIME");
 	if (env.print_cpu)
