@@ -32,10 +32,7 @@ static const struct tool_help help = {
 	.usage = "[-h] [-T] [-N] [-W] [-w WQNAME] [interval] [count]",
 	.summary = "Summarize workqueue request latency as histograms.",
 	.examples =
-		"    wqlat                   # summarize workqueue latency as a histogram\n"
-		"    wqlat 1 10              # print 1 second summaries, 10 times\n"
 		"    wqlat -W 1 10           # print 1 second, 10 times per workqueue\n"
-		"    wqlat -NT 1             # 1s summaries, nanoseconds, and timestamps\n"
 		"    wqlat -w nvmet_tcp_wq 1 # 1s summaries for workqueue nvmet_tcp_wq\n",
 	.opts = opts,
 	.flags = OPT_PROM,
