@@ -32,9 +32,6 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[-h] [-T] [-p PID] [-t TID] [-n NAME] [-d DURATION]",
-	.summary = "Trace file descriptors passed via socket",
-	.examples = "    sofdsnoop -p 181    # only trace PID 181\n"
-		    "    sofdsnoop -n main   # only print process names containing \"main\"\n",
 	.opts = opts,
 	.flags = OPT_EVENTS,
 };

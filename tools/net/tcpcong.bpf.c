@@ -10,9 +10,7 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u16 lport_min = 0, lport_max = 65535; /* -L */
-const volatile __u16 rport_min = 0, rport_max = 65535; /* -R */
-const volatile __u8 dist = 0, dist_ms = 0;              /* -d, and without -u */
+const volatile struct tcpcong_cfg cfg = { { 0, 65535 }, { 0, 65535 }, 0, 0 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -48,7 +46,8 @@ int tcp_cong_state_set(struct trace_event_raw_tcp_cong_state_set___tc *ctx)
 	key.lport = ctx->sport;
 	key.dport = ctx->dport;
 	key.family = ctx->family;
-	if (key.lport < lport_min || key.lport > lport_max || key.dport < rport_min || key.dport > rport_max)
+	if (key.lport < cfg.lport[0] || key.lport > cfg.lport[1] || key.dport < cfg.rport[0] ||
+	    key.dport > cfg.rport[1])
 		return 0;
 	/* (copied with a helper: the verifier refuses loads through a ctx
 	 * pointer moved by a CO-RE offset) */
@@ -80,8 +79,8 @@ int tcp_cong_state_set(struct trace_event_raw_tcp_cong_state_set___tc *ctx)
 	v->last_state = state;
 	v->changes++;
 	v->dura_us[last] += us;
-	if (dist) {
-		__u64 x = dist_ms ? us / 1000 : us;
+	if (cfg.dist) {
+		__u64 x = cfg.dist_ms ? us / 1000 : us;
 		__u32 k = last;
 		struct tcpcong_hist *h = bpf_map_lookup_elem(&hists, &k);
 

@@ -37,21 +37,16 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[-h] [-L LOCALPORT] [-R REMOTEPORT] [-T] [-d] [-u] [interval] [outputs]",
-	.summary = "Summarize tcp socket congestion control status duration",
-	.examples =
-		"    tcpcong 1 10            # show 1 second summaries, 10 times\n"
-		"    tcpcong -L 3000-3006 1  # 1s summaries, local port 3000-3006\n"
-		"    tcpcong -d              # show the duration as histograms\n",
 	.opts = opts,
 	.flags = OPT_PROM,
 };
 
 static struct {
-	bool dist, us;
-	uint16_t lport[2], rport[2];
+	bool us;
+	struct tcpcong_cfg cfg;
 	struct interval iv;
 	int npos;
-} env = { .lport = { 0, 65535 }, .rport = { 0, 65535 }, .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, false } };
+} env = { .cfg = { { 0, 65535 }, { 0, 65535 }, 0, 0 }, .iv = { INTERVAL_FOREVER, INTERVAL_FOREVER, false } };
 
 /* "A-B" or "A" (bcc swaps a reversed range) */
 static void port_range(const char *what, const char *arg, uint16_t r[2])
@@ -79,10 +74,10 @@ static int parse(int key, const char *arg, void *ctx)
 {
 	(void)ctx;
 	switch (key) {
-	case 'L': port_range("local port range", arg, env.lport); break;
-	case 'R': port_range("remote port range", arg, env.rport); break;
+	case 'L': port_range("local port range", arg, env.cfg.lport); break;
+	case 'R': port_range("remote port range", arg, env.cfg.rport); break;
 	case 'T': env.iv.timestamp = true; break;
-	case 'd': env.dist = true; break;
+	case 'd': env.cfg.dist = 1; break;
 	case 'u': env.us = true; break;
 	case 0: interval_arg(&help, &env.iv, &env.npos, arg); break;
 	default: return 1;
@@ -181,7 +176,7 @@ static int report(void *ctx)
 		tool_err("tcpcong", "cannot read the flows: %s", strerror((int)-n));
 		return -1;
 	}
-	if (env.dist) {
+	if (env.cfg.dist) {
 		__u32 sk[TCPCONG_STATES];
 		struct tcpcong_hist h[TCPCONG_STATES], byst[TCPCONG_STATES] = { 0 };
 		bool seen[TCPCONG_STATES] = { 0 };
@@ -224,8 +219,7 @@ int tcpcong_main(int argc, char **argv)
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (!tracefs_path(tp, sizeof(tp), "events/tcp/tcp_cong_state_set") || access(tp, F_OK)) {
-		tool_err("tcpcong", "this kernel has no tcp:tcp_cong_state_set tracepoint (Linux 5.19+; "
-			 "corebox has no kprobe fallback for it)");
+		tool_err("tcpcong", "this kernel has no tcp:tcp_cong_state_set tracepoint (Linux 5.19+)");
 		return 1;
 	}
 	for (int c = 0; c < 5; c++) {
@@ -236,12 +230,8 @@ int tcpcong_main(int argc, char **argv)
 	if (env.us)
 		hist.unit = "usecs";
 	o = BPF_OBJ_OPEN(tcpcong);
-	OBJ_SET(o, lport_min, env.lport[0]);
-	OBJ_SET(o, lport_max, env.lport[1]);
-	OBJ_SET(o, rport_min, env.rport[0]);
-	OBJ_SET(o, rport_max, env.rport[1]);
-	OBJ_SET(o, dist, (uint8_t)env.dist);
-	OBJ_SET(o, dist_ms, (uint8_t)!env.us);
+	env.cfg.dist_ms = !env.us;
+	OBJ_SET(o, cfg, env.cfg);
 	if (tool_load_attach(o, "tcpcong"))
 		return 1;
 	m.flows = map_fd(obj_map(o, "flows"));

@@ -22,6 +22,12 @@ struct tcpcong_val {
 	__u8 last_state; /* state + 1 (bcc's encoding; 0: none yet) */
 };
 
+/* the knobs (.rodata), set in one piece */
+struct tcpcong_cfg {
+	__u16 lport[2], rport[2]; /* -L, -R: inclusive ranges */
+	__u8 dist, dist_ms;       /* -d, and without -u */
+};
+
 struct tcpcong_hist {
 	__u32 slots[TCPCONG_SLOTS];
 };

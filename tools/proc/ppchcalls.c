@@ -14,8 +14,7 @@
 #include "tools/common/common.h"
 
 static const struct tool_help help = {
-	.usage = "[-h] [-p PID] [-t TID] [-i INTERVAL] [-d DURATION] [-T TOP] [-x] [-e ERRNO] [-L] [-m] [-P] "
-		 "[-l] [--hcall HCALL]",
+	.usage = "[-h] [bcc's options]",
 };
 
 int ppchcalls_main(int argc, char **argv)

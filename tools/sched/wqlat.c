@@ -30,10 +30,6 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[-h] [-T] [-N] [-W] [-w WQNAME] [interval] [count]",
-	.summary = "Summarize workqueue request latency as histograms.",
-	.examples =
-		"    wqlat -W 1 10           # print 1 second, 10 times per workqueue\n"
-		"    wqlat -w nvmet_tcp_wq 1 # 1s summaries for workqueue nvmet_tcp_wq\n",
 	.opts = opts,
 	.flags = OPT_PROM,
 };
