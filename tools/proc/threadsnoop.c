@@ -1,12 +1,22 @@
 /* applet threadsnoop: list new threads with their start function
  * readme: new threads with their start function (pthread_create uprobe; other runtimes via
- *         the fork tracepoint)
+ *         the fork tracepoint); as `uthreads PID` bcc's layout for one process's pthreads
+ * alias uthreads (threadsnoop): trace thread creation events in high-level languages
  *
  * bcc's columns: TIME(ms) PID COMM FUNC.  Besides bcc's uprobe on
  * pthread_create, the kernel's sched_process_fork tracepoint catches
  * threads made without the probed libc (other runtimes, static binaries,
- * other mount namespaces): FUNC is "[unknown]" for those. */
+ * other mount namespaces): FUNC is "[unknown]" for those.
+ *
+ * As uthreads (bcc's tools/lib/uthreads.py): the pthreads one process
+ * creates, "TIME ID TYPE DESCRIPTION" (bcc's USDT probe
+ * libpthread:pthread_start is absent from most glibc builds, Debian's
+ * included; the same uprobe and fork event see the same threads).
+ * -l java (HotSpot's thread__start/stop USDT probes) is not built: it
+ * says so; a JVM's threads still show as pthreads with -l c. */
 #include <errno.h>
+#include <limits.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,11 +50,34 @@ static const struct tool_help help = {
 	.flags = OPT_USTACKS | OPT_EVENTS,
 };
 
+static const struct opt uopts[] = {
+	{ 'l', "language", "LANGUAGE", "language to trace: c, java or none (none for pthreads only)" },
+	{ 0 },
+};
+
+static const struct tool_help uhelp = {
+	.usage = "[-h] [-l {c,java,none}] [-v] pid",
+	.opts = uopts,
+};
+
+static const char *lang;
+
 static int parse(int key, const char *arg, void *ctx)
 {
-	(void)ctx;
+	const struct tool_help *h = ctx;
+
 	switch (key) {
-	case 'p': env.pid = opt_pid(&help, "PID", arg); break;
+	case 'p': env.pid = opt_pid(h, "PID", arg); break;
+	case 'l':
+		if (strcmp(arg, "c") && strcmp(arg, "java") && strcmp(arg, "none"))
+			opt_usage_error(h, "invalid language '%s'", arg);
+		lang = arg;
+		break;
+	case 0:
+		if (h != &uhelp || env.pid)
+			return 1;
+		env.pid = opt_pid(h, "pid", arg);
+		break;
 	default: return 1;
 	}
 	return 0;
@@ -107,15 +140,37 @@ static const struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE(NULL, cols);
 
+/* uthreads: bcc's columns */
+enum { U_TIME, U_ID, U_TYPE, U_DESC };
+static const struct out_col ucols[] = {
+	[U_TIME] = { "time_s", "TIME", "%-8.3f ", OUT_FLOAT },
+	[U_ID] = { "id", "ID", "%-16d ", OUT_INT },
+	[U_TYPE] = { "type", "TYPE", "%-8s ", OUT_STR },
+	[U_DESC] = { "description", "DESCRIPTION", "%-30s\n", OUT_STR },
+};
+static struct out_table utable = OUT_TABLE(NULL, ucols);
+
 static struct usyms *usyms;
-static uint64_t first_ts;
+static uint64_t first_ts, ctx_start_ns;
+
+/* uthreads' banner, before the header */
+static int ubanner(struct obj *o)
+{
+	struct timespec ts;
+
+	(void)o;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ctx_start_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	out_info("Tracing thread events in process %d (language: %s)... Ctrl-C to quit.\n", env.pid, lang);
+	return 0;
+}
 
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct threadsnoop_event e;
 	union out_val v[ARRAY_SIZE(cols)];
 	char comm[EV_COMM_LEN + 1], func[256];
-	struct usym sym;
+	struct usym sym = { 0 };
 
 	(void)ctx;
 	if (!ev_copy(&e, sizeof(e), data, size))
@@ -127,6 +182,20 @@ static int on_event(void *ctx, const void *data, size_t size)
 		snprintf(func, sizeof(func), "%s", sym.name);
 	else
 		snprintf(func, sizeof(func), "[unknown]");
+	if (lang) { /* uthreads: pthreads only, bcc's sym(show_module=True) */
+		const char *m = sym.module && e.start ? strrchr(sym.module, '/') : NULL;
+
+		if (!e.start)
+			return 0;
+		if (m)
+			snprintf(func + strlen(func), sizeof(func) - strlen(func), " [%s]", m + 1);
+		v[U_TIME].f = (double)(e.ts_ns - ctx_start_ns) / 1e9;
+		v[U_ID].i = e.tid;
+		v[U_TYPE].s = "pthread";
+		v[U_DESC].s = func;
+		out_row(&utable, v);
+		return 0;
+	}
 	v[C_TIME].i = e.ts_ns >= first_ts ? (long long)((e.ts_ns - first_ts) / 1000000) : 0;
 	v[C_PID].i = e.pid;
 	v[C_COMM].s = ev_comm(comm, e.comm);
@@ -139,12 +208,29 @@ static int on_event(void *ctx, const void *data, size_t size)
 
 int threadsnoop_main(int argc, char **argv)
 {
-	struct tool_events te = { .name = "threadsnoop", .on_event = on_event, .header = &table };
-	char glibc[256], target[300];
+	struct tool_events te = { .name = tool_applet, .on_event = on_event, .header = &table };
+	char glibc[256], target[300], exe[300];
 	struct obj *o;
 	int nlib = 0, err;
 
-	opt_parse(argc, argv, &help, parse, NULL);
+	if (!strcmp(tool_applet, "uthreads")) {
+		opt_parse(argc, argv, &uhelp, parse, (void *)&uhelp);
+		if (!env.pid)
+			opt_usage_error(&uhelp, "the following arguments are required: pid");
+		if (!lang) { /* bcc's detection, reduced: "java" in the executable's path, else C */
+			snprintf(target, sizeof(target), "/proc/%d/exe", env.pid);
+			lang = realpath(target, exe) && strstr(exe, "java") ? "java" : "c";
+		}
+		if (!strcmp(lang, "java")) {
+			tool_err(tool_applet, "-l java (HotSpot's thread__start/stop USDT probes) is not built: "
+				 "-l c shows a JVM's pthreads");
+			return 1;
+		}
+		te.header = &utable;
+		te.after_load = ubanner;
+	} else {
+		opt_parse(argc, argv, &help, parse, (void *)&help);
+	}
 	tool_signals();
 	o = BPF_OBJ_OPEN(threadsnoop);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
@@ -162,8 +248,8 @@ int threadsnoop_main(int argc, char **argv)
 		prog_set_autoload(obj_prog(o, "threadsnoop_musl"), false);
 	}
 	if (!nlib)
-		fprintf(stderr, "threadsnoop: no C library with pthread_create found (looked for glibc's "
-			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n");
+		fprintf(stderr, "%s: no C library with pthread_create found (looked for glibc's "
+			"libc.so.6/libpthread.so.0 and musl): threads show with FUNC [unknown]\n", tool_applet);
 	usyms = usyms_new(USYMS_NAMES);
 	err = tool_run_events(o, &te);
 	usyms_free(usyms);
