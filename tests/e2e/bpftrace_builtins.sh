@@ -134,6 +134,17 @@ else
 	ok "cgroup_path # SKIP no cgroup2 mount to make a cgroup in"
 fi
 
+# array == and != by contents: a copy of x equals x, x differs from its
+# reversed copy d; a pointer key prints in hex (the number the test gave)
+if $CC -O0 -g -o "$W/array_access" tests/bt/testprogs/array_access.c; then
+	out=$(timeout 20 $BT -e 'struct A { int x[4]; } u:'"$W"'/array_access:test_arrays { $a = (struct A *)arg0; $d = (struct A *)arg1; $v = $a->x; @m = $d->x; printf("A %d %d %d %d %d\n", $a->x == $v, $a->x != $d->x, $a->x == $d->x, @m == $d->x, @m != $v); exit(); }' -c "$W/array_access" 2>&1)
+	if echo "$out" | grep -qx "A 1 1 0 1 1"; then ok "array == and != by contents"; else notok "array compare: $out"; fi
+else
+	notok "cannot build tests/bt/testprogs/array_access.c"
+fi
+out=$(timeout 20 $BT -e 'BEGIN { @[(int32 *)$1, 5] = 1; exit(); }' 4660 2>&1)
+if echo "$out" | grep -qx "@\[0x1234, 5\]: 1"; then ok "a pointer key in hex"; else notok "pointer key: $out"; fi
+
 # $N in attach points: the parameters the test gave
 out=$(timeout 20 $BT -e 'i:ms:$1 { printf("%s\n", probe); exit(); } BEG$2 { printf("b\n"); }' 7 IN 2>&1)
 if printf '%s\n' "$out" | grep -qx "interval:ms:7" && printf '%s\n' "$out" | grep -qx b; then ok "\$N in attach points"; else notok "attach \$N: $out"; fi

@@ -261,6 +261,18 @@ int main(void)
 	T_OK(m && m->keys[0].vt == VT_CGPATH && !strcmp(p.tfmts[m->keys[0].depth], "*"), "bt: cgroup_path() filter '*'");
 	T_OK(compiles(&p), "bt: macaddr, cgroup_path, strcontains compile");
 	bt_prog_free(&p);
+	/* array comparisons; pointer keys (hex when printed) */
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x == $a->x; @p[(int32 *)8, 1] = 1; }", &p);
+	m = map(&p, "@p");
+	T_OK(r == 0 && m && m->keys[0].ptr && !m->keys[1].ptr, "bt: a pointer key is marked, an integer one not");
+	T_OK(compiles(&p), "bt: array == compiles");
+	bt_prog_free(&p);
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x < $a->x; }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "The < operator cannot be used on arrays."), "bt: array <: error");
+	bt_prog_free(&p);
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x == $a->y; }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Only arrays of same sized integer"), "bt: arrays of other elements: error");
+	bt_prog_free(&p);
 	r = check("BEGIN { @x = bar; }", &p);
 	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Unknown identifier: 'bar'"), "bt: unknown identifier at compile");
 	bt_prog_free(&p);

@@ -388,7 +388,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
 		add_stack(b, sb, v, t->vt == VT_USTACK, t->depth ? t->depth : 127);
 	else
-		strbuf_addf(sb, "%lld", (long long)v);
+		strbuf_addf(sb, t->ptr && in_key ? "0x%llx" : "%lld", (long long)v); /* 0.17: pointers in keys in hex */
 }
 
 /* printf with bpftrace's conversions: without l/ll an integer is 32 bits. */

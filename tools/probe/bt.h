@@ -62,6 +62,8 @@ static inline bool bt_vt_int(int vt)
 struct bt_type {
 	uint8_t vt;
 	bool sign;
+	bool ptr;                    /* a pointer: hex in map keys, as 0.17 prints it */
+	uint8_t spare;               /* (no padding: shapes compare types with memcmp) */
 	uint16_t size;               /* bytes in a key, value or record */
 	uint16_t depth;              /* stacks: frames printed */
 };

@@ -94,8 +94,18 @@ static const struct tp_field *tp_string_field(const struct loc *l, const struct 
 }
 
 /* The type an expression has (no code): what keys and values store. */
+static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	struct bt_type t = type_of(p, pi, l, n);
+	struct ctype ct;
+
+	t.ptr = t.vt == VT_INT && bt_ctype_of(p, pi, n, &ct) && ct_is_ptr(&ct);
+	return t;
+}
+
+static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
 {
 	struct bt_type t = { .vt = VT_INT, .sign = true, .size = 8 };
 	struct bt_type s = { .vt = VT_STR, .size = (uint16_t)p->strlen };

@@ -682,6 +682,46 @@ static int strcontains_call(struct cg *c, struct node *n, struct ctype *t)
 	return 0;
 }
 
+/* x == y, x != y on integer arrays: their contents, as 0.17 compares
+ * arrays of the same element type and count. */
+static int array_compare(struct cg *c, struct node *n, const struct bt_type *ta, const struct bt_type *tb, struct ctype *t)
+{
+	struct emit *e = c->e;
+	const struct bt_shape *sa = &c->p->shapes[ta->depth], *sb = &c->p->shapes[tb->depth];
+	int a, b, differ = emit_label(e), done = emit_label(e), size = ta->size, eq = n->op == OP_EQ;
+	char msg[80];
+
+	if (n->op != OP_EQ && n->op != OP_NE) {
+		snprintf(msg, sizeof(msg), "The %s operator cannot be used on arrays.",
+			 n->op < 256 ? (char[2]){ (char)n->op } : n->op == OP_LE ? "<=" : n->op == OP_GE ? ">=" : "&&/||/<</>>");
+		return gen_fail(c->g, n, msg);
+	}
+	if (sa->n != sb->n)
+		return gen_fail(c->g, n, "Only arrays of same size support comparison operators.");
+	if (!sa->n || sa->f[0].t.vt != VT_INT || memcmp(&sa->f[0].t, &sb->f[0].t, sizeof(sa->f[0].t)))
+		return gen_fail(c->g, n, "Only arrays of same sized integer support comparison operators.");
+	a = gen_stack(c->g, size);
+	b = gen_stack(c->g, size);
+	if (agg_to(c, n->a, ta, R10, a) < 0 || agg_to(c, n->b, tb, R10, b) < 0)
+		return -EINVAL;
+	for (int k = 0, w; k < size; k += w) {
+		for (w = 8; w > size - k; w >>= 1)
+			;
+		emit_ldx(e, w, R1, R10, (int16_t)(a + k));
+		emit_ldx(e, w, R2, R10, (int16_t)(b + k));
+		emit_jmp(e, BPF_JNE, R1, R2, differ);
+	}
+	emit_movi(e, R0, eq);
+	emit_ja(e, done);
+	emit_place(e, differ);
+	emit_movi(e, R0, !eq);
+	emit_place(e, done);
+	gen_unstack(c->g, size);
+	gen_unstack(c->g, size);
+	*t = ct_int(8, false);
+	return 0;
+}
+
 /* The extension: bpftrace's identifiers, maps and calls as values. */
 static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 {
@@ -761,6 +801,13 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			n->op = 0;
 			return GEN_EXT_PASS;
 		}
+	}
+	if (n->kind == N_BINARY) {
+		struct bt_type ta = bt_type_of(c->p, c->pi, gen_loc(g), n->a), tb = bt_type_of(c->p, c->pi, gen_loc(g), n->b);
+
+		if (ta.vt == VT_AGG && tb.vt == VT_AGG && c->p->shapes[ta.depth].kind == 'a' &&
+		    c->p->shapes[tb.depth].kind == 'a')
+			return array_compare(c, n, &ta, &tb, t);
 	}
 	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
 	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
