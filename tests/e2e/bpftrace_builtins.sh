@@ -145,6 +145,21 @@ fi
 out=$(timeout 20 $BT -e 'BEGIN { @[(int32 *)$1, 5] = 1; exit(); }' 4660 2>&1)
 if echo "$out" | grep -qx "@\[0x1234, 5\]: 1"; then ok "a pointer key in hex"; else notok "pointer key: $out"; fi
 
+# #include: a header the test wrote is found in -I DIR; one nobody wrote
+# stops the program with 0.17's (clang's) words, exit 1
+out=$(timeout 20 $BT -I "$W/inc" -e '#include <cbx.h>
+BEGIN { printf("inc ok\n"); exit(); }' 2>&1)
+if echo "$out" | grep -qx "inc ok"; then ok "#include of an existing header"; else notok "#include existing: $out"; fi
+out=$(timeout 20 $BT -e '#define X 1
+#include <cbx-none-'$$'/no.h>
+BEGIN { exit(); }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$out" = "definitions.h:3:10: fatal error: 'cbx-none-$$/no.h' file not found" ]; then
+	ok "#include of a missing header: file not found"
+else
+	notok "#include missing (rc $rc): $out"
+fi
+
 # $N in attach points: the parameters the test gave
 out=$(timeout 20 $BT -e 'i:ms:$1 { printf("%s\n", probe); exit(); } BEG$2 { printf("b\n"); }' 7 IN 2>&1)
 if printf '%s\n' "$out" | grep -qx "interval:ms:7" && printf '%s\n' "$out" | grep -qx b; then ok "\$N in attach points"; else notok "attach \$N: $out"; fi

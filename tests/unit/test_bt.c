@@ -273,6 +273,10 @@ int main(void)
 	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x == $a->y; }", &p);
 	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Only arrays of same sized integer"), "bt: arrays of other elements: error");
 	bt_prog_free(&p);
+	/* the '#' lines before the probes, for the #include check */
+	r = check("#include <a.h>\n#define Z 1\nBEGIN { exit(); }", &p);
+	T_OK(r == 0 && p.ncpp == 2 && p.cpp[0] == 0 && p.cpp[1] == 15, "bt: the '#' lines before the probes");
+	bt_prog_free(&p);
 	r = check("BEGIN { @x = bar; }", &p);
 	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Unknown identifier: 'bar'"), "bt: unknown identifier at compile");
 	bt_prog_free(&p);

@@ -150,6 +150,8 @@ struct bt_prog {
 	/* struct/union declarations: text ranges (start, end) */
 	int *decls;
 	int ndecls;
+	int *cpp;                    /* where its '#' lines before the probes start (#include...) */
+	int ncpp;
 	char **tnames;               /* their names and BTF ids (bt_declare_types) */
 	uint32_t *tids;
 	int ntypes;
