@@ -282,7 +282,6 @@ static void add_cgroup(struct strbuf *sb, uint64_t id, const char *filter)
 
 	while (f && n < 32 && fgets(line, sizeof(line), f)) {
 		char *dir = strchr(line, ' '), *end, *base;
-		struct stat st;
 
 		if (!dir || (strncmp(line, "cgroup ", 7) && strncmp(line, "cgroup2 ", 8)) || !(end = strchr(++dir, ' ')))
 			continue;
@@ -290,7 +289,7 @@ static void add_cgroup(struct strbuf *sb, uint64_t id, const char *filter)
 		base = strrchr(dir, '/');
 		snprintf(r[n].name, sizeof(r->name), "%s", line[6] == '2' ? "unified" : base ? base + 1 : dir);
 		snprintf(r[n].dir, sizeof(r->dir), "%s", dir);
-		n += glob_match(filter, r[n].name) && stat(dir, &st) == 0;
+		n += glob_match(filter, r[n].name);
 	}
 	if (f)
 		fclose(f);
@@ -298,10 +297,9 @@ static void add_cgroup(struct strbuf *sb, uint64_t id, const char *filter)
 	for (int i = 0, k = 0, fd; i < n; i++) {
 		struct stat st;
 
-		path[0] = 0;
-		if (stat(r[i].dir, &st) == 0 && st.st_ino == id)
-			strcpy(path, "/");
-		else if ((fd = open(r[i].dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || !cg_find(fd, id, path, 0, 0))
+		strcpy(path, "/"); /* the hierarchy's root itself */
+		if ((fd = open(r[i].dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0 ||
+		    (st.st_ino != id ? !cg_find(fd, id, path, 0, 0) : close(fd) < 0))
 			continue;
 		strbuf_addf(sb, k++ ? ",%s:" : "%s:", r[i].name);
 		add_safe(sb, path, sizeof(path));

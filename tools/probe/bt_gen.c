@@ -1088,48 +1088,48 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 static int inet_to(struct cg *c, struct node *n, int reg, int off);
 
-/* A buffer {length, cap bytes} into (reg + off): buf(...), or a copy of
- * one kept in a variable or map. */
-static int buf_to(struct cg *c, struct node *n, int reg, int off, int cap)
+/* A value of kind vt kept in a variable or map (n) into (reg + off),
+ * zeroed first, at most size bytes (nothing more when the key is
+ * absent): 0, 1 when n holds no such value, or -errno. */
+static int stored_to(struct cg *c, struct node *n, int vt, int size, int reg, int off)
 {
 	struct emit *e = c->e;
-	int size = 8 + cap, src = R10, soff = 0, key = 0, none = emit_label(e);
-	struct bt_map *m = NULL;
+	struct bt_var *v = NULL;
+	struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
+	int src = R10, soff = 0, none = emit_label(e);
+	const struct bt_type *t;
 
-	if (n->kind == N_CALL && !strcmp(n->str, "buf"))
-		return bt_buf_to(c->g, c->p, n, reg, off, cap);
 	zero(c, reg, off, size);
-	if (n->kind == N_IDENT && n->str[0] == '$') {
-		struct bt_var *v;
-
-		soff = var_slot(c, n->str, &v);
-		if (!v || !soff || v->t.vt != VT_BUF)
-			return gen_fail(c->g, n, "not a buffer variable");
-		if (v->t.size < cap)
-			size = 8 + v->t.size;
-	} else if (is_map(n) && (m = map_of(c, n)) && m->agg == AG_VALUE && m->val.vt == VT_BUF) {
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+	if (m ? m->agg != AG_VALUE || m->val.vt != vt
+	      : n->kind != N_IDENT || n->str[0] != '$' || !(soff = var_slot(c, n->str, &v)) || v->t.vt != vt)
+		return 1;
+	t = m ? &m->val : &v->t;
+	if (bt_type_size(t) < size)
+		size = bt_type_size(t);
+	if (m) {
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
 		emit_jmpi(e, BPF_JEQ, R0, 0, none);
 		src = R0;
-		if (m->val.size < cap)
-			size = 8 + m->val.size;
-	} else {
-		return gen_fail(c->g, n, "expected a buffer: buf(...)");
 	}
 	for (int k = 0; k < size; k += 8) {
 		emit_ldx(e, 8, R1, src, (int16_t)(soff + k));
 		emit_stx(e, 8, reg, (int16_t)(off + k), R1);
 	}
 	emit_place(e, none);
-	if (m)
-		gen_unstack(c->g, m->key_size);
 	return 0;
+}
+
+/* A buffer {length, cap bytes} into (reg + off): buf(...), or a copy of
+ * one kept in a variable or map. */
+static int buf_to(struct cg *c, struct node *n, int reg, int off, int cap)
+{
+	int r;
+
+	if (n->kind == N_CALL && !strcmp(n->str, "buf"))
+		return bt_buf_to(c->g, c->p, n, reg, off, cap);
+	r = stored_to(c, n, VT_BUF, 8 + cap, reg, off);
+	return r > 0 ? gen_fail(c->g, n, "expected a buffer: buf(...)") : r;
 }
 
 /* Any value into (reg + off): strings and addresses by their size,
@@ -1146,27 +1146,11 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return inet_to(c, n, reg, off);
 	if (bt->vt == VT_BUF)
 		return buf_to(c, n, reg, off, bt->size);
-	if (bt->vt == VT_USYM && (is_map(n) || (n->kind == N_IDENT && n->str[0] == '$'))) {
-		/* a copy of a usym() value kept in a variable or map */
-		struct bt_var *v = NULL;
-		struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
-		int vo = m ? 0 : var_slot(c, n->str, &v), none = emit_label(c->e);
+	if (bt->vt == VT_USYM) { /* the address and whose it is, or a copy of such a value */
+		int r = n->kind == N_CALL ? 1 : stored_to(c, n, VT_USYM, 16, reg, off);
 
-		zero(c, reg, off, 16);
-		if (m ? m->agg != AG_VALUE || m->val.vt != VT_USYM : !v || !vo || v->t.vt != VT_USYM)
-			return gen_fail(c->g, n, "not a usym() value");
-		if (m && lookup(c, n, m) < 0)
-			return -EINVAL;
-		if (m)
-			emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
-		for (int k = 0; k < 16; k += 8) {
-			emit_ldx(c->e, 8, R1, m ? R0 : R10, (int16_t)(vo + k));
-			emit_stx(c->e, 8, reg, (int16_t)(off + k), R1);
-		}
-		emit_place(c->e, none);
-		return 0;
-	}
-	if (bt->vt == VT_USYM) { /* the address and whose it is */
+		if (r <= 0)
+			return r;
 		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
 			return gen_fail(c->g, n, "usym() takes one address");
 		if (gen_value_node(c->g, n->a, &t) < 0)
@@ -1357,20 +1341,11 @@ static int inet_to(struct cg *c, struct node *n, int reg, int off)
 	struct emit *e = c->e;
 	struct ctype t;
 	struct node *addr;
+	int r;
 
+	if (n->kind != N_CALL && (r = stored_to(c, n, VT_INET, 24, reg, off)) <= 0)
+		return r; /* a copy of one kept in a variable or map */
 	zero(c, reg, off, 24);
-	if (n->kind == N_IDENT && n->str[0] == '$') {
-		struct bt_var *v;
-		int vo = var_slot(c, n->str, &v);
-
-		if (!v || !vo || v->t.vt != VT_INET)
-			return gen_fail(c->g, n, "not an address variable");
-		for (int k = 0; k < 24; k += 8) {
-			emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
-			emit_stx(e, 8, reg, (int16_t)(off + k), R1);
-		}
-		return 0;
-	}
 	if (n->kind != N_CALL || strcmp(n->str, "ntop") || !n->a || (n->a->next && n->a->next->next))
 		return gen_fail(c->g, n, "ntop() takes an address, or a family and an address");
 	addr = n->a->next ? n->a->next : n->a;
