@@ -90,6 +90,76 @@ printf '#define CBX_NESTED (42)\n' > "$W/inc/sub/n.h"
 out=$(timeout 20 $BT -I "$W/inc" --include cbx.h -e 'BEGIN { printf("%d\n", CBX_ALIAS + CBX_NESTED); exit(); }' 2>&1)
 if echo "$out" | grep -qx 4242; then ok "--include, -I: #define constants"; else notok "--include: $out"; fi
 
+# macaddr(): the bytes complex_struct stored (b = 5 4 3 2, c = 1 2 ...),
+# from a char[6] member, a pointer, as a key, a value and in a tuple;
+# uaddr(): the globals uprobe_test holds, built position-independent and
+# not
+if $CC -O0 -g -o "$W/complex_struct" tests/bt/testprogs/complex_struct.c &&
+	$CC -O0 -g -o "$W/uprobe_test" tests/bt/testprogs/uprobe_test.c &&
+	$CC -O0 -g -no-pie -o "$W/uprobe_test_np" tests/bt/testprogs/uprobe_test.c; then
+	out=$(timeout 20 $BT -e 'struct M { const char *p; char mac[6]; }; u:'"$W"'/complex_struct:func { $s = (struct M *)arg0; printf("P: %s %s\n", macaddr($s->mac), macaddr((uint8 *)$s + 8)); @[macaddr($s->mac)] = 1; @v = macaddr($s->mac); @t = (7, macaddr($s->mac)); exit(); }' -c "$W/complex_struct" 2>&1)
+	if echo "$out" | grep -qx "P: 05:04:03:02:01:02 05:04:03:02:01:02" && echo "$out" | grep -qx "@\[05:04:03:02:01:02\]: 1" &&
+		echo "$out" | grep -qx "@v: 05:04:03:02:01:02" && echo "$out" | grep -qx "@t: (7, 05:04:03:02:01:02)"; then
+		ok "macaddr()"
+	else
+		notok "macaddr: $out"
+	fi
+	out=$($BT -e 'struct M { char mac[4]; }; u:'"$W"'/complex_struct:func { print(macaddr(((struct M *)arg0)->mac)); }' 2>&1)
+	if echo "$out" | grep -q "ERROR: macaddr() argument must be 6 bytes in size"; then ok "macaddr() of 4 bytes: error"; else notok "macaddr size: $out"; fi
+	for b in uprobe_test uprobe_test_np; do
+		out=$(timeout 20 $BT -e 'uprobe:'"$W/$b"':function1 { printf("0x%lx -- 0x%lx %d %d\n", *uaddr("GLOBAL_A"), *uaddr("GLOBAL_C"), *uaddr("GLOBAL_D"), sizeof(*uaddr("GLOBAL_D"))); exit(); }' -c "$W/$b" 2>&1)
+		if echo "$out" | grep -qx "0x55555555 -- 0x33333333 8 1"; then ok "uaddr() in $b"; else notok "uaddr $b: $out"; fi
+	done
+	out=$($BT -e 'BEGIN { printf("%p\n", uaddr("GLOBAL_A")); }' 2>&1)
+	if echo "$out" | grep -q 'ERROR: uaddr can not be used with "BEGIN" probes'; then ok "uaddr() in BEGIN: error"; else notok "uaddr BEGIN: $out"; fi
+	out=$($BT -e 'u:'"$W"'/uprobe_test:function1 { printf("%p\n", uaddr("CBX_NONE")); }' 2>&1)
+	if echo "$out" | grep -q "ERROR: Could not resolve symbol: $W/uprobe_test:CBX_NONE"; then ok "uaddr() of a missing symbol: error"; else notok "uaddr missing: $out"; fi
+else
+	notok "cannot build tests/bt/testprogs (complex_struct, uprobe_test)"
+fi
+
+# strcontains(): the K opens of the test's unique path among all opens
+P="$W/sc$$-unique"
+out=$(timeout 20 $BT -e 'tracepoint:syscalls:sys_enter_openat /strcontains(str(args->filename), "sc'$$'-uniq")/ { @opens = count(); }' -c "$W/cbxbt open $P $K" 2>&1)
+if echo "$out" | grep -qx "@opens: $K"; then ok "strcontains() picked $K opens"; else notok "strcontains (want $K): $out"; fi
+
+# cgroup_path(): a cgroup the test made under the cgroup2 mount, by its
+# inode
+cg=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+if [ -n "$cg" ] && mkdir -p "$cg/cbx-bt$$/sub" 2>/dev/null; then
+	out=$(timeout 20 $BT -e 'BEGIN { print(cgroup_path($1, "unified")); exit(); }' "$(stat -c %i "$cg/cbx-bt$$/sub")" 2>&1)
+	rmdir "$cg/cbx-bt$$/sub" "$cg/cbx-bt$$"
+	if echo "$out" | grep -qx "unified:/cbx-bt$$/sub"; then ok "cgroup_path() of the test's cgroup"; else notok "cgroup_path: $out"; fi
+else
+	ok "cgroup_path # SKIP no cgroup2 mount to make a cgroup in"
+fi
+
+# array == and != by contents: a copy of x equals x, x differs from its
+# reversed copy d; a pointer key prints in hex (the number the test gave)
+if $CC -O0 -g -o "$W/array_access" tests/bt/testprogs/array_access.c; then
+	out=$(timeout 20 $BT -e 'struct A { int x[4]; } u:'"$W"'/array_access:test_arrays { $a = (struct A *)arg0; $d = (struct A *)arg1; $v = $a->x; @m = $d->x; printf("A %d %d %d %d %d\n", $a->x == $v, $a->x != $d->x, $a->x == $d->x, @m == $d->x, @m != $v); exit(); }' -c "$W/array_access" 2>&1)
+	if echo "$out" | grep -qx "A 1 1 0 1 1"; then ok "array == and != by contents"; else notok "array compare: $out"; fi
+else
+	notok "cannot build tests/bt/testprogs/array_access.c"
+fi
+out=$(timeout 20 $BT -e 'BEGIN { @[(int32 *)$1, 5] = 1; exit(); }' 4660 2>&1)
+if echo "$out" | grep -qx "@\[0x1234, 5\]: 1"; then ok "a pointer key in hex"; else notok "pointer key: $out"; fi
+
+# #include: a header the test wrote is found in -I DIR; one nobody wrote
+# stops the program with 0.17's (clang's) words, exit 1
+out=$(timeout 20 $BT -I "$W/inc" -e '#include <cbx.h>
+BEGIN { printf("inc ok\n"); exit(); }' 2>&1)
+if echo "$out" | grep -qx "inc ok"; then ok "#include of an existing header"; else notok "#include existing: $out"; fi
+out=$(timeout 20 $BT -e '#define X 1
+#include <cbx-none-'$$'/no.h>
+BEGIN { exit(); }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$out" = "definitions.h:3:10: fatal error: 'cbx-none-$$/no.h' file not found" ]; then
+	ok "#include of a missing header: file not found"
+else
+	notok "#include missing (rc $rc): $out"
+fi
+
 # $N in attach points: the parameters the test gave
 out=$(timeout 20 $BT -e 'i:ms:$1 { printf("%s\n", probe); exit(); } BEG$2 { printf("b\n"); }' 7 IN 2>&1)
 if printf '%s\n' "$out" | grep -qx "interval:ms:7" && printf '%s\n' "$out" | grep -qx b; then ok "\$N in attach points"; else notok "attach \$N: $out"; fi

@@ -80,6 +80,23 @@ BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(stre
 BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
 BEGIN { strncmp("a","b",1); bswap(3); ksym(0); strerror(1); sizeof(int32); printf("x\n"); exit(); }
 BEGIN { $a = pton("127.0.0.1"); printf("%d %d\n", $a[0], $a[3]); @ = pton("::1"); @b = pton("10.1.2.3"); print(pton("1.2.3.4")); printf("%s\n", ntop(pton("::2"))); exit(); }
+BEGIN { $p = (int32 *)0x10; @a[$p] = 1; @e[(uint8 *)1, (uint64)2] = 1; @f[(int32 *)0x10 + 1] = 1; @v = (int32 *)0x1234; @neg[(int64 *)-16] = 2; @t = (1, (int64 *)0x20); exit(); }
+BEGIN { print(cgroup_path(1)); printf("%s|\n", cgroup_path(1, "uni*")); @v = cgroup_path(1, "nomatch"); @w = cgroup_path(1); @x = cgroup_path(12345); exit(); }
+BEGIN { if (strcontains("abc", "a")) { printf("OK\n"); } $h = "hello world"; $n = "o w"; printf("%d %d %d %d %d\n", strcontains($h, $n), strcontains($h, "x"), strcontains("", ""), strcontains($h, ""), strcontains("ab", "abc")); exit(); }
 PROGS
+# errors: stderr and the exit code too
+while IFS= read -r prog; do
+	n=$((n + 1))
+	prog=$(printf '%b' "$prog")
+	bpftrace -e "$prog" > "$W/w0" 2>&1
+	echo "rc $?" >> "$W/w0"
+	grep -v RLIMIT_MEMLOCK "$W/w0" > "$W/want"
+	$CB bpftrace -e "$prog" > "$W/got" 2>&1
+	echo "rc $?" >> "$W/got"
+	if cmp -s "$W/want" "$W/got"; then ok "error $n"; else notok "error $n: $prog"; diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'; fi
+done <<'ERRS'
+#include <missing.h>\nBEGIN { exit(); }
+#define X 1\nstruct Foo {\n  int a;\n}\n#include  "cbx/none.h"\nBEGIN { exit(); }
+ERRS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -251,6 +251,32 @@ int main(void)
 	r = check("BEGIN { @m = count(); @m = hist(1); }", &p);
 	T_OK(r < 0 && strstr(err_msg(), "Type mismatch"), "bt: aggregation mismatch");
 	bt_prog_free(&p);
+	/* macaddr() and cgroup_path() values (the filter kept), strcontains */
+	r = check("BEGIN { @m[macaddr(0)] = cgroup_path(1, \"cpu*\"); @c[cgroup_path(2)] = 1; "
+		  "@s = strcontains(\"abc\", comm); exit(); }", &p);
+	m = map(&p, "@m");
+	T_OK(r == 0 && m && m->keys[0].vt == VT_MAC && m->val.vt == VT_CGPATH && !strcmp(p.tfmts[m->val.depth], "cpu*"),
+	     "bt: macaddr() key, cgroup_path() value with its filter (%d: %s)", r, r ? err_msg() : "");
+	m = map(&p, "@c");
+	T_OK(m && m->keys[0].vt == VT_CGPATH && !strcmp(p.tfmts[m->keys[0].depth], "*"), "bt: cgroup_path() filter '*'");
+	T_OK(compiles(&p), "bt: macaddr, cgroup_path, strcontains compile");
+	bt_prog_free(&p);
+	/* array comparisons; pointer keys (hex when printed) */
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x == $a->x; @p[(int32 *)8, 1] = 1; }", &p);
+	m = map(&p, "@p");
+	T_OK(r == 0 && m && m->keys[0].ptr && !m->keys[1].ptr, "bt: a pointer key is marked, an integer one not");
+	T_OK(compiles(&p), "bt: array == compiles");
+	bt_prog_free(&p);
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x < $a->x; }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "The < operator cannot be used on arrays."), "bt: array <: error");
+	bt_prog_free(&p);
+	r = check("struct A { int x[4]; short y[4]; }\nBEGIN { $a = (struct A *)0; @e = $a->x == $a->y; }", &p);
+	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Only arrays of same sized integer"), "bt: arrays of other elements: error");
+	bt_prog_free(&p);
+	/* the '#' lines before the probes, for the #include check */
+	r = check("#include <a.h>\n#define Z 1\nBEGIN { exit(); }", &p);
+	T_OK(r == 0 && p.ncpp == 2 && p.cpp[0] == 0 && p.cpp[1] == 15, "bt: the '#' lines before the probes");
+	bt_prog_free(&p);
 	r = check("BEGIN { @x = bar; }", &p);
 	T_OK(r == 0 && !compiles(&p) && strstr(err_msg(), "Unknown identifier: 'bar'"), "bt: unknown identifier at compile");
 	bt_prog_free(&p);

@@ -881,6 +881,10 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	if (bt_include_check(&env.bp, env.incdirs, env.nincdirs) < 0) {
+		rc = 1;
+		goto out;
+	}
 	env.bp.unsafe = env.unsafe;
 	env.bp.helper_check = env.helper_check;
 	for (int i = 0; i < env.nincludes; i++)

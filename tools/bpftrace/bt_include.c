@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib/err.h"
 #include "lib/util.h"
@@ -29,23 +30,33 @@ static bool known(struct bt_prog *p, const char *name, size_t n, int64_t *v)
 	return false;
 }
 
-static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, int depth, int *files)
+/* Header file as the compiler finds it (dirs, then the system's): its
+ * path into path, or false. */
+static bool find(const char *file, char **dirs, int ndirs, char *path, size_t size)
 {
 	const char *std[] = { "/usr/local/include", MULTIARCH, "/usr/include" };
+
+	for (int i = 0; i < ndirs + 3; i++) {
+		if (file[0] == '/')
+			snprintf(path, size, "%s", file);
+		else
+			snprintf(path, size, "%s/%s", i < ndirs ? dirs[i] : std[i - ndirs], file);
+		if (access(path, R_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+static void scan(struct bt_prog *p, const char *file, char **dirs, int ndirs, int depth, int *files)
+{
 	char path[512], *buf = NULL;
 	size_t len;
 
 	/* headers include each other over and over: a bound on the reads */
 	if (depth > 8 || p->ndefs >= 4096 || ++*files > 256)
 		return;
-	for (int i = 0; !buf && i < ndirs + 3; i++) {
-		if (file[0] == '/')
-			snprintf(path, sizeof(path), "%s", file);
-		else
-			snprintf(path, sizeof(path), "%s/%s", i < ndirs ? dirs[i] : std[i - ndirs], file);
-		if (read_file(path, 1 << 20, &buf, &len) < 0)
-			buf = NULL;
-	}
+	if (!find(file, dirs, ndirs, path, sizeof(path)) || read_file(path, 1 << 20, &buf, &len) < 0)
+		buf = NULL;
 	err_clear();
 	for (char *l = buf, *nl; l && *l; l = nl ? nl + 1 : l + strlen(l)) {
 		char *s = l, *name, *end;
@@ -107,4 +118,34 @@ void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int nd
 	int files = 0;
 
 	scan(p, file, dirs, ndirs, 0, &files);
+}
+
+int bt_include_check(const struct bt_prog *p, char **dirs, int ndirs)
+{
+	int depth = 0;
+
+	for (int k = 0; k < p->ncpp; k++) {
+		const char *h = p->text + p->cpp[k], *l = h + 1 + strspn(h + 1, " \t"), *q = l + 7 + strspn(l + 7, " \t");
+		size_t n = strcspn(q + 1, "\">\n");
+		char name[256], path[512];
+		int line = 2 + k; /* definitions.h: a line of 0.17's own, then these */
+
+		depth += !strncmp(l, "if", 2) - !strncmp(l, "endif", 5);
+		if (depth || strncmp(l, "include", 7) || (*q != '<' && *q != '"') || n >= sizeof(name))
+			continue;
+		memcpy(name, q + 1, n);
+		name[n] = 0;
+		if ((*q == '"' && access(name, R_OK) == 0) || find(name, dirs, ndirs, path, sizeof(path)))
+			continue;
+		/* kernel BTF answers for a kernel header */
+		if (probe_kernel_btf() && (!strncmp(name, "linux/", 6) || !strncmp(name, "net/", 4) || !strncmp(name, "asm/", 4) ||
+					   !strncmp(name, "uapi/", 5)))
+			continue;
+		for (int d = 0; d < p->ndecls && p->decls[2 * d] < p->cpp[k]; d++)
+			for (int i = p->decls[2 * d], end = p->decls[2 * d + 1]; i <= end; i++)
+				line += i == end || p->text[i] == '\n'; /* its lines, and 0.17's ";\n" */
+		fprintf(stderr, "definitions.h:%d:%d: fatal error: '%s' file not found\n", line, (int)(q - h) + 1, name);
+		return -1;
+	}
+	return 0;
 }

@@ -3,9 +3,11 @@
 #include "bt_print.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "lib/util.h"
 #include "loader/obj.h"
 #include "tools/common/common.h"
+#include "tools/probe/spec.h"
 #include "tools/stack/ksyms.h"
 #include "tools/stack/mapdump.h"
 #include "tools/stack/usyms.h"
@@ -222,6 +225,87 @@ static void add_user(struct strbuf *sb, uint64_t uid)
 		fclose(f);
 }
 
+/* The entry of inode id under the directory open at fd (closed), in
+ * 0.17's order (depth first, as read): appended to path[len..] ("/a/b");
+ * true when found. */
+static bool cg_find(int fd, uint64_t id, char *path, size_t len, int depth)
+{
+	DIR *d = fdopendir(fd);
+	struct dirent *de;
+	bool found = false;
+
+	if (!d) {
+		close(fd);
+		return false;
+	}
+	while (!found && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+		struct stat st;
+		int sub;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || len + n + 2 > 4096 ||
+		    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		/* any entry, as 0.17 (a file's inode may be the number asked) */
+		found = st.st_ino == id ||
+			(S_ISDIR(st.st_mode) && depth < 32 &&
+			 (sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)) >= 0 &&
+			 cg_find(sub, id, path, len + 1 + n, depth + 1));
+	}
+	closedir(d);
+	return found;
+}
+
+struct cg_root {
+	char name[64], dir[256];
+};
+
+static int root_cmp(const void *x, const void *y)
+{
+	const struct cg_root *a = x, *b = y;
+
+	return strcmp(a->name, "unified") ? strcmp(b->name, "unified") ? strcmp(a->name, b->name) : 1 : -1;
+}
+
+/* cgroup_path(ID, FILTER) as 0.17 words it: "NAME:PATH" of every cgroup
+ * hierarchy mounted (cgroup2 is "unified" and first, a v1 one its
+ * folder's name, then by name) whose name FILTER matches and where a
+ * folder has inode ID, joined by ','. */
+static void add_cgroup(struct strbuf *sb, uint64_t id, const char *filter)
+{
+	FILE *f = fopen("/proc/mounts", "re");
+	struct cg_root r[32];
+	char line[512], path[4096];
+	int n = 0;
+
+	while (f && n < 32 && fgets(line, sizeof(line), f)) {
+		char *dir = strchr(line, ' '), *end, *base;
+
+		if (!dir || (strncmp(line, "cgroup ", 7) && strncmp(line, "cgroup2 ", 8)) || !(end = strchr(++dir, ' ')))
+			continue;
+		*end = 0;
+		base = strrchr(dir, '/');
+		snprintf(r[n].name, sizeof(r->name), "%s", line[6] == '2' ? "unified" : base ? base + 1 : dir);
+		snprintf(r[n].dir, sizeof(r->dir), "%s", dir);
+		n += glob_match(filter, r[n].name);
+	}
+	if (f)
+		fclose(f);
+	qsort(r, (size_t)n, sizeof(*r), root_cmp);
+	for (int i = 0, k = 0, fd; i < n; i++) {
+		struct stat st;
+
+		strcpy(path, "/"); /* the hierarchy's root itself */
+		if ((fd = open(r[i].dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 || fstat(fd, &st) < 0 ||
+		    (st.st_ino != id ? !cg_find(fd, id, path, 0, 0) : close(fd) < 0))
+			continue;
+		strbuf_addf(sb, k++ ? ",%s:" : "%s:", r[i].name);
+		add_safe(sb, path, sizeof(path));
+	}
+}
+
 static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type *t, const uint8_t *p)
 {
 	uint64_t v;
@@ -269,6 +353,14 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 		add_time(sb, b->prog->tfmts[t->depth], v);
 		return;
 	}
+	if (t->vt == VT_CGPATH && t->depth < b->prog->ntfmts) {
+		add_cgroup(sb, v, b->prog->tfmts[t->depth]);
+		return;
+	}
+	if (t->vt == VT_MAC) { /* 0.17: upper case */
+		strbuf_addf(sb, "%02X:%02X:%02X:%02X:%02X:%02X", p[0], p[1], p[2], p[3], p[4], p[5]);
+		return;
+	}
 	if (t->vt == VT_KSYM) {
 		struct ksym k;
 
@@ -294,7 +386,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
 		add_stack(b, sb, v, t->vt == VT_USTACK, t->depth ? t->depth : 127);
 	else
-		strbuf_addf(sb, "%lld", (long long)v);
+		strbuf_addf(sb, t->ptr && in_key ? "0x%llx" : "%lld", (long long)v); /* 0.17: pointers in keys in hex */
 }
 
 /* printf with bpftrace's conversions: without l/ll an integer is 32 bits. */
@@ -545,7 +637,7 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
 			bt_text(b, "value", sb.s, sb.len, a->args[0].vt != VT_INT && a->args[0].vt != VT_AGG &&
-				a->args[0].vt != VT_ERRNO); /* 0.17 leaves strerror() unquoted */
+				a->args[0].vt < VT_ERRNO); /* 0.17 leaves strerror(), macaddr(), cgroup_path() unquoted */
 			strbuf_free(&sb);
 			return 0;
 		}
@@ -866,9 +958,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			add_value(b, &sb, &m->val, r->val);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
-		} else if (m->agg == AG_VALUE && (m->val.vt == VT_STR || m->val.vt == VT_TIME || m->val.vt == VT_BUF || m->val.vt == VT_USER || m->val.vt == VT_USYM ||
-							   m->val.vt == VT_KSYM || m->val.vt == VT_INET || m->val.vt == VT_ERRNO)) {
-			if (b->json && m->val.vt != VT_TIME && m->val.vt != VT_ERRNO) {
+		} else if (m->agg == AG_VALUE && m->val.vt > VT_INT) {
+			if (b->json && m->val.vt != VT_TIME && m->val.vt < VT_ERRNO) {
 				struct strbuf v = { 0 };
 
 				strbuf_reset(&v);
@@ -933,7 +1024,8 @@ void bt_out_maps(struct bt_out *b)
 void bt_out_dump(const struct bt_prog *p)
 {
 	static const char *const agg[] = { "value", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
-	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym", "time", "tuple/struct/array" };
+	static const char *const vt[] = { "none", "int64", "string", "kstack", "ustack", "ksym", "inet", "usym", "time",
+					  "tuple/struct/array", "buffer", "username", "strerror", "mac_address", "cgroup_path" };
 
 	printf("Program\n");
 	for (int i = 0; i < p->np; i++) {

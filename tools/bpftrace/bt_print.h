@@ -38,5 +38,12 @@ int bt_info(void);
 /* --include FILE (searched in dirs, then the system's include folders):
  * its integer #defines, and those of the headers it includes, into p. */
 void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int ndirs);
+/* The program's #include lines: a header found in no folder (dirs, then
+ * the system's) stops it as 0.17's clang does ("definitions.h:L:C: fatal
+ * error: 'x.h' file not found"), unless kernel BTF answers for it (a
+ * kernel header: linux/, net/...) or it sits inside #if (the
+ * BPFTRACE_HAVE_BTF branches of the book's tools).  0, or -1 after the
+ * message. */
+int bt_include_check(const struct bt_prog *p, char **dirs, int ndirs);
 
 #endif

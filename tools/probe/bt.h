@@ -50,10 +50,20 @@ enum bt_vt { VT_NONE, VT_INT, VT_STR, VT_KSTACK, VT_USTACK, VT_KSYM /* an addres
 	     VT_TIME /* strftime(): nanoseconds since boot; depth: its format in tfmts */,
 	     VT_AGG /* a tuple, struct or array value: depth is its shape in p->shapes, size its bytes */,
 	     VT_BUF /* buf(): {u64 length, size bytes} */, VT_USER /* username: the uid, named from /etc/passwd */,
-	     VT_ERRNO /* strerror(): the number, worded on the user side */ };
+	     VT_ERRNO /* strerror(): the number, worded on the user side */,
+	     VT_MAC /* macaddr(): the 6 bytes in 8 */,
+	     VT_CGPATH /* cgroup_path(): the cgroup id, named on the user side; depth: its filter in tfmts */ };
+/* The kinds kept as one 64-bit integer (variables and maps read them so). */
+static inline bool bt_vt_int(int vt)
+{
+	return vt == VT_INT || vt == VT_TIME || vt == VT_KSYM || vt == VT_USER || vt == VT_ERRNO || vt == VT_MAC ||
+	       vt == VT_CGPATH;
+}
 struct bt_type {
 	uint8_t vt;
 	bool sign;
+	bool ptr;                    /* a pointer: hex in map keys, as 0.17 prints it */
+	uint8_t spare;               /* (no padding: shapes compare types with memcmp) */
 	uint16_t size;               /* bytes in a key, value or record */
 	uint16_t depth;              /* stacks: frames printed */
 };
@@ -129,7 +139,7 @@ struct bt_prog {
 	bool unsafe;                 /* --unsafe: system() allowed */
 	int helper_check;            /* -k: 1 warns of failed map deletes, -kk: 2 also of lookups that find nothing */
 	bool uses_kstack, uses_ustack, uses_ksym;
-	char **tfmts;                /* strftime() formats, one per distinct text */
+	char **tfmts;                /* strftime() formats and cgroup_path() filters, one per distinct text */
 	int ntfmts;
 	struct bt_shape *shapes;     /* VT_AGG layouts, each once */
 	int nshapes;
@@ -140,6 +150,8 @@ struct bt_prog {
 	/* struct/union declarations: text ranges (start, end) */
 	int *decls;
 	int ndecls;
+	int *cpp;                    /* where its '#' lines before the probes start (#include...) */
+	int ncpp;
 	char **tnames;               /* their names and BTF ids (bt_declare_types) */
 	uint32_t *tids;
 	int ntypes;
@@ -203,6 +215,12 @@ struct bt_type bt_buf_type(const struct bt_prog *p, const struct node *n);
 int bt_builtin_ident(struct gen *g, struct node *n, struct ctype *t);
 int bt_buf_to(struct gen *g, const struct bt_prog *p, struct node *n, int reg, int off, int cap);
 int bt_pton(const char *text, uint8_t *out);
+/* R1 = R2 bytes at the address in R3, from user memory when user (the
+ * probe's or the pointer's), else by the address's half. */
+void bt_read_at(struct emit *e, bool user);
+/* uaddr("SYMBOL"): the address of the traced binary's data symbol, in the
+ * process (uprobe and USDT probes of p's probe pi): 0 or -EINVAL. */
+int bt_uaddr(struct gen *g, const struct bt_prog *p, int pi, struct node *n, const char *probe_name, struct ctype *t);
 /* A positional parameter's or literal's integer (strncmp's n, buf's
  * length): true when it is one. */
 bool bt_const_int(const struct bt_prog *p, const struct node *n, int64_t *v);

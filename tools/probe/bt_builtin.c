@@ -1,14 +1,16 @@
 /* bpftrace's builtins that need no map or variable of the program (see
- * bt.h): numaid, sargN, buf() and pton().  strncmp and the buffer
+ * bt.h): numaid, sargN, buf(), pton() and uaddr().  strncmp and the buffer
  * comparisons share the string compare of bt_gen.c. */
 #include "bt.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf/elf.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/probe/arch.h"
@@ -48,9 +50,7 @@ struct bt_type bt_buf_type(const struct bt_prog *p, const struct node *n)
 	return t;
 }
 
-/* Read R2 bytes at the address in R3 into R1, from user memory when the
- * probe or the pointer says so, else by the address's half. */
-static void read_at(struct emit *e, bool user)
+void bt_read_at(struct emit *e, bool user)
 {
 	int kern = emit_label(e), done = emit_label(e);
 
@@ -118,7 +118,7 @@ int bt_buf_to(struct gen *g, const struct bt_prog *p, struct node *n, int reg, i
 	emit_stx(e, 8, reg, (int16_t)off, R2);
 	emit_mov(e, R1, reg);
 	emit_alui(e, BPF_ADD, R1, off + 8);
-	read_at(e, gen_loc(g)->user || t.user);
+	bt_read_at(e, gen_loc(g)->user || t.user);
 	return 0;
 }
 
@@ -163,13 +163,100 @@ int bt_builtin_ident(struct gen *g, struct node *n, struct ctype *t)
 		emit_mov(e, R1, R10);
 		emit_alui(e, BPF_ADD, R1, slot);
 		emit_movi(e, R2, (int32_t)w);
-		read_at(e, l->user);
+		bt_read_at(e, l->user);
 		emit_ldx(e, w == 4 ? 4 : 8, R0, R10, (int16_t)slot);
 		gen_unstack(g, 8);
 		*t = ct_int(8, true);
 		return 0;
 	}
 	return GEN_EXT_PASS;
+}
+
+/* The data symbol name of the ELF file at path (.symtab, then .dynsym, as
+ * 0.17 asks bcc: objects only): its address and size; and the virtual
+ * address of file offset off (the probe's).  0 or -ENOENT. */
+static int elf_object(const char *path, const char *name, uint64_t off, uint64_t *addr, uint64_t *size, uint64_t *probe)
+{
+	const void *data;
+	size_t len;
+	struct elf_view ev;
+	int r = -ENOENT;
+
+	if (elf_map_file(path, &data, &len) < 0)
+		return -ENOENT;
+	if (elf_open(&ev, data, len) == 0) {
+		for (size_t k = 0; k < ev.phnum; k++) {
+			const Elf64_Phdr *ph = &ev.phdrs[k];
+
+			if (ph->p_type == PT_LOAD && off >= ph->p_offset && off - ph->p_offset < ph->p_filesz)
+				*probe = ph->p_vaddr + (off - ph->p_offset);
+		}
+		for (int pass = 0; pass < 2 && r; pass++)
+			for (size_t k = 0; k < ev.shnum && r; k++) {
+				const Elf64_Shdr *sh = elf_shdr(&ev, k);
+				struct elf_symtab st;
+
+				if (sh->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || elf_symtab(&ev, sh, &st) < 0)
+					continue;
+				for (size_t i = 1; i < st.count && r; i++)
+					if (ELF64_ST_TYPE(st.syms[i].st_info) == STT_OBJECT && st.syms[i].st_value &&
+					    !strcmp(elf_sym_name(&st, &st.syms[i]), name)) {
+						*addr = st.syms[i].st_value;
+						*size = st.syms[i].st_size;
+						r = 0;
+					}
+			}
+	}
+	err_clear();
+	elf_unmap_file(data, len);
+	return r;
+}
+
+int bt_uaddr(struct gen *g, const struct bt_prog *p, int pi, struct node *n, const char *probe_name, struct ctype *t)
+{
+	struct emit *e = gen_emit(g);
+	const struct loc *l = gen_loc(g);
+	const char *sym = n->a ? n->a->str : NULL, *ap = p->p[pi].ap[0].text, *tgt;
+	uint64_t addr = 0, size = 0, probe = 0;
+	char msg[300];
+
+	if (l->mech != M_UPROBE && l->mech != M_URETPROBE) {
+		snprintf(msg, sizeof(msg), "uaddr can not be used with \"%.*s\" probes", (int)strcspn(probe_name, ":"),
+			 probe_name);
+		return gen_fail(g, n, msg);
+	}
+	if (!n->a || n->a->next || n->a->kind != N_STR)
+		return gen_fail(g, n, "uaddr() expects a string literal");
+	for (tgt = sym; *tgt && (isalnum((unsigned char)*tgt) || strchr("./_-", *tgt)); tgt++)
+		;
+	if (!*sym || *tgt) {
+		snprintf(msg, sizeof(msg),
+			 "uaddr() expects a string that is a valid symbol (^[a-zA-Z0-9./_-]+$) as input (\"%.100s\" provided)", sym);
+		return gen_fail(g, n, msg);
+	}
+	if (elf_object(l->target, sym, l->off, &addr, &size, &probe) < 0) {
+		tgt = strchr(ap, ':') + 1; /* the binary as the program names it */
+		snprintf(msg, sizeof(msg), "Could not resolve symbol: %.*s:%.100s", (int)strcspn(tgt, ":"), tgt, sym);
+		return gen_fail(g, n, msg);
+	}
+	emit_ld64(e, R0, addr);
+	if (l->mech == M_UPROBE && probe) {
+		/* a position-independent binary runs elsewhere than it was
+		 * linked: the probe's address now (the context's instruction
+		 * pointer) less its address in the file is how far */
+		int ip = arch_reg_offset(ARCH_HOST, ARCH_HOST == ARCH_X86_64 ? "rip" : "pc", NULL);
+
+		emit_ldx(e, arch_reg_size(ARCH_HOST) == 4 ? 4 : 8, R1, R6, (int16_t)ip);
+		emit_ld64(e, R2, probe);
+		emit_alu(e, BPF_SUB, R1, R2);
+		emit_alu(e, BPF_ADD, R0, R1);
+	}
+	/* a pointer to an integer of the symbol's width (else 64 bits), in
+	 * the traced process */
+	*t = ct_int(size == 1 || size == 2 || size == 4 ? (int)size : 8, true);
+	t->ptr = 1;
+	t->user = true;
+	return 0;
 }
 
 int bt_helper_action(struct bt_prog *p, const char *name, int pos, int end)

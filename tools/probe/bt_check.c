@@ -94,8 +94,18 @@ static const struct tp_field *tp_string_field(const struct loc *l, const struct 
 }
 
 /* The type an expression has (no code): what keys and values store. */
+static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	struct bt_type t = type_of(p, pi, l, n);
+	struct ctype ct;
+
+	t.ptr = t.vt == VT_INT && bt_ctype_of(p, pi, n, &ct) && ct_is_ptr(&ct);
+	return t;
+}
+
+static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
 {
 	struct bt_type t = { .vt = VT_INT, .sign = true, .size = 8 };
 	struct bt_type s = { .vt = VT_STR, .size = (uint16_t)p->strlen };
@@ -188,17 +198,24 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 			t.size = 16;
 			return t;
 		}
-		if (!strcmp(n->str, "strftime") && n->a && n->a->kind == N_STR && n->a->next && !n->a->next->next) {
-			/* the format stays on the user side: the value is the time */
+		if (!strcmp(n->str, "macaddr")) {
+			t.vt = VT_MAC;
+			return t;
+		}
+		if ((!strcmp(n->str, "strftime") && n->a && n->a->kind == N_STR && n->a->next && !n->a->next->next) ||
+		    !strcmp(n->str, "cgroup_path")) {
+			/* the format (filter) stays on the user side: the value is
+			 * the time (the cgroup id) */
+			const char *f = n->str[0] == 's' ? n->a->str : n->a && n->a->next && n->a->next->kind == N_STR ? n->a->next->str : "*";
 			int k;
 
-			for (k = 0; k < p->ntfmts && strcmp(p->tfmts[k], n->a->str); k++)
+			for (k = 0; k < p->ntfmts && strcmp(p->tfmts[k], f); k++)
 				;
 			if (k == p->ntfmts && k < 0xffff) {
 				p->tfmts = xrealloc(p->tfmts, (size_t)(k + 1) * sizeof(*p->tfmts));
-				p->tfmts[p->ntfmts++] = xstrdup(n->a->str);
+				p->tfmts[p->ntfmts++] = xstrdup(f);
 			}
-			t.vt = VT_TIME;
+			t.vt = n->str[0] == 's' ? VT_TIME : VT_CGPATH;
 			t.depth = (uint16_t)k;
 			return t;
 		}
@@ -269,6 +286,8 @@ static const char *type_word(const struct bt_type *t)
 	case VT_BUF: return "buffer";
 	case VT_USER: return "username";
 	case VT_ERRNO: return "strerror";
+	case VT_MAC: return "mac_address";
+	case VT_CGPATH: return "cgroup_path";
 	default: return "int64";
 	}
 }

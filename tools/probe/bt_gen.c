@@ -212,7 +212,7 @@ static int map_read(struct cg *c, struct node *n, struct ctype *t)
 	if (!m || m->nkeys < 0)
 		return gen_fail(c->g, n, "Undefined map");
 	if (m->agg == AG_HIST || m->agg == AG_LHIST || m->agg == AG_STATS ||
-	    (m->agg == AG_VALUE && m->val.vt != VT_INT && m->val.vt != VT_TIME))
+	    (m->agg == AG_VALUE && !bt_vt_int(m->val.vt)))
 		return gen_fail(c->g, n, "this map's value cannot be used in an expression");
 	if (lookup(c, n, m) < 0)
 		return -EINVAL;
@@ -325,19 +325,27 @@ static int str_compare(struct cg *c, struct node *n, struct ctype *t)
 	return str_compare_n(c, n->a, n->b, 1 << 16, n->op == OP_EQ, t);
 }
 
-/* strncmp(a, b, n): 0 when the first n bytes (up to a NUL) are the same. */
-static int strncmp_call(struct cg *c, struct node *n, struct ctype *t)
+/* 0 when call n has want arguments, else 0.17's message: -EINVAL. */
+static int nargs_check(struct gen *g, struct node *n, int want)
 {
 	int k = 0;
-	int64_t lim;
-	char msg[100];
+	char msg[80];
 
 	for (struct node *x = n->a; x; x = x->next)
 		k++;
-	if (k != 3) {
-		snprintf(msg, sizeof(msg), "strncmp() requires 3 arguments (%d provided)", k);
-		return gen_fail(c->g, n, msg);
-	}
+	if (k == want)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s() requires %d argument%s (%d provided)", n->str, want, want == 1 ? "" : "s", k);
+	return gen_fail(g, n, msg);
+}
+
+/* strncmp(a, b, n): 0 when the first n bytes (up to a NUL) are the same. */
+static int strncmp_call(struct cg *c, struct node *n, struct ctype *t)
+{
+	int64_t lim;
+
+	if (nargs_check(c->g, n, 3) < 0)
+		return -EINVAL;
 	for (struct node *x = n->a; x != n->a->next->next; x = x->next)
 		if (bt_type_of(c->p, c->pi, gen_loc(c->g), x).vt != VT_STR && x->kind != N_MEMBER &&
 		    (x->kind != N_INDEX || is_map(x)))
@@ -559,7 +567,6 @@ static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int re
 		return r;
 	if (r) { /* a struct or array in memory: *(struct Foo *)p, p->array */
 		struct ctype t;
-		int kern = emit_label(c->e), done = emit_label(c->e);
 
 		if (gen_value_node(c->g, n, &t) < 0)
 			return -EINVAL;
@@ -569,21 +576,149 @@ static int agg_to(struct cg *c, struct node *n, const struct bt_type *bt, int re
 		emit_mov(c->e, R1, reg);
 		emit_alui(c->e, BPF_ADD, R1, off);
 		emit_movi(c->e, R2, bt->size);
-		if (gen_loc(c->g)->user || t.user) {
-			emit_call(c->e, BPF_FUNC_probe_read_user);
-			return 0;
-		}
-		emit_jmpi(c->e, BPF_JSLT, R3, 0, kern); /* by the address: the kernel's half is negative */
-		emit_call(c->e, BPF_FUNC_probe_read_user);
-		emit_ja(c->e, done);
-		emit_place(c->e, kern);
-		emit_call(c->e, BPF_FUNC_probe_read_kernel);
-		emit_place(c->e, done);
+		bt_read_at(c->e, gen_loc(c->g)->user || t.user);
 		return 0;
 	}
 	copy_agg(c, &st, 0, bt, reg, off);
 	if (none >= 0)
 		emit_place(c->e, none);
+	return 0;
+}
+
+/* macaddr(X): R0 = the 6 bytes of a byte array (in memory, a variable
+ * or a map) or at the address X holds, as 0.17 takes them. */
+static int mac_value(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct emit *e = c->e;
+	struct node *a = n->a;
+	struct bt_type at;
+	struct ctype ct;
+	int slot, bytes = 0;
+	bool mem;
+	char msg[120];
+
+	if (nargs_check(c->g, n, 1) < 0)
+		return -EINVAL;
+	at = bt_type_of(c->p, c->pi, gen_loc(c->g), a);
+	if ((mem = bt_ctype_of(c->p, c->pi, a, &ct) && ct.arr))
+		bytes = (int)ct_size(&ct);
+	else if (at.vt == VT_STR || (at.vt == VT_AGG && c->p->shapes[at.depth].kind == 'a'))
+		bytes = at.vt == VT_STR && a->kind == N_STR ? (int)a->len + 1 : at.size;
+	else if (!bt_vt_int(at.vt)) {
+		snprintf(msg, sizeof(msg), "macaddr() only supports array or pointer arguments (%s provided)",
+			 at.vt == VT_AGG ? "record" : "string");
+		return gen_fail(c->g, n, msg);
+	}
+	if (bytes && bytes != 6)
+		return gen_fail(c->g, n, "macaddr() argument must be 6 bytes in size");
+	if (a->kind == N_STR)
+		return gen_fail(c->g, n, "macaddr() does not support literal string arguments");
+	slot = gen_stack(c->g, 8);
+	emit_st(e, 8, R10, (int16_t)slot, 0);
+	if (at.vt == VT_AGG && !mem) {
+		if (agg_to(c, a, &at, R10, slot) < 0)
+			return -EINVAL;
+	} else {
+		if (gen_value_node(c->g, a, &ct) < 0)
+			return -EINVAL;
+		emit_mov(e, R3, R0);
+		emit_mov(e, R1, R10);
+		emit_alui(e, BPF_ADD, R1, slot);
+		emit_movi(e, R2, 6);
+		bt_read_at(e, gen_loc(c->g)->user || ct.user);
+	}
+	emit_ldx(e, 8, R0, R10, (int16_t)slot);
+	gen_unstack(c->g, 8);
+	*t = ct_int(8, false);
+	return 0;
+}
+
+/* strcontains(H, N): 1 when string N is in string H, by every start in H
+ * and every byte of N, unrolled as 0.17 compiles it. */
+static int strcontains_call(struct cg *c, struct node *n, struct ctype *t)
+{
+	struct emit *e = c->e;
+	struct node *x = n->a, *y = x ? x->next : NULL;
+	int hs = c->p->strlen, ns = c->p->strlen, a, b, yes = emit_label(e), no = emit_label(e), done = emit_label(e);
+
+	if (nargs_check(c->g, n, 2) < 0)
+		return -EINVAL;
+	for (struct node *k = x; k; k = k->next)
+		if (bt_type_of(c->p, c->pi, gen_loc(c->g), k).vt != VT_STR && k->kind != N_MEMBER)
+			return gen_fail(c->g, n, "strcontains() only supports string arguments (integer provided)");
+	if (x->kind == N_STR && (int)x->len < hs)
+		hs = (int)x->len + 1;
+	if (y->kind == N_STR && (int)y->len < ns)
+		ns = (int)y->len + 1;
+	a = gen_stack(c->g, hs);
+	b = gen_stack(c->g, ns);
+	if (value_to(c, x, &(struct bt_type){ .vt = VT_STR, .size = (uint16_t)hs }, R10, a) < 0 ||
+	    value_to(c, y, &(struct bt_type){ .vt = VT_STR, .size = (uint16_t)ns }, R10, b) < 0)
+		return -EINVAL;
+	for (int j = 0; j < hs; j++) {
+		int next = emit_label(e);
+
+		/* N from H's byte j: N's NUL reached is a match; H's NUL (or
+		 * any other byte) that differs moves on to j + 1 */
+		for (int i = 0; i < ns && i + j < hs; i++) {
+			emit_ldx(e, 1, R2, R10, (int16_t)(b + i));
+			emit_jmpi(e, BPF_JEQ, R2, 0, yes);
+			emit_ldx(e, 1, R1, R10, (int16_t)(a + j + i));
+			emit_jmp(e, BPF_JNE, R1, R2, next);
+		}
+		emit_place(e, next);
+		emit_ldx(e, 1, R1, R10, (int16_t)(a + j));
+		emit_jmpi(e, BPF_JEQ, R1, 0, no);
+	}
+	emit_place(e, no);
+	emit_movi(e, R0, 0);
+	emit_ja(e, done);
+	emit_place(e, yes);
+	emit_movi(e, R0, 1);
+	emit_place(e, done);
+	gen_unstack(c->g, ns);
+	gen_unstack(c->g, hs);
+	*t = ct_int(8, false);
+	return 0;
+}
+
+/* x == y, x != y on integer arrays: their contents, as 0.17 compares
+ * arrays of the same element type and count. */
+static int array_compare(struct cg *c, struct node *n, const struct bt_type *ta, const struct bt_type *tb, struct ctype *t)
+{
+	struct emit *e = c->e;
+	const struct bt_shape *sa = &c->p->shapes[ta->depth], *sb = &c->p->shapes[tb->depth];
+	int a, b, differ = emit_label(e), done = emit_label(e), size = ta->size, eq = n->op == OP_EQ;
+	char msg[80];
+
+	if (n->op != OP_EQ && n->op != OP_NE) {
+		snprintf(msg, sizeof(msg), "The %s operator cannot be used on arrays.",
+			 n->op < 256 ? (char[2]){ (char)n->op } : n->op == OP_LE ? "<=" : n->op == OP_GE ? ">=" : "&&/||/<</>>");
+		return gen_fail(c->g, n, msg);
+	}
+	if (sa->n != sb->n)
+		return gen_fail(c->g, n, "Only arrays of same size support comparison operators.");
+	if (!sa->n || sa->f[0].t.vt != VT_INT || memcmp(&sa->f[0].t, &sb->f[0].t, sizeof(sa->f[0].t)))
+		return gen_fail(c->g, n, "Only arrays of same sized integer support comparison operators.");
+	a = gen_stack(c->g, size);
+	b = gen_stack(c->g, size);
+	if (agg_to(c, n->a, ta, R10, a) < 0 || agg_to(c, n->b, tb, R10, b) < 0)
+		return -EINVAL;
+	for (int k = 0, w; k < size; k += w) {
+		for (w = 8; w > size - k; w >>= 1)
+			;
+		emit_ldx(e, w, R1, R10, (int16_t)(a + k));
+		emit_ldx(e, w, R2, R10, (int16_t)(b + k));
+		emit_jmp(e, BPF_JNE, R1, R2, differ);
+	}
+	emit_movi(e, R0, eq);
+	emit_ja(e, done);
+	emit_place(e, differ);
+	emit_movi(e, R0, !eq);
+	emit_place(e, done);
+	gen_unstack(c->g, size);
+	gen_unstack(c->g, size);
+	*t = ct_int(8, false);
 	return 0;
 }
 
@@ -667,6 +802,13 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			return GEN_EXT_PASS;
 		}
 	}
+	if (n->kind == N_BINARY) {
+		struct bt_type ta = bt_type_of(c->p, c->pi, gen_loc(g), n->a), tb = bt_type_of(c->p, c->pi, gen_loc(g), n->b);
+
+		if (ta.vt == VT_AGG && tb.vt == VT_AGG && c->p->shapes[ta.depth].kind == 'a' &&
+		    c->p->shapes[tb.depth].kind == 'a')
+			return array_compare(c, n, &ta, &tb, t);
+	}
 	if (n->kind == N_BINARY && (n->op == OP_EQ || n->op == OP_NE) &&
 	    (bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt == VT_STR ||
 	     bt_type_of(c->p, c->pi, gen_loc(g), n->b).vt == VT_STR ||
@@ -675,23 +817,30 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 	if (n->kind == N_CALL) {
 		if (!strcmp(s, "strncmp"))
 			return strncmp_call(c, n, t);
+		if (!strcmp(s, "strcontains"))
+			return strcontains_call(c, n, t);
+		if (!strcmp(s, "macaddr"))
+			return mac_value(c, n, t);
+		if (!strcmp(s, "uaddr"))
+			return bt_uaddr(g, c->p, c->pi, n, c->probe_name, t);
+		if (!strcmp(s, "cgroup_path")) { /* the id; the user side finds its paths */
+			if (!n->a || (n->a->next && (n->a->next->kind != N_STR || n->a->next->next)))
+				return gen_fail(g, n, "cgroup_path() takes an id and a filter literal");
+			return gen_value_node(g, n->a, t);
+		}
 		if (!strcmp(s, "kstack") || !strcmp(s, "ustack")) {
 			*t = ct_int(8, false);
 			return stackid(c, n, s[0] == 'u', stack_depth(n));
 		}
 		if (!strcmp(s, "ksym") || !strcmp(s, "strerror")) {
-			if (!n->a || n->a->next)
-				return gen_fail(g, n, s[0] == 'k' ? "ksym() requires 1 argument" : "strerror() requires 1 argument");
-			return gen_value_node(g, n->a, t);
+			return nargs_check(g, n, 1) < 0 ? -EINVAL : gen_value_node(g, n->a, t);
 		}
 		if (!strcmp(s, "bswap")) {
 			/* to big endian from this (little-endian) host: a swap of
 			 * the operand's width */
 			int bits;
 
-			if (!n->a || n->a->next)
-				return gen_fail(g, n, "bswap() requires 1 argument");
-			if (gen_value_node(g, n->a, t) < 0)
+			if (nargs_check(g, n, 1) < 0 || gen_value_node(g, n->a, t) < 0)
 				return -EINVAL;
 			bits = t->base == CT_INT && !t->ptr && t->size < 8 ? t->size * 8 : 64;
 			if (bits > 8)
@@ -824,7 +973,7 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s);
 			return gen_fail(g, n, msg);
 		}
-		if (v->t.vt != VT_INT && v->t.vt != VT_TIME && v->t.vt != VT_KSYM && v->t.vt != VT_USER && v->t.vt != VT_ERRNO)
+		if (!bt_vt_int(v->t.vt))
 			return gen_fail(g, n, "a string variable is no integer");
 		emit_ldx(e, 8, R0, R10, (int16_t)off);
 		*t = c->var_ct[v - c->p->vars];
@@ -939,48 +1088,48 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 static int inet_to(struct cg *c, struct node *n, int reg, int off);
 
-/* A buffer {length, cap bytes} into (reg + off): buf(...), or a copy of
- * one kept in a variable or map. */
-static int buf_to(struct cg *c, struct node *n, int reg, int off, int cap)
+/* A value of kind vt kept in a variable or map (n) into (reg + off),
+ * zeroed first, at most size bytes (nothing more when the key is
+ * absent): 0, 1 when n holds no such value, or -errno. */
+static int stored_to(struct cg *c, struct node *n, int vt, int size, int reg, int off)
 {
 	struct emit *e = c->e;
-	int size = 8 + cap, src = R10, soff = 0, key = 0, none = emit_label(e);
-	struct bt_map *m = NULL;
+	struct bt_var *v = NULL;
+	struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
+	int src = R10, soff = 0, none = emit_label(e);
+	const struct bt_type *t;
 
-	if (n->kind == N_CALL && !strcmp(n->str, "buf"))
-		return bt_buf_to(c->g, c->p, n, reg, off, cap);
 	zero(c, reg, off, size);
-	if (n->kind == N_IDENT && n->str[0] == '$') {
-		struct bt_var *v;
-
-		soff = var_slot(c, n->str, &v);
-		if (!v || !soff || v->t.vt != VT_BUF)
-			return gen_fail(c->g, n, "not a buffer variable");
-		if (v->t.size < cap)
-			size = 8 + v->t.size;
-	} else if (is_map(n) && (m = map_of(c, n)) && m->agg == AG_VALUE && m->val.vt == VT_BUF) {
-		key = gen_stack(c->g, m->key_size);
-		if (build_key(c, n, m, key) < 0)
+	if (m ? m->agg != AG_VALUE || m->val.vt != vt
+	      : n->kind != N_IDENT || n->str[0] != '$' || !(soff = var_slot(c, n->str, &v)) || v->t.vt != vt)
+		return 1;
+	t = m ? &m->val : &v->t;
+	if (bt_type_size(t) < size)
+		size = bt_type_size(t);
+	if (m) {
+		if (lookup(c, n, m) < 0)
 			return -EINVAL;
-		emit_ldmap(e, R1, m->idx);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, key);
-		emit_call(e, BPF_FUNC_map_lookup_elem);
 		emit_jmpi(e, BPF_JEQ, R0, 0, none);
 		src = R0;
-		if (m->val.size < cap)
-			size = 8 + m->val.size;
-	} else {
-		return gen_fail(c->g, n, "expected a buffer: buf(...)");
 	}
 	for (int k = 0; k < size; k += 8) {
 		emit_ldx(e, 8, R1, src, (int16_t)(soff + k));
 		emit_stx(e, 8, reg, (int16_t)(off + k), R1);
 	}
 	emit_place(e, none);
-	if (m)
-		gen_unstack(c->g, m->key_size);
 	return 0;
+}
+
+/* A buffer {length, cap bytes} into (reg + off): buf(...), or a copy of
+ * one kept in a variable or map. */
+static int buf_to(struct cg *c, struct node *n, int reg, int off, int cap)
+{
+	int r;
+
+	if (n->kind == N_CALL && !strcmp(n->str, "buf"))
+		return bt_buf_to(c->g, c->p, n, reg, off, cap);
+	r = stored_to(c, n, VT_BUF, 8 + cap, reg, off);
+	return r > 0 ? gen_fail(c->g, n, "expected a buffer: buf(...)") : r;
 }
 
 /* Any value into (reg + off): strings and addresses by their size,
@@ -997,27 +1146,11 @@ static int value_to(struct cg *c, struct node *n, const struct bt_type *bt, int 
 		return inet_to(c, n, reg, off);
 	if (bt->vt == VT_BUF)
 		return buf_to(c, n, reg, off, bt->size);
-	if (bt->vt == VT_USYM && (is_map(n) || (n->kind == N_IDENT && n->str[0] == '$'))) {
-		/* a copy of a usym() value kept in a variable or map */
-		struct bt_var *v = NULL;
-		struct bt_map *m = is_map(n) ? map_of(c, n) : NULL;
-		int vo = m ? 0 : var_slot(c, n->str, &v), none = emit_label(c->e);
+	if (bt->vt == VT_USYM) { /* the address and whose it is, or a copy of such a value */
+		int r = n->kind == N_CALL ? 1 : stored_to(c, n, VT_USYM, 16, reg, off);
 
-		zero(c, reg, off, 16);
-		if (m ? m->agg != AG_VALUE || m->val.vt != VT_USYM : !v || !vo || v->t.vt != VT_USYM)
-			return gen_fail(c->g, n, "not a usym() value");
-		if (m && lookup(c, n, m) < 0)
-			return -EINVAL;
-		if (m)
-			emit_jmpi(c->e, BPF_JEQ, R0, 0, none);
-		for (int k = 0; k < 16; k += 8) {
-			emit_ldx(c->e, 8, R1, m ? R0 : R10, (int16_t)(vo + k));
-			emit_stx(c->e, 8, reg, (int16_t)(off + k), R1);
-		}
-		emit_place(c->e, none);
-		return 0;
-	}
-	if (bt->vt == VT_USYM) { /* the address and whose it is */
+		if (r <= 0)
+			return r;
 		if (n->kind != N_CALL || strcmp(n->str, "usym") || !n->a || n->a->next)
 			return gen_fail(c->g, n, "usym() takes one address");
 		if (gen_value_node(c->g, n->a, &t) < 0)
@@ -1208,20 +1341,11 @@ static int inet_to(struct cg *c, struct node *n, int reg, int off)
 	struct emit *e = c->e;
 	struct ctype t;
 	struct node *addr;
+	int r;
 
+	if (n->kind != N_CALL && (r = stored_to(c, n, VT_INET, 24, reg, off)) <= 0)
+		return r; /* a copy of one kept in a variable or map */
 	zero(c, reg, off, 24);
-	if (n->kind == N_IDENT && n->str[0] == '$') {
-		struct bt_var *v;
-		int vo = var_slot(c, n->str, &v);
-
-		if (!v || !vo || v->t.vt != VT_INET)
-			return gen_fail(c->g, n, "not an address variable");
-		for (int k = 0; k < 24; k += 8) {
-			emit_ldx(e, 8, R1, R10, (int16_t)(vo + k));
-			emit_stx(e, 8, reg, (int16_t)(off + k), R1);
-		}
-		return 0;
-	}
 	if (n->kind != N_CALL || strcmp(n->str, "ntop") || !n->a || (n->a->next && n->a->next->next))
 		return gen_fail(c->g, n, "ntop() takes an address, or a family and an address");
 	addr = n->a->next ? n->a->next : n->a;

@@ -120,6 +120,10 @@ static void skip(struct ps *ps, bool top)
 
 			ps->i = e ? (int)(e - s) + 2 : (int)strlen(s);
 		} else if (top && s[ps->i] == '#') {
+			if (s[ps->i + 1] != '!') {
+				ps->p->cpp = xrealloc(ps->p->cpp, (size_t)(ps->p->ncpp + 1) * sizeof(int));
+				ps->p->cpp[ps->p->ncpp++] = ps->i;
+			}
 			define(ps);
 			while (s[ps->i] && s[ps->i] != '\n')
 				ps->i++;
@@ -455,6 +459,7 @@ void bt_prog_free(struct bt_prog *p)
 	free(p->tnames);
 	free(p->tids);
 	free(p->decls);
+	free(p->cpp);
 	bt_shapes_free(p);
 	memset(p, 0, sizeof(*p));
 }

@@ -162,7 +162,11 @@ bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *
 	switch (n->kind) {
 	case N_CAST:
 		return ctype_parse(n->cast_text, btf, out, NULL) == 0;
+	case N_BINARY: /* pointer arithmetic keeps the pointer's type */
+		return (n->op == '+' || n->op == '-') && bt_ctype_of(p, pi, n->a, out) && ct_is_ptr(out);
 	case N_IDENT:
+		if (!strcmp(n->str, "curtask"))
+			return ctype_parse("struct task_struct *", btf, out, NULL) == 0;
 		if (n->str[0] == '$') {
 			struct bt_var *v = bt_find_var(p, pi, n->str);
 
@@ -205,7 +209,7 @@ struct bt_type bt_value_type(struct bt_prog *p, const struct ctype *ct)
 {
 	const struct btf *btf = probe_kernel_btf();
 	struct bt_type t = { .vt = VT_INT, .size = (uint16_t)(ct->base == CT_INT && !ct->ptr ? ct->size : 8),
-			     .sign = ct->base == CT_INT && !ct->ptr && ct->sign };
+			     .sign = ct->base == CT_INT && !ct->ptr && ct->sign, .ptr = ct->ptr && !ct->arr };
 	struct bt_shape s = { 0 };
 	unsigned al = 1;
 
