@@ -355,7 +355,8 @@ static int resolve_attach(int pi, int ap)
 	}
 	{
 		struct spec s = { .text = text };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true,
+					   .no_format = !strstr(env.prog_text, "arg") && !strstr(env.prog_text, "retval") };
 		struct loc *locs = NULL;
 		int nl = 0;
 		bool ret = false;

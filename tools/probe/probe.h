@@ -117,6 +117,7 @@ struct resolve_opts {
 	bool want_return;    /* also return probes (r: in trace; funclatency) */
 	bool pattern;        /* funccount style: patterns allowed, tracepoint names "cat:event" */
 	bool fields;         /* the probe reads tracepoint fields (args->...): no raw tracepoints */
+	bool no_format;      /* nor argN/retval of a syscall: the format files are not read */
 	int verbose;
 	int limit;           /* max locations (bcc: 1000) */
 };

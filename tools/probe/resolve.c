@@ -159,6 +159,13 @@ static void tp_choose_mech(struct loc *l, const char *cat, const char *ev, const
 		l->mech = M_RAW_TP;
 }
 
+/* The event's fields, unless the caller reads none of them (a count over
+ * hundreds of syscalls then parses no format files). */
+static int tp_fields(const struct resolve_opts *o, const char *cat, const char *ev, struct loc *l)
+{
+	return o->no_format ? 0 : tp_format_read(cat, ev, &l->fmt);
+}
+
 static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char path[512], name[600];
@@ -178,7 +185,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		l->target = xstrdup(name);
 		snprintf(name, sizeof(name), "%s:%s", s->lib, s->func);
 		l->name = xstrdup(o->pattern ? name : s->func);
-		return tp_format_read(s->lib, s->func, &l->fmt);
+		return tp_fields(o, s->lib, s->func, l);
 	}
 	if (!tracefs_path(path, sizeof(path), "events"))
 		return -ENOENT;
@@ -223,7 +230,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 			l->target = xstrdup(name);
 			snprintf(name, sizeof(name), "%s:%s", c->d_name, e->d_name);
 			l->name = xstrdup(o->pattern ? name : e->d_name);
-			if (tp_format_read(c->d_name, e->d_name, &l->fmt) < 0)
+			if (tp_fields(o, c->d_name, e->d_name, l) < 0)
 				err_clear(); /* counting needs no fields */
 		}
 		closedir(d2);
@@ -435,7 +442,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			snprintf(t, sizeof(t), "syscalls/%s", ev);
 			l->target = xstrdup(t);
 			l->name = xstrdup(s->func);
-			return tp_format_read("syscalls", ev, &l->fmt);
+			return tp_fields(o, "syscalls", ev, l);
 		}
 	}
 	if ((err = match_compile(&m, s->func, o->regex)) < 0)
