@@ -431,7 +431,9 @@ static int tp_field_type(struct gen *g, const struct tp_field *f, struct ctype *
 		t->arr = 1;
 		return 0;
 	}
-	if (ctype_parse(f->type, kbtf(g), t, NULL) < 0) {
+	/* C's own types need no BTF: the kernel's (megabytes) is opened only
+	 * for the struct and typedef names a format file writes */
+	if (ctype_parse(f->type, NULL, t, NULL) < 0 && ctype_parse(f->type, kbtf(g), t, NULL) < 0) {
 		err_clear();
 		*t = ct_int(f->size == 1 || f->size == 2 || f->size == 4 ? (int)f->size : 8, f->sign);
 		if (f->size > 8 || strchr(f->type, '[')) {
