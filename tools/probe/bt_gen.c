@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "bpf/kallsyms.h"
@@ -1707,6 +1708,23 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 	return 0;
 }
 
+/* The ring buffer's bytes.  The kernel maps all of it into the reader at
+ * once (512 KiB of resident memory), which only printf-like records, one
+ * per event, need; exit(), clear(), zero() and print(@map) send a few
+ * bytes per action, and a page or four holds them. */
+static uint32_t ring_bytes(const struct bt_prog *p)
+{
+	uint32_t pg = (uint32_t)sysconf(_SC_PAGESIZE), small = pg > 16384 ? pg : 16384;
+
+	for (int i = 0; i < p->nacts; i++) {
+		enum bt_act k = p->acts[i].kind;
+
+		if (!(k == BA_CLEAR || k == BA_ZERO || k == BA_EXIT || (k == BA_PRINT && p->acts[i].map >= 0)))
+			return 1u << 19;
+	}
+	return small;
+}
+
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 {
 	uint32_t rec = (uint32_t)(p->max_rec < 16 ? 16 : p->max_rec);
@@ -1715,7 +1733,7 @@ int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 
 	if (env && atoi(env) > 0)
 		max_keys = (uint32_t)atoi(env);
-	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 19, 0)
+	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ring_bytes(p), 0)
 			 : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m->heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (rec + 7) & ~7u, 1, 0);
 	if (m->events < 0 || m->heap < 0)
