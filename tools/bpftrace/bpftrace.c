@@ -57,11 +57,6 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[options] filename\n       bpftrace [options] -e 'program' [ARG...]",
-	.examples = "  bpftrace -l '*sleep*'\n"
-		    "  bpftrace -e 'BEGIN { printf(\"hello world\\n\"); }'\n"
-		    "  bpftrace -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
-		    "  bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
-		    "  bpftrace -e 'profile:hz:99 { @[kstack] = count(); }'\n",
 	.opts = opts,
 	.flags = OPT_NO_JSON,
 };
@@ -861,6 +856,7 @@ int bpftrace_main(int argc, char **argv)
 	bool ring = probe_ringbuf();
 	const char *fname;
 
+	bt_usage_args(argc, argv);
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {
 		fprintf(stderr, "ERROR: Invalid output format \"%s\"\nValid formats: 'text', 'json'\n", env.format);
@@ -868,8 +864,10 @@ int bpftrace_main(int argc, char **argv)
 	}
 	if (env.list)
 		return list_probes(env.file ? env.file : env.prog_text);
-	if (!env.prog_text && !env.file)
-		opt_usage_error(&help, "no program given (-e PROGRAM or a file)");
+	if (!env.prog_text && !env.file) { /* as 0.17: the usage, no other word */
+		bt_usage();
+		return tool_finish(2);
+	}
 	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))
 		return 1;
 	fname = env.file && script && strcmp(env.file, "-") ? env.file : "stdin";
