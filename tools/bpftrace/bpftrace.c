@@ -254,6 +254,64 @@ static bool raw_tp_exists(const char *ev)
 	return found;
 }
 
+/* uprobe:BIN:FUNC+OFF, uprobe:BIN:"FUNC"+OFF and uprobe:BIN:ADDRESS as
+ * 0.17 takes them: s->func becomes the function's name; the address
+ * probe's address is returned (0: none; UINT64_MAX: refused, said).  An
+ * offset inside a function is refused as 0.17 (Debian's) refuses it: on
+ * x86 nothing here can tell an instruction boundary from the middle of an
+ * instruction, where a breakpoint would corrupt the code. */
+static uint64_t uprobe_spot(struct spec *s, const char *bin)
+{
+	char *f = s->func, *rest, fn[256];
+	uint64_t at = 0, off = 0, start, len;
+	const char *why = NULL;
+
+	if (*f == '"' && (rest = strchr(f + 1, '"'))) {
+		*rest++ = 0;
+		memmove(f, f + 1, strlen(f + 1) + 1);
+		rest--;
+		memmove(rest, rest + 1, strlen(rest + 1) + 1);
+	} else {
+		rest = strchr(f, '+');
+	}
+	if (rest && *rest == '+') {
+		char *end;
+
+		off = strtoull(rest + 1, &end, 0);
+		if (rest[1] && !*end)
+			*rest = 0;
+		else
+			off = 0;
+	}
+	if (isdigit((unsigned char)*f)) {
+		char *end;
+
+		at = strtoull(f, &end, 0);
+		if (*end)
+			at = 0;
+	}
+	if (at) {
+		if (probe_ufunc_find(s->lib, env.pid, NULL, at, fn, sizeof(fn), &start, &len) < 0) {
+			fprintf(stderr, "ERROR: Could not resolve address: %s:0x%llx\n", bin, (unsigned long long)at);
+			return UINT64_MAX;
+		}
+		off = at - start;
+	} else if (off && probe_ufunc_find(s->lib, env.pid, f, 0, fn, sizeof(fn), &start, &len) == 0 && off >= len) {
+		fprintf(stderr, "ERROR: Offset outside the function bounds ('%s' size is %llu)\n", fn, (unsigned long long)len);
+		return UINT64_MAX;
+	}
+	if (off) {
+		why = "Can't check if uprobe is in proper place (compiled without (k|u)probe offset support)";
+		fprintf(stderr, "ERROR: %s: %s:%s+%llu\n", why, bin, at ? fn : f, (unsigned long long)off);
+		return UINT64_MAX;
+	}
+	if (at) {
+		free(s->func);
+		s->func = xstrdup(fn);
+	}
+	return at;
+}
+
 /* The locations of attach point ap of probe pi. */
 static int resolve_attach(int pi, int ap)
 {
@@ -356,6 +414,7 @@ static int resolve_attach(int pi, int ap)
 		int nl = 0;
 		bool ret = false;
 		const char *kind;
+		uint64_t uaddr = 0;
 
 		if (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t")) {
 			if (n != 3)
@@ -376,6 +435,10 @@ static int resolve_attach(int pi, int ap)
 											       : part[1]);
 			s.func = xstrdup(part[2]);
 			kind = ret ? "uretprobe" : "uprobe";
+			if ((uaddr = uprobe_spot(&s, part[1])) == UINT64_MAX) {
+				spec_free(&s);
+				return -1;
+			}
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
@@ -431,6 +494,8 @@ static int resolve_attach(int pi, int ap)
 			} else if (a->loc.usdt) {
 				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
 					 a->loc.name);
+			} else if (a->loc.user && uaddr) { /* 0.17 names an address probe by its address, in decimal */
+				snprintf(name, sizeof(name), "%s:%s:%llu", kind, a->loc.target, (unsigned long long)uaddr);
 			} else if (a->loc.user) {
 				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
 			} else {

@@ -139,6 +139,10 @@ void locs_free(struct loc *l, int n);
 /* bcc's library lookup: path, ld.so.cache "lib<NAME>.so", /proc/PID/maps,
  * PATH.  Malloc'd path or NULL with a message. */
 char *probe_find_library(const char *lib, int pid);
+/* The function of binary lib named name, or (name NULL) the one holding
+ * virtual address addr: its name, address and size.  0 or -ENOENT. */
+int probe_ufunc_find(const char *lib, int pid, const char *name, uint64_t addr, char *out, size_t size,
+		     uint64_t *start, uint64_t *len);
 
 /* ---- code generation (codegen.c) ---- */
 

@@ -741,6 +741,42 @@ out:
 	return ubin_close(&b, err);
 }
 
+/* The function of binary lib named name, or (name NULL) the one holding
+ * virtual address addr: its name, address and size.  0 or -ENOENT. */
+int probe_ufunc_find(const char *lib, int pid, const char *name, uint64_t addr, char *out, size_t size,
+		     uint64_t *start, uint64_t *len)
+{
+	struct spec s = { .func = (char *)"*" };
+	struct resolve_opts o = { 0 };
+	struct ubin b;
+	int err = -ENOENT;
+
+	if (ubin_open(&b, probe_find_library(lib, pid), &s, &o, false) < 0)
+		return -ENOENT;
+	for (size_t i = 1; i < b.ev.shnum && err; i++) {
+		const Elf64_Shdr *sh = elf_shdr(&b.ev, i);
+		struct elf_symtab st;
+
+		if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) || elf_symtab(&b.ev, sh, &st) < 0)
+			continue;
+		for (size_t k = 1; k < st.count && err; k++) {
+			const Elf64_Sym *sym = elf_sym(&st, k);
+			const char *nm = elf_sym_name(&st, sym);
+
+			if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF || !sym->st_value || !*nm ||
+			    (name ? strcmp(nm, name) != 0
+				  : addr < sym->st_value || addr - sym->st_value >= (sym->st_size ? sym->st_size : 1)))
+				continue;
+			snprintf(out, size, "%s", nm);
+			*start = sym->st_value;
+			*len = sym->st_size;
+			err = 0;
+		}
+	}
+	err_clear();
+	return ubin_close(&b, err);
+}
+
 /* ---- USDT ---- */
 
 /* Operands are decoded by tools/probe/arch.c, in the syntax of the
