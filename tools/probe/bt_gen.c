@@ -169,14 +169,13 @@ static void record_out(struct cg *c, int reg, int off, int size);
 /* -k: when the helper's return in R0 is an error (R0 != 0; a lookup's
  * miss: R0 == 0 with miss), a record {action, R0} for the user side,
  * built on the stack: the heap may hold a printf record being filled. */
-static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
+static void check_act(struct cg *c, int act, bool miss, int ok_op)
 {
 	struct emit *e = c->e;
 	int ok = emit_label(e), rec = gen_stack(c->g, 24);
-	int act = bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end);
 
 	emit_stx(e, 8, R10, (int16_t)(rec + 16), R0);
-	emit_jmpi(e, miss ? BPF_JNE : BPF_JEQ, R0, 0, ok);
+	emit_jmpi(e, ok_op, R0, 0, ok);
 	emit_st(e, 8, R10, (int16_t)rec, act);
 	if (miss)
 		emit_st(e, 8, R10, (int16_t)(rec + 8), 0);
@@ -186,6 +185,24 @@ static void helper_check(struct cg *c, const struct node *n, const char *name, b
 	emit_place(e, ok);
 	emit_ldx(e, 8, R0, R10, (int16_t)(rec + 16));
 	gen_unstack(c->g, 24);
+}
+
+static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
+{
+	check_act(c, bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end), miss,
+		  miss ? BPF_JNE : BPF_JEQ);
+}
+
+/* -kk: a read of memory failed (R0 < 0; _str helpers return a length).
+ * 0.17 points at a dereference's '*' alone, at the whole of others. */
+static void read_check(struct gen *g, const struct node *n, const char *name, void *ctx)
+{
+	struct cg *c = ctx;
+	const struct node *l = n;
+
+	while (l->a && (l->kind == N_MEMBER || l->kind == N_INDEX)) /* a->b.c: from a */
+		l = l->a;
+	check_act(c, bt_helper_action(c->p, name, l->pos, n->kind == N_UNARY ? n->pos + 1 : n->end), false, BPF_JSGE);
 }
 
 /* R0 = the value of map expression n in map m, or NULL (helpers clobber
@@ -1142,6 +1159,7 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 				emit_place(e, none);
 				return 0;
 			}
+			gen_read_at(c->g, n);
 			return gen_string_node(c->g, n->a, reg, (int16_t)off, len);
 		}
 		break;
@@ -1785,6 +1803,8 @@ int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps 
 	if (p->nvars > (int)ARRAY_SIZE(c.var_off))
 		return gen_fail(g, NULL, "too many variables");
 	gen_set_ext(g, ext, &c);
+	if (p->helper_check > 1)
+		gen_set_read_check(g, read_check);
 	out = gen_begin(g);
 	if (p->p[pi].pred) {
 		struct ctype t;

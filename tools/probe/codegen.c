@@ -39,6 +39,8 @@ struct gen {
 	int nentry;
 	gen_ext_fn ext;
 	void *ext_ctx;
+	gen_read_fn rd;       /* -kk */
+	const struct node *rd_at;
 };
 
 /* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
@@ -204,6 +206,17 @@ static void read_mem(struct gen *g, enum where w, int reg, int off, int size, bo
 		emit_place(e, kern);
 		emit_call(e, hk);
 		emit_place(e, done);
+	}
+	if (g->rd && g->rd_at) {
+		/* the helper 0.17 calls: by the pointer's address space, else
+		 * the probe's (none for BEGIN, interval...: the old helper) */
+		static const char *const names[] = { "probe_read", "probe_read_str", "probe_read_kernel",
+						     "probe_read_kernel_str", "probe_read_user", "probe_read_user_str" };
+		int as = w == W_USER || (w == W_ANY && g->loc->user) ? 2
+			 : w != W_ANY || (g->loc->mech != M_PERF && g->loc->mech != M_RUN) ? 1 : 0;
+
+		g->rd(g, g->rd_at, names[as * 2 + str], g->ext_ctx);
+		g->rd_at = NULL; /* used: a later read names its own node */
 	}
 }
 
@@ -699,6 +712,7 @@ static bool is_string_lit(const struct node *n) { return n->kind == N_STR; }
 /* Copy the string expression n into (reg + off), size bytes. */
 static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int size)
 {
+	const struct node *at = g->rd_at; /* str(): the call, set by the front end */
 	struct emit *e = &g->e;
 	struct ctype t;
 	enum where w = W_ANY;
@@ -729,6 +743,7 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 	emit_st(e, 1, reg, (int16_t)off, 0);
 	emit_jmpi(e, BPF_JEQ, R0, 0, done);
 	emit_mov(e, R3, R0);
+	g->rd_at = at;
 	read_mem(g, w, reg, off, size, true);
 	emit_place(e, done);
 	return 0;
@@ -978,6 +993,7 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	case N_INDEX:
 		if ((err = cg_addr(g, n, t, &w, &bo, &bs)) < 0)
 			return err;
+		g->rd_at = n;
 		load(g, t, w, bo, bs);
 		return 0;
 	case N_UNARY:
@@ -985,6 +1001,7 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 		case '*':
 			if ((err = cg_addr(g, n, t, &w, &bo, &bs)) < 0)
 				return err;
+			g->rd_at = n;
 			load(g, t, w, 0, 0);
 			return 0;
 		case '&':
@@ -1141,6 +1158,9 @@ void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx)
 	g->ext = fn;
 	g->ext_ctx = ctx;
 }
+
+void gen_set_read_check(struct gen *g, gen_read_fn fn) { g->rd = fn; }
+void gen_read_at(struct gen *g, const struct node *n) { g->rd_at = n; }
 
 int gen_fail(struct gen *g, const struct node *n, const char *msg)
 {

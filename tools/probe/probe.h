@@ -196,6 +196,12 @@ void gen_set_entry(struct gen *g, int map, char **names, int n);
 #define GEN_EXT_PASS 1
 typedef int (*gen_ext_fn)(struct gen *g, struct node *n, struct ctype *t, void *ctx);
 void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx);
+/* bpftrace -kk: fn is called after each read of memory (R0: the helper's
+ * return) with the node being read (gen_read_at sets it; a read with
+ * none is not checked), the helper 0.17 names there and the ext ctx. */
+typedef void (*gen_read_fn)(struct gen *g, const struct node *at, const char *helper, void *ctx);
+void gen_set_read_check(struct gen *g, gen_read_fn fn);
+void gen_read_at(struct gen *g, const struct node *n);
 /* A compile error at node n (position for the caret); returns -EINVAL. */
 int gen_fail(struct gen *g, const struct node *n, const char *msg);
 /* The location being compiled. */
