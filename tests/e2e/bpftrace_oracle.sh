@@ -1,6 +1,6 @@
 #!/bin/sh
 # corebox bpftrace beside Debian's bpftrace 0.17 (when installed): the
-# same deterministic programs (a line may start with --unsafe) (BEGIN/END only: no traced workload, no
+# same deterministic programs (a line may start with --unsafe or -kk) (BEGIN/END only: no traced workload, no
 # timing), stdout compared byte for byte, text and -f json.  The one
 # difference allowed: comm is the running binary's name.
 # Run as root from the repository root: sh tests/e2e/bpftrace_oracle.sh
@@ -22,7 +22,7 @@ while IFS= read -r prog; do
 	[ -n "$prog" ] || continue
 	n=$((n + 1))
 	flags=
-	case $prog in --unsafe\ *) flags=--unsafe prog=${prog#--unsafe }; esac
+	case $prog in --unsafe\ * | -kk\ *) flags=${prog%% *} prog=${prog#* }; esac
 	for fmt in text json; do
 		bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
 		$CB bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
@@ -80,6 +80,8 @@ BEGIN { printf("%s|%s|%s\n", strerror(2), strerror(1), strerror(13)); print(stre
 BEGIN { @v = strerror(22); $e = strerror(1); print($e); $u = username; print($u); $k = ksym(0); print($k); exit(); }
 BEGIN { strncmp("a","b",1); bswap(3); ksym(0); strerror(1); sizeof(int32); printf("x\n"); exit(); }
 BEGIN { $a = pton("127.0.0.1"); printf("%d %d\n", $a[0], $a[3]); @ = pton("::1"); @b = pton("10.1.2.3"); print(pton("1.2.3.4")); printf("%s\n", ntop(pton("::2"))); exit(); }
+-kk BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); $a = *(int8*)24; printf("%d\n", $a); exit(); }
+-kk BEGIN { @x[1] = 2; printf("%d\n", @x[5]); delete(@x[7]); exit(); }
 PROGS
 echo "# $n programs"
 [ $fails = 0 ]
