@@ -38,20 +38,21 @@
 #include "tools/probe/bt.h"
 #include "tools/probe/build.h"
 
+/* In 0.17's order and words: -h prints them in its USAGE layout (bt_usage.c). */
 static const struct opt opts[] = {
-	{ 'e', NULL, "PROGRAM", "execute this program" },
-	{ 'f', NULL, "FORMAT", "output format: text, json" },
-	{ 'l', NULL, NULL, "list probes: tracepoints, kprobe:/kfunc:/uprobe:BIN: functions matching the pattern" },
-	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
-	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
-	{ 'o', NULL, "FILE", "write output to FILE" },
-	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system() and signal()" },
-	{ 'q', NULL, NULL, "quiet: no Attaching line" },
-	{ 'k', NULL, NULL, "warn of failed map deletes (-kk: and lookups)" },
-	{ 'I', NULL, "DIR", "#include search path (#define constants)" },
-	{ OPT_LONG_ONLY(2), "include", "FILE", "#include FILE first" },
-	{ OPT_LONG_ONLY(3), "info", NULL, "what this kernel supports" },
-	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
+	{ 'f', NULL, "FORMAT", "output format ('text', 'json')" },
+	{ 'o', NULL, "file", "redirect bpftrace output to file" },
+	{ 'e', NULL, "'program'", "execute this program" },
+	{ 'I', NULL, "DIR", "add the directory to the include search path" },
+	{ OPT_LONG_ONLY(2), "include", "FILE", "add an #include file before preprocessing" },
+	{ 'l', NULL, NULL, "list probes" },
+	{ 'p', NULL, "PID", "enable USDT probes on PID" },
+	{ 'c', NULL, "'CMD'", "run CMD and enable USDT probes on resulting process" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow unsafe builtin functions" },
+	{ 'q', NULL, NULL, "keep messages quiet" },
+	{ OPT_LONG_ONLY(3), "info", NULL, "Print information about kernel BPF support" },
+	{ 'k', NULL, NULL, "emit a warning when a bpf helper returns an error (except read functions)" },
+	{ 'd', NULL, NULL, "(dry run) debug info" },
 	{ 0 },
 };
 
@@ -264,16 +265,12 @@ static uint64_t uprobe_spot(struct spec *s, const char *bin)
 {
 	char *f = s->func, *rest, fn[256];
 	uint64_t at = 0, off = 0, start, len;
-	const char *why = NULL;
 
-	if (*f == '"' && (rest = strchr(f + 1, '"'))) {
-		*rest++ = 0;
-		memmove(f, f + 1, strlen(f + 1) + 1);
-		rest--;
-		memmove(rest, rest + 1, strlen(rest + 1) + 1);
-	} else {
-		rest = strchr(f, '+');
+	if (*f == '"' && (rest = strchr(f + 1, '"'))) { /* "NAME"+OFF -> NAME+OFF */
+		memmove(rest, rest + 1, strlen(rest));
+		memmove(f, f + 1, strlen(f));
 	}
+	rest = strchr(f, '+');
 	if (rest && *rest == '+') {
 		char *end;
 
@@ -301,8 +298,8 @@ static uint64_t uprobe_spot(struct spec *s, const char *bin)
 		return UINT64_MAX;
 	}
 	if (off) {
-		why = "Can't check if uprobe is in proper place (compiled without (k|u)probe offset support)";
-		fprintf(stderr, "ERROR: %s: %s:%s+%llu\n", why, bin, at ? fn : f, (unsigned long long)off);
+		fprintf(stderr, "ERROR: Can't check if uprobe is in proper place (compiled without (k|u)probe offset support): %s:%s+%llu\n",
+			bin, at ? fn : f, (unsigned long long)off);
 		return UINT64_MAX;
 	}
 	if (at) {
@@ -921,7 +918,7 @@ int bpftrace_main(int argc, char **argv)
 	bool ring = probe_ringbuf();
 	const char *fname;
 
-	bt_usage_args(argc, argv);
+	bt_usage_args(argc, argv, opts);
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {
 		fprintf(stderr, "ERROR: Invalid output format \"%s\"\nValid formats: 'text', 'json'\n", env.format);
@@ -930,7 +927,7 @@ int bpftrace_main(int argc, char **argv)
 	if (env.list)
 		return list_probes(env.file ? env.file : env.prog_text);
 	if (!env.prog_text && !env.file) { /* as 0.17: the usage, no other word */
-		bt_usage();
+		bt_usage(opts);
 		return tool_finish(2);
 	}
 	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))

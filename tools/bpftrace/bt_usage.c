@@ -10,54 +10,48 @@
 #include "tools/bpftrace/bt_print.h"
 #include "tools/common/common.h"
 
-static const char usage[] =
-	"USAGE:\n"
-	"    bpftrace [options] filename\n"
-	"    bpftrace [options] - <stdin input>\n"
-	"    bpftrace [options] -e 'program'\n"
-	"\n"
-	"OPTIONS:\n"
-	"    -f FORMAT      output format ('text', 'json')\n"
-	"    -o file        redirect bpftrace output to file\n"
-	"    -e 'program'   execute this program\n"
-	"    -h, --help     show this help message\n"
-	"    -I DIR         add the directory to the include search path\n"
-	"    --include FILE add an #include file before preprocessing\n"
-	"    -l [search]    list probes\n"
-	"    -p PID         enable USDT probes on PID\n"
-	"    -c 'CMD'       run CMD and enable USDT probes on resulting process\n"
-	"    --unsafe       allow unsafe builtin functions\n"
-	"    -q             keep messages quiet\n"
-	"    --info         Print information about kernel BPF support\n"
-	"    -k             emit a warning when a bpf helper returns an error (except read functions)\n"
-	"    -kk            check all bpf helper functions\n"
-	"    -V, --version  bpftrace version\n"
-	"\n"
-	"TROUBLESHOOTING OPTIONS:\n"
-	"    -v                      verbose messages\n"
-	"    -d                      (dry run) debug info\n"
-	"\n"
-	"ENVIRONMENT:\n"
-	"    BPFTRACE_STRLEN             [default: 64] bytes on BPF stack per str()\n"
-	"    BPFTRACE_MAP_KEYS_MAX       [default: 4096] max keys in a map\n"
-	"    BPFTRACE_CAT_BYTES_MAX      [default: 10k] maximum bytes read by cat builtin\n"
-	"\n"
-	"EXAMPLES:\n"
-	"bpftrace -l '*sleep*'\n"
-	"    list probes containing \"sleep\"\n"
-	"bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
-	"    count syscalls by process name\n";
-
-void bt_usage(void)
+/* The option table in 0.17's layout: -h after -e, -kk and -V after -k,
+ * -d under TROUBLESHOOTING. */
+void bt_usage(const struct opt *o)
 {
-	fputs(usage, stderr);
+	fputs("USAGE:\n"
+	      "    bpftrace [options] filename\n"
+	      "    bpftrace [options] - <stdin input>\n"
+	      "    bpftrace [options] -e 'program'\n\nOPTIONS:\n", stderr);
+	for (; o->key; o++) {
+		char label[32], name[16];
+		const char *arg = o->arg ? o->arg : o->key == 'l' ? "[search]" : NULL;
+
+		if (o->key == 'd')
+			continue;
+		if (o->key < 256)
+			snprintf(name, sizeof(name), "-%c", o->key);
+		else
+			snprintf(name, sizeof(name), "--%s", o->name);
+		snprintf(label, sizeof(label), "%s%s%s", name, arg ? " " : "", arg ? arg : "");
+		fprintf(stderr, "    %-15s%s\n", label, o->help);
+		if (o->key == 'e')
+			fputs("    -h, --help     show this help message\n", stderr);
+		if (o->key == 'k')
+			fputs("    -kk            check all bpf helper functions\n"
+			      "    -V, --version  bpftrace version\n", stderr);
+	}
+	fputs("\nTROUBLESHOOTING OPTIONS:\n"
+	      "    -v                      verbose messages\n"
+	      "    -d                      (dry run) debug info\n\n"
+	      "ENVIRONMENT:\n"
+	      "    BPFTRACE_STRLEN             [default: 64] bytes on BPF stack per str()\n"
+	      "    BPFTRACE_MAP_KEYS_MAX       [default: 4096] max keys in a map\n\n"
+	      "EXAMPLES:\n"
+	      "bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
+	      "    count syscalls by process name\n", stderr);
 }
 
 /* Before the shared option parser: -h/--help, -V/--version and unknown
  * short options among the options (up to the program file or "--").
  * Short options that take an argument skip it; the rest is left to
  * opt_parse. */
-void bt_usage_args(int argc, char **argv)
+void bt_usage_args(int argc, char **argv, const struct opt *opts)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -65,7 +59,7 @@ void bt_usage_args(int argc, char **argv)
 		if (a[0] != '-' || !a[1] || !strcmp(a, "--"))
 			return;
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			bt_usage();
+			bt_usage(opts);
 			exit(0);
 		}
 		if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
@@ -80,7 +74,7 @@ void bt_usage_args(int argc, char **argv)
 		for (const char *c = a + 1; *c; c++) {
 			if (!strchr("efoplcqkIdvV?", *c)) {
 				fprintf(stderr, "bpftrace: invalid option -- '%c'\n", *c);
-				bt_usage();
+				bt_usage(opts);
 				exit(2);
 			}
 			if (strchr("efopcI", *c)) { /* its argument: the rest, or the next word */
