@@ -11,7 +11,7 @@
 #include "tools/common/common.h"
 
 /* The option table in 0.17's layout: -h after -e, -kk and -V after -k,
- * -d under TROUBLESHOOTING. */
+ * -d under TROUBLESHOOTING; no EXAMPLES (size). */
 void bt_usage(const struct opt *o)
 {
 	fputs("USAGE:\n"
@@ -41,10 +41,7 @@ void bt_usage(const struct opt *o)
 	      "    -d                      (dry run) debug info\n\n"
 	      "ENVIRONMENT:\n"
 	      "    BPFTRACE_STRLEN             [default: 64] bytes on BPF stack per str()\n"
-	      "    BPFTRACE_MAP_KEYS_MAX       [default: 4096] max keys in a map\n\n"
-	      "EXAMPLES:\n"
-	      "bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
-	      "    count syscalls by process name\n", stderr);
+	      "    BPFTRACE_MAP_KEYS_MAX       [default: 4096] max keys in a map\n", stderr);
 }
 
 /* Before the shared option parser: -h/--help, -V/--version and unknown
