@@ -543,6 +543,16 @@ static int load_prog(struct obj *o, struct prog *p)
 	}
 	free(log);
 	p->fd = fd;
+	/* The kernel holds the code now: the relocated copy (hundreds of
+	 * bytes per program, hundreds of programs for a wildcard) goes, but
+	 * for uprobe_multi candidates, which attach compares code between. */
+	if (!p->uprobe_multi) {
+		free(p->insns);
+		free(p->segs);
+		p->insns = NULL;
+		p->segs = NULL;
+		p->cap = p->nr_segs = 0;
+	}
 	return 0;
 }
 

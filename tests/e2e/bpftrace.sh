@@ -195,6 +195,62 @@ else
 	notok "error (rc $rc): $out"
 fi
 
+# uprobe:BIN:ADDRESS (the function's address as nm prints it), FUNC+0 and
+# "FUNC"+0 count the N calls; the address probe is named by its address
+# in decimal, as 0.17; offsets inside or past the function and an address
+# in no function are refused with 0.17's words, exit 1
+hex=$(nm "$W/cbxbt" | awk '$3 == "cbx_bt_target" { print $1 }')
+size=$(nm -S "$W/cbxbt" | awk '$4 == "cbx_bt_target" { print $2 }')
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:0x$hex { @[probe] = count(); }" -c "$W/cbxbt calls $N" 2>&1)
+if echo "$out" | grep -qx "@\[uprobe:$W/cbxbt:$((0x$hex))\]: $N"; then ok "uprobe:BIN:0x$hex counted $N calls"; else notok "uprobe address: $out"; fi
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target+0 { @a = count(); } uprobe:$W/cbxbt:\"cbx_bt_target\"+0 { @b = count(); }" -c "$W/cbxbt calls $N" 2>&1)
+if echo "$out" | grep -qx "@a: $N" && echo "$out" | grep -qx "@b: $N"; then ok "FUNC+0 and \"FUNC\"+0 counted $N calls"; else notok "FUNC+0: $out"; fi
+out=$($BT -e "uprobe:$W/cbxbt:cbx_bt_target+1000000 { exit(); }" 2>&1); rc=$?
+if [ $rc = 1 ] && [ "$out" = "ERROR: Offset outside the function bounds ('cbx_bt_target' size is $((0x$size)))" ]; then
+	ok "FUNC+OFF past the function: refused"
+else
+	notok "FUNC+1000000 (rc $rc): $out"
+fi
+out=$($BT -e "uprobe:$W/cbxbt:0x$(printf %x $((0x$hex + 1))) { exit(); }" 2>&1); rc=$?
+if [ $rc = 1 ] && [ "$out" = "ERROR: Can't check if uprobe is in proper place (compiled without (k|u)probe offset support): $W/cbxbt:cbx_bt_target+1" ]; then
+	ok "an address inside the function: refused"
+else
+	notok "ADDRESS+1 (rc $rc): $out"
+fi
+out=$($BT -e "uprobe:$W/cbxbt:10 { exit(); }" 2>&1); rc=$?
+if [ $rc = 1 ] && [ "$out" = "ERROR: Could not resolve address: $W/cbxbt:0xa" ]; then ok "an address in no function: refused"; else notok "address 10 (rc $rc): $out"; fi
+
+# -kk: a read that fails (address 16) warns with the source range, in
+# the output (stdout) where it happens, as 0.17; -k leaves reads alone
+# (their value is 0 on failure)
+$BT -kk -e 'BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); exit(); }' > "$W/kk.out" 2> "$W/kk.err"; rc=$?
+printf '%s\n' 'Attaching 1 probe...' 'stdin:1:13-14: WARNING: Failed to probe_read: Bad address (-14)' \
+	'BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); exit(); }' '            ~' \
+	'stdin:1:43-49: WARNING: Failed to probe_read_str: Bad address (-14)' \
+	'BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); exit(); }' '                                          ~~~~~~' \
+	'|' '' '' '@: 0' > "$W/kk.want"
+if [ $rc = 0 ] && cmp -s "$W/kk.want" "$W/kk.out" && [ ! -s "$W/kk.err" ]; then
+	ok "-kk: two failed reads, two warnings"
+else
+	notok "-kk (rc $rc): $(cat "$W/kk.err" "$W/kk.out")"
+fi
+out=$($BT -k -e 'BEGIN { @ = *(uint32*)16; exit(); }' 2>&1)
+if ! echo "$out" | grep -q WARNING; then ok "-k: reads not checked"; else notok "-k: $out"; fi
+
+# -V starts as 0.17's ("bpftrace v"); -h: the USAGE text on stderr, exit 0;
+# a bad short option: the word and the USAGE text, exit 2
+out=$($BT -V); rc=$?
+case $out in "bpftrace v0.17.0 (corebox "*) [ $rc = 0 ] && ok "-V: $out" || notok "-V rc $rc";; *) notok "-V: $out";; esac
+$BT -h > "$W/h.out" 2> "$W/h.err"; rc=$?
+if [ $rc = 0 ] && [ ! -s "$W/h.out" ] && [ "$(head -1 "$W/h.err")" = "USAGE:" ] && grep -qx "OPTIONS:" "$W/h.err"; then
+	ok "-h: USAGE on stderr"
+else
+	notok "-h (rc $rc): $(head -3 "$W/h.err")"
+fi
+$BT -idonotexist > /dev/null 2> "$W/bad.err"; rc=$?
+if [ $rc = 2 ] && [ "$(head -2 "$W/bad.err")" = "bpftrace: invalid option -- 'i'
+USAGE:" ]; then ok "bad option: named, then USAGE"; else notok "bad option (rc $rc): $(head -2 "$W/bad.err")"; fi
+
 # SIGINT: END runs, the maps print, nothing stays loaded
 $BT -e 'BEGIN { @b = 1; } END { printf("bye\n"); }' > "$W/int.out" 2>&1 &
 p=$!

@@ -1,6 +1,6 @@
 #!/bin/sh
 # corebox bpftrace beside Debian's bpftrace 0.17 (when installed): the
-# same deterministic programs (a line may start with --unsafe) (BEGIN/END only: no traced workload, no
+# same deterministic programs (a line may start with --unsafe or -kk) (BEGIN/END only: no traced workload, no
 # timing), stdout compared byte for byte, text and -f json.  The one
 # difference allowed: comm is the running binary's name.
 # Run as root from the repository root: sh tests/e2e/bpftrace_oracle.sh
@@ -22,7 +22,7 @@ while IFS= read -r prog; do
 	[ -n "$prog" ] || continue
 	n=$((n + 1))
 	flags=
-	case $prog in --unsafe\ *) flags=--unsafe prog=${prog#--unsafe }; esac
+	case $prog in --unsafe\ * | -kk\ *) flags=${prog%% *} prog=${prog#* }; esac
 	for fmt in text json; do
 		bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
 		$CB bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
@@ -83,6 +83,8 @@ BEGIN { $a = pton("127.0.0.1"); printf("%d %d\n", $a[0], $a[3]); @ = pton("::1")
 BEGIN { $p = (int32 *)0x10; @a[$p] = 1; @e[(uint8 *)1, (uint64)2] = 1; @f[(int32 *)0x10 + 1] = 1; @v = (int32 *)0x1234; @neg[(int64 *)-16] = 2; @t = (1, (int64 *)0x20); exit(); }
 BEGIN { print(cgroup_path(1)); printf("%s|\n", cgroup_path(1, "uni*")); @v = cgroup_path(1, "nomatch"); @w = cgroup_path(1); @x = cgroup_path(12345); exit(); }
 BEGIN { if (strcontains("abc", "a")) { printf("OK\n"); } $h = "hello world"; $n = "o w"; printf("%d %d %d %d %d\n", strcontains($h, $n), strcontains($h, "x"), strcontains("", ""), strcontains($h, ""), strcontains("ab", "abc")); exit(); }
+-kk BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); $a = *(int8*)24; printf("%d\n", $a); exit(); }
+-kk BEGIN { @x[1] = 2; printf("%d\n", @x[5]); delete(@x[7]); exit(); }
 PROGS
 # errors: stderr and the exit code too
 while IFS= read -r prog; do

@@ -38,30 +38,26 @@
 #include "tools/probe/bt.h"
 #include "tools/probe/build.h"
 
+/* In 0.17's order and words: -h prints them in its USAGE layout (bt_usage.c). */
 static const struct opt opts[] = {
-	{ 'e', NULL, "PROGRAM", "execute this program" },
-	{ 'f', NULL, "FORMAT", "output format: text, json" },
-	{ 'l', NULL, NULL, "list probes: tracepoints, kprobe:/kfunc:/uprobe:BIN: functions matching the pattern" },
-	{ 'p', NULL, "PID", "enable USDT/uprobes for this PID, and filter them to it" },
-	{ 'c', NULL, "CMD", "run CMD and trace until it exits" },
-	{ 'o', NULL, "FILE", "write output to FILE" },
-	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow system() and signal()" },
-	{ 'q', NULL, NULL, "quiet: no Attaching line" },
-	{ 'k', NULL, NULL, "warn of failed map deletes (-kk: and lookups)" },
-	{ 'I', NULL, "DIR", "#include search path (#define constants)" },
-	{ OPT_LONG_ONLY(2), "include", "FILE", "#include FILE first" },
-	{ OPT_LONG_ONLY(3), "info", NULL, "what this kernel supports" },
-	{ 'd', NULL, NULL, "print the checked program (maps, variables, actions) and its BPF instructions; load nothing" },
+	{ 'f', NULL, "FORMAT", "output format ('text', 'json')" },
+	{ 'o', NULL, "file", "redirect bpftrace output to file" },
+	{ 'e', NULL, "'program'", "execute this program" },
+	{ 'I', NULL, "DIR", "add the directory to the include search path" },
+	{ OPT_LONG_ONLY(2), "include", "FILE", "add an #include file before preprocessing" },
+	{ 'l', NULL, NULL, "list probes" },
+	{ 'p', NULL, "PID", "enable USDT probes on PID" },
+	{ 'c', NULL, "'CMD'", "run CMD and enable USDT probes on resulting process" },
+	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow unsafe builtin functions" },
+	{ 'q', NULL, NULL, "keep messages quiet" },
+	{ OPT_LONG_ONLY(3), "info", NULL, "Print information about kernel BPF support" },
+	{ 'k', NULL, NULL, "emit a warning when a bpf helper returns an error (except read functions)" },
+	{ 'd', NULL, NULL, "(dry run) debug info" },
 	{ 0 },
 };
 
 static const struct tool_help help = {
 	.usage = "[options] filename\n       bpftrace [options] -e 'program' [ARG...]",
-	.examples = "  bpftrace -l '*sleep*'\n"
-		    "  bpftrace -e 'BEGIN { printf(\"hello world\\n\"); }'\n"
-		    "  bpftrace -e 'tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args->filename)); }'\n"
-		    "  bpftrace -e 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'\n"
-		    "  bpftrace -e 'profile:hz:99 { @[kstack] = count(); }'\n",
 	.opts = opts,
 	.flags = OPT_NO_JSON,
 };
@@ -259,6 +255,60 @@ static bool raw_tp_exists(const char *ev)
 	return found;
 }
 
+/* uprobe:BIN:FUNC+OFF, uprobe:BIN:"FUNC"+OFF and uprobe:BIN:ADDRESS as
+ * 0.17 takes them: s->func becomes the function's name; the address
+ * probe's address is returned (0: none; UINT64_MAX: refused, said).  An
+ * offset inside a function is refused as 0.17 (Debian's) refuses it: on
+ * x86 nothing here can tell an instruction boundary from the middle of an
+ * instruction, where a breakpoint would corrupt the code. */
+static uint64_t uprobe_spot(struct spec *s, const char *bin)
+{
+	char *f = s->func, *rest, fn[256];
+	uint64_t at = 0, off = 0, start, len;
+
+	if (*f == '"' && (rest = strchr(f + 1, '"'))) { /* "NAME"+OFF -> NAME+OFF */
+		memmove(rest, rest + 1, strlen(rest));
+		memmove(f, f + 1, strlen(f));
+	}
+	rest = strchr(f, '+');
+	if (rest && *rest == '+') {
+		char *end;
+
+		off = strtoull(rest + 1, &end, 0);
+		if (rest[1] && !*end)
+			*rest = 0;
+		else
+			off = 0;
+	}
+	if (isdigit((unsigned char)*f)) {
+		char *end;
+
+		at = strtoull(f, &end, 0);
+		if (*end)
+			at = 0;
+	}
+	if (at) {
+		if (probe_ufunc_find(s->lib, env.pid, NULL, at, fn, sizeof(fn), &start, &len) < 0) {
+			fprintf(stderr, "ERROR: Could not resolve address: %s:0x%llx\n", bin, (unsigned long long)at);
+			return UINT64_MAX;
+		}
+		off = at - start;
+	} else if (off && probe_ufunc_find(s->lib, env.pid, f, 0, fn, sizeof(fn), &start, &len) == 0 && off >= len) {
+		fprintf(stderr, "ERROR: Offset outside the function bounds ('%s' size is %llu)\n", fn, (unsigned long long)len);
+		return UINT64_MAX;
+	}
+	if (off) {
+		fprintf(stderr, "ERROR: Can't check if uprobe is in proper place (compiled without (k|u)probe offset support): %s:%s+%llu\n",
+			bin, at ? fn : f, (unsigned long long)off);
+		return UINT64_MAX;
+	}
+	if (at) {
+		free(s->func);
+		s->func = xstrdup(fn);
+	}
+	return at;
+}
+
 /* The locations of attach point ap of probe pi. */
 static int resolve_attach(int pi, int ap)
 {
@@ -355,11 +405,13 @@ static int resolve_attach(int pi, int ap)
 	}
 	{
 		struct spec s = { .text = text };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true,
+					   .no_format = !strstr(env.prog_text, "arg") && !strstr(env.prog_text, "retval") };
 		struct loc *locs = NULL;
 		int nl = 0;
 		bool ret = false;
 		const char *kind;
+		uint64_t uaddr = 0;
 
 		if (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t")) {
 			if (n != 3)
@@ -380,6 +432,10 @@ static int resolve_attach(int pi, int ap)
 											       : part[1]);
 			s.func = xstrdup(part[2]);
 			kind = ret ? "uretprobe" : "uprobe";
+			if ((uaddr = uprobe_spot(&s, part[1])) == UINT64_MAX) {
+				spec_free(&s);
+				return -1;
+			}
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
@@ -435,6 +491,8 @@ static int resolve_attach(int pi, int ap)
 			} else if (a->loc.usdt) {
 				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
 					 a->loc.name);
+			} else if (a->loc.user && uaddr) { /* 0.17 names an address probe by its address, in decimal */
+				snprintf(name, sizeof(name), "%s:%s:%llu", kind, a->loc.target, (unsigned long long)uaddr);
 			} else if (a->loc.user) {
 				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
 			} else {
@@ -860,6 +918,7 @@ int bpftrace_main(int argc, char **argv)
 	bool ring = probe_ringbuf();
 	const char *fname;
 
+	bt_usage_args(argc, argv, opts);
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {
 		fprintf(stderr, "ERROR: Invalid output format \"%s\"\nValid formats: 'text', 'json'\n", env.format);
@@ -867,8 +926,10 @@ int bpftrace_main(int argc, char **argv)
 	}
 	if (env.list)
 		return list_probes(env.file ? env.file : env.prog_text);
-	if (!env.prog_text && !env.file)
-		opt_usage_error(&help, "no program given (-e PROGRAM or a file)");
+	if (!env.prog_text && !env.file) { /* as 0.17: the usage, no other word */
+		bt_usage(opts);
+		return tool_finish(2);
+	}
 	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))
 		return 1;
 	fname = env.file && script && strcmp(env.file, "-") ? env.file : "stdin";

@@ -35,6 +35,10 @@ void bt_out_dump(const struct bt_prog *p);
 
 /* --info: the kernel's BPF features in 0.17's layout; the exit code. */
 int bt_info(void);
+/* 0.17's USAGE text (stderr); -h, -V and bad short options before opt_parse (exit). */
+struct opt;
+void bt_usage(const struct opt *opts);
+void bt_usage_args(int argc, char **argv, const struct opt *opts);
 /* --include FILE (searched in dirs, then the system's include folders):
  * its integer #defines, and those of the headers it includes, into p. */
 void bt_include_defines(struct bt_prog *p, const char *file, char **dirs, int ndirs);

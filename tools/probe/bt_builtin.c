@@ -264,7 +264,7 @@ int bt_helper_action(struct bt_prog *p, const char *name, int pos, int end)
 	struct bt_action *a;
 
 	for (int i = 0; i < p->nacts; i++)
-		if (p->acts[i].kind == BA_HELPER && p->acts[i].top == pos && !strcmp(p->acts[i].fmt, name))
+		if (p->acts[i].kind == BA_HELPER && p->acts[i].top == pos && p->acts[i].div == end && !strcmp(p->acts[i].fmt, name))
 			return i;
 	p->acts = xrealloc(p->acts, (size_t)(p->nacts + 1) * sizeof(*p->acts));
 	a = &p->acts[p->nacts];

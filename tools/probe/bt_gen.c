@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "bpf/kallsyms.h"
@@ -168,14 +169,13 @@ static void record_out(struct cg *c, int reg, int off, int size);
 /* -k: when the helper's return in R0 is an error (R0 != 0; a lookup's
  * miss: R0 == 0 with miss), a record {action, R0} for the user side,
  * built on the stack: the heap may hold a printf record being filled. */
-static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
+static void check_act(struct cg *c, int act, bool miss, int ok_op)
 {
 	struct emit *e = c->e;
 	int ok = emit_label(e), rec = gen_stack(c->g, 24);
-	int act = bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end);
 
 	emit_stx(e, 8, R10, (int16_t)(rec + 16), R0);
-	emit_jmpi(e, miss ? BPF_JNE : BPF_JEQ, R0, 0, ok);
+	emit_jmpi(e, ok_op, R0, 0, ok);
 	emit_st(e, 8, R10, (int16_t)rec, act);
 	if (miss)
 		emit_st(e, 8, R10, (int16_t)(rec + 8), 0);
@@ -185,6 +185,24 @@ static void helper_check(struct cg *c, const struct node *n, const char *name, b
 	emit_place(e, ok);
 	emit_ldx(e, 8, R0, R10, (int16_t)(rec + 16));
 	gen_unstack(c->g, 24);
+}
+
+static void helper_check(struct cg *c, const struct node *n, const char *name, bool miss)
+{
+	check_act(c, bt_helper_action(c->p, name, n->kind == N_INDEX ? n->a->pos : n->pos, n->end), miss,
+		  miss ? BPF_JNE : BPF_JEQ);
+}
+
+/* -kk: a read of memory failed (R0 < 0; _str helpers return a length).
+ * 0.17 points at a dereference's '*' alone, at the whole of others. */
+static void read_check(struct gen *g, const struct node *n, const char *name, void *ctx)
+{
+	struct cg *c = ctx;
+	const struct node *l = n;
+
+	while (l->a && (l->kind == N_MEMBER || l->kind == N_INDEX)) /* a->b.c: from a */
+		l = l->a;
+	check_act(c, bt_helper_action(c->p, name, l->pos, n->kind == N_UNARY ? n->pos + 1 : n->end), false, BPF_JSGE);
 }
 
 /* R0 = the value of map expression n in map m, or NULL (helpers clobber
@@ -1274,6 +1292,7 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 				emit_place(e, none);
 				return 0;
 			}
+			gen_read_at(c->g, n);
 			return gen_string_node(c->g, n->a, reg, (int16_t)off, len);
 		}
 		break;
@@ -1831,6 +1850,23 @@ static int stmts(struct cg *c, struct bt_stmt *s, int out)
 	return 0;
 }
 
+/* The ring buffer's bytes.  The kernel maps all of it into the reader at
+ * once (512 KiB of resident memory), which only printf-like records, one
+ * per event, need; exit(), clear(), zero() and print(@map) send a few
+ * bytes per action, and a page or four holds them. */
+static uint32_t ring_bytes(const struct bt_prog *p)
+{
+	uint32_t pg = (uint32_t)sysconf(_SC_PAGESIZE), small = pg > 16384 ? pg : 16384;
+
+	for (int i = 0; i < p->nacts; i++) {
+		enum bt_act k = p->acts[i].kind;
+
+		if (!(k == BA_CLEAR || k == BA_ZERO || k == BA_EXIT || (k == BA_PRINT && p->acts[i].map >= 0)))
+			return 1u << 19;
+	}
+	return small;
+}
+
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 {
 	uint32_t rec = (uint32_t)(p->max_rec < 16 ? 16 : p->max_rec);
@@ -1839,7 +1875,7 @@ int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 
 	if (env && atoi(env) > 0)
 		max_keys = (uint32_t)atoi(env);
-	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 1u << 19, 0)
+	m->events = ring ? obj_new_map(o, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, ring_bytes(p), 0)
 			 : obj_new_map(o, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
 	m->heap = obj_new_map(o, "heap", BPF_MAP_TYPE_PERCPU_ARRAY, 4, (rec + 7) & ~7u, 1, 0);
 	if (m->events < 0 || m->heap < 0)
@@ -1891,6 +1927,8 @@ int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps 
 	if (p->nvars > (int)ARRAY_SIZE(c.var_off))
 		return gen_fail(g, NULL, "too many variables");
 	gen_set_ext(g, ext, &c);
+	if (p->helper_check > 1)
+		gen_set_read_check(g, read_check);
 	out = gen_begin(g);
 	if (p->p[pi].pred) {
 		struct ctype t;

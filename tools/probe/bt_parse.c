@@ -473,6 +473,9 @@ void bt_report_kind(const char *file, const char *text, int pos, int end, const 
 {
 	int line = 1, col, ls = 0, le, len = (int)strlen(text);
 	char shown[512];
+	/* errors on stderr; 0.17 writes a run-time WARNING (a helper's error)
+	 * into the output, stdout or -o FILE, between the lines it explains */
+	FILE *f = strcmp(kind, "WARNING") ? stderr : stdout;
 
 	if (pos < 0 || pos > len)
 		pos = len;
@@ -489,15 +492,15 @@ void bt_report_kind(const char *file, const char *text, int pos, int end, const 
 		le++;
 	if (end > le + 1)
 		end = le + 1;
-	fprintf(stderr, "%s:%d:%d-%d: %s: %s\n", file, line, col, col + (end - pos), kind, msg);
+	fprintf(f, "%s:%d:%d-%d: %s: %s\n", file, line, col, col + (end - pos), kind, msg);
 	snprintf(shown, sizeof(shown), "%.*s", le - ls > 400 ? 400 : le - ls, text + ls);
 	for (char *c = shown; *c; c++)
 		if ((unsigned char)*c < 0x20 && *c != '\t')
 			*c = '?';
-	fprintf(stderr, "%s\n", shown);
+	fprintf(f, "%s\n", shown);
 	for (int i = ls; i < pos && i - ls < 400; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', stderr);
+		fputc(text[i] == '\t' ? '\t' : ' ', f);
 	for (int i = pos; i < end && i - pos < 400; i++)
-		fputc('~', stderr);
-	fputc('\n', stderr);
+		fputc('~', f);
+	fputc('\n', f);
 }

@@ -155,18 +155,17 @@ struct bt_var *bt_find_var(struct bt_prog *p, int probe, const char *name);
  * members, derefs, indexes of those, variables holding them). */
 bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *out)
 {
-	const struct btf *btf = probe_kernel_btf();
 	struct ctype t;
 	uint32_t off, bo, bs;
 
 	switch (n->kind) {
-	case N_CAST:
-		return ctype_parse(n->cast_text, btf, out, NULL) == 0;
+	case N_CAST: /* the kernel's BTF (megabytes) is opened only here and for members of a known type */
+		return ctype_parse(n->cast_text, probe_kernel_btf(), out, NULL) == 0;
 	case N_BINARY: /* pointer arithmetic keeps the pointer's type */
 		return (n->op == '+' || n->op == '-') && bt_ctype_of(p, pi, n->a, out) && ct_is_ptr(out);
 	case N_IDENT:
 		if (!strcmp(n->str, "curtask"))
-			return ctype_parse("struct task_struct *", btf, out, NULL) == 0;
+			return ctype_parse("struct task_struct *", probe_kernel_btf(), out, NULL) == 0;
 		if (n->str[0] == '$') {
 			struct bt_var *v = bt_find_var(p, pi, n->str);
 
@@ -195,7 +194,7 @@ bool bt_ctype_of(struct bt_prog *p, int pi, const struct node *n, struct ctype *
 				return false;
 			t = ct_deref(&t);
 		}
-		if (t.ptr || t.arr || t.base != CT_REC || ctype_member(btf, &t, n->str, out, &off, &bo, &bs) < 0)
+		if (t.ptr || t.arr || t.base != CT_REC || ctype_member(probe_kernel_btf(), &t, n->str, out, &off, &bo, &bs) < 0)
 			return false;
 		return !bs;
 	default:

@@ -39,6 +39,8 @@ struct gen {
 	int nentry;
 	gen_ext_fn ext;
 	void *ext_ctx;
+	gen_read_fn rd;       /* -kk */
+	const struct node *rd_at;
 };
 
 /* x86_64: a 32-bit process's syscalls (cs is __USER32_CS in its saved
@@ -210,6 +212,17 @@ static void read_mem(struct gen *g, enum where w, int reg, int off, int size, bo
 		emit_place(e, kern);
 		emit_call(e, hk);
 		emit_place(e, done);
+	}
+	if (g->rd && g->rd_at) {
+		/* the helper 0.17 calls: by the pointer's address space, else
+		 * the probe's (none for BEGIN, interval...: the old helper) */
+		static const char *const names[] = { "probe_read", "probe_read_str", "probe_read_kernel",
+						     "probe_read_kernel_str", "probe_read_user", "probe_read_user_str" };
+		int as = w == W_USER || (w == W_ANY && g->loc->user) ? 2
+			 : w != W_ANY || (g->loc->mech != M_PERF && g->loc->mech != M_RUN) ? 1 : 0;
+
+		g->rd(g, g->rd_at, names[as * 2 + str], g->ext_ctx);
+		g->rd_at = NULL; /* used: a later read names its own node */
 	}
 }
 
@@ -437,7 +450,9 @@ static int tp_field_type(struct gen *g, const struct tp_field *f, struct ctype *
 		t->arr = 1;
 		return 0;
 	}
-	if (ctype_parse(f->type, kbtf(g), t, NULL) < 0) {
+	/* C's own types need no BTF: the kernel's (megabytes) is opened only
+	 * for the struct and typedef names a format file writes */
+	if (ctype_parse(f->type, NULL, t, NULL) < 0 && ctype_parse(f->type, kbtf(g), t, NULL) < 0) {
 		err_clear();
 		*t = ct_int(f->size == 1 || f->size == 2 || f->size == 4 ? (int)f->size : 8, f->sign);
 		if (f->size > 8 || strchr(f->type, '[')) {
@@ -703,6 +718,7 @@ static bool is_string_lit(const struct node *n) { return n->kind == N_STR; }
 /* Copy the string expression n into (reg + off), size bytes. */
 static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int size)
 {
+	const struct node *at = g->rd_at; /* str(): the call, set by the front end */
 	struct emit *e = &g->e;
 	struct ctype t;
 	enum where w = W_ANY;
@@ -733,6 +749,7 @@ static int cg_string_to(struct gen *g, struct node *n, int reg, int off, int siz
 	emit_st(e, 1, reg, (int16_t)off, 0);
 	emit_jmpi(e, BPF_JEQ, R0, 0, done);
 	emit_mov(e, R3, R0);
+	g->rd_at = at;
 	read_mem(g, w, reg, off, size, true);
 	emit_place(e, done);
 	return 0;
@@ -982,6 +999,7 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 	case N_INDEX:
 		if ((err = cg_addr(g, n, t, &w, &bo, &bs)) < 0)
 			return err;
+		g->rd_at = n;
 		load(g, t, w, bo, bs);
 		return 0;
 	case N_UNARY:
@@ -989,6 +1007,7 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 		case '*':
 			if ((err = cg_addr(g, n, t, &w, &bo, &bs)) < 0)
 				return err;
+			g->rd_at = n;
 			load(g, t, w, 0, 0);
 			return 0;
 		case '&':
@@ -1145,6 +1164,9 @@ void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx)
 	g->ext = fn;
 	g->ext_ctx = ctx;
 }
+
+void gen_set_read_check(struct gen *g, gen_read_fn fn) { g->rd = fn; }
+void gen_read_at(struct gen *g, const struct node *n) { g->rd_at = n; }
 
 int gen_fail(struct gen *g, const struct node *n, const char *msg)
 {

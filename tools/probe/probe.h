@@ -117,6 +117,7 @@ struct resolve_opts {
 	bool want_return;    /* also return probes (r: in trace; funclatency) */
 	bool pattern;        /* funccount style: patterns allowed, tracepoint names "cat:event" */
 	bool fields;         /* the probe reads tracepoint fields (args->...): no raw tracepoints */
+	bool no_format;      /* nor argN/retval of a syscall: the format files are not read */
 	int verbose;
 	int limit;           /* max locations (bcc: 1000) */
 };
@@ -138,6 +139,10 @@ void locs_free(struct loc *l, int n);
 /* bcc's library lookup: path, ld.so.cache "lib<NAME>.so", /proc/PID/maps,
  * PATH.  Malloc'd path or NULL with a message. */
 char *probe_find_library(const char *lib, int pid);
+/* The function of binary lib named name, or (name NULL) the one holding
+ * virtual address addr: its name, address and size.  0 or -ENOENT. */
+int probe_ufunc_find(const char *lib, int pid, const char *name, uint64_t addr, char *out, size_t size,
+		     uint64_t *start, uint64_t *len);
 
 /* ---- code generation (codegen.c) ---- */
 
@@ -191,6 +196,12 @@ void gen_set_entry(struct gen *g, int map, char **names, int n);
 #define GEN_EXT_PASS 1
 typedef int (*gen_ext_fn)(struct gen *g, struct node *n, struct ctype *t, void *ctx);
 void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx);
+/* bpftrace -kk: fn is called after each read of memory (R0: the helper's
+ * return) with the node being read (gen_read_at sets it; a read with
+ * none is not checked), the helper 0.17 names there and the ext ctx. */
+typedef void (*gen_read_fn)(struct gen *g, const struct node *at, const char *helper, void *ctx);
+void gen_set_read_check(struct gen *g, gen_read_fn fn);
+void gen_read_at(struct gen *g, const struct node *n);
 /* A compile error at node n (position for the caret); returns -EINVAL. */
 int gen_fail(struct gen *g, const struct node *n, const char *msg);
 /* The location being compiled. */

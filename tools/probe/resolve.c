@@ -159,6 +159,13 @@ static void tp_choose_mech(struct loc *l, const char *cat, const char *ev, const
 		l->mech = M_RAW_TP;
 }
 
+/* The event's fields, unless the caller reads none of them (a count over
+ * hundreds of syscalls then parses no format files). */
+static int tp_fields(const struct resolve_opts *o, const char *cat, const char *ev, struct loc *l)
+{
+	return o->no_format ? 0 : tp_format_read(cat, ev, &l->fmt);
+}
+
 static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct loc **locs, int *n)
 {
 	char path[512], name[600];
@@ -178,7 +185,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 		l->target = xstrdup(name);
 		snprintf(name, sizeof(name), "%s:%s", s->lib, s->func);
 		l->name = xstrdup(o->pattern ? name : s->func);
-		return tp_format_read(s->lib, s->func, &l->fmt);
+		return tp_fields(o, s->lib, s->func, l);
 	}
 	if (!tracefs_path(path, sizeof(path), "events"))
 		return -ENOENT;
@@ -223,7 +230,7 @@ static int resolve_tp(const struct spec *s, const struct resolve_opts *o, struct
 			l->target = xstrdup(name);
 			snprintf(name, sizeof(name), "%s:%s", c->d_name, e->d_name);
 			l->name = xstrdup(o->pattern ? name : e->d_name);
-			if (tp_format_read(c->d_name, e->d_name, &l->fmt) < 0)
+			if (tp_fields(o, c->d_name, e->d_name, l) < 0)
 				err_clear(); /* counting needs no fields */
 		}
 		closedir(d2);
@@ -435,7 +442,7 @@ static int resolve_kfunc(const struct spec *s, const struct resolve_opts *o, boo
 			snprintf(t, sizeof(t), "syscalls/%s", ev);
 			l->target = xstrdup(t);
 			l->name = xstrdup(s->func);
-			return tp_format_read("syscalls", ev, &l->fmt);
+			return tp_fields(o, "syscalls", ev, l);
 		}
 	}
 	if ((err = match_compile(&m, s->func, o->regex)) < 0)
@@ -731,6 +738,42 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	if (!*n)
 		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 out:
+	return ubin_close(&b, err);
+}
+
+/* The function of binary lib named name, or (name NULL) the one holding
+ * virtual address addr: its name, address and size.  0 or -ENOENT. */
+int probe_ufunc_find(const char *lib, int pid, const char *name, uint64_t addr, char *out, size_t size,
+		     uint64_t *start, uint64_t *len)
+{
+	struct spec s = { .func = (char *)"*" };
+	struct resolve_opts o = { 0 };
+	struct ubin b;
+	int err = -ENOENT;
+
+	if (ubin_open(&b, probe_find_library(lib, pid), &s, &o, false) < 0)
+		return -ENOENT;
+	for (size_t i = 1; i < b.ev.shnum && err; i++) {
+		const Elf64_Shdr *sh = elf_shdr(&b.ev, i);
+		struct elf_symtab st;
+
+		if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) || elf_symtab(&b.ev, sh, &st) < 0)
+			continue;
+		for (size_t k = 1; k < st.count && err; k++) {
+			const Elf64_Sym *sym = elf_sym(&st, k);
+			const char *nm = elf_sym_name(&st, sym);
+
+			if (ELF64_ST_TYPE(sym->st_info) != STT_FUNC || sym->st_shndx == SHN_UNDEF || !sym->st_value || !*nm ||
+			    (name ? strcmp(nm, name) != 0
+				  : addr < sym->st_value || addr - sym->st_value >= (sym->st_size ? sym->st_size : 1)))
+				continue;
+			snprintf(out, size, "%s", nm);
+			*start = sym->st_value;
+			*len = sym->st_size;
+			err = 0;
+		}
+	}
+	err_clear();
 	return ubin_close(&b, err);
 }
 
