@@ -62,7 +62,6 @@ mountsnoop|nm|mountsnoop
 profile|n|profile -p $P
 profile_f|o|profile -f -p $P
 offcputime|n|offcputime -p $P
-offcputime_f|o|offcputime -f -p $P
 wakeuptime|n|wakeuptime
 offwaketime|n|offwaketime
 stackcount|n|stackcount -P t:syscalls:sys_enter_fsync
@@ -71,17 +70,14 @@ tcptop|c|tcptop -C -p $P 1
 runqslower|n|runqslower -p $P 1
 futexctn|n|futexctn -p $P
 biosnoop|c|biosnoop
-biotop|c|biotop -C 1
-syscount|n|syscount -P -p $P
 faults|n|faults -p $P
-faults_f|o|faults -f -p $P
 brkstack|n|brkstack -p $P
 tcppktlat|n|tcppktlat -p $P
-runqlat|n|runqlat -P -p $P
 offwaketime_f|o|offwaketime -f
 wakeuptime_f|o|wakeuptime -f
 stackcount_f|o|stackcount -f -P t:syscalls:sys_enter_fsync
-funcslower|c|funcslower -u 1 -p $P c:getaddrinfo"
+funcslower|c|funcslower -u 1 -p $P c:getaddrinfo
+argdist|p|argdist -p $P -C t:syscalls:sys_enter_openat():char*:args->filename"
 
 # start LABEL ARGS...: the tool in the background ($W/LABEL, .err), its
 # pid in PID_LABEL
