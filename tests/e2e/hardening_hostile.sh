@@ -10,7 +10,7 @@
 # show the name escaped (\x1b]0;X\x07\x0az: proof it saw the process)
 # and, where it shows paths, the path escaped, with no raw control byte
 # in its text output (the top tools' own clear-screen sequence aside),
-# and exit 0 on SIGINT.
+# and exit 0 on SIGINT; meanwhile each keeps its peak RSS within 2 MiB.
 # Run as root from the repository root: sh tests/e2e/hardening_hostile.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -115,6 +115,16 @@ while IFS='|' read -r l want args; do ready "$l"; done < "$W/list"
 kill -USR1 "$P"
 wait_for "$W/helper" '^done' 150 || notok "hostile_ops did not finish: $(cat "$W/helper")"
 sleep 1.5 # (filetop and tcptop report each second)
+# every tool within 2 MiB of peak RSS under this load (issue 22 item 12)
+big=
+while IFS='|' read -r l want args; do
+	eval "p=\$PID_$l"
+	hwm=$(awk '/^VmHWM:/ { print $2 }' /proc/"$p"/status 2>/dev/null)
+	[ -n "$hwm" ] && [ "$hwm" -gt 2048 ] && big="$big $l:${hwm}KiB"
+done < "$W/list"
+if [ -n "${ASAN_OPTIONS:-}" ]; then echo "ok - $T: peak RSS # SKIP a sanitizer build (tests/asan.sh)"
+elif [ -z "$big" ]; then ok "every tool's peak RSS within 2 MiB"
+else notok "peak RSS above 2 MiB:$big"; fi
 for p in $PIDS; do kill -INT "$p"; done
 while IFS='|' read -r l want args; do
 	eval "p=\$PID_$l"
