@@ -10,6 +10,11 @@
 # while it ran) must be gone after; no corebox entry is left in
 # kprobe_events/uprobe_events and no tracefs mount is added.  The random
 # seed is printed (CBX_SEED=N repeats a run).
+# The tools start with the default dispositions, as from an interactive
+# shell or a supervisor: a script's background job inherits SIGINT
+# ignored (no job control), and a SIGINT that comes before a tool's
+# handler is installed is then lost, by that convention (env
+# --default-signal undoes it; without it only SIGTERM and SIGHUP are sent).
 # Run as root from the repository root: sh tests/e2e/hardening_signals.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -52,9 +57,12 @@ hardirqs"
 echo "$TOOLS" > "$W/tools"
 ntools=$(wc -l < "$W/tools")
 # rounds x tools lines: "delay_ms signal"
-awk -v seed="$SEED" -v n=$((5 * ntools)) 'BEGIN {
-	srand(seed); split("INT TERM HUP", s, " ")
-	for (i = 0; i < n; i++) printf "%d %s\n", int(rand() * 700), s[1 + int(rand() * 3)]
+DFL="env --default-signal=INT,QUIT"
+SIGS="INT TERM HUP"
+$DFL true 2> /dev/null || { DFL=; SIGS="TERM HUP"; }
+awk -v seed="$SEED" -v n=$((5 * ntools)) -v sigs="$SIGS" 'BEGIN {
+	srand(seed); k = split(sigs, s, " ")
+	for (i = 0; i < n; i++) printf "%d %s\n", int(rand() * 700), s[1 + int(rand() * k)]
 }' > "$W/plan"
 tracefs_events() { cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events 2>/dev/null | grep -c corebox; }
 ev0=$(tracefs_events)
@@ -76,7 +84,7 @@ while [ $round -lt 5 ]; do
 	while IFS= read -r cmd; do
 		i=$((i + 1))
 		# shellcheck disable=SC2086
-		"$CB" $cmd > /dev/null 2> "$W/err.$round.$i" &
+		$DFL "$CB" $cmd > /dev/null 2> "$W/err.$round.$i" &
 		PIDS="$PIDS $!"
 		echo "$! $i $(sed -n "$((round * ntools + i))p" "$W/plan")" >> "$W/runs.$round"
 	done < "$W/tools"
