@@ -68,7 +68,7 @@ tracefs_events() { cat /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/upr
 ev0=$(tracefs_events)
 mnt0=$(grep -c ' tracefs ' /proc/mounts)
 : > "$W/seen"
-bad= nrun=0 n0=0
+bad='' nrun=0 n0=0
 
 # the ids of the BPF programs and links the running tools hold, one grep
 sample() {
@@ -92,7 +92,7 @@ while [ $round -lt 5 ]; do
 	# sampled every ~20 ms meanwhile
 	start=$(date +%s%N)
 	pending=$ntools
-	while [ $pending -gt 0 ]; do
+	while [ "$pending" -gt 0 ]; do
 		now=$((($(date +%s%N) - start) / 1000000))
 		pending=0
 		while read -r pid idx ms sig; do
@@ -117,7 +117,7 @@ while [ $round -lt 5 ]; do
 		rc=$?
 		case $sig in INT) k=130 ;; TERM) k=143 ;; HUP) k=129 ;; esac
 		[ $rc = 0 ] && n0=$((n0 + 1))
-		if [ $rc != 0 ] && [ $rc != $k ]; then
+		if [ "$rc" != 0 ] && [ "$rc" != "$k" ]; then
 			bad="$bad [round $round: $(sed -n "${idx}p" "$W/tools"), SIG$sig at $ms ms: status $rc: $(head -c 200 "$W/err.$round.$idx" | tr '\n' ' ')]"
 		fi
 	done < "$W/runs.$round"
@@ -125,8 +125,8 @@ while [ $round -lt 5 ]; do
 done
 PIDS=
 
-[ -z "$bad" ] && ok "$nrun signals at random start-up moments (seed $SEED): each tool ended with 0 ($n0) or the signal's default status" ||
-	notok "seed $SEED:$bad"
+if [ -z "$bad" ]; then ok "$nrun signals at random start-up moments (seed $SEED): each tool ended with 0 ($n0) or the signal's default status"
+else notok "seed $SEED:$bad"; fi
 
 sort -u "$W/seen" > "$W/ours"
 # (snoop_left: the kernel frees some a little after the holder exits)
@@ -143,8 +143,8 @@ nlink=$(grep -c '^link ' "$W/ours")
 if [ "$nprog" -lt 5 ]; then notok "only $nprog BPF programs seen held by the tools (sampling found too little to judge)"
 elif [ -z "$left" ]; then ok "$nprog programs and $nlink links seen held, none left after the tools exited"
 else notok "left after exit: $(echo "$left" | head -5 | tr '\n' '|')"; fi
-[ "$(tracefs_events)" = "$ev0" ] && ok "no corebox kprobe/uprobe event left in tracefs" ||
-	notok "corebox events left in tracefs: $(grep corebox /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events | head -3)"
-[ "$(grep -c ' tracefs ' /proc/mounts)" = "$mnt0" ] && ok "no tracefs mount added" ||
-	notok "tracefs mounts: $mnt0 -> $(grep -c ' tracefs ' /proc/mounts)"
+if [ "$(tracefs_events)" = "$ev0" ]; then ok "no corebox kprobe/uprobe event left in tracefs"
+else notok "corebox events left in tracefs: $(grep corebox /sys/kernel/tracing/kprobe_events /sys/kernel/tracing/uprobe_events | head -3)"; fi
+if [ "$(grep -c ' tracefs ' /proc/mounts)" = "$mnt0" ]; then ok "no tracefs mount added"
+else notok "tracefs mounts: $mnt0 -> $(grep -c ' tracefs ' /proc/mounts)"; fi
 [ "$fails" = 0 ]
