@@ -740,7 +740,7 @@ static int load(struct obj *o, const struct obj_opts *opts)
 		if (tried && refused == tried) { /* the first one's reason */
 			for (size_t i = 0; i < o->nr_progs; i++)
 				if (o->progs[i].load_err) {
-					err = err_set(EINVAL, "%s", o->progs[i].load_err);
+					err = err_set_lines(EINVAL, "%s", o->progs[i].load_err); /* (escaped, its lines kept) */
 					break;
 				}
 			goto fail;

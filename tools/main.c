@@ -8,6 +8,7 @@
  *   corebox --version */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,22 @@ static int install(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
+/* A job a script starts in the background inherits SIGINT ignored.
+ * Every tool takes SIGINT as "stop" once its handler is in, which many
+ * install only after loading: a SIGINT before that was lost and the tool
+ * ran on.  Start from the default instead: before the handler it ends
+ * the tool at once, as for a foreground one. */
+static const struct applet *run_tool(const struct applet *a)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGINT, NULL, &sa) == 0 && sa.sa_handler == SIG_IGN)
+		signal(SIGINT, SIG_DFL);
+	tool_applet = a->name;
+	tool_applet_summary = a->summary;
+	return a;
+}
+
 int main(int argc, char **argv)
 {
 	const char *base = argc > 0 && argv[0] ? strrchr(argv[0], '/') : NULL;
@@ -199,11 +216,8 @@ int main(int argc, char **argv)
 
 	base = base ? base + 1 : (argc > 0 && argv[0] ? argv[0] : "corebox");
 	a = find_applet(base);
-	if (a && is_tool(a)) {
-		tool_applet = a->name;
-		tool_applet_summary = a->summary;
-		return tool_finish(a->main(argc, argv));
-	}
+	if (a && is_tool(a))
+		return tool_finish(run_tool(a)->main(argc, argv));
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -234,6 +248,8 @@ int main(int argc, char **argv)
 		strbuf_free(&name);
 		return 2;
 	}
+	if (is_tool(a))
+		return tool_finish(run_tool(a)->main(argc - 1, argv + 1));
 	tool_applet = a->name;
 	tool_applet_summary = a->summary;
 	return tool_finish(a->main(argc - 1, argv + 1));

@@ -307,6 +307,11 @@ timeout 10 "$CB" argdist -d 1 -C 't:sched:sched_switch():int:args->next_comm' > 
 if [ $rc = 2 ] && grep -q 'next_comm is a char array.*char\*' "$W/aerr" && grep -q '^  *\^$' "$W/aerr"; then
 	ok "argdist: a char array as int: type error with a caret, exit 2"
 else notok "argdist: char array as int: rc $rc: $(tr '\n' '|' < "$W/aerr" | head -c 300)"; fi
+# cast to an int it was still its address, shifted: refused before loading too
+timeout 10 "$CB" argdist -d 1 -C 't:sched:sched_switch():int:(int)args->next_comm' > /dev/null 2> "$W/aerr"; rc=$?
+if [ $rc = 2 ] && grep -q 'an array cast to a narrower integer' "$W/aerr" && grep -q '^  *\^$' "$W/aerr" && ! grep -q verifier "$W/aerr"; then
+	ok "argdist: a char array cast to int: type error with a caret, exit 2"
+else notok "argdist: char array cast to int: rc $rc: $(tr '\n' '|' < "$W/aerr" | head -c 300)"; fi
 timeout 10 "$CB" argdist -d 1 -i 1 -C 't:sched:sched_switch():char*:args->next_comm' > "$W/acomm" 2> "$W/aerr"; rc=$?
 if [ $rc = 0 ] && grep -q 'args->next_comm = [^ ]' "$W/acomm"; then ok "argdist: the char array as char*: counted as text"
 else notok "argdist: char array as char*: rc $rc: $(head -c 300 "$W/aerr")"; fi

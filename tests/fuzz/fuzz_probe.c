@@ -1,7 +1,12 @@
 /* libFuzzer harness: the dynamic-tracing tools' text inputs (probe
  * grammars, C expressions and types, tracepoint formats, -r patterns),
  * and the code generator on whatever parses, against a made-up location
- * (no kernel, no BTF: the kernel's BTF is switched off).
+ * (no kernel, no BTF: the kernel's BTF is switched off).  The five
+ * tools' parsers: trace (selector 0), argdist (2), and funccount,
+ * stackcount and funclatency (1, the pattern grammar); each parsed probe
+ * is compiled as the tool compiles it: trace's and argdist's filter and
+ * values, the pattern tools' prologue, count, log2 slot and stack
+ * frame.
  *
  * Input: one selector byte, then the text (NUL-terminated copy). */
 #include <stdint.h>
@@ -57,6 +62,16 @@ static void generate(const struct spec *s)
 				   : gen_value(g, s->args[i].text, s->args[i].pos, &t)) < 0)
 				err_clear();
 		}
+		if (!s->nargs) { /* a pattern tool's body: a count, a log2 slot */
+			int key = gen_stack(g, 8), val = gen_stack(g, 16);
+
+			emit_st(gen_emit(g), 4, R10, (int16_t)key, (int32_t)m);
+			gen_hash_inc(g, 0, key, val);
+			emit_ldx(gen_emit(g), 8, R1, R10, (int16_t)val);
+			gen_log2l(g);
+			gen_lookup(g, 1, key, out);
+			gen_unstack(g, 16);
+		}
 		gen_end(g, out);
 		if (emit_finish(gen_emit(g)) < 0)
 			err_clear();
@@ -88,8 +103,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		break;
 	case 1:
-		if (spec_parse_pattern(text, &s, &pos) == 0)
+		if (spec_parse_pattern(text, &s, &pos) == 0) {
+			generate(&s);
 			spec_free(&s);
+		}
 		break;
 	case 2:
 		if (spec_parse_argdist(text, &s, &pos) == 0) {

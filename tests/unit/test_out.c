@@ -66,6 +66,21 @@ static void print_header_row(void)
 	out_row(&tab, row);
 }
 
+/* a COMM column cut at 10 ("%-10.10s", as tcpstates) */
+static const struct out_col cut_cols[] = { { "comm", "COMM", "%-10.10s|\n", OUT_STR } };
+static const struct out_table cut_tab = OUT_TABLE(NULL, cut_cols);
+static union out_val cut_row[1];
+
+static void print_cut_rows(void)
+{
+	static const char *const comms[] = { "\033]0;X\a\nz", "a\\b\033cdefghij", "printable-comm-x", "a\\b" };
+
+	for (size_t i = 0; i < sizeof(comms) / sizeof(comms[0]); i++) {
+		cut_row[0].s = comms[i];
+		out_row(&cut_tab, cut_row);
+	}
+}
+
 static void print_doc(void)
 {
 	static const struct out_hist h = { "latency", "latency", "usecs" };
@@ -140,6 +155,12 @@ int main(void)
 	row[C_ARGS].strv.p = argv_;
 	row[C_ARGS].strv.size = sizeof(argv_);
 	out_show(&tab, C_LAT, false);
+	/* a column cut at a width: between escapes (never "\x1b]0;X\x"),
+	 * printable text cut as printf cuts it */
+	s = capture(print_cut_rows);
+	T_OK(!strcmp(s, "\\x1b]0;X  |\na\\\\b\\x1bcd|\nprintable-|\na\\b       |\n"),
+	     "text: a cut column is cut between escapes:\n%s", s);
+	free(s);
 
 	/* ---- the event's cgroup (--show-cgroup, JSON "cgroup") ---- */
 	out_cfg.cgroup_column = true;

@@ -123,10 +123,18 @@ static void text_cell(FILE *f, const struct out_col *c, const union out_val *v)
 		break;
 	}
 	default: {
+		const char *s = v->s ? v->s : "", *dot = strpbrk(fmt, ".s");
 		struct strbuf b = { 0 };
+		char cut[64];
 
+		/* a column cut at a width ("%-12.12s") is cut between escapes,
+		 * never inside one ("\x1b]0;X\x" would read as a broken escape) */
+		if (dot && *dot == '.' && (size_t)atoi(dot + 1) < sizeof(cut) && str_needs_escape(s, NULL)) {
+			fprintf(f, fmt, str_escape(cut, (size_t)atoi(dot + 1) + 1, s, NULL));
+			break;
+		}
 		strbuf_reset(&b);
-		out_escaped(&b, v->s ? v->s : "");
+		out_escaped(&b, s);
 		fprintf(f, fmt, b.s);
 		strbuf_free(&b);
 		break;

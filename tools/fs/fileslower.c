@@ -63,17 +63,10 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
-/* bcc's "%-14.14s": COMM cut at 14 */
-static void comm_text(FILE *f, const struct out_col *c, const union out_val *v)
-{
-	(void)c;
-	fprintf(f, "%-14.14s ", v->s);
-}
-
 enum { C_TIME, C_COMM, C_TID, C_D, C_BYTES, C_LAT, C_FILE };
 static const struct out_col cols[] = {
 	[C_TIME] = { "time_s", "TIME(s)", "%-8.3f ", OUT_FLOAT, .hfmt = "%-8s " },
-	[C_COMM] = { "comm", "COMM", "%-14s ", OUT_STR, .text = comm_text },
+	[C_COMM] = { "comm", "COMM", "%-14.14s ", OUT_STR }, /* bcc's: cut at 14 */
 	[C_TID] = { "tid", "TID", "%-6lld ", OUT_INT, .hfmt = "%-6s " },
 	[C_D] = { "dir", "D", "%s ", OUT_STR, .hfmt = "%1s " },
 	[C_BYTES] = { "bytes", "BYTES", "%-7llu ", OUT_UINT, .hfmt = "%-7s " },

@@ -244,14 +244,19 @@ static int attach_one(struct prog *p, const char *tool, int *first_err, char *fi
 }
 
 /* obj_load names the object in its messages ("argdist: program ..."), and
- * the tools name their object after themselves: say the name once. */
+ * the tools name their object after themselves: say the name once.  Such
+ * a message is lib/err.c's, escaped there, a verifier log keeping its
+ * lines: printed as it is (tool_err would escape those line ends). */
 static void load_error(const char *tool)
 {
 	const char *m = err_msg();
 	size_t n = strlen(tool);
 
-	if (!strncmp(m, tool, n) && m[n] == ':' && m[n + 1] == ' ')
-		m += n + 2;
+	if (!strncmp(m, tool, n) && m[n] == ':' && m[n + 1] == ' ') {
+		fflush(stdout);
+		fprintf(stderr, "%s\n", m);
+		return;
+	}
 	tool_err(tool, "%s", m);
 }
 

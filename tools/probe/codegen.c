@@ -1061,6 +1061,10 @@ static int cg_value(struct gen *g, struct node *n, struct ctype *t)
 			return gfail(g, n, "%s", err_msg());
 		if ((err = cg_value(g, n->a, &from)) < 0)
 			return err;
+		/* an array's value is its address (in a tracepoint's record, a
+		 * context pointer the verifier refuses to shift): not a number */
+		if (from.arr && n->cast.base == CT_INT && !n->cast.ptr && !n->cast.arr && n->cast.size < 8)
+			return gfail(g, n, "an array cast to a narrower integer (its address, cut): index it, or take a char array as a string (char *)%s", "");
 		*t = n->cast;
 		if (from.user)
 			t->user = true;

@@ -92,13 +92,13 @@ static void fold_rec(struct stacks *s, const void *key, const void *val, uint64_
 static void print_rec(struct stacks *s, const void *key, const void *val, uint64_t us)
 {
 	const struct offwake_key *k = key;
-	char comm[STACKTOOL_COMM_LEN + 1];
+	char comm[STACKTOOL_COMM_TEXT];
 	int32_t wk = sid(k->w_k_stack_id, env.user_only), wu = sid(k->w_u_stack_id, env.kernel_only);
 	int32_t tk = sid(k->t_k_stack_id, env.user_only), tu = sid(k->t_u_stack_id, env.kernel_only);
 	int nu, nk;
 
 	if (k->waker[0])
-		printf("    %-16s %s %u\n", "waker:", stacktool_comm(comm, k->waker), k->w_tgid);
+		printf("    %-16s %s %u\n", "waker:", stacktool_comm_text(comm, k->waker), k->w_tgid);
 	else /* no sched_waking seen for it: a timer, an interrupt, or before tracing */
 		printf("    %-16s %s\n", "waker:", "[unknown]");
 	nu = wu == STACK_OMIT ? 0 : stacks_print_frames(s, stdout, "    ", wu, (int)k->w_tgid, 1, 0);
@@ -111,7 +111,7 @@ static void print_rec(struct stacks *s, const void *key, const void *val, uint64
 		printf("    -\n");
 	if (tu != STACK_OMIT)
 		stacks_print_frames(s, stdout, "    ", tu, (int)k->t_tgid, 0, 0);
-	printf("    %-16s %s %u\n", "target:", stacktool_comm(comm, k->target), k->t_pid);
+	printf("    %-16s %s %u\n", "target:", stacktool_comm_text(comm, k->target), k->t_pid);
 	printf("        %llu\n\n", (unsigned long long)us);
 }
 

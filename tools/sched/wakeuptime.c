@@ -74,10 +74,9 @@ static void fold_rec(struct stacks *s, const void *key, const void *val, uint64_
 	char comm[STACKTOOL_COMM_LEN + 1];
 
 	strbuf_reset(line);
-	strbuf_add(line, stacktool_comm(comm, k->waker));
+	stacks_fold_name(line, stacktool_comm(comm, k->waker));
 	stacks_fold_frames(s, line, k->w_k_stack_id, -1, 0, 0);
-	strbuf_add(line, ";");
-	strbuf_add(line, stacktool_comm(comm, k->target));
+	stacks_fold_name(line, stacktool_comm(comm, k->target));
 }
 
 /* libbpf-tools layout: target, waker stack leaf first with addresses,
@@ -85,17 +84,17 @@ static void fold_rec(struct stacks *s, const void *key, const void *val, uint64_
 static void print_rec(struct stacks *s, const void *key, const void *val, uint64_t us)
 {
 	const struct wakeup_key *k = key;
-	char target[STACKTOOL_COMM_LEN + 1], waker[STACKTOOL_COMM_LEN + 1], sym[256];
+	char target[STACKTOOL_COMM_TEXT], waker[STACKTOOL_COMM_TEXT], sym[256];
 	const uint64_t *ips;
 	int n;
 
-	printf("\n\t%-16s %s\n", "target:", stacktool_comm(target, k->target));
+	printf("\n\t%-16s %s\n", "target:", stacktool_comm_text(target, k->target));
 	n = stacks_read(s, k->w_k_stack_id, 1, &ips);
 	if (n < 0)
 		printf("\t%-16s [Missed Kernel Stack]\n", "");
 	for (int i = 0; i < n; i++)
 		printf("\t%-16llx %s\n", (unsigned long long)ips[i], stacks_ksym(s, ips[i], sym, sizeof(sym)));
-	printf("\t%16s %s\n", "waker:", stacktool_comm(waker, k->waker));
+	printf("\t%16s %s\n", "waker:", stacktool_comm_text(waker, k->waker));
 	printf("\t%llu\n", (unsigned long long)us);
 }
 

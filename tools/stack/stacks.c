@@ -10,20 +10,25 @@
 #include "err.h"
 #include "util.h"
 
-/* A folded frame: ';' would split it and control characters would break
- * the line, so replace them. */
+/* A folded frame: control characters escaped as in every text column
+ * (they would break the line), ';' (it would split the frame) as ':'. */
 static void fold_add(struct strbuf *b, const char *s, const char *suffix)
 {
 	if (b->len)
 		strbuf_add(b, ";");
 	size_t at = b->len;
 
-	strbuf_add(b, s);
+	strbuf_add_escaped(b, s, NULL); /* (out_escaped's rule) */
 	for (char *p = b->s + at; *p; p++)
-		if (*p == ';' || (unsigned char)*p < ' ')
-			*p = *p == ';' ? ':' : '?';
+		if (*p == ';')
+			*p = ':';
 	if (suffix)
 		strbuf_add(b, suffix);
+}
+
+void stacks_fold_name(struct strbuf *b, const char *name)
+{
+	fold_add(b, name, NULL);
 }
 
 /* ---- set-up ---- */
@@ -320,7 +325,9 @@ void stacks_print(struct stacks *s, FILE *f, const struct stack_rec *r)
 			fprintf(f, "    --\n");
 		stacks_print_frames(s, f, "    ", r->uid, r->pid, 0, 0);
 	}
-	fprintf(f, "    %-16s %s (%d)\n", "-", r->comm, r->pid);
+	fprintf(f, "    %-16s ", "-");
+	fputs_escaped(r->comm ? r->comm : "", NULL, f);
+	fprintf(f, " (%d)\n", r->pid);
 	fprintf(f, "        %llu\n\n", (unsigned long long)r->value);
 }
 

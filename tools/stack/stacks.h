@@ -145,6 +145,10 @@ int stacks_print_frames(struct stacks *s, FILE *f, const char *indent, int32_t i
 int stacks_fold_frames(struct stacks *s, struct strbuf *b, int32_t id, int pid,
 		       int leaf_first, unsigned skip);
 
+/* Append ";name" (no ';' when b is empty): a comm or frame of a folded
+ * line, escaped as every text column, its ';' as ':'. */
+void stacks_fold_name(struct strbuf *b, const char *name);
+
 /* Multi-line record (libbpf-tools profile/offcputime):
  *	    kernel frames, leaf first ("    name")
  *	    --                                   (STACKS_DELIM, both present)

@@ -170,6 +170,13 @@ const char *stacktool_comm(char buf[STACKTOOL_COMM_LEN + 1], const char *comm)
 	return buf;
 }
 
+const char *stacktool_comm_text(char buf[STACKTOOL_COMM_TEXT], const char *comm)
+{
+	char c[STACKTOOL_COMM_LEN + 1];
+
+	return str_escape(buf, STACKTOOL_COMM_TEXT, stacktool_comm(c, comm), NULL);
+}
+
 int stacktool_report(struct obj *o, const struct stacktool_env *e, const struct stacktool_report *r)
 {
 	const char *name = tool_applet;

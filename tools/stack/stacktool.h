@@ -86,6 +86,9 @@ void stacktool_wait(const struct stacktool_env *e);
 
 /* NUL-terminated copy of a STACKTOOL_COMM_LEN comm field; returns buf. */
 const char *stacktool_comm(char buf[STACKTOOL_COMM_LEN + 1], const char *comm);
+/* The same for a text line: escaped as every text column (out_escaped). */
+#define STACKTOOL_COMM_TEXT (4 * STACKTOOL_COMM_LEN + 1)
+const char *stacktool_comm_text(char buf[STACKTOOL_COMM_TEXT], const char *comm);
 
 /* The report at exit.  Records of the counts map are sorted by the u64
  * at the start of each value (descending or not); the value shown is

@@ -1136,15 +1136,18 @@ char *usyms_format(struct usyms *us, int pid, uint64_t addr, int with_offset, in
 {
 	struct usym u;
 
+	/* names from the traced binaries: escaped as every text column
+	 * (a symbol may hold ESC or a newline: printable ones are unchanged) */
 	if (usyms_lookup(us, pid, addr, &u) == 0) {
+		size_t n = strlen(str_escape(buf, size, u.name, NULL));
+
 		if (with_offset)
-			snprintf(buf, size, "%s+0x%llx", u.name, (unsigned long long)u.offset);
-		else
-			snprintf(buf, size, "%s", u.name);
+			snprintf(buf + n, size - n, "+0x%llx", (unsigned long long)u.offset);
 	} else if (with_module && u.module) {
 		const char *b = strrchr(u.module, '/');
+		char m[256];
 
-		snprintf(buf, size, "[unknown] (%s)", b ? b + 1 : u.module);
+		snprintf(buf, size, "[unknown] (%s)", str_escape(m, sizeof(m), b ? b + 1 : u.module, NULL));
 	} else {
 		snprintf(buf, size, "[unknown]");
 	}

@@ -252,7 +252,7 @@ static void fold_line(const uint8_t *rec, const char *comm, int32_t kid, int32_t
 	int nu = 0;
 
 	strbuf_reset(&b);
-	out_escaped(&b, comm);
+	stacks_fold_name(&b, comm);
 	if (env.ustack && uid >= 0)
 		nu = stacks_fold_frames(&env.stk, &b, uid, tgid, 0, 0);
 	if (env.kstack && kid >= 0) {
@@ -346,14 +346,11 @@ static int on_event(void *ctx, const void *data, size_t size)
 			strbuf_addf(&line, "%-10.6f ", (double)(start - env.first_start) / 1e9);
 		}
 		{
-			struct strbuf safe = { 0 }; /* the thread names itself: escaped */
+			char safe[15]; /* the thread names itself: escaped, cut at 14 between escapes */
 
-			strbuf_reset(&safe);
-			out_escaped(&safe, comm);
-			strbuf_addf(&line, "%-14.14s %-6u %7.2f %16llx %s ", safe.s, tgid,
+			strbuf_addf(&line, "%-14s %-6u %7.2f %16llx %s ", str_escape(safe, sizeof(safe), comm, NULL), tgid,
 				    (double)dur / (env.min_us_set ? 1e3 : 1e6), (unsigned long long)ret,
 				    env.funcs[id]);
-			strbuf_free(&safe);
 		}
 		for (int i = 0; i < env.nargs; i++) {
 			uint64_t a;

@@ -209,7 +209,7 @@ static int report(void *ctx)
 	for (size_t i = 0; i < d.n; i++) {
 		const struct key *k = map_dump_key(&d, i);
 		uint64_t v;
-		char comm[17];
+		char comm[17], text[4 * 16 + 1];
 		uint32_t vt;
 		int pid;
 
@@ -218,11 +218,12 @@ static int report(void *ctx)
 		pid = (int)(k->tgid != 0xffffffff ? k->tgid : vt);
 		memcpy(comm, k->comm, 16);
 		comm[16] = 0;
+		str_escape(text, sizeof(text), comm, NULL); /* as every text column */
 		bpf_map_delete(fd, k);
 		err_clear();
 		/* the folded line: -f, --svg, the Prometheus label, JSON */
 		strbuf_reset(&line);
-		strbuf_add(&line, comm);
+		stacks_fold_name(&line, comm);
 		fold_frames(s, &line, k->uid, pid, false);
 		if (delim)
 			strbuf_add(&line, ";-");
@@ -253,7 +254,7 @@ static int report(void *ctx)
 			s->lost = lost;
 		}
 		if (!pt.pid && k->tgid != 0xffffffff)
-			printf("    %s [%d]\n", comm, (int)k->tgid);
+			printf("    %s [%d]\n", text, (int)k->tgid);
 		printf("    %llu\n\n", (unsigned long long)v);
 	}
 	strbuf_free(&line);
