@@ -25,15 +25,16 @@ static uint32_t name_hash(const char *s)
 static void build_index(struct btf *btf)
 {
 	uint32_t named = 0, cap = 16, i;
+	const struct btf_type *t = (const struct btf_type *)btf->types;
 
-	for (i = 0; i < btf->nr; i++)
-		if (((const struct btf_type *)(btf->types + btf->offs[i]))->name_off)
+	for (i = 0; i < btf->nr; i++, t = btf_next_type(t))
+		if (t->name_off)
 			named++;
 	while (cap < named * 2u)
 		cap <<= 1;
 	btf->names = xcalloc(cap, sizeof(*btf->names));
-	for (i = 0; i < btf->nr; i++) {
-		const struct btf_type *t = (const struct btf_type *)(btf->types + btf->offs[i]);
+	t = (const struct btf_type *)btf->types;
+	for (i = 0; i < btf->nr; i++, t = btf_next_type(t)) {
 		uint32_t slot;
 
 		if (!t->name_off)
@@ -64,7 +65,7 @@ void prep_begin(struct btf *btf, struct prep_pass *pp, const struct btf_wanted *
 	pp->bits = xcalloc(1u << (PREP_BITS - 3), 1);
 	/* FUNC types share the filter (8 KiB less at the peak: a tool's
 	 * peak RSS is ~1.2 MiB); prep_match skips the type-only names */
-	pp->fbits = nf ? pp->bits : NULL;
+	pp->kinds = nf ? ~0u : ~(1u << BTF_KIND_FUNC);
 	for (size_t i = 0; i < nt + nf; i++) {
 		struct btf_prepared *p = &btf->prep[btf->nr_prep + i];
 		const char *name = i < nt ? want->types[i] : want->funcs[i - nt];
@@ -74,19 +75,33 @@ void prep_begin(struct btf *btf, struct prep_pass *pp, const struct btf_wanted *
 		p->ids = NULL;
 		p->nr = 0;
 		p->no_funcs = i < nt;
-		pp->pfx[i] = prefix4(name, name + strlen(name) + 1);
+		pp->pfx[i] = prefix8(name, name + strlen(name) + 1);
 		sl = prep_slot(pp->pfx[i]);
 		pp->bits[sl >> 3] |= (uint8_t)(1u << (sl & 7));
 	}
 	btf->nr_prep += pp->n;
 }
 
-void prep_match(struct btf *btf, struct prep_pass *pp, uint32_t k, const char *s, uint32_t pf, bool func)
+/* Is the name at s (in strings ending at end) name, whose first 8 bytes
+ * (pf) it shares?  The rest 8 bytes at a time too: the ~1,000
+ * trace_event_raw_* types share 16 bytes with a tracepoint's record. */
+static bool same_name(const char *name, const char *s, const char *end, uint64_t pf)
+{
+	const char *name_end = name + strlen(name) + 1;
+
+	/* a chunk without a NUL has a non-zero last byte: more follows */
+	for (size_t off = 8; pf >> 56; off += 8)
+		if ((pf = prefix8(name + off, name_end)) != prefix8(s + off, end))
+			return false;
+	return true;
+}
+
+void prep_match(struct btf *btf, struct prep_pass *pp, uint32_t k, const char *s, uint64_t pf, bool func)
 {
 	for (uint32_t i = 0; i < pp->n; i++) {
 		struct btf_prepared *p = &btf->prep[pp->first + i];
 
-		if ((func && p->no_funcs) || pp->pfx[i] != pf || strcmp(p->name, s))
+		if ((func && p->no_funcs) || pp->pfx[i] != pf || !same_name(p->name, s, btf->strs + btf->strs_len, pf))
 			continue;
 		p->ids = xrealloc(p->ids, (p->nr + 1) * sizeof(*p->ids));
 		p->ids[p->nr++] = btf->start_id + k;
@@ -96,18 +111,19 @@ void prep_match(struct btf *btf, struct prep_pass *pp, uint32_t k, const char *s
 void prep_end(struct prep_pass *pp)
 {
 	free(pp->pfx);
-	free(pp->bits); /* fbits is bits or NULL */
+	free(pp->bits);
 	memset(pp, 0, sizeof(*pp));
 }
 
 void btf_find_prepare_wanted(const struct btf *cbtf, const struct btf_wanted *want)
 {
 	struct btf *btf = (struct btf *)cbtf; /* a cache, like the index */
+	const struct btf_type *t = (const struct btf_type *)btf->types;
 	struct prep_pass pp;
 
 	prep_begin(btf, &pp, want);
-	for (uint32_t k = 0; pp.n && k < btf->nr; k++)
-		prep_visit(btf, &pp, k, (const struct btf_type *)(btf->types + btf->offs[k]));
+	for (uint32_t k = 0; pp.n && k < btf->nr; k++, t = btf_next_type(t))
+		prep_visit(btf, &pp, k, t);
 	prep_end(&pp);
 }
 
@@ -126,11 +142,10 @@ void btf_find_prepare_types(const struct btf *btf, const char *const *names, siz
 /* Own types named name, lowest id first (the index's order too). */
 static int scan_own(const struct btf *btf, const char *name, bool no_funcs, int (*fn)(uint32_t, void *), void *ctx)
 {
+	const struct btf_type *t = (const struct btf_type *)btf->types;
 	int r;
 
-	for (uint32_t k = 0; k < btf->nr; k++) {
-		const struct btf_type *t = (const struct btf_type *)(btf->types + btf->offs[k]);
-
+	for (uint32_t k = 0; k < btf->nr; k++, t = btf_next_type(t)) {
 		if (t->name_off && !(no_funcs && btf_kind(t) == BTF_KIND_FUNC) && !strcmp(btf_name(btf, t), name) &&
 		    (r = fn(btf->start_id + k, ctx)))
 			return r;

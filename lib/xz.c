@@ -62,7 +62,9 @@ static void normalize(struct xz *x)
 	}
 }
 
-static unsigned bit(struct xz *x, uint16_t *p)
+/* Inline where most bits are decoded (the literal loops: 8 a byte),
+ * called elsewhere. */
+static inline __attribute__((always_inline)) unsigned bit_inline(struct xz *x, uint16_t *p)
 {
 	uint32_t bound = (x->range >> 11) * *p;
 	unsigned b;
@@ -77,8 +79,16 @@ static unsigned bit(struct xz *x, uint16_t *p)
 		*p -= *p >> 5;
 		b = 1;
 	}
-	normalize(x);
+	if (x->range < (1u << 24)) {
+		x->range <<= 8;
+		x->code = x->code << 8 | next_byte(x);
+	}
 	return b;
+}
+
+static unsigned bit(struct xz *x, uint16_t *p)
+{
+	return bit_inline(x, p);
 }
 
 static unsigned tree(struct xz *x, uint16_t *p, int n)
@@ -198,14 +208,14 @@ static int lzma_chunk(struct xz *x, size_t usize)
 					unsigned b = mb >> 7 & 1, got;
 
 					mb <<= 1;
-					got = bit(x, &p[((1 + b) << 8) + sym]);
+					got = bit_inline(x, &p[((1 + b) << 8) + sym]);
 					sym = sym << 1 | got;
 					if (got != b)
 						break;
 				}
 			}
 			while (sym < 0x100)
-				sym = sym << 1 | bit(x, &p[sym]);
+				sym = sym << 1 | bit_inline(x, &p[sym]);
 			x->out[x->len++] = (uint8_t)sym;
 			x->state = s < 4 ? 0 : s < 10 ? s - 3 : s - 6;
 			continue;

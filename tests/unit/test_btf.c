@@ -379,6 +379,107 @@ static void test_prepared_parse(void)
 	free(blob);
 }
 
+/* Names the prepared pass must tell apart by more than their first 8
+ * bytes (prefix8): 16 shared bytes (trace_event_raw_*), exactly 8 or 16
+ * bytes, a prefix or an extension of a wanted name, and a wanted name
+ * that is the last string of the section (read byte by byte there). */
+static void test_prepared_names(void)
+{
+	static const char *const types[] = { "long int", "abcdefghijklmnop", "trace_event_raw_sys_enter", "int" };
+	static const char *const names[] = { "long int", "long in", "long int2", "abcdefghijklmnop", "abcdefgh",
+					      "abcdefghijklmnopq", "trace_event_raw_sys_exit", "trace_event_raw_sys_ente",
+					      "trace_event_raw_sys_enterx", "in", "int", "trace_event_raw_sys_enter" };
+	const struct btf_wanted want = { types, 4, NULL, 0 };
+	uint32_t ids[12];
+	struct bld b;
+	size_t n;
+	uint8_t *blob;
+	struct btf *btf;
+
+	b_init(&b, 1, 0);
+	for (size_t i = 0; i < 12; i++)
+		ids[i] = b_type(&b, names[i], BTF_KIND_TYPEDEF, 0, 0, 1);
+	blob = b_blob(&b, &n);
+	btf = btf_new_kernel_prepared(blob, n, NULL, &want);
+	T_OK(btf != NULL, "prepared names: parses (%s)", btf ? "" : err_msg());
+	for (size_t i = 0; btf && i < 4; i++) {
+		int cnt = 0;
+		size_t j = 0;
+
+		while (strcmp(names[j], types[i]))
+			j++;
+		btf_for_each_type_named(btf, types[i], count_cb, &cnt);
+		T_OK(btf_find(btf, types[i], BTF_KIND_TYPEDEF) == (int32_t)ids[j] && cnt == 1,
+		     "prepared names: \"%s\" is [%u] only (%d found)", types[i], ids[j], cnt);
+	}
+	btf_free(btf);
+	free(blob);
+}
+
+/* Kernel BTF keeps every 16th type's offset only: btf_type_by_id steps
+ * from there, then indexes every type once stepping has cost enough.
+ * Both must give what the full index of btf_new gives, for own ids of a
+ * base and of split BTF. */
+static void test_sparse_index(void)
+{
+	struct bld b;
+	uint8_t *bb, *sb;
+	size_t bn, sn;
+	struct btf *full, *sparse, *sfull, *ssparse;
+	uint32_t nr, bad = 0;
+
+	b_init(&b, 1, 0);
+	b_int(&b, "int", 4, BTF_INT_SIGNED);
+	for (uint32_t i = 0; i < 200; i++) { /* kinds of every trailer length */
+		if (i % 3 == 0) {
+			b_type(&b, "s", BTF_KIND_STRUCT, i % 5, 0, 8);
+			for (uint32_t m = 0; m < i % 5; m++)
+				b_member(&b, "m", 1, m * 8, 0);
+		} else if (i % 3 == 1) {
+			b_ref(&b, BTF_KIND_PTR, NULL, 1);
+		} else {
+			b_type(&b, "e", BTF_KIND_ENUM, i % 4, 0, 4);
+			for (uint32_t m = 0; m < i % 4; m++)
+				b_enumval(&b, "V", (int32_t)m);
+		}
+	}
+	bb = b_blob(&b, &bn);
+	full = btf_new(bb, bn, 0, NULL);
+	sparse = btf_new_kernel(bb, bn, NULL);
+	T_OK(full && sparse && btf_nr_types(full) == btf_nr_types(sparse), "sparse index: both parse (%u types)",
+	     full ? btf_nr_types(full) : 0);
+	if (!full || !sparse)
+		goto out;
+	nr = btf_nr_types(full);
+	/* a few ids first (stepping), then all of them (indexed by then) */
+	for (uint32_t id = nr + 2; id-- > 0;)
+		bad += btf_type_by_id(sparse, id) != btf_type_by_id(full, id);
+	for (uint32_t id = 0; id < nr + 2; id++)
+		bad += btf_type_by_id(sparse, id) != btf_type_by_id(full, id);
+	T_OK(bad == 0, "sparse index: every id gives the type the full index gives (%u differ)", bad);
+
+	b_init(&b, nr, b.slen);
+	for (uint32_t i = 0; i < 40; i++) {
+		b_type(&b, "mod", BTF_KIND_STRUCT, i % 2, 0, 4);
+		if (i % 2)
+			b_member(&b, "x", 1, 0, 0);
+	}
+	sb = b_blob(&b, &sn);
+	sfull = btf_new(sb, sn, 0, full);
+	ssparse = btf_new_kernel(sb, sn, sparse);
+	bad = 0;
+	for (uint32_t id = 0; sfull && ssparse && id < btf_nr_types(sfull) + 2; id++)
+		bad += btf_type_by_id(ssparse, id) != btf_type_by_id(sfull, id);
+	T_OK(sfull && ssparse && bad == 0, "sparse index: split BTF ids too (%u differ)", bad);
+	btf_free(ssparse);
+	btf_free(sfull);
+	free(sb);
+out:
+	btf_free(sparse);
+	btf_free(full);
+	free(bb);
+}
+
 static void test_split(void)
 {
 	struct bld b;
@@ -979,6 +1080,38 @@ static void test_dump_untrusted(void)
 
 /* ---- live kernel ---- */
 
+/* The kernel's own BTF parsed as the tools do (sparse index, names found
+ * in the parse) against btf_new's full index and name index. */
+static void kernel_sparse_prepared(const struct kbtf *k, const struct btf *strict)
+{
+	static const char *const types[] = { "task_struct", "trace_event_raw_sys_enter", "long int", "int",
+					     "unsigned long", "list_head" };
+	static const char *const funcs[] = { "vfs_read", "bpf_iter_task" };
+	const struct btf_wanted want = { types, 6, funcs, 2 };
+	struct btf *btf = btf_new_kernel_prepared(k->map, k->map_size, NULL, &want);
+	uint32_t nr = btf_nr_types(strict), bad = 0, step = 2654435761u % nr;
+
+	T_OK(btf != NULL, "kernel BTF parsed prepared (%s)", btf ? "" : err_msg());
+	if (!btf)
+		return;
+	for (uint32_t i = 0, id = 1; i < 3000; i++, id = (id + step) % nr) /* scattered: stepping */
+		bad += btf_type_by_id(btf, id) != btf_type_by_id(strict, id);
+	for (uint32_t id = 0; id <= nr; id++) /* all: indexed by then */
+		bad += btf_type_by_id(btf, id) != btf_type_by_id(strict, id);
+	T_OK(bad == 0, "kernel BTF: every id of the sparse index is the full index's type (%u differ)", bad);
+	for (size_t i = 0; i < 8; i++) {
+		const char *name = i < 6 ? types[i] : funcs[i - 6];
+		int kind = i < 6 ? (i == 2 || i == 3 || i == 4 ? BTF_KIND_INT : BTF_KIND_STRUCT) : BTF_KIND_FUNC;
+		int a = 0, c = 0;
+
+		btf_for_each_named(btf, name, count_cb, &a);
+		btf_for_each_named(strict, name, count_cb, &c);
+		T_OK(btf_find(btf, name, kind) == btf_find(strict, name, kind) && a == c,
+		     "kernel BTF: prepared %s is [%d] as indexed (%d/%d named)", name, btf_find(btf, name, kind), a, c);
+	}
+	btf_free(btf);
+}
+
 static void test_kernel(void)
 {
 	struct kbtf k;
@@ -1004,6 +1137,8 @@ static void test_kernel(void)
 		T_OK(strict && btf_nr_types(strict) == btf_nr_types(k.btf),
 		     "kernel BTF passes btf_new's member name checks as well (%u types)",
 		     strict ? btf_nr_types(strict) : 0);
+		if (strict)
+			kernel_sparse_prepared(&k, strict);
 		btf_free(strict);
 	}
 	t2 = now_ns();
@@ -1038,6 +1173,8 @@ int main(void)
 	test_split();
 	test_prepare_types();
 	test_prepared_parse();
+	test_prepared_names();
+	test_sparse_index();
 	test_corrupt();
 	test_ext();
 	test_dump();
