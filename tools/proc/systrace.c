@@ -28,6 +28,7 @@
 
 #include "bpf/sys.h"
 #include "lib/err.h"
+#include "lib/strdouble.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
@@ -91,7 +92,6 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	char *end;
 	double ms;
 
 	(void)ctx;
@@ -102,9 +102,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'G': env.cgroup_name = arg; break;
 	case 'e': env.events = arg; break;
 	case KEY_DURATION:
-		errno = 0;
-		ms = strtod(arg, &end);
-		if (errno || end == arg || *end || !(ms >= 0) || ms > 1e9)
+		if (str_double(arg, &ms) || !(ms >= 0) || ms > 1e9)
 			return 1;
 		env.duration_ms = ms;
 		break;
