@@ -7,73 +7,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "bignum.h"
 #include "strdouble.h"
 
-/* 4096 bits: D of at most SIG_MAX decimal digits (2,661 bits) over
- * 10^1131 (3,758 bits) shifted by 56, the largest operands below. */
-#define LIMBS 128
+/* BIG_LIMBS (4096 bits) holds D of at most SIG_MAX decimal digits (2,661
+ * bits) over 10^1131 (3,758 bits) shifted by 56, the largest operands. */
 #define SIG_MAX 800 /* more significant digits only add a sticky 1 */
-
-struct big {
-	int n;
-	uint32_t w[LIMBS];
-};
-
-static void big_muladd(struct big *b, uint32_t m, uint32_t a)
-{
-	uint64_t c = a;
-
-	for (int i = 0; i < b->n; i++) {
-		c += (uint64_t)b->w[i] * m;
-		b->w[i] = (uint32_t)c;
-		c >>= 32;
-	}
-	if (c)
-		b->w[b->n++] = (uint32_t)c;
-}
-
-static int big_bits(const struct big *b)
-{
-	return b->n ? 32 * b->n - __builtin_clz(b->w[b->n - 1]) : 0;
-}
-
-static void big_shl(struct big *b, int k)
-{
-	int q = k / 32, r = k % 32;
-
-	if (!b->n)
-		return;
-	b->w[b->n] = 0;
-	for (int i = b->n; i >= 0; i--)
-		b->w[i + q] = (b->w[i] << r) | (r && i ? b->w[i - 1] >> (32 - r) : 0);
-	memset(b->w, 0, q * sizeof b->w[0]);
-	b->n += q + 1;
-	while (b->n && !b->w[b->n - 1])
-		b->n--;
-}
-
-static int big_cmp(const struct big *a, const struct big *b)
-{
-	if (a->n != b->n)
-		return a->n < b->n ? -1 : 1;
-	for (int i = a->n - 1; i >= 0; i--)
-		if (a->w[i] != b->w[i])
-			return a->w[i] < b->w[i] ? -1 : 1;
-	return 0;
-}
-
-static void big_sub(struct big *a, const struct big *b) /* a >= b */
-{
-	int64_t c = 0;
-
-	for (int i = 0; i < a->n; i++) {
-		c += (int64_t)a->w[i] - (i < b->n ? b->w[i] : 0);
-		a->w[i] = (uint32_t)c;
-		c >>= 32;
-	}
-	while (a->n && !a->w[a->n - 1])
-		a->n--;
-}
 
 static void big_pow10(struct big *b, long k)
 {
@@ -94,11 +33,12 @@ static int digit(int c, int base)
  * overflow, underflow to 0 or an inexact subnormal (strtod's ERANGE). */
 static int to_double(struct big *a, long e10, long e2, double *out)
 {
-	struct big b = { 1, { 1 } }, t;
+	struct big b, t;
 	uint64_t q = 0, bits;
 	int shift, drop, exp;
 	bool sticky, half;
 
+	big_set(&b, 1);
 	if (e10 >= 0)
 		big_pow10(a, e10);
 	else

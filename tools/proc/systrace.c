@@ -15,6 +15,7 @@
  *            [--failure] [-s | -S] [--stack] [--flight N] [-a] [-- COMMAND...] */
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <ftw.h>
 #include <math.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <linux/types.h>
 
 #include "bpf/sys.h"
+#include "lib/bignum.h"
 #include "lib/err.h"
 #include "lib/strdouble.h"
 #include "lib/strbuf.h"
@@ -371,6 +373,7 @@ static int cmp_thr(const void *a, const void *b)
 
 /* perf's relative standard deviation of the mean, in percent:
  * 100 * sqrt(M2 / ((n - 1) n)) / mean, M2 = sum x^2 - n mean^2 */
+#if LDBL_MANT_DIG <= 64 /* x87's long double in hardware (x86_64), or double (arm) */
 static double rel_stddev(const struct st_stats *s)
 {
 	long double n = (long double)s->calls, sum = (long double)s->total, mean, sq, m2;
@@ -384,6 +387,69 @@ static double rel_stddev(const struct st_stats *s)
 		m2 = 0;
 	return (double)(100.0L * sqrtl(m2 / ((n - 1) * n)) / mean);
 }
+#else
+/* Where long double is binary128 in software (arm64: 5 KB of libgcc and
+ * sqrtl), the same double from exact integers: with D = n sum x^2 -
+ * (sum x)^2 (= n M2), the value is 100 sqrt(D / (n - 1)) / sum.  A
+ * double estimate of it moves by an ulp until exact comparisons put the
+ * value between the rounding midpoints on either side of it: rounded
+ * once to nearest, as binary128's 113 bits rounded it before. */
+
+/* the sign of value - mid * 2^-e (e > 0): of 10^4 D 2^2e - mid^2 sum^2 (n - 1) */
+static int rel_cmp(const struct big *d, const struct st_stats *s, uint64_t mid, int e)
+{
+	struct big l = *d, r;
+
+	big_muladd(&l, 10000, 0);
+	big_shl(&l, 2 * e);
+	big_set(&r, mid);
+	big_mul64(&r, mid);
+	big_mul64(&r, s->total);
+	big_mul64(&r, s->total);
+	big_mul64(&r, s->calls - 1);
+	return big_cmp(&l, &r);
+}
+
+static double rel_stddev(const struct st_stats *s)
+{
+	struct big d, t;
+	uint64_t bits, m;
+	double y, dd = 0;
+	int e, c;
+
+	if (s->calls < 2 || !s->total)
+		return 0;
+	big_set(&d, s->sq_hi);
+	big_shl(&d, 64);
+	big_set(&t, s->sq_lo);
+	big_add(&d, &t);
+	big_mul64(&d, s->calls);
+	big_set(&t, s->total);
+	big_mul64(&t, s->total);
+	if (big_cmp(&d, &t) <= 0)
+		return 0;
+	big_sub(&d, &t);
+	for (int i = d.n - 1; i >= 0; i--)
+		dd = dd * 4294967296.0 + d.w[i];
+	y = 100 * sqrt(dd / (double)(s->calls - 1)) / (double)s->total;
+	/* 2^-89 <= value < 2^8: y is normal, y = m 2^-e with 44 <= e <= 141 */
+	for (int k = 0; k < 16; k++) {
+		memcpy(&bits, &y, sizeof bits);
+		m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+		e = 1075 - (int)(bits >> 52);
+		c = rel_cmp(&d, s, 2 * m + 1, e + 1);
+		if (c > 0 || (c == 0 && (m & 1)))
+			bits++;
+		else if ((c = m == 1ull << 52 ? rel_cmp(&d, s, 4 * m - 1, e + 2) : rel_cmp(&d, s, 2 * m - 1, e + 1)) < 0 ||
+			 (c == 0 && (m & 1)))
+			bits--;
+		else
+			break;
+		memcpy(&y, &bits, sizeof y);
+	}
+	return y;
+}
+#endif
 
 /* The calls the kernel side could not count, one line per cause: each
  * says what happened (the old single line blamed a full map for what was
