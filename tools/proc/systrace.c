@@ -13,10 +13,11 @@
  *
  *   systrace [-p PID | -t TID | -c CGROUP | -G NAME] [-e LIST] [--duration MS]
  *            [--failure] [-s | -S] [--stack] [--flight N] [-a] [-- COMMAND...] */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
-#include <ftw.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -563,21 +564,58 @@ static int print_summary(struct obj *o)
 static uint64_t find_ino;
 static char found_path[4096];
 
-static int find_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Depth first under path (its length len) for the directory with inode
+ * find_ino, each directory before its entries, as nftw(FTW_PHYS |
+ * FTW_MOUNT) walks (symbolic links not followed, no other file system
+ * entered, an unreadable directory not a match): 1 when found (into
+ * found_path), 0 when not, -1 when a directory could not be read (nftw's
+ * walk ends there too).  Its own few lines instead of libc's nftw: 1 KB. */
+static int find_dir(char *path, size_t len, dev_t dev)
 {
-	(void)ftw;
-	if (type == FTW_D && (uint64_t)st->st_ino == find_ino) {
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == EACCES ? 0 : -1;
+	if (!S_ISDIR(st.st_mode) || (dev && st.st_dev != dev) || access(path, R_OK) < 0)
+		return 0;
+	if ((uint64_t)st.st_ino == find_ino) {
 		snprintf(found_path, sizeof(found_path), "%s", path);
 		return 1;
 	}
-	return 0;
+	if (!(d = opendir(path)))
+		return errno == EACCES ? 0 : -1;
+	len -= len && path[len - 1] == '/'; /* "dir/" + name: one slash */
+	while (!r && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n >= PATH_MAX - len) {
+			r = -1; /* nftw: ENAMETOOLONG */
+			break;
+		}
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		r = find_dir(path, len + 1 + n, st.st_dev);
+	}
+	closedir(d);
+	return r;
 }
 
 /* Look for the directory with inode find_ino under one cgroup2 mount. */
 static int find_in_mount(const char *dir, void *arg)
 {
+	char path[PATH_MAX + 1];
+	size_t len = strlen(dir);
+
 	(void)arg;
-	return nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0];
+	if (len >= PATH_MAX)
+		return 0;
+	memcpy(path, dir, len + 1);
+	return find_dir(path, len, 0) == 1 && found_path[0];
 }
 
 /* A cgroup id is its directory's inode number on the cgroup2 mount. */
