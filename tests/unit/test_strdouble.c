@@ -7,7 +7,11 @@
  * DBL_MIN str_double refuses what underflows to 0 or rounds to a
  * subnormal, as glibc's strtod (ERANGE); musl's ERANGE there depends on
  * the width of the arch's long double (it accepts 0x9p-1082 as 0 but not
- * 1e-400), so under musl those cases are only checked for the value. */
+ * 1e-400), so under musl those cases are only checked for the value.
+ * musl where long double is double (armhf) rounds hex input of more than
+ * 53 significant bits wrongly (0x148b4850fc68d8c.254 to ...8d8p+56, not
+ * ...8d9p+56: the dropped 0xc.254 is past half); there the hex cases are
+ * not compared (glibc and musl x86_64/arm64 check them). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -49,6 +53,10 @@ static int check(const char *in)
 	want = strtod(in, &end);
 	ok = !errno && end != in && !*end && isfinite(want);
 	mine = !str_double(in, &got);
+#if !defined(__GLIBC__) && LDBL_MANT_DIG == 53
+	if (strchr(in, 'x') || strchr(in, 'X'))
+		return 0;
+#endif
 #ifndef __GLIBC__
 	if (ok != mine && fabs(want) < DBL_MIN && !(mine && memcmp(&want, &got, sizeof want)))
 		return 0;
