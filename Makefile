@@ -83,7 +83,8 @@ CFLAGS   += -std=gnu11 $(WARN) -ffunction-sections -fdata-sections -fno-asynchro
 # segment starts in the file right after the code's last byte (its
 # address stays congruent to its offset modulo the page size, as the
 # kernel maps it) instead of at the next 4 KiB boundary (up to 4 KB).
-LDFLAGS  += -static -Wl,--gc-sections -s -Wl,-z,norelro -Wl,-z,noseparate-code -Wl,-z,common-page-size=8
+LDFLAGS  += -static -Wl,--gc-sections -s -Wl,-z,norelro -Wl,-z,noseparate-code -Wl,-z,common-page-size=8 \
+	    -Wl,--sort-section=alignment
 
 # Header dependencies come from the compiler: each object's .d file lists
 # the headers it included (-MP: a deleted header is no error).

@@ -12,10 +12,30 @@
 #define BPF_MEMSX 0x80
 #endif
 
-/* Helper names from the UAPI's own list (the mapper puts the commas). */
-#define HELPER_NAME(x, ...) [BPF_FUNC_##x] = #x
-static const char *const helper_names[] = { __BPF_FUNC_MAPPER(HELPER_NAME) };
+/* Helper names from the UAPI's own list, in id order (BPF_FUNC_unspec is
+ * 0, each next one 1 more), as one string "unspec, map_lookup_elem, ...":
+ * the mapper puts the commas, the stringizing keeps them.  No table of
+ * 200-odd pointers (1.7 KB). */
+#define HELPER_NAME(x, ...) x
+#define HELPER_STR_(...) #__VA_ARGS__
+#define HELPER_STR(...) HELPER_STR_(__VA_ARGS__)
+static const char helper_names[] = HELPER_STR(__BPF_FUNC_MAPPER(HELPER_NAME));
 #undef HELPER_NAME
+
+/* Helper id's name: its start in helper_names, its length in *len; NULL
+ * past the list. */
+static const char *helper_name(int id, size_t *len)
+{
+	const char *p = helper_names;
+
+	for (; id > 0 && p; id--)
+		if ((p = strchr(p, ',')))
+			p += strspn(p + 1, " ") + 1;
+	if (!p || !*p)
+		return NULL;
+	*len = strcspn(p, ", ");
+	return p;
+}
 
 static const char *const alu_ops[16] = {
 	"add", "sub", "mul", "div", "or", "and", "lsh", "rsh", "neg", "mod", "xor", "mov", "arsh", "end", NULL, NULL,
@@ -101,10 +121,13 @@ static void dump_jmp(struct strbuf *b, size_t start, const struct bpf_insn *i, s
 		} else if (i->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 			strbuf_addf(b, "call kfunc btf_id[%d]", i->imm);
 		} else {
+			size_t len;
+			const char *name = i->imm > 0 ? helper_name(i->imm, &len) : NULL;
+
 			strbuf_addf(b, "call %d", i->imm);
-			if (i->imm > 0 && (size_t)i->imm < sizeof(helper_names) / sizeof(helper_names[0]) && helper_names[i->imm]) {
+			if (name) {
 				pad_note(b, start);
-				strbuf_add(b, helper_names[i->imm]);
+				strbuf_addn(b, name, len);
 			}
 		}
 		return;

@@ -231,31 +231,31 @@ void prom_hist(const struct out_hist *h, const struct out_label *labels, int nla
 	}
 }
 
-static void num(FILE *f, double v)
+static void num(struct strbuf *b, double v)
 {
 	if (v == (double)(long long)v && v < 9007199254740992.0 && v > -9007199254740992.0)
-		fprintf(f, "%lld", (long long)v);
+		strbuf_addf(b, "%lld", (long long)v);
 	else
-		fprintf(f, "%.17g", v);
+		strbuf_addf(b, "%.17g", v);
 }
 
-static void help_line(FILE *f, const struct family *fm)
+static void help_line(struct strbuf *b, const struct family *fm)
 {
 	const char *type = fm->type == FAM_HIST ? "histogram" : fm->type == FAM_GAUGE ? "gauge" : "counter";
 
-	fprintf(f, "# HELP %s ", fm->name);
+	strbuf_addf(b, "# HELP %s ", fm->name);
 	for (const char *p = fm->help; *p; p++) { /* HELP escapes \ and newline */
 		if (*p == '\\')
-			fputs("\\\\", f);
+			strbuf_add(b, "\\\\");
 		else if (*p == '\n')
-			fputs("\\n", f);
+			strbuf_add(b, "\\n");
 		else
-			fputc(*p, f);
+			strbuf_addc(b, *p);
 	}
-	fprintf(f, "\n# TYPE %s %s\n", fm->name, type);
+	strbuf_addf(b, "\n# TYPE %s %s\n", fm->name, type);
 }
 
-static void write_hist(FILE *f, const struct family *fm, const struct series *s)
+static void write_hist(struct strbuf *b, const struct family *fm, const struct series *s)
 {
 	const char *sep = *s->labels ? "," : "";
 	uint64_t cum = 0;
@@ -263,18 +263,18 @@ static void write_hist(FILE *f, const struct family *fm, const struct series *s)
 	/* the last slot collects everything above: it is only in +Inf */
 	for (int i = 0; i + 1 < fm->nslots; i++) {
 		cum += s->slots[i];
-		fprintf(f, "%s_bucket{%s%sle=\"%.15g\"} %llu\n", fm->name, s->labels, sep,
+		strbuf_addf(b, "%s_bucket{%s%sle=\"%.15g\"} %llu\n", fm->name, s->labels, sep,
 			hist_high(fm->hist, i) * fm->scale, (unsigned long long)cum);
 	}
 	if (fm->nslots > 0)
 		cum += s->slots[fm->nslots - 1];
-	fprintf(f, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", fm->name, s->labels, sep, (unsigned long long)cum);
+	strbuf_addf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", fm->name, s->labels, sep, (unsigned long long)cum);
 	if (s->has_sum) {
-		fprintf(f, "%s_sum%s%s%s ", fm->name, *s->labels ? "{" : "", s->labels, *s->labels ? "}" : "");
-		num(f, s->sum);
-		fputc('\n', f);
+		strbuf_addf(b, "%s_sum%s%s%s ", fm->name, *s->labels ? "{" : "", s->labels, *s->labels ? "}" : "");
+		num(b, s->sum);
+		strbuf_addc(b, '\n');
 	}
-	fprintf(f, "%s_count%s%s%s %llu\n", fm->name, *s->labels ? "{" : "", s->labels,
+	strbuf_addf(b, "%s_count%s%s%s %llu\n", fm->name, *s->labels ? "{" : "", s->labels,
 		*s->labels ? "}" : "", (unsigned long long)cum);
 }
 
@@ -285,50 +285,45 @@ int out_prom_check(const char *path)
 	return err ? err_prefix(err, "--prom") : 0;
 }
 
-static void render(FILE *f)
+static void render(struct strbuf *b)
 {
 	for (size_t fi = 0; fi < nfams; fi++) {
 		const struct family *fm = &fams[fi];
 
-		help_line(f, fm);
+		help_line(b, fm);
 		for (size_t i = 0; i < nser; i++) {
 			const struct series *s = &ser[i];
 
 			if (s->fam != (int)fi)
 				continue;
 			if (fm->type == FAM_HIST) {
-				write_hist(f, fm, s);
+				write_hist(b, fm, s);
 				continue;
 			}
-			fprintf(f, "%s%s%s%s ", fm->name, *s->labels ? "{" : "", s->labels, *s->labels ? "}" : "");
-			num(f, s->value);
-			fputc('\n', f);
+			strbuf_addf(b, "%s%s%s%s ", fm->name, *s->labels ? "{" : "", s->labels, *s->labels ? "}" : "");
+			num(b, s->value);
+			strbuf_addc(b, '\n');
 		}
 	}
 }
 
 void prom_render(struct strbuf *b)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	if (!f)
-		return;
-	render(f);
-	if (fclose(f) == 0 && text)
-		strbuf_addn(b, text, len);
-	free(text);
+	render(b);
 }
 
 int prom_write(const char *path)
 {
 	struct out_file of;
+	struct strbuf text = { 0 };
 	int err = out_file_begin(&of, path);
 
 	if (err)
 		goto fail;
-	render(of.f);
+	render(&text);
+	if (text.len)
+		fwrite(text.s, 1, text.len, of.f);
+	strbuf_free(&text);
 	if (!(err = out_file_commit(&of)))
 		return 0;
 fail:

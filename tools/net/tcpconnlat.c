@@ -12,6 +12,7 @@
 
 #include "inet.h"
 #include "lib/err.h"
+#include "lib/strdouble.h"
 #include "lib/util.h"
 #include "tcpconnlat.h"
 
@@ -43,7 +44,6 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	char *end;
 	double ms;
 
 	(void)ctx;
@@ -54,9 +54,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 0:
 		if (env.npos++)
 			opt_usage_error(&help, "unrecognized positional argument: %s", arg);
-		errno = 0;
-		ms = strtod(arg, &end);
-		if (errno || end == arg || *end || !(ms > 0) || ms > 1e9)
+		if (str_double(arg, &ms) || !(ms > 0) || ms > 1e9)
 			opt_usage_error(&help, "invalid delay (in ms): '%s'", arg);
 		env.min_ns = (uint64_t)(ms * 1e6);
 		break;

@@ -515,6 +515,17 @@ static bool is_elf_file(const char *path)
 	return ok;
 }
 
+/* The first occurrence of the n-byte needle in buf[0..len), as memmem:
+ * a plain scan (the magic below sits at offset 0 or after the old-format
+ * table), not libc's two-way memmem (1.4 KB on arm64, only needed here). */
+static char *find_bytes(char *buf, size_t len, const char *needle, size_t n)
+{
+	for (char *p = buf; (size_t)(p - buf) + n <= len; p++)
+		if (!memcmp(p, needle, n))
+			return p;
+	return NULL;
+}
+
 /* glibc's /etc/ld.so.cache ("glibc-ld.so.cache1.1"): first entry named
  * lib<NAME>.so... that is a 64-bit ELF. */
 static char *ldcache_find(const char *lib)
@@ -531,7 +542,7 @@ static char *ldcache_find(const char *lib)
 	wl = (size_t)snprintf(want, sizeof(want), "lib%s.so", lib);
 	{
 		/* the new format may follow an old-format table */
-		char *p = memmem(buf, len, magic, strlen(magic));
+		char *p = find_bytes(buf, len, magic, strlen(magic));
 		size_t base;
 
 		if (!p || (size_t)(p - buf) + 48 > len)

@@ -24,6 +24,7 @@
 #include "btf/btf_data.h"
 #include "btf/btf_print.h"
 #include "lib/err.h"
+#include "lib/scan.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
@@ -527,7 +528,7 @@ static bool fentry_args(void)
 	struct utsname u;
 	int maj = 0, min = 0;
 
-	return !uname(&u) && sscanf(u.release, "%d.%d", &maj, &min) == 2 && (maj > 5 || (maj == 5 && min >= 17));
+	return !uname(&u) && str_scan(u.release, "%d.%d", &maj, &min) == 2 && (maj > 5 || (maj == 5 && min >= 17));
 }
 
 static int cmd_trace(int argc, char **argv)

@@ -13,9 +13,11 @@
  *
  *   systrace [-p PID | -t TID | -c CGROUP | -G NAME] [-e LIST] [--duration MS]
  *            [--failure] [-s | -S] [--stack] [--flight N] [-a] [-- COMMAND...] */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,7 +29,9 @@
 #include <linux/types.h>
 
 #include "bpf/sys.h"
+#include "lib/bignum.h"
 #include "lib/err.h"
+#include "lib/strdouble.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
@@ -91,7 +95,6 @@ static const struct tool_help help = {
 
 static int parse(int key, const char *arg, void *ctx)
 {
-	char *end;
 	double ms;
 
 	(void)ctx;
@@ -102,9 +105,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'G': env.cgroup_name = arg; break;
 	case 'e': env.events = arg; break;
 	case KEY_DURATION:
-		errno = 0;
-		ms = strtod(arg, &end);
-		if (errno || end == arg || *end || !(ms >= 0) || ms > 1e9)
+		if (str_double(arg, &ms) || !(ms >= 0) || ms > 1e9)
 			return 1;
 		env.duration_ms = ms;
 		break;
@@ -373,6 +374,7 @@ static int cmp_thr(const void *a, const void *b)
 
 /* perf's relative standard deviation of the mean, in percent:
  * 100 * sqrt(M2 / ((n - 1) n)) / mean, M2 = sum x^2 - n mean^2 */
+#if LDBL_MANT_DIG <= 64 /* x87's long double in hardware (x86_64), or double (arm) */
 static double rel_stddev(const struct st_stats *s)
 {
 	long double n = (long double)s->calls, sum = (long double)s->total, mean, sq, m2;
@@ -386,6 +388,69 @@ static double rel_stddev(const struct st_stats *s)
 		m2 = 0;
 	return (double)(100.0L * sqrtl(m2 / ((n - 1) * n)) / mean);
 }
+#else
+/* Where long double is binary128 in software (arm64: 5 KB of libgcc and
+ * sqrtl), the same double from exact integers: with D = n sum x^2 -
+ * (sum x)^2 (= n M2), the value is 100 sqrt(D / (n - 1)) / sum.  A
+ * double estimate of it moves by an ulp until exact comparisons put the
+ * value between the rounding midpoints on either side of it: rounded
+ * once to nearest, as binary128's 113 bits rounded it before. */
+
+/* the sign of value - mid * 2^-e (e > 0): of 10^4 D 2^2e - mid^2 sum^2 (n - 1) */
+static int rel_cmp(const struct big *d, const struct st_stats *s, uint64_t mid, int e)
+{
+	struct big l = *d, r;
+
+	big_muladd(&l, 10000, 0);
+	big_shl(&l, 2 * e);
+	big_set(&r, mid);
+	big_mul64(&r, mid);
+	big_mul64(&r, s->total);
+	big_mul64(&r, s->total);
+	big_mul64(&r, s->calls - 1);
+	return big_cmp(&l, &r);
+}
+
+static double rel_stddev(const struct st_stats *s)
+{
+	struct big d, t;
+	uint64_t bits, m;
+	double y, dd = 0;
+	int e, c;
+
+	if (s->calls < 2 || !s->total)
+		return 0;
+	big_set(&d, s->sq_hi);
+	big_shl(&d, 64);
+	big_set(&t, s->sq_lo);
+	big_add(&d, &t);
+	big_mul64(&d, s->calls);
+	big_set(&t, s->total);
+	big_mul64(&t, s->total);
+	if (big_cmp(&d, &t) <= 0)
+		return 0;
+	big_sub(&d, &t);
+	for (int i = d.n - 1; i >= 0; i--)
+		dd = dd * 4294967296.0 + d.w[i];
+	y = 100 * sqrt(dd / (double)(s->calls - 1)) / (double)s->total;
+	/* 2^-89 <= value < 2^8: y is normal, y = m 2^-e with 44 <= e <= 141 */
+	for (int k = 0; k < 16; k++) {
+		memcpy(&bits, &y, sizeof bits);
+		m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+		e = 1075 - (int)(bits >> 52);
+		c = rel_cmp(&d, s, 2 * m + 1, e + 1);
+		if (c > 0 || (c == 0 && (m & 1)))
+			bits++;
+		else if ((c = m == 1ull << 52 ? rel_cmp(&d, s, 4 * m - 1, e + 2) : rel_cmp(&d, s, 2 * m - 1, e + 1)) < 0 ||
+			 (c == 0 && (m & 1)))
+			bits--;
+		else
+			break;
+		memcpy(&y, &bits, sizeof y);
+	}
+	return y;
+}
+#endif
 
 /* The calls the kernel side could not count, one line per cause: each
  * says what happened (the old single line blamed a full map for what was
@@ -499,21 +564,58 @@ static int print_summary(struct obj *o)
 static uint64_t find_ino;
 static char found_path[4096];
 
-static int find_cb(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Depth first under path (its length len) for the directory with inode
+ * find_ino, each directory before its entries, as nftw(FTW_PHYS |
+ * FTW_MOUNT) walks (symbolic links not followed, no other file system
+ * entered, an unreadable directory not a match): 1 when found (into
+ * found_path), 0 when not, -1 when a directory could not be read (nftw's
+ * walk ends there too).  Its own few lines instead of libc's nftw: 1 KB. */
+static int find_dir(char *path, size_t len, dev_t dev)
 {
-	(void)ftw;
-	if (type == FTW_D && (uint64_t)st->st_ino == find_ino) {
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+	int r = 0;
+
+	if (lstat(path, &st) < 0)
+		return errno == EACCES ? 0 : -1;
+	if (!S_ISDIR(st.st_mode) || (dev && st.st_dev != dev) || access(path, R_OK) < 0)
+		return 0;
+	if ((uint64_t)st.st_ino == find_ino) {
 		snprintf(found_path, sizeof(found_path), "%s", path);
 		return 1;
 	}
-	return 0;
+	if (!(d = opendir(path)))
+		return errno == EACCES ? 0 : -1;
+	len -= len && path[len - 1] == '/'; /* "dir/" + name: one slash */
+	while (!r && (de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (n >= PATH_MAX - len) {
+			r = -1; /* nftw: ENAMETOOLONG */
+			break;
+		}
+		path[len] = '/';
+		memcpy(path + len + 1, de->d_name, n + 1);
+		r = find_dir(path, len + 1 + n, st.st_dev);
+	}
+	closedir(d);
+	return r;
 }
 
 /* Look for the directory with inode find_ino under one cgroup2 mount. */
 static int find_in_mount(const char *dir, void *arg)
 {
+	char path[PATH_MAX + 1];
+	size_t len = strlen(dir);
+
 	(void)arg;
-	return nftw(dir, find_cb, 16, FTW_PHYS | FTW_MOUNT) == 1 && found_path[0];
+	if (len >= PATH_MAX)
+		return 0;
+	memcpy(path, dir, len + 1);
+	return find_dir(path, len, 0) == 1 && found_path[0];
 }
 
 /* A cgroup id is its directory's inode number on the cgroup2 mount. */

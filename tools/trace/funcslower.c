@@ -19,6 +19,7 @@
 #include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "lib/err.h"
+#include "lib/strdouble.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
@@ -77,12 +78,9 @@ static struct {
 /* bcc takes fractions (rounded down to a nanosecond) */
 static double threshold_arg(const char *what, const char *arg)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v >= 0) || v > 1e12)
+	if (str_double(arg, &v) || !(v >= 0) || v > 1e12)
 		opt_usage_error(&help, "invalid %s value: '%s'", what, arg);
 	return v;
 }
