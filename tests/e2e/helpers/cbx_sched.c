@@ -6,7 +6,9 @@
  *   cbx_sched runqlat CPU ITERS MS a nice-0 hog on CPU and this process as the
  *                                  nice-19 sleeper there: ITERS sleeps of MS
  *   cbx_sched bursts CPU N US MS   N on-CPU bursts of US microseconds, MS apart
- *   cbx_sched smp N                N membarriers + N TLB shootdowns (CPU 0 -> 1) */
+ *   cbx_sched smp N                membarriers + TLB shootdowns (CPU 0 -> 1) until N
+ *                                  membarriers found the spinner on CPU 1 throughout:
+ *                                  "done MADE SURE" (sched_work.h) */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -85,13 +87,13 @@ int main(int argc, char **argv)
 		fifo = sw_bursts(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atol(argv[5]));
 		printf("done %s fifo=%d\n", argv[3], fifo);
 	} else if (!strcmp(mode, "smp") && argc == 3) {
-		int ok;
+		struct sw_smp_count c;
 
 		printf("ready %d\n", (int)getpid());
 		sigprocmask(SIG_UNBLOCK, &block, NULL);
 		wait_go();
-		ok = sw_smp_calls(0, 1, atoi(argv[2]));
-		printf("done %d\n", ok);
+		c = sw_smp_calls(0, 1, atoi(argv[2]));
+		printf("done %d %d\n", c.made, c.sure);
 	} else {
 		fprintf(stderr, "usage: see tests/e2e/helpers/cbx_sched.c\n");
 		return 2;
