@@ -307,10 +307,13 @@ helper_stop() {
 # helper_finish NAME TENTHS: let the helper work (SIGUSR1, then its "done"
 # line in $W/NAME.helper, bounded), SIGINT the tool (TPID) and reap it:
 # its exit status in $W/NAME.rc ("timeout" when it still runs TENTHS after
-# SIGINT); then stop the helper
+# SIGINT); then stop the helper.  HELPER_US: microseconds from SIGUSR1 to
+# the "done" line seen (at least the time the helper worked)
 helper_finish() {
+	hf0=$(date +%s%N)
 	kill -USR1 "$HPID"
 	wait_for "$W/$1.helper" '^done' 100 || notok "$1: helper did not finish"
+	HELPER_US=$((($(date +%s%N) - hf0) / 1000))
 	sleep 0.3
 	kill -INT "$TPID"
 	reap "$TPID" "$2"
