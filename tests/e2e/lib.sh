@@ -315,7 +315,7 @@ e2e_begin() {
 	shift 3
 	for a in "$@"; do
 		shift
-		[ "$a" = @PID@ ] && a=$HPID
+		[ "$a" = @PID@ ] && a=${HPID:-}
 		set -- "$@" "$a"
 	done
 	env ${CBX_ENV:-} "$CB" "$@" > "$W/$eb_name.out" 2> "$W/$eb_name.err" &
@@ -324,8 +324,8 @@ e2e_begin() {
 	case " $* " in *" -j "*) eb_hf=$W/$eb_name.err ;; esac
 	wait_for "$eb_hf" "$eb_hdr" "$eb_tenths" && return 0
 	notok "$eb_name: no header: $(head -c 400 "$W/$eb_name.err")"
-	kill -KILL "$TPID" "$HPID" 2>/dev/null
-	wait "$TPID" "$HPID" 2>/dev/null
+	kill -KILL "$TPID" ${HPID:-} 2>/dev/null
+	wait "$TPID" ${HPID:-} 2>/dev/null
 	TPID= HPID=
 	return 1
 }
