@@ -27,15 +27,7 @@ NB=$(basename "$LB")
 run() {
 	name=$1
 	shift
-	"$CB" biolatency "$@" > "$W/$name.out" 2> "$W/$name.err" &
-	TPID=$!
-	if ! wait_for "$W/$name.${BANNER_FILE:-out}" '^Tracing block device I/O' 100; then
-		notok "$name: biolatency did not start: $(head -c 600 "$W/$name.err")"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
+	e2e_begin "$name" '^Tracing block device I/O' 100 biolatency "$@" || return 1
 	timeout 60 "$W/dio_read" "$LA" $K > /dev/null || notok "$name: dio_read $LA failed"
 	timeout 60 "$W/dio_read" "$LB" $K > /dev/null || notok "$name: dio_read $LB failed"
 	sleep 0.2
@@ -184,7 +176,7 @@ for l in open(sys.argv[1]):
 print(n)' "$1" "$2"
 }
 check_json() {
-	BANNER_FILE=err run json -j -D || return 1
+	run json -j -D || return 1
 	a=$(json_count "$W/json.out" "$NA" 2>"$W/json.py")
 	msg="JSON count for $NA: '$a' (K=$K) $(head -c 200 "$W/json.py")"
 	[ -n "$a" ] && [ "$a" -ge $K ] && [ "$a" -le $((K + SLACK)) ]

@@ -26,15 +26,7 @@ NB=$(basename "$LB")
 run() {
 	name=$1
 	shift
-	"$CB" biostacks "$@" > "$W/$name.out" 2> "$W/$name.err" &
-	TPID=$!
-	if ! wait_for "$W/$name.${BANNER_FILE:-out}" '^Tracing block I/O with init stacks' 100; then
-		notok "$name: did not start: $(head -c 600 "$W/$name.err")"
-		kill -KILL "$TPID" 2>/dev/null
-		wait "$TPID" 2>/dev/null
-		TPID=
-		return 1
-	fi
+	e2e_begin "$name" '^Tracing block I/O with init stacks' 100 biostacks "$@" || return 1
 	timeout 60 "$W/dio_read" "$LA" $K > /dev/null || notok "$name: dio_read $LA failed"
 	timeout 60 "$W/dio_read" "$LB" $K > /dev/null || notok "$name: dio_read $LB failed"
 	sleep 0.2
@@ -119,7 +111,7 @@ for l in open(sys.argv[1]):
 print(n)' "$1" "$2"
 }
 check_json() {
-	BANNER_FILE=err run json -j -d "$NA" || return 1
+	run json -j -d "$NA" || return 1
 	a=$(json_count "$W/json.out" "$NA" 2> "$W/json.py")
 	msg="JSON count for dio_read on $NA: '$a' (K=$K) $(head -c 200 "$W/json.py")"
 	[ "$a" = $K ]

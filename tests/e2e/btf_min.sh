@@ -22,8 +22,10 @@ ME=$$
 ok() { echo "ok - btf_min: $*"; }
 notok() { echo "not ok - btf_min: $*"; fails=$((fails + 1)); }
 
+L1= L2=
 cleanup() {
 	[ -n "$TPID" ] && kill -KILL "$TPID" 2>/dev/null
+	for l in $L1 $L2; do kill -TERM "$l" 2>/dev/null; wait "$l" 2>/dev/null; done
 	rm -rf "$W" "/tmp/cbxm_$ME"
 }
 trap cleanup EXIT
@@ -106,7 +108,7 @@ wait_ready() {
 	i=0
 	while kill -0 "$TPID" 2>/dev/null && [ "$i" -lt 400 ]; do
 		if sigint_caught; then
-			[ -s "$W/tool.out" ] || [ -s "$W/tool.err" ] || [ "$i" -ge 30 ] && return 0
+			[ -s "$O.out" ] || [ -s "$O.err" ] || [ "$i" -ge 30 ] && return 0
 		fi
 		sleep 0.05
 		i=$((i + 1))
@@ -115,12 +117,14 @@ wait_ready() {
 # run_tool LABEL TOOL ARGS...: run until ready, then SIGINT; must exit 0
 # with nothing on stderr but the tools' stack-storage warnings and their
 # lost-events line (a busy machine's firehose: statsnoop, opensnoop).
+# Its files: $O.out, $O.err (one pair per lane).
+O=$W/tool
 run_tool() {
 	label=$1
 	shift
-	: > "$W/tool.out"
-	: > "$W/tool.err"
-	"$CB" "$@" > "$W/tool.out" 2> "$W/tool.err" &
+	: > "$O.out"
+	: > "$O.err"
+	"$CB" "$@" > "$O.out" 2> "$O.err" &
 	TPID=$!
 	wait_ready
 	if ! kill -0 "$TPID" 2>/dev/null; then
@@ -133,19 +137,19 @@ run_tool() {
 	# stderr may carry what libbpf-tools prints there: a banner, the tool's
 	# own notes ("cachestat: HITS ... shown as '-'"); with exit 0 those are
 	# not failures, anything else is
-	bad=$(grep -v -e '^WARNING: .*stack' -e "^$1: lost [0-9]* events" -e '^$' "$W/tool.err" | head -3)
+	bad=$(grep -v -e '^WARNING: .*stack' -e "^$1: lost [0-9]* events" -e '^$' "$O.err" | head -3)
 	[ "$rc" = 0 ] && bad=$(echo "$bad" | grep -v -e '^Tracing ' -e "^$1: " | grep -v '^$')
 	if [ "$rc" = 0 ] && [ -z "$bad" ]; then
 		ok "$label: $* loads, attaches, exits 0"
-	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && grep -q "this kernel offers no way to trace" "$W/tool.err"; then
+	elif [ "$rc" = 1 ] && [ "$(wc -l < "$O.err")" = 1 ] && grep -q "this kernel offers no way to trace" "$O.err"; then
 		ok "$label: $1: this kernel has no way in (no kprobes, no fentry): one line, exit 1"
-	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && [ ! -e /sys/bus/event_source/devices/kprobe ] &&
-		grep -q "no kprobes" "$W/tool.err"; then
+	elif [ "$rc" = 1 ] && [ "$(wc -l < "$O.err")" = 1 ] && [ ! -e /sys/bus/event_source/devices/kprobe ] &&
+		grep -q "no kprobes" "$O.err"; then
 		ok "$label: $1: only kernel functions lead in, and this kernel has no kprobes nor fentry: one line, exit 1"
-	elif [ "$rc" = 1 ] && [ "$(wc -l < "$W/tool.err")" = 1 ] && [ ! -e /sys/devices/system/cpu/cpu0/cpufreq ] &&
-		grep -q "^cpufreq: cannot read CPU 0's frequency" "$W/tool.err"; then
+	elif [ "$rc" = 1 ] && [ "$(wc -l < "$O.err")" = 1 ] && [ ! -e /sys/devices/system/cpu/cpu0/cpufreq ] &&
+		grep -q "^cpufreq: cannot read CPU 0's frequency" "$O.err"; then
 		ok "$label: cpufreq: this machine has no cpufreq driver: one line, exit 1"
-	elif [ "$rc" = 1 ] && grep -q 'offers no hardware cache events' "$W/tool.err"; then
+	elif [ "$rc" = 1 ] && grep -q 'offers no hardware cache events' "$O.err"; then
 		ok "$label: $* loads; no PMU here for its hardware events (exit 1, as it should)"
 	else
 		notok "$label: $* exit $rc: $(echo "$bad" | tr '\n' ' ' | head -c 400)"
@@ -172,12 +176,35 @@ echo "ok - btf_min: javagc # SKIP it needs a JVM's PID (javagc.sh covers it with
 # ksnoop prints the prototypes of the functions it traces, which a
 # minimized BTF does not have: ksnoop.sh and the VM checks cover it
 echo "ok - btf_min: ksnoop # SKIP it needs the traced functions' prototypes, which a minimized BTF lacks"
-for t in $("$CB" --list | grep -vx -e javagc -e ksnoop); do
-	run_tool "min BTF" "$t" --btf "$MIN" $(probe_args "$t")
-done
-for t in $("$CB" --list | grep -vx -e javagc -e ksnoop); do
-	COREBOX_SYSFS_BTF=/nonexistent run_tool "min BTF, kernel without BTF" "$t" --btf "$MIN" $(probe_args "$t")
-done
+# The two passes run side by side, each in its own lane (a subshell with
+# its own files and TPID; the second in the reverse order, so the lanes
+# run the same tool at the same time at most once): each tool's run is
+# mostly waiting (for its banner, for its exit), so two lanes take about
+# half the time of one after the other.
+TOOLS=$("$CB" --list | grep -vx -e javagc -e ksnoop)
+lane() { # N LABEL SYSFS_BTF TOOLS...: run_tool each with --btf MIN (and
+	# COREBOX_SYSFS_BTF=SYSFS_BTF unless "-"); the results in $W/lane.N
+	n=$1 label=$2 sysfs=$3
+	shift 3
+	(
+		O=$W/tool$n TPID=
+		[ "$sysfs" = - ] || export COREBOX_SYSFS_BTF="$sysfs"
+		trap '[ -z "$TPID" ] || kill -KILL "$TPID" 2>/dev/null' EXIT
+		trap 'exit 1' INT TERM
+		for t in "$@"; do
+			run_tool "$label" "$t" --btf "$MIN" $(probe_args "$t")
+		done
+	) > "$W/lane.$n" 2>&1 &
+}
+# shellcheck disable=SC2086
+lane 1 "min BTF" - $TOOLS
+L1=$!
+# shellcheck disable=SC2086
+lane 2 "min BTF, kernel without BTF" /nonexistent $(echo "$TOOLS" | tac)
+L2=$!
+wait $L1 $L2
+cat "$W/lane.1" "$W/lane.2"
+fails=$((fails + $(cat "$W/lane.1" "$W/lane.2" | grep -c '^not ok')))
 
 # ---- execsnoop: the relocated offsets are right -------------------------------
 PROG=/tmp/cbxm_$ME

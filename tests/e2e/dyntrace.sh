@@ -33,20 +33,7 @@ run() {
 	name=$1 hdr=$2
 	shift 2
 	helper_start "$W/$name.helper" "$H" $N $M || { notok "$name: helper did not start"; return 1; }
-	for a in "$@"; do
-		shift
-		[ "$a" = @PID@ ] && a=$HPID
-		set -- "$@" "$a"
-	done
-	"$CB" "$@" > "$W/$name.out" 2> "$W/$name.err" &
-	TPID=$!
-	hf=$W/$name.out
-	case " $* " in *" -j "*) hf=$W/$name.err ;; esac # JSON: banners on stderr
-	if ! wait_for "$hf" "$hdr" 150; then
-		notok "$name: no header: $(head -c 400 "$W/$name.err")"
-		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
-		return 1
-	fi
+	e2e_begin "$name" "$hdr" 150 "$@" || return 1
 	helper_finish "$name" 50
 	return 0
 }
@@ -104,15 +91,18 @@ if helper_start "$W/ad.helper" "$H" $N $M; then
 fi
 helper_stop
 
-# funclatency: 3 calls of a 20 ms sleeper land in 16384..32767 us, in
-# libbpf-tools 0.26's layout (its banner, "usec : count    distribution",
-# "Exiting trace of ..."; no avg line)
-# fl_row FILE: the count of the last 16384 -> 32767 row; fl_all FILE: all counts summed
-fl_row() { grep '16384 -> 32767' "$1" | tail -1 | awk '{print $5}'; }
+# funclatency: 3 calls of a 20 ms sleeper land in 16384 us or above (in
+# 16384..32767 on a quiet host: a loaded one wakes the sleeper later,
+# never sooner), in libbpf-tools 0.26's layout (its banner, "usec : count
+# distribution", "Exiting trace of ..."; no avg line)
+# fl_row FILE: the counts of the last report's rows from 16384 us up;
+# fl_rows FILE: that for every report, one a line; fl_all FILE: all counts summed
+fl_rows() { awk '/usec *: count/ { if (n++) print s; s = 0 } $2 == "->" && $4 == ":" && $1 >= 16384 { s += $5 } END { if (n) print s }' "$1"; }
+fl_row() { fl_rows "$1" | tail -1; }
 fl_all() { awk '$2 == "->" && $4 == ":" { s += $5 } END { print s + 0 }' "$1"; }
 if run fl 'Tracing' funclatency -u -p @PID@ "$H:cbx_dyn_sleep"; then
 	row=$(fl_row "$W/fl.out") all=$(fl_all "$W/fl.out")
-	if [ "$row" = 3 ] && [ "$all" = 3 ]; then ok "funclatency: 3 latencies in 16384 -> 32767 usec, none elsewhere"
+	if [ "$row" = 3 ] && [ "$all" = 3 ]; then ok "funclatency: 3 latencies from 16384 usec up, none below"
 	else notok "funclatency: row '$row' all '$all': $(tr '\n' '|' < "$W/fl.out")"; fi
 	if [ "$(head -1 "$W/fl.out")" = "Tracing $H:cbx_dyn_sleep.  Hit Ctrl-C to exit" ] &&
 		grep -qx '     usec                : count    distribution' "$W/fl.out" &&
@@ -136,9 +126,9 @@ if helper_start "$W/fl_i.helper" "$H" $N $M; then
 		wait_for "$W/fl_i.helper" '^done' 100 || notok "fl_i: helper did not finish"
 		sleep 2.5
 		kill -INT "$TPID"; reap "$TPID" 50; TPID=
-		threes=$(grep -c '16384 -> 32767 *: 3 ' "$W/fl_i.out")
+		threes=$(fl_rows "$W/fl_i.out" | grep -c '^3$')
 		if [ "$threes" -ge 2 ] && [ "$(fl_row "$W/fl_i.out")" = 3 ]; then ok "funclatency -i 1: $threes reports keep the 3 calls (accumulated, as 0.26)"
-		else notok "funclatency -i: $threes reports with 3: $(grep '16384 -> 32767' "$W/fl_i.out" | tr '\n' '|')"; fi
+		else notok "funclatency -i: $threes reports with 3: $(fl_rows "$W/fl_i.out" | tr '\n' '|')"; fi
 	else notok "fl_i: no banner: $(head -c 300 "$W/fl_i.err")"; kill -KILL "$TPID"; wait "$TPID" 2>/dev/null; TPID=; fi
 	helper_stop
 fi
@@ -273,10 +263,11 @@ if run sc_j 'Tracing' stackcount -j --prom "$W/sc.prom" -U -p @PID@ "$H:cbx_dyn_
 	[ "$c" = $N ] && ok "stackcount --prom: valid, the stack counted $N" || notok "stackcount --prom: '$c'"
 fi
 if run fl_j 'Tracing' funclatency -j --prom "$W/fl.prom" -u -p @PID@ "$H:cbx_dyn_sleep"; then
-	c=$(jq_check "$W/fl_j.out" '[(h["count"], [b["count"] for b in h["buckets"] if b["low"] == 16384][0], 60000 <= h["sum"] < 150000) for d in docs for h in d.get("latency", [])]')
-	[ "$c" = "[(3, 3, True)]" ] && ok "funclatency -j: 3 calls in 16384..32767 us, sum 60..150 ms" || notok "funclatency -j: $c: $(head -c 300 "$W/fl_j.out")"
+	# the sum: at least the 3 sleeps, at most the time the helper worked
+	c=$(jq_check "$W/fl_j.out" '[(h["count"], sum(b["count"] for b in h["buckets"] if b["low"] >= 16384), 60000 <= h["sum"] <= '"$HELPER_US"') for d in docs for h in d.get("latency", [])]')
+	[ "$c" = "[(3, 3, True)]" ] && ok "funclatency -j: 3 calls from 16384 us up, sum 60 ms..the helper's $HELPER_US us" || notok "funclatency -j: $c: $(head -c 300 "$W/fl_j.out")"
 	c=$(prom_of "$W/fl.prom" 'corebox_funclatency_latency_seconds_count{}')
-	s=$(python3 tests/e2e/promcheck.py "$W/fl.prom" | python3 -c 'import json, sys; print(0.06 <= json.load(sys.stdin)["corebox_funclatency_latency_seconds_sum{}"] < 0.15)')
+	s=$(python3 tests/e2e/promcheck.py "$W/fl.prom" | python3 -c 'import json, sys; print(0.06 <= json.load(sys.stdin)["corebox_funclatency_latency_seconds_sum{}"] <= int(sys.argv[1]) / 1e6)' "$HELPER_US")
 	[ "$c" = 3 ] && [ "$s" = True ] && ok "funclatency --prom: valid, count 3, _sum in seconds" || notok "funclatency --prom: count '$c' sum ok '$s'"
 fi
 if helper_start "$W/ad2.helper" "$H" $N $M; then

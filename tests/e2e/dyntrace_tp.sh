@@ -34,18 +34,7 @@ run() {
 	name=$1 hdr=$2
 	shift 2
 	helper_start "$W/$name.helper" "$W/sysloop" $NF $NO || { notok "$name: helper did not start"; return 1; }
-	for a in "$@"; do
-		shift
-		[ "$a" = @PID@ ] && a=$HPID
-		set -- "$@" "$a"
-	done
-	env ${CBX_ENV:-} "$CB" "$@" > "$W/$name.out" 2> "$W/$name.err" &
-	TPID=$!
-	if ! wait_for "$W/$name.out" "$hdr" 200; then
-		notok "$name: no header: $(head -c 400 "$W/$name.err")"
-		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
-		return 1
-	fi
+	e2e_begin "$name" "$hdr" 200 "$@" || return 1
 	bpf_ids "$TPID" >> "$W/ours"
 	helper_finish "$name" 100
 	return 0

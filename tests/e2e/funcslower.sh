@@ -33,20 +33,7 @@ run() {
 	name=$1 hdr=$2
 	shift 2
 	helper_start "$W/$name.helper" "$H" $N $M || { notok "$name: helper did not start"; return 1; }
-	for a in "$@"; do
-		shift
-		[ "$a" = @PID@ ] && a=$HPID
-		set -- "$@" "$a"
-	done
-	"$CB" funcslower "$@" > "$W/$name.out" 2> "$W/$name.err" &
-	TPID=$!
-	hf=$W/$name.out
-	case " $* " in *" -j "*) hf=$W/$name.err ;; esac
-	if ! wait_for "$hf" "$hdr" 150; then
-		notok "$name: no header: $(head -c 400 "$W/$name.err")"
-		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
-		return 1
-	fi
+	e2e_begin "$name" "$hdr" 150 funcslower "$@" || return 1
 	helper_finish "$name" 50
 	[ "$(cat "$W/$name.rc")" = 0 ] || notok "$name: exit status $(cat "$W/$name.rc") after SIGINT: $(head -c 300 "$W/$name.err")"
 	return 0

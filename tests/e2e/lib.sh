@@ -304,13 +304,42 @@ helper_stop() {
 	HPID=
 }
 
+# e2e_begin NAME HEADER TENTHS ARGS...: after helper_start, `corebox ARGS`
+# (@PID@ in them: the helper's pid; ${CBX_ENV:-} in its environment) in the
+# background (TPID), its output in $W/NAME.out and .err, until a line of
+# it matches HEADER (on stderr with -j, where the banners go then), within
+# TENTHS.  1 after a notok, the tool and the helper killed, when it did not
+# come.  helper_finish NAME then lets the helper work and stops the tool.
+e2e_begin() {
+	eb_name=$1 eb_hdr=$2 eb_tenths=$3
+	shift 3
+	for a in "$@"; do
+		shift
+		[ "$a" = @PID@ ] && a=${HPID:-}
+		set -- "$@" "$a"
+	done
+	env ${CBX_ENV:-} "$CB" "$@" > "$W/$eb_name.out" 2> "$W/$eb_name.err" &
+	TPID=$!
+	eb_hf=$W/$eb_name.out
+	case " $* " in *" -j "*) eb_hf=$W/$eb_name.err ;; esac
+	wait_for "$eb_hf" "$eb_hdr" "$eb_tenths" && return 0
+	notok "$eb_name: no header: $(head -c 400 "$W/$eb_name.err")"
+	kill -KILL "$TPID" ${HPID:-} 2>/dev/null
+	wait "$TPID" ${HPID:-} 2>/dev/null
+	TPID= HPID=
+	return 1
+}
+
 # helper_finish NAME TENTHS: let the helper work (SIGUSR1, then its "done"
 # line in $W/NAME.helper, bounded), SIGINT the tool (TPID) and reap it:
 # its exit status in $W/NAME.rc ("timeout" when it still runs TENTHS after
-# SIGINT); then stop the helper
+# SIGINT); then stop the helper.  HELPER_US: microseconds from SIGUSR1 to
+# the "done" line seen (at least the time the helper worked)
 helper_finish() {
+	hf0=$(date +%s%N)
 	kill -USR1 "$HPID"
 	wait_for "$W/$1.helper" '^done' 100 || notok "$1: helper did not finish"
+	HELPER_US=$((($(date +%s%N) - hf0) / 1000))
 	sleep 0.3
 	kill -INT "$TPID"
 	reap "$TPID" "$2"

@@ -348,7 +348,10 @@ int tool_stop(struct tool_run *t)
 
 	usleep(300000); /* let the last events reach user space */
 	kill(t->pid, SIGINT);
-	end = now_ms() + 10000;
+	/* a bound for a hung tool, not a deadline: a tool that names kernel
+	 * addresses at exit scans /proc/kallsyms, and a TCG guest on a host
+	 * at load 18 once took over 12 s for smpcalls' (exit -2 after 65 s) */
+	end = now_ms() + 30000;
 	while (now_ms() < end && pump(t->fd, 100))
 		;
 	rc = wait_bounded(t->pid, 2000);

@@ -167,6 +167,21 @@ static int setup_ext4(void)
 	return 1;
 }
 
+/* The shared loop device (setup_loop) as a path into dev and, unless
+ * NULL, as a disk name into name (32 bytes each): 0, or -1 after a FAIL
+ * line when there is none. */
+static int loop_names(const char *test, char *dev, char *name)
+{
+	if (loop_dev < 0) {
+		result(test, 0, "no loop device");
+		return -1;
+	}
+	snprintf(dev, 32, "/dev/loop%d", loop_dev);
+	if (name)
+		snprintf(name, 32, "loop%d", loop_dev);
+	return 0;
+}
+
 /* ---- biosnoop ---- */
 
 #define BS_K 20
@@ -181,12 +196,8 @@ static void test_biosnoop(const char *test, const char *disable)
 	struct tool_run tr;
 	size_t pos = 0;
 
-	if (loop_dev < 0) {
-		result(test, 0, "no loop device");
+	if (loop_names(test, dev, name) < 0)
 		return;
-	}
-	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
-	snprintf(name, sizeof(name), "loop%d", loop_dev);
 	if (tool_start(&tr, test, argv, disable, "LAT(ms)") < 0)
 		return;
 	done = dio_reads(dev, BS_K, BS_SIZE, 4096, 2 * BS_SIZE);
@@ -228,12 +239,8 @@ static void test_biostacks(const char *test, const char *disable)
 	struct tool_run tr;
 	size_t pos = 0;
 
-	if (loop_dev < 0) {
-		result(test, 0, "no loop device");
+	if (loop_names(test, dev, name) < 0)
 		return;
-	}
-	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
-	snprintf(name, sizeof(name), "loop%d", loop_dev);
 	if (tool_start(&tr, test, argv, disable, "Tracing block I/O") < 0)
 		return;
 	done = dio_reads(dev, BS_K, 4096, 0, 3 * 4096);
@@ -277,12 +284,8 @@ static void test_biopattern(const char *test, const char *disable)
 	size_t pos = 0;
 	int done, rc;
 
-	if (loop_dev < 0) {
-		result(test, 0, "no loop device");
+	if (loop_names(test, dev, name) < 0)
 		return;
-	}
-	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
-	snprintf(name, sizeof(name), "loop%d", loop_dev);
 	if (tool_start(&tr, test, argv, disable, "KBYTES") < 0)
 		return;
 	/* sequential, then random (a gap after each read) */
@@ -316,10 +319,8 @@ static void test_bitesize(const char *test, const char *disable)
 	size_t pos = 0;
 	int done, rc, in = 0, sections = 0;
 
-	if (loop_dev < 0) {
-		result(test, 0, "no loop device");
+	if (loop_names(test, dev, NULL) < 0)
 		return;
-	}
 	/* this driver's name (init in the VM) */
 	if ((rc = open("/proc/self/comm", O_RDONLY | O_CLOEXEC)) >= 0) {
 		ssize_t n = read(rc, comm, sizeof(comm) - 1);
@@ -328,7 +329,6 @@ static void test_bitesize(const char *test, const char *disable)
 		comm[strcspn(comm, "\n")] = 0;
 		close(rc);
 	}
-	snprintf(dev, sizeof(dev), "/dev/loop%d", loop_dev);
 	if (tool_start(&tr, test, argv, disable, "Tracing block device") < 0)
 		return;
 	done = dio_reads(dev, 20, 4096, 0, 8192);

@@ -3,10 +3,17 @@
  * and exits.  An alarm ends it after 60 s whatever happens.
  *
  *   cbx_sched hogs CPU N           N hogs on CPU until SIGTERM ("ready PID HOGPIDS")
- *   cbx_sched runqlat CPU ITERS MS a nice-0 hog on CPU and this process as the
- *                                  nice-19 sleeper there: ITERS sleeps of MS
+ *   cbx_sched runqlat CPU ITERS MS [linger]
+ *                                  a nice-0 hog on CPU and this process as the
+ *                                  nice-19 sleeper there: ITERS sleeps of MS;
+ *                                  linger: then end the hog, print "done" and
+ *                                  wait for SIGTERM (its /proc/PID/status, the
+ *                                  kernel's count of its context switches,
+ *                                  stays readable while the tool stops)
  *   cbx_sched bursts CPU N US MS   N on-CPU bursts of US microseconds, MS apart
- *   cbx_sched smp N                N membarriers + N TLB shootdowns (CPU 0 -> 1) */
+ *   cbx_sched smp N                membarriers + TLB shootdowns (CPU 0 -> 1) until N
+ *                                  membarriers found the spinner on CPU 1 throughout:
+ *                                  "done MADE SURE" (sched_work.h) */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -67,7 +74,7 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_UNBLOCK, &block, NULL);
 		while (!stop)
 			pause();
-	} else if (!strcmp(mode, "runqlat") && argc == 5) {
+	} else if (!strcmp(mode, "runqlat") && (argc == 5 || (argc == 6 && !strcmp(argv[5], "linger")))) {
 		int cpu = atoi(argv[2]), iters = atoi(argv[3]);
 
 		hogs[nhogs++] = sw_hog(cpu, 60);
@@ -75,7 +82,15 @@ int main(int argc, char **argv)
 		sigprocmask(SIG_UNBLOCK, &block, NULL);
 		wait_go();
 		sw_sleeper(cpu, iters, atol(argv[4]));
-		printf("done %d\n", iters);
+		if (argc == 6) {
+			kill(hogs[0], SIGKILL);
+			waitpid(hogs[0], NULL, 0);
+			nhogs = 0;
+			printf("done %d\n", iters);
+			while (!stop)
+				pause();
+		} else
+			printf("done %d\n", iters);
 	} else if (!strcmp(mode, "bursts") && argc == 6) {
 		int fifo;
 
@@ -85,13 +100,13 @@ int main(int argc, char **argv)
 		fifo = sw_bursts(atoi(argv[2]), atoi(argv[3]), atol(argv[4]), atol(argv[5]));
 		printf("done %s fifo=%d\n", argv[3], fifo);
 	} else if (!strcmp(mode, "smp") && argc == 3) {
-		int ok;
+		struct sw_smp_count c;
 
 		printf("ready %d\n", (int)getpid());
 		sigprocmask(SIG_UNBLOCK, &block, NULL);
 		wait_go();
-		ok = sw_smp_calls(0, 1, atoi(argv[2]));
-		printf("done %d\n", ok);
+		c = sw_smp_calls(0, 1, atoi(argv[2]));
+		printf("done %d %d\n", c.made, c.sure);
 	} else {
 		fprintf(stderr, "usage: see tests/e2e/helpers/cbx_sched.c\n");
 		return 2;

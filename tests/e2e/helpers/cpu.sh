@@ -27,6 +27,21 @@ helper_go() {
 	HPID=
 }
 
+# helper_work TENTHS: SIGUSR1 and wait for its "done" line; a helper
+# started with "linger" then waits for helper_stop
+helper_work() {
+	kill -USR1 "$HPID"
+	wait_for "$W/h.out" '^done' "$1" || notok "helper did not finish within $(($1 / 10)) s"
+}
+
+# switches PID: the kernel's count of the thread's context switches
+# (voluntary + involuntary).  Each run-queue wait of a thread follows one
+# of them (it slept, or was preempted), so between two readings it has at
+# most that many waits end, plus the one under way at the first.
+switches() {
+	awk '/^(non)?voluntary_ctxt_switches:/ { s += $2 } END { print s + 0 }' "/proc/$1/status" 2>/dev/null
+}
+
 helper_stop() {
 	[ -n "$HPID" ] || return 0
 	kill -TERM "$HPID" 2>/dev/null

@@ -11,6 +11,7 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -128,62 +129,124 @@ static inline int sw_bursts(int cpu, int n, long burst_us, long sleep_ms)
 }
 
 /* ---- SMP calls: a spinner thread on one CPU keeps the mm live there;
- * the caller on another makes n expedited membarriers (one IPI each to
- * the spinner's CPU, function ipi_mb) and n write-protects of a written
- * page (a TLB shootdown each, flush_tlb_func). ---- */
+ * the caller on another makes expedited membarriers (function ipi_mb)
+ * and write-protects of a written page (TLB shootdowns, flush_tlb_func).
+ *
+ * A membarrier IPIs only the CPUs whose current task runs the caller's
+ * mm, so how many IPIs it sends depends on whether the spinner was on its
+ * CPU: other load, RT throttling and 6.12's fair server push a SCHED_FIFO
+ * spinner off now and then (a TCG guest once saw 76 IPIs for 200 calls).
+ * The caller therefore proves, call by call, that the spinner ran
+ * throughout: its progress counter moved after the last reading of its
+ * context switches (so it was on the CPU then), and its switch count
+ * (voluntary + involuntary, /proc/self/task/TID/status) is the same after
+ * the membarrier (so it never left).  Such a call must IPI the spinner's
+ * CPU exactly once; the caller goes on until n calls were such (at most
+ * 8n calls). ---- */
 
 struct sw_smp {
 	int spin_cpu;
-	volatile int running, stop;
+	volatile int tid, running, stop;
+	volatile unsigned long progress;
 };
 
-/* SCHED_FIFO when allowed: other load on its CPU must not push it off
- * (an expedited membarrier only IPIs CPUs running the caller's mm); the
- * test lasts well under a second. */
+struct sw_smp_count {
+	int made; /* membarriers that returned 0 (-1: none could be made) */
+	int sure; /* of them, made while the spinner was on its CPU throughout */
+};
+
+/* SCHED_FIFO when allowed: other load on its CPU must seldom push it off;
+ * the test lasts a few seconds at most. */
 static inline void *sw_spinner(void *arg)
 {
 	struct sw_smp *s = arg;
-	volatile unsigned long x = 0;
 
 	sw_pin(s->spin_cpu);
 	sw_setsched(SCHED_FIFO, 1);
+	s->tid = (int)syscall(SYS_gettid);
 	s->running = 1;
 	while (!s->stop)
-		x++;
+		s->progress++;
 	return NULL;
 }
 
-/* Returns the number of membarrier calls that succeeded (-1: none could
- * be made). */
-static inline int sw_smp_calls(int call_cpu, int spin_cpu, int n)
+/* The kernel's count of the thread's context switches (the fd of its
+ * /proc status, read again from the start each time); -1 when unreadable. */
+static inline long sw_switches(int fd)
 {
-	struct sw_smp s = { spin_cpu, 0, 0 };
+	char buf[4096], *p;
+	long sum = 0, v;
+	int found = 0;
+	ssize_t len = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	/* the progress read after this one is ordered after it */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (len <= 0)
+		return -1;
+	buf[len] = 0;
+	for (p = buf; (p = strstr(p, "ctxt_switches:\t")); found++) {
+		p += strlen("ctxt_switches:\t");
+		v = strtol(p, &p, 10);
+		sum += v;
+	}
+	return found == 2 ? sum : -1;
+}
+
+static inline struct sw_smp_count sw_smp_calls(int call_cpu, int spin_cpu, int n)
+{
+	struct sw_smp s = { .spin_cpu = spin_cpu };
+	struct sw_smp_count c = { -1, 0 };
+	char *page, path[64];
 	pthread_t t;
-	char *page;
-	int ok = 0;
+	long sw0, sw1;
+	int fd, reg;
 
 	sw_pin(call_cpu);
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (page == MAP_FAILED)
-		return -1;
-	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) < 0)
-		ok = -1;
-	if (pthread_create(&t, NULL, sw_spinner, &s))
-		return -1;
+		return c;
+	reg = (int)syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0);
+	if (pthread_create(&t, NULL, sw_spinner, &s)) {
+		munmap(page, 4096);
+		return c;
+	}
 	for (int i = 0; i < 200 && !s.running; i++) /* the spinner is on its CPU */
 		sw_sleep_ms(10);
 	sw_sleep_ms(10);
-	for (int i = 0; i < n; i++) {
-		if (ok >= 0 && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
-			ok++;
+	snprintf(path, sizeof(path), "/proc/self/task/%d/status", s.tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	sw0 = fd < 0 ? -1 : sw_switches(fd);
+	if (reg == 0)
+		c.made = 0;
+	for (int i = 0; i < 8 * n && (c.made < 0 || c.sure < n); i++) {
+		unsigned long p0 = s.progress, p1;
+		int made;
+
 		page[0] = (char)i;
 		mprotect(page, 4096, PROT_READ);
 		mprotect(page, 4096, PROT_READ | PROT_WRITE);
+		/* under TCG (one host thread for both vCPUs) the spinner's
+		 * vCPU may not have run since: wait for it, up to a second (the
+		 * guest's clock runs on while a loaded host holds qemu) */
+		for (uint64_t end = sw_now_ns() + 1000000000; (p1 = s.progress) == p0 && sw_now_ns() < end;)
+			;
+		made = c.made >= 0 && syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		sw1 = fd < 0 ? -1 : sw_switches(fd);
+		if (made) {
+			c.made++;
+			c.sure += p1 != p0 && sw0 >= 0 && sw1 == sw0;
+		}
+		sw0 = sw1;
+		if (c.made < 0 && i + 1 >= n) /* no membarriers: n shootdowns */
+			break;
 	}
+	if (fd >= 0)
+		close(fd);
 	s.stop = 1;
 	pthread_join(t, NULL);
 	munmap(page, 4096);
-	return ok;
+	return c;
 }
 
 #endif
