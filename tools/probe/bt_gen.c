@@ -291,6 +291,25 @@ static int kernel_addr(const char *name, uint64_t *addr)
 	return 0;
 }
 
+/* The end of a comparison of two size-byte stack copies whose loop jumps
+ * to differ on a difference: R0 = eq when it fell through, else !eq;
+ * both copies leave the stack; the result is an integer. */
+static int compare_end(struct cg *c, int differ, bool eq, int size, struct ctype *t)
+{
+	struct emit *e = c->e;
+	int done = emit_label(e);
+
+	emit_movi(e, R0, eq);
+	emit_ja(e, done);
+	emit_place(e, differ);
+	emit_movi(e, R0, !eq);
+	emit_place(e, done);
+	gen_unstack(c->g, size);
+	gen_unstack(c->g, size);
+	*t = ct_int(8, false);
+	return 0;
+}
+
 /* x == y on strings (buffers: VT_BUF, length and bytes): both into the
  * stack, compared up to the first NUL and at most limit bytes (a
  * literal's length + 1 when one side is a literal); R0 = eq when they
@@ -302,7 +321,7 @@ static int str_compare_n(struct cg *c, struct node *x, struct node *y, int limit
 	bool buf = tx.vt == VT_BUF || ty.vt == VT_BUF;
 	int size = buf ? 8 + (tx.size > ty.size ? tx.size : ty.size) : c->p->strlen;
 	int a = gen_stack(c->g, size), b = gen_stack(c->g, size);
-	int len = size, differ = emit_label(e), same = emit_label(e), done = emit_label(e);
+	int len = size, differ = emit_label(e), same = emit_label(e);
 
 	if (buf && tx.vt != ty.vt)
 		return gen_fail(c->g, x, "a buffer compares only with a buffer");
@@ -327,15 +346,7 @@ static int str_compare_n(struct cg *c, struct node *x, struct node *y, int limit
 			emit_jmpi(e, BPF_JEQ, R1, 0, same);
 	}
 	emit_place(e, same);
-	emit_movi(e, R0, eq);
-	emit_ja(e, done);
-	emit_place(e, differ);
-	emit_movi(e, R0, !eq);
-	emit_place(e, done);
-	gen_unstack(c->g, size);
-	gen_unstack(c->g, size);
-	*t = ct_int(8, false);
-	return 0;
+	return compare_end(c, differ, eq, size, t);
 }
 
 static int str_compare(struct cg *c, struct node *n, struct ctype *t)
@@ -706,7 +717,7 @@ static int array_compare(struct cg *c, struct node *n, const struct bt_type *ta,
 {
 	struct emit *e = c->e;
 	const struct bt_shape *sa = &c->p->shapes[ta->depth], *sb = &c->p->shapes[tb->depth];
-	int a, b, differ = emit_label(e), done = emit_label(e), size = ta->size, eq = n->op == OP_EQ;
+	int a, b, differ = emit_label(e), size = ta->size, eq = n->op == OP_EQ;
 	char msg[80];
 
 	if (n->op != OP_EQ && n->op != OP_NE) {
@@ -729,15 +740,7 @@ static int array_compare(struct cg *c, struct node *n, const struct bt_type *ta,
 		emit_ldx(e, w, R2, R10, (int16_t)(b + k));
 		emit_jmp(e, BPF_JNE, R1, R2, differ);
 	}
-	emit_movi(e, R0, eq);
-	emit_ja(e, done);
-	emit_place(e, differ);
-	emit_movi(e, R0, !eq);
-	emit_place(e, done);
-	gen_unstack(c->g, size);
-	gen_unstack(c->g, size);
-	*t = ct_int(8, false);
-	return 0;
+	return compare_end(c, differ, eq, size, t);
 }
 
 /* The extension: bpftrace's identifiers, maps and calls as values. */
