@@ -6,7 +6,8 @@
 #    (signal_generate, a flavored record type, and the syscall records),
 #    statsnoop (syscall records), capable (cap_capable), futexctn and
 #    hardirqs (its perf tracepoint pair, the handler name a __data_loc) pass
-#    unchanged, each on the events it causes itself;
+#    unchanged, each on the events it causes itself, and so do runqlat
+#    and cpudist (their programs on the sched_switch/sched_wakeup records);
 #  - a tool that reads kernel structs says so in one line naming the
 #    field, that the kernel has no BTF, and --btf (exit 1, no crash).
 # Run as root from the repository root: sh tests/e2e/nobtf.sh
@@ -29,7 +30,7 @@ else
 	notok "sigsnoop --verbose: $(grep -i btf "$W/v" | head -3)"
 fi
 
-for s in sigsnoop statsnoop capable futexctn hardirqs; do
+for s in sigsnoop statsnoop capable futexctn hardirqs runqlat cpudist; do
 	sh "tests/e2e/$s.sh" > "$W/$s.log" 2>&1
 	rc=$?
 	n=$(grep -c '^ok' "$W/$s.log")
@@ -42,15 +43,17 @@ for s in sigsnoop statsnoop capable futexctn hardirqs; do
 done
 
 # reads outside tracepoint records: one line naming the field and --btf
-for t in "execsnoop task_struct::real_parent" "tcpsynbl sock___synbl::sk_max_ack_backlog"; do
-	set -- $t
-	timeout 10 "$CB" "$1" > /dev/null 2> "$W/e"
+# (runqlat --pidnss, runqslower -p: what their record paths cannot know)
+for t in "execsnoop|task_struct::real_parent" "tcpsynbl|sock___synbl::sk_max_ack_backlog" \
+	"runqlat --pidnss|--pidnss" "runqslower -p 1|-p reads task_struct"; do
+	args=${t%%|*} needle=${t#*|}
+	timeout 10 "$CB" $args > /dev/null 2> "$W/e"
 	rc=$?
-	if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e")" = 1 ] && grep -q "$2" "$W/e" && grep -q "has no BTF" "$W/e" &&
+	if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e")" = 1 ] && grep -q -- "$needle" "$W/e" && grep -q "has no BTF" "$W/e" &&
 	   grep -q -- "--btf FILE" "$W/e"; then
-		ok "$1: $(cat "$W/e")"
+		ok "$args: $(cat "$W/e")"
 	else
-		notok "$1: exit $rc: $(head -3 "$W/e")"
+		notok "$args: exit $rc: $(head -3 "$W/e")"
 	fi
 done
 
