@@ -10,6 +10,7 @@
 #define COREBOX_ELF_H
 
 #include <elf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -65,6 +66,11 @@ const char *elf_sym_name(const struct elf_symtab *st, const Elf64_Sym *sym);
  * virtual address translated through the PT_LOAD segment holding it.
  * Returns 0 and sets *off, or -ENOENT with a message. */
 int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off);
+/* 32-bit ARM: a function compiled as Thumb (its symbol value had bit 0
+ * set; the widened image keeps that in st_other), which the arm kernel's
+ * uprobes cannot probe (they decode ARM instructions only). */
+#define ELF_STO_THUMB 0x80
+bool elf_func_is_thumb(const struct elf_view *ev, const char *name);
 
 /* Go's function table (.gopclntab), which even a stripped Go binary
  * keeps (the runtime reads it): function names by address.  Go 1.2 to

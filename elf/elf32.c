@@ -9,7 +9,8 @@
  * memory.  One munmap of (data, size) releases it all (elf_unmap_file).
  *
  * On 32-bit ARM, a Thumb function's symbol value has bit 0 set: it is
- * cleared, so the value is the function's address. */
+ * cleared, so the value is the function's address, and kept as
+ * ELF_STO_THUMB in st_other (whose ELF64 meaning is its low 2 bits). */
 #include "elf.h"
 
 #include <errno.h>
@@ -140,8 +141,11 @@ int elf32_widen(int fd, const void *src, size_t size, const void **out, size_t *
 				b[k].st_shndx = a[k].st_shndx;
 				b[k].st_value = a[k].st_value;
 				b[k].st_size = a[k].st_size;
-				if (eh->e_machine == EM_ARM && ELF32_ST_TYPE(a[k].st_info) == STT_FUNC)
+				if (eh->e_machine == EM_ARM && ELF32_ST_TYPE(a[k].st_info) == STT_FUNC &&
+				    (a[k].st_value & 1)) {
 					b[k].st_value &= ~(uint64_t)1; /* the Thumb bit */
+					b[k].st_other |= ELF_STO_THUMB;
+				}
 			}
 			t->sh_offset = pos;
 			t->sh_size = n * sizeof(Elf64_Sym);

@@ -136,14 +136,15 @@ static int rel_to_offset(const struct elf_view *ev, const char *name, const Elf6
 	return 0;
 }
 
-int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off)
+/* Function name's symbol, .symtab first: 1, 0 when neither has it, or
+ * a negative errno with a message. */
+static int lookup_func(const struct elf_view *ev, const char *name, const Elf64_Sym **sym)
 {
 	static const unsigned order[] = { SHT_SYMTAB, SHT_DYNSYM };
 
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
 		for (size_t i = 1; i < ev->shnum; i++) {
 			const Elf64_Shdr *sh = &ev->shdrs[i];
-			const Elf64_Sym *sym = NULL;
 			struct elf_symtab st;
 			int r;
 
@@ -152,15 +153,31 @@ int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *
 			r = elf_symtab(ev, sh, &st);
 			if (r)
 				return r;
-			r = find_func(&st, name, &sym);
-			if (r < 0)
+			r = find_func(&st, name, sym);
+			if (r)
 				return r;
-			if (r == 0)
-				continue;
-			if (ev->ehdr->e_type == ET_REL)
-				return rel_to_offset(ev, name, sym, off);
-			return vaddr_to_offset(ev, name, sym->st_value, off);
 		}
 	}
-	return err_set(ENOENT, "function %s not found in .symtab or .dynsym", name);
+	return 0;
+}
+
+int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off)
+{
+	const Elf64_Sym *sym = NULL;
+	int r = lookup_func(ev, name, &sym);
+
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return err_set(ENOENT, "function %s not found in .symtab or .dynsym", name);
+	if (ev->ehdr->e_type == ET_REL)
+		return rel_to_offset(ev, name, sym, off);
+	return vaddr_to_offset(ev, name, sym->st_value, off);
+}
+
+bool elf_func_is_thumb(const struct elf_view *ev, const char *name)
+{
+	const Elf64_Sym *sym = NULL;
+
+	return ev->ehdr->e_machine == EM_ARM && lookup_func(ev, name, &sym) > 0 && (sym->st_other & ELF_STO_THUMB);
 }

@@ -345,25 +345,26 @@ int kbtf_from_tracefs(struct obj *o, struct kbtf *k)
 		if (tys[i].fmt.n)
 			found++;
 	}
-	if (found) {
-		s.w = btfw_new();
-		s.ptr_sz = kernel_ptr_size(tys, n);
-		/* "long": relo_core takes the target's pointer size from it */
-		add(&s, "long", BTF_KIND_INT << 24, s.ptr_sz, &(uint32_t){ BTF_INT_SIGNED << 24 | s.ptr_sz * 8 }, 4);
-		for (size_t i = 0; i < n; i++)
-			if (tys[i].fmt.n)
-				raw_type(&s, &tys[i]);
-		blob = btfw_finish(s.w, &size);
-		btfw_free(s.w);
-		if (blob) {
-			k->btf = btf_new(blob, size, 1, NULL);
-			free(blob);
-		}
-		snprintf(k->path, sizeof(k->path), "tracepoint formats");
-		if (o->verbose)
-			fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats"
-					" (pt_regs: the ABI's)\n", o->name, found, n);
+	/* even with no type found (32-bit arm reads pt_regs without CO-RE):
+	 * the relocations then poison, refusing only programs that reach one
+	 * (syscount's -P branch, not its count) */
+	s.w = btfw_new();
+	s.ptr_sz = kernel_ptr_size(tys, n);
+	/* "long": relo_core takes the target's pointer size from it */
+	add(&s, "long", BTF_KIND_INT << 24, s.ptr_sz, &(uint32_t){ BTF_INT_SIGNED << 24 | s.ptr_sz * 8 }, 4);
+	for (size_t i = 0; i < n; i++)
+		if (tys[i].fmt.n)
+			raw_type(&s, &tys[i]);
+	blob = btfw_finish(s.w, &size);
+	btfw_free(s.w);
+	if (blob) {
+		k->btf = btf_new(blob, size, 1, NULL);
+		free(blob);
 	}
+	snprintf(k->path, sizeof(k->path), "tracepoint formats");
+	if (o->verbose)
+		fprintf(stderr, "%s: no kernel BTF: %zu of %zu record types from tracepoint formats"
+				" (pt_regs: the ABI's)\n", o->name, found, n);
 	for (size_t i = 0; i < n; i++) {
 		tp_format_free(&tys[i].fmt);
 		free(tys[i].name);

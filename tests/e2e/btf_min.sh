@@ -261,9 +261,9 @@ if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e1")" = 1 ] && grep -q "$W/trunc.btf" "$W/e
 else
 	notok "truncated BTF: exit $rc: $(cat "$W/e1")"
 fi
-# (runqlat reads task_struct; tools that read only tracepoint records run
+# (offwaketime reads task_struct; tools that read only tracepoint records run
 # without BTF: tests/e2e/nobtf.sh)
-COREBOX_SYSFS_BTF=/nonexistent timeout 20 "$CB" runqlat > /dev/null 2> "$W/e2"
+COREBOX_SYSFS_BTF=/nonexistent timeout 20 "$CB" offwaketime > /dev/null 2> "$W/e2"
 rc=$?
 if [ "$rc" = 1 ] && [ "$(wc -l < "$W/e2")" = 1 ] && grep -q -- "--btf FILE" "$W/e2"; then
 	ok "no kernel BTF, no --btf: $(cat "$W/e2")"

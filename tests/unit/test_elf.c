@@ -494,6 +494,9 @@ static void test_elf32(void)
 		     (unsigned long long)thumb);
 		T_OK(elf_func_file_offset(&ev, "cbx_arm_fn", &arm) == 0 && arm == 0x7c,
 		     "ELF32: ARM function at file offset 0x7c (got 0x%llx)", (unsigned long long)arm);
+		T_OK(elf_func_is_thumb(&ev, "cbx_thumb_fn") && !elf_func_is_thumb(&ev, "cbx_arm_fn") &&
+			     !elf_func_is_thumb(&ev, "no_such_fn"),
+		     "ELF32: the Thumb function is known as Thumb (uprobes refuse it), the ARM one not");
 		const Elf64_Shdr *sh = elf_find_sec(&ev, ".symtab");
 		T_OK(sh && elf_symtab(&ev, sh, &st) == 0 && st.count > 2, "ELF32: .symtab widened to Elf64_Sym");
 	}

@@ -392,7 +392,9 @@ static void test_threadsnoop(const char *test, const char *disable)
 
 static void sysmix(void)
 {
-	struct timespec ts = { 0, 50 * 1000000L };
+	/* the kernel's timespec of SYS_nanosleep: longs (a 32-bit libc's
+	 * time64 struct timespec would read as 0 s 0 ns there) */
+	struct { long tv_sec, tv_nsec; } ts = { 0, 50 * 1000000L };
 
 	for (int i = 0; i < ST_N; i++)
 		syscall(SYS_getppid);

@@ -16,6 +16,7 @@
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "loader/kbtf.h"
 
 #ifndef CGROUP2_SUPER_MAGIC
 #define CGROUP2_SUPER_MAGIC 0x63677270
@@ -233,6 +234,14 @@ struct obj *tool_open(const char *name, const void *data, size_t size)
 	}
 	drop_absent_syscalls(o);
 	return o;
+}
+
+bool tool_no_kbtf(void)
+{
+	char vmlinux[300];
+
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", kbtf_sysfs_dir());
+	return !tool_common.btf_path && access(vmlinux, R_OK) != 0;
 }
 
 /* The loader names the object (the tool) itself: don't say it twice. */

@@ -38,6 +38,10 @@ struct obj *tool_open(const char *name, const void *data, size_t size);
 /* Load and attach; on error print the message, close the object, return 1
  * (the tool's exit code).  0 on success. */
 int tool_load_attach(struct obj *o, const char *name);
+/* No kernel BTF for CO-RE to read kernel structs with: no --btf FILE
+ * and no vmlinux in /sys/kernel/btf (or $COREBOX_SYSFS_BTF).  Tools with
+ * a path on tracepoint records alone choose it then. */
+bool tool_no_kbtf(void);
 /* Print "NAME: fmt..." to stderr. */
 void tool_err(const char *name, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -8,7 +8,6 @@
 
 #include "bpf/cpus.h"
 #include "lib/util.h"
-#include "loader/kbtf.h"
 #include "tools/common/common.h"
 #include "tools/common/interval.h"
 #include "irqs.h"
@@ -23,11 +22,9 @@ struct obj *irqs_open(const char *tool, bool soft, bool ns, bool dist, int cpu, 
 						{ "softirq_entry", "softirq_exit" },
 						{ "hardirq_entry_tp", "hardirq_exit_tp" } };
 	/* hard IRQs without kernel BTF: the perf tracepoint pair (irqs.bpf.c) */
-	char vmlinux[300];
 	int use = soft;
 
-	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", kbtf_sysfs_dir());
-	if (!soft && !tool_common.btf_path && access(vmlinux, R_OK))
+	if (!soft && tool_no_kbtf())
 		use = 2;
 
 	OBJ_SET(o, targ_ns, (uint8_t)ns);

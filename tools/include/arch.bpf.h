@@ -248,6 +248,14 @@ struct pt_regs___arm {
 
 #define CB_SYSCALL_NR(regs) ((long)__CB_REG_CORE(regs, __CB_SYSNR))
 #define CB_SYSCALL_NR_BTF(regs) ((long)__CB_REG(regs, __CB_SYSNR))
+/* sys_exit's `long ret` from a raw_tp/tp_btf argument: the kernel widens
+ * each argument to its u64 slot unsigned, so a 32-bit kernel's -EBADF
+ * arrives as 0xfffffff7; sign-extended here (return values fit an int). */
+#if defined(__TARGET_ARCH_arm)
+#define CB_SYSCALL_RET(ret) ((long)(int)(ret))
+#else
+#define CB_SYSCALL_RET(ret) (ret)
+#endif
 
 /* ---- BPF_KPROBE & co: a program of ctx `struct pt_regs *` whose body
  * sees its declared arguments (ctx stays usable inside the body). */

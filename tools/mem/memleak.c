@@ -310,6 +310,13 @@ static int setup_uprobes(struct obj *o, const char *path, int pid)
 			}
 			continue;
 		}
+		/* the kernel would refuse it, or misread it as an ARM instruction */
+		if (elf_func_is_thumb(&ev, name)) {
+			tool_err("memleak", "%s's %s() is Thumb code, and 32-bit ARM uprobes take ARM "
+				 "instructions only: trace an allocator built with -marm (-O)", path, name);
+			elf_unmap_file(data, size);
+			return -1;
+		}
 		snprintf(target, sizeof(target), "%s:0x%llx", path, (unsigned long long)off);
 		prog_set_attach_target(pe, target);
 		prog_set_uprobe_pid(pe, pid);

@@ -144,7 +144,7 @@ static __always_inline int handle_exit(struct pt_regs *regs, long ret, const int
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
-	return handle_exit(regs, ret, 0);
+	return handle_exit(regs, CB_SYSCALL_RET(ret), 0);
 }
 
 /* Fast variant for kernels with tp_btf: a direct BTF load of the syscall
@@ -153,7 +153,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
 {
-	return handle_exit(regs, ret, 1);
+	return handle_exit(regs, CB_SYSCALL_RET(ret), 1);
 }
 
 char LICENSE[] SEC("license") = "GPL";

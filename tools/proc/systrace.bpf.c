@@ -413,7 +413,7 @@ static __always_inline int on_exit(void *ctx, long ret)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(systrace_exit, struct pt_regs *regs, long ret)
 {
-	return on_exit(ctx, ret);
+	return on_exit(ctx, CB_SYSCALL_RET(ret));
 }
 
 /* the member read (a CO-RE flavor: not task_struct's whole type graph) */

@@ -60,35 +60,37 @@ static __always_inline int allow_record(struct task_struct *t, __u32 pid, __u32 
 	return 1;
 }
 
-static __always_inline int handle_switch(void *ctx, struct task_struct *prev, struct task_struct *next)
+/* prev (current) goes off CPU: its start time and stacks. */
+static __always_inline void off_cpu(void *ctx, __u32 pid, __u32 tgid, __s32 user_stack_id, __u64 now)
 {
-	__u32 pid = (__u32)BPF_CORE_READ(prev, pid), tgid = (__u32)BPF_CORE_READ(prev, tgid);
-	__u64 now = bpf_ktime_get_ns();
-	struct start_val *sp, s = {};
-	struct offcpu_val *valp, val = {};
+	struct start_val s = {};
+	struct offcpu_val val = {};
+
+	if (!pid)
+		pid = bpf_get_smp_processor_id();
+	s.ts = now;
+	s.key.pid = pid;
+	s.key.tgid = tgid;
+	s.key.user_stack_id = user_stack_id;
+	s.key.kern_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
+	bpf_map_update_elem(&start, &pid, &s, BPF_ANY);
+	bpf_get_current_comm(val.comm, sizeof(val.comm));
+	val.delta = 0;
+	bpf_map_update_elem(&info, &s.key, &val, BPF_NOEXIST);
+}
+
+/* next comes back: the time it was away goes to its key's total. */
+static __always_inline void on_cpu(__u32 pid, __u64 now)
+{
+	struct offcpu_val *valp;
+	struct start_val *sp;
 	__s64 delta;
 
-	if (allow_record(prev, pid, tgid)) {
-		if (!pid)
-			pid = bpf_get_smp_processor_id();
-		s.ts = now;
-		s.key.pid = pid;
-		s.key.tgid = tgid;
-		s.key.user_stack_id = user_stack_id(ctx, &stackmap, kernel_stacks_only, prev);
-		s.key.kern_stack_id = stack_id(ctx, &stackmap, user_stacks_only, 0);
-		bpf_map_update_elem(&start, &pid, &s, BPF_ANY);
-		bpf_probe_read_kernel_str(val.comm, sizeof(val.comm),
-					  __builtin_preserve_access_index(&prev->comm));
-		val.delta = 0;
-		bpf_map_update_elem(&info, &s.key, &val, BPF_NOEXIST);
-	}
-
-	pid = (__u32)BPF_CORE_READ(next, pid);
 	if (!pid)
 		pid = bpf_get_smp_processor_id();
 	sp = bpf_map_lookup_elem(&start, &pid);
 	if (!sp)
-		return 0;
+		return;
 	delta = blocked_us(now, sp->ts, min_block_us, max_block_us);
 	if (delta < 0)
 		goto cleanup;
@@ -97,11 +99,39 @@ static __always_inline int handle_switch(void *ctx, struct task_struct *prev, st
 		__sync_fetch_and_add(&valp->delta, (__u64)delta);
 cleanup:
 	bpf_map_delete_elem(&start, &pid);
-	return 0;
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return handle_switch(ctx, prev, next);
+	__u32 pid = (__u32)BPF_CORE_READ(prev, pid), tgid = (__u32)BPF_CORE_READ(prev, tgid);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (allow_record(prev, pid, tgid))
+		off_cpu(ctx, pid, tgid, user_stack_id(ctx, &stackmap, kernel_stacks_only, prev), now);
+	on_cpu((__u32)BPF_CORE_READ(next, pid), now);
+	return 0;
+}
+
+/* Without kernel BTF: the record's pids and prev_state (the report form:
+ * 0 running, 0x100 preempted, 1 S, 2 D, 0x10 X, 0x20 Z, ...; a long,
+ * read by its size), prev's process from the helper (prev is current).
+ * A kernel thread has no user stack: -EFAULT there is "none" (-1); the
+ * user side refuses -u/-k (PF_KTHREAD is in task_struct). */
+SEC("tracepoint/sched/sched_switch")
+int sched_switch_tp(struct trace_event_raw_sched_switch *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid(), now = bpf_ktime_get_ns();
+	__u32 pid = ctx->prev_pid, tgid = id >> 32;
+	long st = 0;
+	__s32 ustack;
+
+	bpf_core_read(&st, bpf_core_field_size(ctx->prev_state), &ctx->prev_state);
+	if (id_allowed(filter_pid, &tgids, tgid) && id_allowed(filter_tid, &pids, pid) && !(st & 0x30) &&
+	    (state == -1 || (state ? st == state : !(st & 0xff)))) {
+		ustack = stack_id(ctx, &stackmap, kernel_stacks_only, BPF_F_USER_STACK);
+		off_cpu(ctx, pid, tgid, ustack == -14 ? -1 : ustack, now);
+	}
+	on_cpu(ctx->next_pid, now);
+	return 0;
 }

@@ -123,7 +123,16 @@ int offcputime_main(int argc, char **argv)
 	opt_parse(argc, argv, &help, parse, NULL);
 	offtime_check(&env);
 
+	/* without kernel BTF the perf tracepoint's record (offcputime.bpf.c) */
+	bool tp = tool_no_kbtf();
+
+	if (tp && (env.user_threads || env.kernel_threads)) {
+		tool_err("offcputime", "-u/-k read task_struct (PF_KTHREAD), and this kernel has no BTF: pass "
+			 "--btf FILE ('corebox btf min' makes one, see README)");
+		return 1;
+	}
 	o = BPF_OBJ_OPEN(offcputime);
+	prog_set_autoload(obj_prog(o, tp ? "sched_switch" : "sched_switch_tp"), false);
 	OBJ_SET(o, state, (int64_t)offtime_state);
 	if (offtime_start(o, &env, "offcputime"))
 		return 1;

@@ -105,7 +105,21 @@ int runqslower_main(int argc, char **argv)
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
+	/* without kernel BTF the perf tracepoints (runqslower.bpf.c) */
+	bool tp = tool_no_kbtf();
+	static const char *const progs[] = { "runqslower_wakeup", "runqslower_wakeup_new", "runqslower_switch" };
+	char nm[32];
+
+	if (tp && env.pid) {
+		tool_err("runqslower", "-p reads task_struct (a woken thread's process), and this kernel has no "
+			 "BTF: trace its threads with -t, or pass --btf FILE ('corebox btf min' makes one, see README)");
+		return 1;
+	}
 	o = BPF_OBJ_OPEN(runqslower);
+	for (int i = 0; i < 3; i++) {
+		snprintf(nm, sizeof(nm), "%s%s", progs[i], tp ? "" : "_tp");
+		prog_set_autoload(obj_prog(o, nm), false);
+	}
 	OBJ_SET(o, min_us, (uint64_t)env.min_us);
 	OBJ_SET(o, targ_pid, (uint32_t)env.pid);
 	OBJ_SET(o, targ_tid, (uint32_t)env.tid);

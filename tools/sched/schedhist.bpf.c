@@ -50,16 +50,21 @@ static __always_inline __u32 start_key(__u32 pid)
 	return pid ? pid : 0xffff0000u | bpf_get_smp_processor_id();
 }
 
-static __noinline void store_start(__u32 tgid, __u32 pid, __u64 now)
+static __always_inline void store_start_tid(__u32 pid, __u64 now)
 {
 	__u32 key;
 
-	if (targ_tgid && targ_tgid != tgid)
-		return;
 	if (!pid && (mode == SCHEDHIST_RUNQLAT || !include_idle))
 		return;
 	key = start_key(pid);
 	bpf_map_update_elem(&start, &key, &now, BPF_ANY);
+}
+
+static __noinline void store_start(__u32 tgid, __u32 pid, __u64 now)
+{
+	if (targ_tgid && targ_tgid != tgid)
+		return;
+	store_start_tid(pid, now);
 }
 
 static __always_inline __u32 pidns_of(struct task_struct___c *t)
@@ -74,22 +79,54 @@ static __always_inline __u32 pidns_of(struct task_struct___c *t)
 	return BPF_CORE_READ(up, ns, ns.inum);
 }
 
+/* now - the start stored under key (consumed), or -1 without one. */
+static __always_inline __s64 take_start(__u32 key, __u64 now)
+{
+	__u64 *tsp = bpf_map_lookup_elem(&start, &key);
+	__s64 delta;
+
+	if (!tsp)
+		return -1;
+	delta = (__s64)(now - *tsp);
+	bpf_map_delete_elem(&start, &key);
+	return delta;
+}
+
+/* delta into histogram hkey, created with the name at comm (NULL: the
+ * current task's). */
+static __noinline void add_sample(__u32 hkey, __u64 delta, const void *comm)
+{
+	struct schedhist *h = bpf_map_lookup_elem(&hists, &hkey);
+	__u64 v;
+
+	if (!h) {
+		struct schedhist zero = {};
+
+		if (comm)
+			bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), comm);
+		else
+			bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		bpf_map_update_elem(&hists, &hkey, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hists, &hkey);
+		if (!h)
+			return;
+	}
+	__sync_fetch_and_add(&h->sum_ns, delta);
+	v = delta / (targ_ms ? 1000000 : 1000);
+	__sync_fetch_and_add(&h->slots[log2_slot(v, max_slots)], 1);
+}
+
 /* now - start of thread pid into its histogram; the start is consumed. */
 static __noinline void record(struct task_struct___c *t, __u32 tgid, __u32 pid, __u64 now)
 {
-	struct schedhist *h;
-	__u64 *tsp, delta, v;
-	__u32 key, hkey;
+	__s64 delta;
+	__u32 hkey;
 
 	if (targ_tgid && targ_tgid != tgid)
 		return;
-	key = start_key(pid);
-	tsp = bpf_map_lookup_elem(&start, &key);
-	if (!tsp)
+	delta = take_start(start_key(pid), now);
+	if (delta < 0)
 		return;
-	if ((__s64)(now - *tsp) < 0)
-		goto out;
-	delta = now - *tsp;
 	switch (key_mode) {
 	case SCHEDHIST_PID: hkey = tgid; break;
 	case SCHEDHIST_TID: hkey = pid; break;
@@ -97,21 +134,7 @@ static __noinline void record(struct task_struct___c *t, __u32 tgid, __u32 pid, 
 	case SCHEDHIST_CGROUP: hkey = (__u32)task_cgroup_id(t); break;
 	default: hkey = SCHEDHIST_KEY_ALL; break;
 	}
-	h = bpf_map_lookup_elem(&hists, &hkey);
-	if (!h) {
-		struct schedhist zero = {};
-
-		bpf_probe_read_kernel_str(zero.comm, sizeof(zero.comm), __builtin_preserve_access_index(&t->comm));
-		bpf_map_update_elem(&hists, &hkey, &zero, BPF_NOEXIST);
-		h = bpf_map_lookup_elem(&hists, &hkey);
-		if (!h)
-			goto out;
-	}
-	__sync_fetch_and_add(&h->sum_ns, delta);
-	v = delta / (targ_ms ? 1000000 : 1000);
-	__sync_fetch_and_add(&h->slots[log2_slot(v, max_slots)], 1);
-out:
-	bpf_map_delete_elem(&start, &key);
+	add_sample(hkey, delta, __builtin_preserve_access_index(&t->comm));
 }
 
 static __always_inline int on_wakeup(struct task_struct___c *p)
@@ -154,5 +177,97 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct___c *prev, struct ta
 		store_start(prev_tgid, prev_pid, now);
 		record(next, next_tgid, next_pid, now);
 	}
+	return 0;
+}
+
+/* Without kernel BTF (no task_struct reads) the perf tracepoints' records
+ * name the threads: sched_switch's prev_pid, prev_state, next_pid and
+ * sched_wakeup's pid.  Only the current task's process, cgroup and name
+ * are known (helpers).  A sample of prev (the task switched out, current)
+ * is keyed at once; one of next (runqlat's queue wait, -O's time off CPU)
+ * too when it is keyed by thread or not at all (the record names next),
+ * else (-P, --cgroups, -p) when next is switched out again, kept until
+ * then in `start` under the thread's key flipped by SCHEDHIST_PENDING (a
+ * bit no pid has: pids stay below 2^22; the idle tasks' keys have it and
+ * lose it).  The user side refuses --pidnss. */
+#define SCHEDHIST_PENDING 0x40000000u
+
+static __noinline void add_current(__s64 delta)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 hkey;
+
+	if (targ_tgid && targ_tgid != id >> 32)
+		return;
+	switch (key_mode) {
+	case SCHEDHIST_PID: hkey = id >> 32; break;
+	case SCHEDHIST_TID: hkey = (__u32)id; break;
+	case SCHEDHIST_CGROUP: hkey = (__u32)bpf_get_current_cgroup_id(); break;
+	default: hkey = SCHEDHIST_KEY_ALL; break;
+	}
+	add_sample(hkey, delta, NULL);
+}
+
+static __always_inline int on_wakeup_tp(__u32 pid)
+{
+	if (cgroup_allowed(filter_cg))
+		store_start_tid(pid, bpf_ktime_get_ns());
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_wakeup")
+int sched_wakeup_tp(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return on_wakeup_tp(ctx->pid);
+}
+
+SEC("tracepoint/sched/sched_wakeup_new")
+int sched_wakeup_new_tp(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return on_wakeup_tp(ctx->pid);
+}
+
+SEC("tracepoint/sched/sched_switch")
+int sched_switch_tp(struct trace_event_raw_sched_switch *ctx)
+{
+	__u32 prev = ctx->prev_pid, next = ctx->next_pid, key;
+	__u64 now = bpf_ktime_get_ns();
+	__u64 *pending;
+	__s64 delta;
+	long state = 0;
+
+	if (!cgroup_allowed(filter_cg))
+		return 0;
+	/* prev is current: its sample waiting since it was switched in */
+	key = start_key(prev) ^ SCHEDHIST_PENDING;
+	pending = bpf_map_lookup_elem(&start, &key);
+	if (pending) {
+		add_current(*pending);
+		bpf_map_delete_elem(&start, &key);
+	}
+	if (mode == SCHEDHIST_ONCPU) {
+		delta = take_start(start_key(prev), now);
+		if (delta >= 0)
+			add_current(delta);
+		store_start_tid(next, now);
+		return 0;
+	}
+	/* prev_state is a long: 4 bytes on 32-bit kernels, read by its size
+	 * (CO-RE cannot narrow a signed load).  Running (0) or preempted
+	 * (TASK_REPORT_MAX, 0x100): no state bit of the low byte */
+	if (mode == SCHEDHIST_RUNQLAT)
+		bpf_core_read(&state, bpf_core_field_size(ctx->prev_state), &ctx->prev_state);
+	if (mode == SCHEDHIST_OFFCPU || !(state & 0xff))
+		store_start_tid(prev, now);
+	delta = take_start(start_key(next), now);
+	if (delta < 0)
+		return 0;
+	/* keyed by the thread or not at all: the record has all it takes */
+	if (!targ_tgid && (key_mode == SCHEDHIST_ALL || key_mode == SCHEDHIST_TID)) {
+		add_sample(key_mode == SCHEDHIST_TID ? next : SCHEDHIST_KEY_ALL, delta, ctx->next_comm);
+		return 0;
+	}
+	key = start_key(next) ^ SCHEDHIST_PENDING;
+	bpf_map_update_elem(&start, &key, &delta, BPF_ANY);
 	return 0;
 }

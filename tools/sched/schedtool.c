@@ -126,8 +126,14 @@ int schedtool_run(struct schedtool *st)
 	const char *name = tool_applet;
 	struct report r = { .st = st, .batch = true };
 	int cgfd, ret;
+	bool tp = tool_no_kbtf();
 	struct obj *o;
 
+	if (tp && st->key == SCHEDHIST_PIDNS) {
+		tool_err(name, "--pidnss reads task_struct, and this kernel has no BTF: pass --btf FILE "
+			 "('corebox btf min' makes one from the kernel's vmlinux, see README)");
+		return 1;
+	}
 	o = tool_open(name, schedhist_bpf_obj, (size_t)(schedhist_bpf_obj_end - schedhist_bpf_obj));
 	OBJ_SET(o, mode, (uint8_t)st->mode);
 	OBJ_SET(o, key_mode, (uint8_t)st->key);
@@ -144,10 +150,17 @@ int schedtool_run(struct schedtool *st)
 	 * kernel memory by max_entries even without preallocation */
 	if (st->mode != SCHEDHIST_OFFCPU)
 		map_set_max_entries(obj_map(o, "start"), SCHEDHIST_MAX_ENTRIES);
-	if (st->mode != SCHEDHIST_RUNQLAT) {
-		prog_set_autoload(obj_prog(o, "sched_wakeup"), false);
-		prog_set_autoload(obj_prog(o, "sched_wakeup_new"), false);
-	}
+	/* the tp_btf programs (raw_tp on older kernels), or without kernel
+	 * BTF the perf tracepoints, whose records name the threads */
+	static const char *const progs[] = { "sched_switch", "sched_wakeup", "sched_wakeup_new" };
+	char nm[32];
+
+	for (int i = 0; i < 3; i++)
+		for (int t = 0; t < 2; t++) {
+			snprintf(nm, sizeof(nm), "%s%s", progs[i], t ? "_tp" : "");
+			if (t != tp || (i && st->mode != SCHEDHIST_RUNQLAT))
+				prog_set_autoload(obj_prog(o, nm), false);
+		}
 	if (tool_load_attach_cgroup(o, name, st->cgroup, &cgfd) < 0)
 		return 1;
 	r.o = o;

@@ -53,9 +53,8 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	return 0;
 }
 
-static __always_inline int wakeup(void *ctx, struct task_struct *p)
+static __always_inline int wakeup(void *ctx, __u32 pid, const void *comm)
 {
-	__u32 pid = (__u32)BPF_CORE_READ(p, pid);
 	struct wakeup_key key = {};
 	__u64 *tsp, delta;
 
@@ -67,7 +66,7 @@ static __always_inline int wakeup(void *ctx, struct task_struct *p)
 	if ((__s64)delta < 0 || delta < min_block_ns || delta > max_block_ns)
 		return 0;
 	key.w_k_stack_id = (__s32)bpf_get_stackid(ctx, &stackmap, 0);
-	bpf_probe_read_kernel_str(key.target, sizeof(key.target), __builtin_preserve_access_index(&p->comm));
+	bpf_probe_read_kernel_str(key.target, sizeof(key.target), comm);
 	bpf_get_current_comm(key.waker, sizeof(key.waker));
 	counts_add(&counts, &key, delta);
 	return 0;
@@ -76,11 +75,44 @@ static __always_inline int wakeup(void *ctx, struct task_struct *p)
 SEC("tp_btf/sched_waking")
 int BPF_PROG(sched_waking, struct task_struct *p)
 {
-	return wakeup(ctx, p);
+	return wakeup(ctx, (__u32)BPF_CORE_READ(p, pid), __builtin_preserve_access_index(&p->comm));
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 {
-	return wakeup(ctx, p);
+	return wakeup(ctx, (__u32)BPF_CORE_READ(p, pid), __builtin_preserve_access_index(&p->comm));
+}
+
+/* Without kernel BTF: the records name the threads (prev_pid, the woken
+ * pid and comm) and prev's state (the report form: X 0x10, Z 0x20; a
+ * long, read by its size); prev is current.  The user side refuses -u
+ * (PF_KTHREAD is in task_struct). */
+SEC("tracepoint/sched/sched_switch")
+int sched_switch_tp(struct trace_event_raw_sched_switch *ctx)
+{
+	__u32 pid = ctx->prev_pid, tgid = bpf_get_current_pid_tgid() >> 32;
+	long st = 0;
+	__u64 ts;
+
+	if (!pid || !id_allowed(filter_pid, &tgids, tgid))
+		return 0;
+	bpf_core_read(&st, bpf_core_field_size(ctx->prev_state), &ctx->prev_state);
+	if (st & 0x30)
+		return 0;
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &pid, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_waking")
+int sched_waking_tp(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return wakeup(ctx, ctx->pid, ctx->comm);
+}
+
+SEC("tracepoint/sched/sched_wakeup_new")
+int sched_wakeup_new_tp(struct trace_event_raw_sched_wakeup_template *ctx)
+{
+	return wakeup(ctx, ctx->pid, ctx->comm);
 }

@@ -136,7 +136,21 @@ int wakeuptime_main(int argc, char **argv)
 		opt_usage_error(&help, "-p and -u are mutually exclusive");
 	stacktool_check_block(&env);
 
+	/* without kernel BTF the perf tracepoints' records (wakeuptime.bpf.c) */
+	bool tp = tool_no_kbtf();
+	static const char *const progs[] = { "sched_switch", "sched_waking", "sched_wakeup_new" };
+	char nm[32];
+
+	if (tp && env.user_threads) {
+		tool_err("wakeuptime", "-u reads task_struct (PF_KTHREAD), and this kernel has no BTF: pass "
+			 "--btf FILE ('corebox btf min' makes one, see README)");
+		return 1;
+	}
 	o = BPF_OBJ_OPEN(wakeuptime);
+	for (int i = 0; i < 3; i++) {
+		snprintf(nm, sizeof(nm), "%s%s", progs[i], tp ? "" : "_tp");
+		prog_set_autoload(obj_prog(o, nm), false);
+	}
 	stacktool_set_knobs(o, &env);
 	OBJ_SET(o, min_block_ns, (uint64_t)env.min_us * 1000);
 	OBJ_SET(o, max_block_ns, env.max_us == ~0ULL ? ~0ULL : (uint64_t)env.max_us * 1000);
