@@ -209,6 +209,7 @@ int BPF_PROG(fl_sys_exit, struct pt_regs *regs, long ret)
 	struct file___vfs *f;
 	__u32 mode;
 
+	ret = CB_SYSCALL_RET(ret); /* a 32-bit kernel's negative ret arrives zero-extended */
 	if (!v || !*v || ret < 0)
 		return 0;
 	switch (*v) {

@@ -183,6 +183,7 @@ int BPF_PROG(fd_sys_exit, struct pt_regs *regs, long ret)
 	struct start *sp, s;
 	struct file___vfs *f;
 
+	ret = CB_SYSCALL_RET(ret); /* a 32-bit kernel's negative ret arrives zero-extended */
 	sp = bpf_map_lookup_elem(&starts, &tid);
 	if (!sp)
 		return 0;

@@ -239,6 +239,7 @@ int BPF_PROG(fs_sys_exit, struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct data *dp, d;
 
+	ret = CB_SYSCALL_RET(ret); /* a 32-bit kernel's negative ret arrives zero-extended */
 	dp = bpf_map_lookup_elem(&starts, &tid);
 	if (!dp)
 		return 0;

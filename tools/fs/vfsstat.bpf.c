@@ -70,6 +70,7 @@ int BPF_PROG(vfs_sys_exit, struct pt_regs *regs, long ret)
 	__u8 *v = bpf_map_lookup_elem(&sysops, &nr);
 	__u32 mode;
 
+	ret = CB_SYSCALL_RET(ret); /* a 32-bit kernel's negative ret arrives zero-extended */
 	if (!v || !*v)
 		return 0;
 	switch (*v & 0xf0) {
