@@ -126,7 +126,7 @@ int str_double(const char *s, double *out)
 		if (digit(*s, 10) < 0)
 			return -1;
 		for (; (dv = digit(*s, 10)) >= 0; s++)
-			if (ex < 1000000000000L)
+			if (ex < 100000000) /* beyond 1e8 it is inf or 0 anyway; also no overflow of a 32-bit long */
 				ex = ex * 10 + dv;
 		if (eneg)
 			ex = -ex;
