@@ -1,14 +1,16 @@
 /* applet capable: trace security capability checks
  * readme: capability checks (cap_capable) with their verdict, `-x` thread ids, `-u pid` (or cgroup)
  *         each once; from the capability:cap_capable tracepoint (Linux 6.13+), which lacks
- *         the audit and insetid flags: AUDIT and INSETID show `-`; `-K`/`-U` stacks
+ *         the audit and insetid flags (AUDIT and INSETID show `-`), else fexit or a kprobe on
+ *         cap_capable(), which have them; `-K`/`-U` stacks
  *
  * libbpf-tools compatible flags and columns.  The kernel's tracepoint
  * carries the capability and the verdict but not cap_capable()'s options
  * word, where libbpf-tools' kprobe reads whether the check is audited and
  * whether it is an inset check: those two columns print "-" rather than a
- * guess.  On a kernel without the tracepoint (before 6.13) a kprobe or
- * fentry on cap_capable() would give the same, with both flags.
+ * guess.  On a kernel without the tracepoint (before 6.13) fexit on
+ * cap_capable(), else a kprobe/kretprobe pair, give the same with both
+ * flags, printed as libbpf-tools prints them (0 or 1).
  *
  * -K/-U: after each event its own stacks, in 0.26's lines ("    name",
  * user frames "[unknown]" when unnamed, then "    -                COMM
@@ -21,6 +23,8 @@
 
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h"
+#include "tools/common/kfunc.h"
+#include "bpf/perf.h"
 #include "tools/stack/stacks.h"
 #include "capable.h"
 #include "lib/err.h"
@@ -125,7 +129,7 @@ static struct out_col cols[] = {
 	[C_COMM] = { "comm", "COMM", "%-16s ", OUT_STR },
 	[C_CAP] = { "cap", "CAP", "%-7d ", OUT_INT },
 	[C_NAME] = { "cap_name", "NAME", "%-20s ", OUT_STR },
-	/* not in the tracepoint (see above): "-" in text, absent from JSON */
+	/* from the options word: "-" from the tracepoint (see above); text only */
 	[C_AUDIT] = { NULL, "AUDIT", "%-7s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_VERDICT] = { "verdict", "VERDICT", "%-7s\n", OUT_STR },
 	[C_INSETID] = { NULL, "INSETID", "%-7s\n", OUT_STR, OUT_TEXT_ONLY },
@@ -161,6 +165,11 @@ static void print_frames(const struct strbuf *b, int n)
 		printf("    %s\n", p);
 }
 
+static const char *flag_str(int8_t f)
+{
+	return f < 0 ? "-" : f ? "1" : "0";
+}
+
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	struct capable_event e;
@@ -177,9 +186,9 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_COMM].s = ev_comm(comm, e.comm);
 	v[C_CAP].i = e.cap;
 	v[C_NAME].s = cap_name(e.cap);
-	v[C_AUDIT].s = "-";
+	v[C_AUDIT].s = flag_str(e.audit);
 	v[C_VERDICT].s = e.ret ? "deny" : "allow";
-	v[C_INSETID].s = "-";
+	v[C_INSETID].s = flag_str(e.insetid);
 	if (env.kstack) {
 		v[C_KSTACK].strv.n = frames(e.kstack_id, -1, &env.frames[0]);
 		v[C_KSTACK].strv.p = env.frames[0].s;
@@ -203,6 +212,27 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+/* The way in: the tracepoint, else fexit, else the kprobe pair; the
+ * others are not loaded.  NULL after a message when there is none. */
+static const char *choose_way(struct obj *o)
+{
+	bool tp = perf_tp_exists("capability", "cap_capable");
+	enum kfunc_way w = tp ? KFUNC_NONE : kfunc_way(o, "cap_capable");
+
+	prog_set_autoload(obj_prog(o, "capable_check"), tp);
+	prog_set_autoload(obj_prog(o, "capable_fexit"), w == KFUNC_FENTRY);
+	prog_set_autoload(obj_prog(o, "capable_kprobe"), w == KFUNC_KPROBE);
+	prog_set_autoload(obj_prog(o, "capable_kretprobe"), w == KFUNC_KPROBE);
+	if (w != KFUNC_KPROBE)
+		map_set_max_entries(obj_map(o, "calls"), 1);
+	if (tp)
+		return "the capability:cap_capable tracepoint";
+	if (w == KFUNC_NONE)
+		tool_err("capable", "no capability:cap_capable tracepoint (Linux 6.13+) and no fentry or kprobe on "
+			 "cap_capable() here: a kernel with BPF trampolines or CONFIG_KPROBES would work");
+	return w == KFUNC_FENTRY ? "fexit on cap_capable()" : w == KFUNC_KPROBE ? "kprobes on cap_capable()" : NULL;
+}
+
 /* -K/-U: the stack map is read once loaded. */
 static int after_load(struct obj *o)
 {
@@ -219,12 +249,19 @@ static int after_load(struct obj *o)
 int capable_main(int argc, char **argv)
 {
 	struct tool_events te = { "capable", NULL, after_load, on_event, &table };
+	const char *way;
 	struct obj *o;
 	int ret;
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	tool_signals();
 	o = BPF_OBJ_OPEN(capable);
+	if (!(way = choose_way(o))) {
+		obj_close(o);
+		return 1;
+	}
+	if (tool_common.verbose)
+		fprintf(stderr, "capable: %s\n", way);
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	OBJ_SET(o, my_pid, (uint32_t)getpid());
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
@@ -233,8 +270,6 @@ int capable_main(int argc, char **argv)
 	OBJ_SET(o, user_stack, (uint8_t)env.ustack);
 	map_set_max_entries(obj_map(o, "stackmap"), env.kstack || env.ustack ? (uint32_t)env.storage : 1);
 	te.cgroup = env.cgroup;
-	te.load_hint = "the capability:cap_capable tracepoint is new in Linux 6.13; "
-		       "a kprobe or fentry on cap_capable() would work where it is missing";
 	if (env.extra)
 		cols[C_VERDICT].fmt = "%-7s ";
 	out_show(&table, C_TID, env.extra);

@@ -14,6 +14,8 @@ struct capable_event {
 	__u32 uid;
 	__s32 cap;
 	__s32 ret;  /* 0: allowed, else -EPERM */
+	__s8 audit, insetid; /* from cap_capable()'s options; -1: not known (the tracepoint) */
+	__u8 pad[2];
 	__s32 kstack_id, ustack_id; /* -K/-U: in the stack map, else -1 (< 0: missed) */
 	char comm[16];
 };
