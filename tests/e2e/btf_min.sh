@@ -72,10 +72,12 @@ if "$CB" btf min /sys/kernel/btf/vmlinux -o "$MIN" 2> "$W/min.err"; then
 	size=$(stat -c %s "$MIN")
 	full=$(stat -c %s /sys/kernel/btf/vmlinux 2>/dev/null || echo 0)
 	echo "# $(cat "$W/min.err")"
-	if [ "$size" -gt 0 ] && [ "$size" -lt 16384 ] && grep -q "$size bytes" "$W/min.err"; then
+	# (the types every applet relocates against: 420 for 77 objects, 16 KB,
+	# growing with the applets; the kernel's own is megabytes)
+	if [ "$size" -gt 0 ] && [ "$size" -lt 32768 ] && grep -q "$size bytes" "$W/min.err"; then
 		ok "minimal BTF: $size bytes (kernel BTF: $full bytes), size printed"
 	else
-		notok "minimal BTF size $size (want a few KB, printed): $(cat "$W/min.err")"
+		notok "minimal BTF size $size (want under 32 KiB, printed): $(cat "$W/min.err")"
 	fi
 else
 	notok "corebox btf min failed: $(cat "$W/min.err")"
@@ -168,6 +170,7 @@ probe_args() {
 	ttysnoop) echo /dev/console ;;
 	bpftrace) echo '-e tracepoint:syscalls:sys_enter_getppid{@=count();}' ;; # no blank: split as one word
 	systrace) echo -s ;;
+	uthreads) echo $$ ;; # the threads this shell starts (a pid is required)
 	esac
 }
 # javagc traces a JVM's libjvm.so (-p PID is required): tests/e2e/javagc.sh
@@ -181,7 +184,9 @@ echo "ok - btf_min: ksnoop # SKIP it needs the traced functions' prototypes, whi
 # run the same tool at the same time at most once): each tool's run is
 # mostly waiting (for its banner, for its exit), so two lanes take about
 # half the time of one after the other.
-TOOLS=$("$CB" --list | grep -vx -e javagc -e ksnoop)
+# ppchcalls refuses in one line on every architecture but powerpc
+echo "ok - btf_min: ppchcalls # SKIP PowerPC only (ppchcalls.sh checks its one-line refusal here)"
+TOOLS=$("$CB" --list | grep -vx -e javagc -e ksnoop -e ppchcalls)
 lane() { # N LABEL SYSFS_BTF TOOLS...: run_tool each with --btf MIN (and
 	# COREBOX_SYSFS_BTF=SYSFS_BTF unless "-"); the results in $W/lane.N
 	n=$1 label=$2 sysfs=$3
