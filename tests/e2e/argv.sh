@@ -88,6 +88,8 @@ judge() {
 		# the two further lines allowed: a --help hint, a probe text with a caret under it
 		if (n == 2 && index(l[2], "Try '\''" a " --help'\''") == 1) n = 1
 		if (n == 3 && l[2] ~ /^  / && l[3] ~ /^ *\^$/) n = 1
+		# bpftrace follows a bad option with its USAGE block, as 0.17 does
+		if (a == "bpftrace" && n > 2 && l[2] == "USAGE:") n = 1
 		if (n > 1) { print n " lines on stderr"; exit }
 		if (c) print "raw control byte in the output"
 	}' "$W/$1.err" "$W/$1.out"

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
 #include "tools/common/common.h"
 
@@ -70,7 +71,11 @@ void bt_usage_args(int argc, char **argv, const struct opt *opts)
 		}
 		for (const char *c = a + 1; *c; c++) {
 			if (!strchr("efoplcqkIdvV?", *c)) {
-				fprintf(stderr, "bpftrace: invalid option -- '%c'\n", *c);
+				/* 0.17's words, the option escaped (a control byte
+				 * there would reach the terminal raw) */
+				fputs("bpftrace: invalid option -- '", stderr);
+				fputs_escaped((char[2]){ *c, 0 }, NULL, stderr);
+				fputs("'\n", stderr);
 				bt_usage(opts);
 				exit(2);
 			}
