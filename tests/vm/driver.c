@@ -615,7 +615,7 @@ int main(int argc, char **argv)
 			char key[72];
 
 			snprintf(key, sizeof(key), ",%s,", t->name);
-			if ((m && t->once) || (*only && !strstr(only, key)))
+			if ((m && t->once) || (*only && !strstr(only, key)) || (t->once == 2 && !*only))
 				continue;
 			uint64_t t0 = now_ms();
 

@@ -159,7 +159,7 @@ static void test_applets(const char *test, const char *disable)
 	       "%d applets run, %d stop with status 1, %d want arguments (2), %d died, %d hung after SIGINT", nrun,
 	       nfail, nusage, ncrash, nhung);
 }
-VM_TEST_ONCE("applets", test_applets);
+VM_TEST_ASKED("applets", test_applets);
 
 #if defined(__arm__) || defined(__aarch64__)
 #define IPI_N 200

@@ -3,7 +3,9 @@
  * VM_TEST(name, fn): the driver runs each one twice, as the tools choose
  * and with every fallback forced (`disable` is then the COREBOX_DISABLE
  * value to pass on), naming the second run "name.fallback".  Register with
- * VM_TEST_ONCE for a check that means nothing under forced fallbacks.
+ * VM_TEST_ONCE for a check that means nothing under forced fallbacks, and
+ * VM_TEST_ASKED for a measurement that runs only when --only names it (it
+ * would cost every CI run minutes of guest time).
  * New tool batches add a file; run.sh links every tests/vm/t_*.c. */
 #ifndef COREBOX_VM_H
 #define COREBOX_VM_H
@@ -15,13 +17,14 @@
 struct vm_test {
 	const char *name;
 	void (*fn)(const char *test, const char *disable);
-	int once;
+	int once; /* 1: no .fallback run; 2: that, and only when asked for */
 };
 #define VM_TEST_(id, nm, f, o)                                                             \
 	static const struct vm_test vm_test_##id __attribute__((used, section("vmtests"),  \
 								  aligned(sizeof(void *)))) = { nm, f, o }
 #define VM_TEST(name, fn) VM_TEST_(fn, name, fn, 0)
 #define VM_TEST_ONCE(name, fn) VM_TEST_(fn, name, fn, 1)
+#define VM_TEST_ASKED(name, fn) VM_TEST_(fn, name, fn, 2)
 extern const struct vm_test __start_vmtests[], __stop_vmtests[];
 
 extern int fails, last_ok;
