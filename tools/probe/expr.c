@@ -478,6 +478,8 @@ static void lex_next(struct lex *l)
 		if (q == '\'') {
 			l->tok = T_NUM;
 			l->num = n ? (unsigned char)l->str[0] : 0;
+			free(l->str); /* a number token owns no text ($t.'a' would overwrite it) */
+			l->str = NULL;
 			return;
 		}
 		l->tok = T_STR;
