@@ -17,7 +17,8 @@
 # corebox run -j / --show-cgroup names the cgroup_id member of a test
 # object's records (5 from a helper in A, 7 from one in B); uthreads
 # --show-cgroup / -j puts A's path on each of 3 pthreads a helper in A
-# creates.
+# creates; memleak -t -j / --show-cgroup on each of the 9 allocator calls
+# of a helper in B.
 # Run as root from the repository root: sh tests/e2e/cgroup.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -339,6 +340,31 @@ for mode in --show-cgroup -j; do
 		else
 			notok "uthreads $mode: '$n' of 3: $(head -c 400 "$W/u.out" | tr '\n' '|')"
 		fi
+	fi
+	helper_stop
+	HPID=
+done
+
+# ---- 12: memleak -t -j / --show-cgroup: a helper in B, its 9 allocations and 3 frees ------
+build_helper cbx_leak -O0 -fno-omit-frame-pointer
+for mode in -j --show-cgroup; do
+	helper_start "$W/lk" "$W/cbx_leak" 6 4321 3 1234 && echo "$HPID" > "$TOP/b/cgroup.procs" || {
+		notok "memleak -t $mode: helper did not start"
+		continue
+	}
+	if tool_start lk 'Attaching to pid' memleak -t $mode -p "$HPID" 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/lk" '^done' 50
+		sleep 0.5
+		snoop_stop "memleak -t $mode"
+		if [ $mode = -j ]; then
+			got=$(grep -c "^{\"time\":\"[^\"]*\",\"cgroup\":\"$REL/b\",\"cgroup_id\":$(stat -c %i "$TOP/b"),\"event\":\"alloc_enter\",\"pid\":$HPID,\"size\":\(4321\|1234\)}" "$W/lk.out")
+		else
+			got=$(awk -v c="$REL/b" '$1 == c && $2 $3 == "allocentered," && ($6 == 4321 || $6 == 1234)' "$W/lk.out" | wc -l)
+		fi
+		all=$(grep -c 'alloc.enter.*size.*\(4321\|1234\)' "$W/lk.out")
+		if [ "$got" = 9 ] && [ "$all" = 9 ]; then ok "memleak -t $mode: the helper's 9 allocations, each in $REL/b"
+		else notok "memleak -t $mode: $got of $all in $REL/b, want 9: $(grep -m3 'alloc.enter' "$W/lk.out" | tr '\n' '|')"; fi
 	fi
 	helper_stop
 	HPID=
