@@ -118,8 +118,7 @@ static __always_inline void output(void *ctx, struct ks_func *f)
 	f->ev.data_flags &= ~KS_F_STASHED;
 	if (len > KS_BUF)
 		len = KS_BUF;
-	/* a stashed value is the same task's: its cgroup is current's */
-	events_output(ctx, &f->ev, __builtin_offsetof(struct ks_event, buf) + len);
+	events_output_head(ctx, &f->ev, __builtin_offsetof(struct ks_event, buf) + len);
 done:
 	clear(f);
 }
