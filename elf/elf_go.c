@@ -88,13 +88,6 @@ static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t 
 		g->text = rd(g, 24, 8, &bad);
 		g->names = rd(g, 32, 8, &bad);
 		g->ftab = rd(g, 64, 8, &bad);
-		/* a PIE's textStart (runtime.text) is relocated at load: 0 in
-		 * the file as ld.lld links it, the relocation's addend has it;
-		 * .text's start is right only when Go linked it (after the
-		 * system linker's start-up code, 0x100 bytes of it on x86_64,
-		 * it is not) */
-		if (!g->text && !(g->text = rela_at(ev, vaddr + 24)) && (text = elf_find_sec(ev, ".text")))
-			g->text = text->sh_addr;
 		break;
 	default:
 		return err_set(EINVAL, ".gopclntab: unknown magic 0x%x", magic);
@@ -103,6 +96,14 @@ static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t 
 	if (bad || !g->nfunc || g->nfunc > size / 8 || g->names >= size ||
 	    !elf_range_ok(size, g->ftab, (g->nfunc + 1) * (g->ver == 18 ? 8 : 16)))
 		return err_set(EINVAL, ".gopclntab: function table outside the section");
+	/* a PIE's textStart (runtime.text) is relocated at load: 0 in the
+	 * file as ld.lld links it, the relocation's addend has it; .text's
+	 * start is right only when Go linked it (after the system linker's
+	 * start-up code, 0x100 bytes of it on x86_64, it is not).  Looked up
+	 * only for a table that passed the checks: .data.rel.ro is searched
+	 * for one, and each candidate must not scan the relocations. */
+	if (g->ver == 18 && !g->text && !(g->text = rela_at(ev, vaddr + 24)) && (text = elf_find_sec(ev, ".text")))
+		g->text = text->sh_addr;
 	return 0;
 }
 
