@@ -32,8 +32,32 @@ static uint64_t rd(const struct elf_gopcln *g, size_t off, unsigned size, int *b
 	return v;
 }
 
-/* The table at data (size bytes up to its section's end). */
-static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t *data, size_t size)
+/* What the dynamic loader writes at vaddr of a PIE: the addend of the
+ * relocation there, or 0.  (ld.bfd and gold also write the value into
+ * the file; ld.lld leaves 0 there.) */
+static uint64_t rela_at(const struct elf_view *ev, uint64_t vaddr)
+{
+	for (size_t i = 0; i < ev->shnum; i++) {
+		const Elf64_Shdr *sh = &ev->shdrs[i];
+		const uint8_t *d;
+		const void *data;
+		size_t size;
+		Elf64_Rela r;
+
+		if (sh->sh_type != SHT_RELA || sh->sh_entsize != sizeof(r) || elf_sec_data(ev, sh, &data, &size) < 0 ||
+		    !(d = data))
+			continue;
+		for (size_t k = 0; k + sizeof(r) <= size; k += sizeof(r)) {
+			memcpy(&r, d + k, sizeof(r)); /* a crafted file's table may be unaligned */
+			if (r.r_offset == vaddr)
+				return (uint64_t)r.r_addend;
+		}
+	}
+	return 0;
+}
+
+/* The table at data (size bytes up to its section's end), loaded at vaddr. */
+static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t *data, size_t size, uint64_t vaddr)
 {
 	const Elf64_Shdr *text;
 	uint32_t magic;
@@ -64,9 +88,6 @@ static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t 
 		g->text = rd(g, 24, 8, &bad);
 		g->names = rd(g, 32, 8, &bad);
 		g->ftab = rd(g, 64, 8, &bad);
-		/* a PIE's textStart is relocated at load: 0 in the file */
-		if (!g->text && (text = elf_find_sec(ev, ".text")))
-			g->text = text->sh_addr;
 		break;
 	default:
 		return err_set(EINVAL, ".gopclntab: unknown magic 0x%x", magic);
@@ -75,6 +96,14 @@ static int parse(const struct elf_view *ev, struct elf_gopcln *g, const uint8_t 
 	if (bad || !g->nfunc || g->nfunc > size / 8 || g->names >= size ||
 	    !elf_range_ok(size, g->ftab, (g->nfunc + 1) * (g->ver == 18 ? 8 : 16)))
 		return err_set(EINVAL, ".gopclntab: function table outside the section");
+	/* a PIE's textStart (runtime.text) is relocated at load: 0 in the
+	 * file as ld.lld links it, the relocation's addend has it; .text's
+	 * start is right only when Go linked it (after the system linker's
+	 * start-up code, 0x100 bytes of it on x86_64, it is not).  Looked up
+	 * only for a table that passed the checks: .data.rel.ro is searched
+	 * for one, and each candidate must not scan the relocations. */
+	if (g->ver == 18 && !g->text && !(g->text = rela_at(ev, vaddr + 24)) && (text = elf_find_sec(ev, ".text")))
+		g->text = text->sh_addr;
 	return 0;
 }
 
@@ -92,7 +121,7 @@ int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g)
 	if (sh) {
 		if (elf_sec_data(ev, sh, &data, &size) < 0 || !data)
 			return err_set(EINVAL, ".gopclntab is outside the file");
-		return parse(ev, g, data, size);
+		return parse(ev, g, data, size, sh->sh_addr);
 	}
 	/* linked by the system linker (cgo, PIE): merged into .data.rel.ro;
 	 * in a Go binary (.go.buildinfo), its header is looked for there */
@@ -102,7 +131,7 @@ int elf_gopcln(const struct elf_view *ev, struct elf_gopcln *g)
 	d = data;
 	for (size_t at = 0; at + 16 <= size; at += 8)
 		if (d[at] >= 0xf0 && d[at + 1] == 0xff && d[at + 2] == 0xff && d[at + 3] == 0xff && !d[at + 4] &&
-		    !d[at + 5] && d[at + 7] == 8 && parse(ev, g, d + at, size - at) == 0)
+		    !d[at + 5] && d[at + 7] == 8 && parse(ev, g, d + at, size - at, sh->sh_addr + at) == 0)
 			return 0;
 	memset(g, 0, sizeof(*g));
 	return err_set(ENOENT, "no Go function table in .data.rel.ro");

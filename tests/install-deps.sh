@@ -31,6 +31,7 @@ command -v rustc >/dev/null 2>&1 || need="$need rustc"
 command -v objcopy >/dev/null 2>&1 || need="$need binutils"
 command -v xz >/dev/null 2>&1 || need="$need xz-utils"
 command -v go >/dev/null 2>&1 || need="$need golang-go"
+command -v ld.lld >/dev/null 2>&1 || need="$need lld" # a Go PIE linked by ld.lld
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"

@@ -14,6 +14,11 @@
 # Tools whose text is not a table: oomkill --show-cgroup starts its line
 # with A's path for a helper in A killed over a 16 MiB limit; mountsnoop
 # -d --show-cgroup has "CGROUP: B" in the block of a mount made in B.
+# corebox run -j / --show-cgroup names the cgroup_id member of a test
+# object's records (5 from a helper in A, 7 from one in B); uthreads
+# --show-cgroup / -j puts A's path on each of 3 pthreads a helper in A
+# creates; memleak -t -j / --show-cgroup on each of the 9 allocator calls
+# of a helper in B.
 # Run as root from the repository root: sh tests/e2e/cgroup.sh
 set -u
 CB=${COREBOX:-./corebox}
@@ -267,6 +272,103 @@ if tool_start m "" mountsnoop -d --show-cgroup; then
 		notok "mountsnoop -d: pid $pid: $(grep -A8 "PID: *$pid" "$W/m.out" | tr '\n' '|')"
 	fi
 fi
+
+# ---- 10: corebox run: the cgroup_id member of a record, named ---------------------------
+# tests/run/cgroups.bpf.o sends {pid, comm, cgroup_id} for each getppid()
+# of a task named cbxrun_*: one helper in A makes 5 calls, one in B 7.
+if sh tests/run/gen.sh build/test/run > "$W/gen.out" 2>&1; then
+	for d in a b; do cp build/test/run/getppid_n "$W/cbxrun_$d$$"; done
+	for mode in -j --show-cgroup; do
+		for d in a b; do
+			"$W/cbxrun_$d$$" $([ $d = a ] && echo 5 || echo 7) > "$W/rh.$d" 2>&1 &
+			eval "RH$d=\$!"
+		done
+		wait_for "$W/rh.a" '^ready' 50 && wait_for "$W/rh.b" '^ready' 50 &&
+			echo "$RHa" > "$TOP/a/cgroup.procs" && echo "$RHb" > "$TOP/b/cgroup.procs"
+		if tool_start r 'Running ' run build/test/run/cgroups.bpf.o $mode; then
+			kill -USR1 "$RHa" "$RHb"
+			wait_for "$W/rh.a" '^done' 50
+			wait_for "$W/rh.b" '^done' 50
+			sleep 0.3
+			snoop_stop "run $mode"
+			if [ $mode = -j ]; then
+				got=$(python3 -c 'import json, sys
+c = {}
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if "record" in o:
+        assert list(o)[:3] == ["cgroup", "cgroup_id", "map"], list(o)
+        assert o["cgroup_id"] == o["record"]["cgroup_id"]
+        k = (o["cgroup"], o["record"]["pid"]); c[k] = c.get(k, 0) + 1
+print(" ".join("%s:%d=%d" % (k[0], k[1], n) for k, n in sorted(c.items())))' "$W/r.out" 2>&1 | tail -1)
+			else
+				got=$(awk '$2 ~ /^pid=/ { sub("pid=", "", $2); n[$1 ":" $2]++ }
+					END { for (k in n) print k "=" n[k] }' "$W/r.out" | sort | tr '\n' ' ' | sed 's/ $//')
+			fi
+			want="$REL/a:$RHa=5 $REL/b:$RHb=7"
+			if [ "$got" = "$want" ]; then ok "run $mode: 5 records named $REL/a, 7 named $REL/b"
+			else notok "run $mode: '$got', want '$want': $(head -c 300 "$W/r.out")"; fi
+		fi
+		kill -TERM "$RHa" "$RHb" 2>/dev/null
+		wait "$RHa" "$RHb" 2>/dev/null
+	done
+else
+	notok "run: tests/run/gen.sh failed: $(head -c 300 "$W/gen.out")"
+fi
+
+# ---- 11: uthreads --show-cgroup and -j: the 3 pthreads of a helper in A ---------------------
+build_helper threads -O2 -pthread
+mkfifo "$W/go"
+for mode in --show-cgroup -j; do
+	helper_start "$W/th" "$W/threads" "$W/go" 3 && echo "$HPID" > "$TOP/a/cgroup.procs" || {
+		notok "uthreads $mode: helper did not start"
+		continue
+	}
+	if tool_start u 'Tracing thread' uthreads $mode "$HPID"; then
+		echo x > "$W/go"
+		wait_pid "$HPID" 50
+		sleep 0.3
+		snoop_stop "uthreads $mode"
+		if [ $mode = -j ]; then
+			n=$(grep -c "^{\"time\":\"[^\"]*\",\"cgroup\":\"$REL/a\",\"cgroup_id\":$(stat -c %i "$TOP/a"),.*cbx_thread_main" "$W/u.out")
+		else
+			n=$(awk -v c="$REL/a" '$1 == c && $4 == "pthread" && $5 == "cbx_thread_main"' "$W/u.out" | wc -l)
+			grep -Eq '^CGROUP +TIME +ID +TYPE +DESCRIPTION' "$W/u.out" || n="no CGROUP header"
+		fi
+		if [ "$n" = 3 ] && [ "$(grep -c cbx_thread_main "$W/u.out")" = 3 ]; then
+			ok "uthreads $mode: the helper's 3 pthreads, each in $REL/a"
+		else
+			notok "uthreads $mode: '$n' of 3: $(head -c 400 "$W/u.out" | tr '\n' '|')"
+		fi
+	fi
+	helper_stop
+	HPID=
+done
+
+# ---- 12: memleak -t -j / --show-cgroup: a helper in B, its 9 allocations and 3 frees ------
+build_helper cbx_leak -O0 -fno-omit-frame-pointer
+for mode in -j --show-cgroup; do
+	helper_start "$W/lk" "$W/cbx_leak" 6 4321 3 1234 && echo "$HPID" > "$TOP/b/cgroup.procs" || {
+		notok "memleak -t $mode: helper did not start"
+		continue
+	}
+	if tool_start lk 'Attaching to pid' memleak -t $mode -p "$HPID" 1; then
+		kill -USR1 "$HPID"
+		wait_for "$W/lk" '^done' 50
+		sleep 0.5
+		snoop_stop "memleak -t $mode"
+		if [ $mode = -j ]; then
+			got=$(grep -c "^{\"time\":\"[^\"]*\",\"cgroup\":\"$REL/b\",\"cgroup_id\":$(stat -c %i "$TOP/b"),\"event\":\"alloc_enter\",\"pid\":$HPID,\"size\":\(4321\|1234\)}" "$W/lk.out")
+		else
+			got=$(awk -v c="$REL/b" '$1 == c && $2 $3 == "allocentered," && ($6 == 4321 || $6 == 1234)' "$W/lk.out" | wc -l)
+		fi
+		all=$(grep -c 'alloc.enter.*size.*\(4321\|1234\)' "$W/lk.out")
+		if [ "$got" = 9 ] && [ "$all" = 9 ]; then ok "memleak -t $mode: the helper's 9 allocations, each in $REL/b"
+		else notok "memleak -t $mode: $got of $all in $REL/b, want 9: $(grep -m3 'alloc.enter' "$W/lk.out" | tr '\n' '|')"; fi
+	fi
+	helper_stop
+	HPID=
+done
 
 [ "$fails" = 0 ] && echo "# $T: all passed" || echo "# $T: $fails failed"
 exit $((fails != 0))

@@ -21,7 +21,8 @@
 #    ("main.main" ... "main.(*spinner).innerCbxgo"; the leaf has no frame
 #    of its own, so a frame-pointer walk skips its caller); the same as a
 #    PIE, linked by Go (.data.rel.ro.gopclntab) and by the system linker
-#    with cgo (the table inside .data.rel.ro, C functions in .dynsym).
+#    with cgo (the table inside .data.rel.ro, C functions in .dynsym), and
+#    by ld.lld (the table's textStart 0 in the file: its relocation's addend).
 # A language whose compiler is missing is reported as skipped.
 # Run as root from the repository root: sh tests/e2e/usyms.sh
 set -u
@@ -198,22 +199,32 @@ if command -v go >/dev/null 2>&1; then
 	# PIE: Go's linker names the table .data.rel.ro.gopclntab; with cgo
 	# and the system linker (external) it is merged into .data.rel.ro
 	# and .dynsym holds cgo's C functions
-	for mode in pie:internal pie_ext:external; do
+	# ld.lld leaves the relocated textStart of the table 0 in the file
+	# (the value is only the addend of its R_*_RELATIVE in .rela.dyn), and
+	# Go's code starts after the C start-up code in .text: 0x100 past it
+	for mode in pie:internal pie_ext:external pie_lld:external:lld; do
 		name=go_${mode%%:*}
+		link=${mode#*:}
+		ld=
+		case $link in *:*) ld=-extldflags=-fuse-ld=${link#*:} link=${link%%:*} ;; esac
+		if [ -n "$ld" ] && ! command -v ld.lld >/dev/null 2>&1; then
+			ok "$name # SKIP no ld.lld (tests/install-deps.sh installs lld)"
+			continue
+		fi
 		if (cd "$W/go" && HOME="$W/go" GOCACHE="$W/go/cache" GOPATH="$W/go/path" GO111MODULE=off GOFLAGS='' \
-			CGO_ENABLED=1 go build -buildmode=pie -ldflags="-s -w -linkmode=${mode#*:}" -o "$W/cbx_$name" main.go) \
+			CGO_ENABLED=1 go build -buildmode=pie -ldflags="-s -w -linkmode=$link $ld" -o "$W/cbx_$name" main.go) \
 			> "$W/$name.err" 2>&1; then
 			if ! readelf -h "$W/cbx_$name" | grep -q 'DYN'; then
 				notok "$name: not a PIE"
 			elif prof "$name" "$W/cbx_$name"; then
 				if grep -Eq ';main\.main;(.*;)?main\.\(\*spinner\)\.innerCbxgo [0-9]+$' "$W/$name.out"; then
-					ok "$name: stripped Go PIE (${mode#*:} link) named from its function table"
+					ok "$name: stripped Go PIE ($link link${ld:+ by ld.lld}) named from its function table"
 				else
 					notok "$name: no main.main;...;main.(*spinner).innerCbxgo chain: $(head -3 "$W/$name.out" | cut -c1-300 | tr '\n' '|')"
 				fi
 			fi
 		else
-			notok "go build -buildmode=pie -linkmode=${mode#*:} failed: $(head -c 300 "$W/$name.err")"
+			notok "go build -buildmode=pie -linkmode=$link $ld failed: $(head -c 300 "$W/$name.err")"
 		fi
 	done
 else

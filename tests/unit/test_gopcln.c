@@ -1,7 +1,9 @@
 /* elf_gopcln(): hand-built .gopclntab sections of the three layouts
  * (Go 1.2, 1.16, 1.18+) in a minimal ELF: names and starts by address,
  * the table's ends; then every byte of the table flipped and the section
- * size cut: errors or answers inside the table, never a crash (ASan). */
+ * size cut: errors or answers inside the table, never a crash (ASan);
+ * and a 1.18 table whose textStart is 0 in the file, relocated by
+ * .rela.dyn (a Go PIE linked by ld.lld). */
 #include <elf.h>
 #include <errno.h>
 #include <stdint.h>
@@ -77,12 +79,15 @@ static size_t table(uint8_t *t, int ver)
 	return size;
 }
 
-/* Ehdr | table | .shstrtab | Shdr[3] */
-static uint8_t *image(const uint8_t *t, size_t tsize, size_t *size)
+/* Ehdr | table | .shstrtab | [.rela.dyn] | Shdr[3 or 4]; with rela_text,
+ * .rela.dyn holds one R_X86_64_RELATIVE putting rela_text into the
+ * table's textStart field: how ld.lld links a Go PIE (0 in the file) */
+static uint8_t *image(const uint8_t *t, size_t tsize, uint64_t rela_text, size_t *size)
 {
-	static const char shstr[] = "\0.gopclntab\0.shstrtab";
-	size_t toff = sizeof(Elf64_Ehdr), soff = toff + tsize, shoff = (soff + sizeof(shstr) + 7) & ~(size_t)7;
-	uint8_t *b = calloc(1, shoff + 3 * sizeof(Elf64_Shdr));
+	static const char shstr[] = "\0.gopclntab\0.shstrtab\0.rela.dyn";
+	size_t toff = sizeof(Elf64_Ehdr), soff = toff + tsize, roff = (soff + sizeof(shstr) + 7) & ~(size_t)7;
+	size_t nsec = rela_text ? 4 : 3, shoff = roff + (rela_text ? sizeof(Elf64_Rela) : 0);
+	uint8_t *b = calloc(1, shoff + nsec * sizeof(Elf64_Shdr));
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)b;
 	Elf64_Shdr *sh = (Elf64_Shdr *)(b + shoff);
 
@@ -96,7 +101,7 @@ static uint8_t *image(const uint8_t *t, size_t tsize, size_t *size)
 	eh->e_ehsize = sizeof(*eh);
 	eh->e_shoff = shoff;
 	eh->e_shentsize = sizeof(Elf64_Shdr);
-	eh->e_shnum = 3;
+	eh->e_shnum = (uint16_t)nsec;
 	eh->e_shstrndx = 2;
 	memcpy(b + toff, t, tsize);
 	memcpy(b + soff, shstr, sizeof(shstr));
@@ -109,7 +114,17 @@ static uint8_t *image(const uint8_t *t, size_t tsize, size_t *size)
 	sh[2].sh_type = SHT_STRTAB;
 	sh[2].sh_offset = soff;
 	sh[2].sh_size = sizeof(shstr);
-	*size = shoff + 3 * sizeof(Elf64_Shdr);
+	if (rela_text) {
+		Elf64_Rela r = { 0x4bc000 + 24, ELF64_R_INFO(0, R_X86_64_RELATIVE), (int64_t)rela_text };
+
+		memcpy(b + roff, &r, sizeof(r));
+		sh[3].sh_name = 22;
+		sh[3].sh_type = SHT_RELA;
+		sh[3].sh_offset = roff;
+		sh[3].sh_size = sizeof(r);
+		sh[3].sh_entsize = sizeof(r);
+	}
+	*size = shoff + nsec * sizeof(Elf64_Shdr);
 	return b;
 }
 
@@ -134,7 +149,7 @@ int main(int argc, char **argv)
 	for (size_t v = 0; argc > 1 && v < 3; v++) {
 		char path[512];
 		size_t size;
-		uint8_t *img = image(t, table(t, vers[v]), &size);
+		uint8_t *img = image(t, table(t, vers[v]), 0, &size);
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/gopcln-1.%d", argv[1], vers[v]);
@@ -145,7 +160,7 @@ int main(int argc, char **argv)
 
 	for (size_t v = 0; v < 3; v++) {
 		size_t ts = table(t, vers[v]), size, bad = 0;
-		uint8_t *img = image(t, ts, &size);
+		uint8_t *img = image(t, ts, 0, &size);
 		const char *n1 = NULL, *n2 = NULL, *n3 = NULL;
 		uint64_t s1 = 0, s2 = 0, s3 = 0;
 		int r1 = lookup(img, size, 0x401000, &n1, &s1), r2 = lookup(img, size, 0x401150, &n2, &s2),
@@ -176,6 +191,21 @@ int main(int argc, char **argv)
 			free(c);
 		}
 		T_OK(!bad, "Go 1.%d layout: every byte flipped, every size cut: names stay inside the table", vers[v]);
+		free(img);
+	}
+	{ /* 1.18+ with textStart 0 in the file (ld.lld): the relocation's addend */
+		size_t ts = table(t, 18), size;
+		uint8_t *img;
+		const char *n = NULL;
+		uint64_t st = 0;
+		int r;
+
+		w64(t + 24, 0);
+		img = image(t, ts, 0x401000, &size);
+		r = lookup(img, size, 0x401150, &n, &st);
+		T_OK(!r && !strcmp(n, "main.(*spinner).innerCbxgo") && st == 0x401100,
+		     "Go 1.18 layout, textStart 0 in the file: based at its R_X86_64_RELATIVE's addend (%d %s 0x%llx)", r,
+		     r ? "-" : n, (unsigned long long)st);
 		free(img);
 	}
 	T_EXIT();

@@ -9,11 +9,14 @@
  * 3-byte writes to a pipe (and its 1-byte "done" write) each show both
  * functions' entry and return, and vfs_write's count of 3; -v, the
  * child's PID namespace. */
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 
 #include "vm.h"
 
@@ -81,6 +84,68 @@ static void test_ksnoop_json(const char *test, const char *disable)
 }
 
 VM_TEST_ONCE("ksnoop.json", test_ksnoop_json);
+
+/* Container identity: the child joins the cgroup v2 directory /cbxks
+ * before its calls; -j puts "cgroup":"/cbxks" and its id (the
+ * directory's inode) on each of the KS_SIGS lines, --show-cgroup starts
+ * each block with the path. */
+#define KS_CG "/sys/fs/cgroup/cbxks"
+
+static void ks_cg_work(void)
+{
+	char pid[24];
+	int fd = open(KS_CG "/cgroup.procs", O_WRONLY);
+
+	if (fd >= 0 && write(fd, pid, (size_t)snprintf(pid, sizeof(pid), "%d", (int)getpid())) < 0)
+		printf("# join " KS_CG ": %s\n", strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	ks_work();
+}
+
+static void test_ksnoop_cgroup(const char *test, const char *disable)
+{
+	char pidarg[16], p[] = "-p", j[] = "-j", sc[] = "--show-cgroup", tr[] = "trace";
+	char spec[] = "do_send_sig_info(sig == 12, p->pid, return)";
+	char *argv[] = { "corebox", "ksnoop", j, p, pidarg, tr, spec, NULL };
+	char want[96];
+	struct stat st;
+	int rc, rc2, n, blocks;
+	pid_t child;
+
+	mkdir("/sys/fs/cgroup", 0755);
+	if (access("/sys/fs/cgroup/cgroup.procs", F_OK) && mount("none", "/sys/fs/cgroup", "cgroup2", 0, NULL) < 0) {
+		result(test, 0, "cannot mount cgroup2 on /sys/fs/cgroup: %s", strerror(errno));
+		return;
+	}
+	rmdir(KS_CG);
+	if (mkdir(KS_CG, 0755) < 0 || stat(KS_CG, &st) < 0) {
+		result(test, 0, "mkdir " KS_CG ": %s", strerror(errno));
+		return;
+	}
+	rc = run_with_child(test, argv, pidarg, disable, "ksnoop: tracing 1 function", ks_cg_work, &child);
+	if (rc == -1)
+		goto out;
+	snprintf(want, sizeof(want), "{\"time\":");
+	n = lines_with(want);
+	snprintf(want, sizeof(want), ",\"cgroup\":\"/cbxks\",\"cgroup_id\":%llu,\"cpu\":", (unsigned long long)st.st_ino);
+	n = n == KS_SIGS ? lines_with(want) : -n;
+	argv[2] = sc;
+	rc2 = run_with_child(test, argv, pidarg, disable, "FUNCTION/ARGS", ks_cg_work, &child);
+	if (rc2 == -1)
+		goto out;
+	blocks = lines_with("\n/cbxks ");
+	result(test, rc == 0 && rc2 == 0 && n == KS_SIGS && blocks == KS_SIGS && lines_with("CGROUP   ") == 1,
+	       "-j: %d of the child's %d calls in /cbxks (id %llu); --show-cgroup: %d blocks start with it, "
+	       "header CGROUP: %s; exits %d/%d", n, KS_SIGS, (unsigned long long)st.st_ino, blocks,
+	       lines_with("CGROUP   ") == 1 ? "yes" : "no", rc, rc2);
+	if (!last_ok)
+		dump_output(test);
+out:
+	rmdir(KS_CG);
+}
+
+VM_TEST_ONCE("ksnoop.cgroup", test_ksnoop_cgroup);
 
 #define KS_WRITES 5
 

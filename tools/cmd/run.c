@@ -65,6 +65,7 @@ static const struct tool_help help = {
 		    "  corebox run offcputime.bpf.o --map stackmap=2048 --map stackmap.value_size=400\n"
 		    "  corebox run prog.bpf.o --event-type event --skip handle_exit\n",
 	.opts = opts,
+	.flags = OPT_EVENTS, /* --show-cgroup: a record's cgroup id member (cgroup_id, cgid...) as a path */
 };
 
 struct run_env run_env;

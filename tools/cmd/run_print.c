@@ -18,8 +18,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "run.h"
-#include "tools/common/opt.h"
-#include "tools/common/out.h"
+#include "tools/common/common.h"
 
 const char *run_esc(const char *s)
 {
@@ -49,6 +48,8 @@ struct run_events {
 	uint32_t forced;      /* --event-type */
 	const uint32_t *ids;  /* from the code */
 	size_t nids;
+	uint32_t cg_type;     /* the type cg_off was found for (0: none yet) */
+	int cg_off;           /* its cgroup id member's offset, -1: none */
 };
 
 /* A struct, union or typedef of one named type: its id, or 0. */
@@ -149,19 +150,68 @@ static uint32_t record_type(const struct run_events *e, size_t size)
 	return e->nids == 1 ? e->ids[0] : 0;
 }
 
+/* Where a record of type id keeps the cgroup id its code recorded
+ * (bpf_get_current_cgroup_id): the offset of the first 8-byte integer
+ * member whose name starts with "cg" (cgroup_id, cgid, cgrp...), at the
+ * top or one struct down (corebox's own records: head.cgroup_id); -1:
+ * none. */
+static int cgroup_member(const struct btf *btf, uint32_t id, int depth)
+{
+	const struct btf_type *t, *mt;
+	const struct btf_member *m;
+	int off;
+
+	if (!btf_resolve(btf, id, &t) || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION))
+		return -1;
+	m = btf_members(t);
+	for (uint32_t i = 0, bit; i < btf_vlen(t); i++, m++) {
+		const char *name = btf_str(btf, m->name_off);
+
+		bit = btf_member_bit_offset(t, m);
+		if (bit % 8 || btf_member_bitfield_size(t, m) || !btf_resolve(btf, m->type, &mt))
+			continue;
+		if (btf_kind(mt) == BTF_KIND_INT && mt->size == 8 && name && !strncmp(name, "cg", 2))
+			return (int)(bit / 8);
+		if (depth && (off = cgroup_member(btf, m->type, 0)) >= 0)
+			return (int)(bit / 8) + off;
+	}
+	return -1;
+}
+
 int run_on_event(void *ctx, const void *data, size_t size)
 {
 	struct run_events *e = ctx;
 	uint32_t id = record_type(e, size);
+	uint64_t cg = 0;
 
-	if (out_json()) { /* one line per record: {"map":NAME,"record":VALUE} */
-		fputs("{\"map\":", stdout);
-		json_name(map_name(e->m));
-		fputs(",\"record\":", stdout);
+	if (id && (out_json() || out_cfg.cgroup_column)) { /* the container, as the tools name it */
+		if (e->cg_type != id) {
+			e->cg_type = id;
+			e->cg_off = cgroup_member(e->btf, id, 1);
+		}
+		if (e->cg_off >= 0 && (size_t)e->cg_off + 8 <= size)
+			memcpy(&cg, (const uint8_t *)data + e->cg_off, 8);
+	}
+	out_event_cgroup(cg, cg ? cgroup_path_of(cg) : NULL);
+	if (out_json()) { /* one line per record: {["cgroup":PATH,"cgroup_id":ID,]"map":NAME,"record":VALUE} */
+		struct strbuf b = { 0 };
+
+		strbuf_reset(&b);
+		strbuf_addc(&b, '{');
+		if (cg) {
+			out_cgroup_fields(&b);
+			strbuf_addc(&b, ',');
+		}
+		strbuf_add(&b, "\"map\":");
+		json_str(&b, map_name(e->m));
+		strbuf_add(&b, ",\"record\":");
+		fwrite(b.s, 1, b.len, stdout);
+		strbuf_free(&b);
 		btf_print_json(stdout, e->btf, id, data, size);
 		fputs("}\n", stdout);
 		return 0;
 	}
+	out_cgroup_prefix();
 	if (e->prefix)
 		printf("%s: ", run_esc(map_name(e->m)));
 	if (id)

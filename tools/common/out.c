@@ -209,11 +209,22 @@ void out_cgroup_head(void)
 		out_info(CGROUP_FMT, "CGROUP");
 }
 
+void out_cgroup_fields(struct strbuf *b)
+{
+	strbuf_add(b, "\"cgroup\":");
+	if (ev_cg_path)
+		json_str(b, ev_cg_path);
+	else
+		strbuf_add(b, "null");
+	strbuf_addf(b, ",\"cgroup_id\":%llu", (unsigned long long)ev_cg_id);
+}
+
 /* An event's JSON line to stdout with "cgroup" and "cgroup_id" after
  * "time" (first when it has none): true, or false when the event has no
  * cgroup (the caller writes the line as it is). */
 bool out_cgroup_json(const struct strbuf *line)
 {
+	struct strbuf b = { 0 };
 	size_t at = 1;
 
 	if (!ev_cg_id || line->len < 2 || line->s[0] != '{')
@@ -224,22 +235,17 @@ bool out_cgroup_json(const struct strbuf *line)
 		if (q)
 			at = (size_t)(q + 1 - line->s);
 	}
-	fwrite(line->s, 1, at, stdout);
-	fputs(at > 1 ? ",\"cgroup\":" : "\"cgroup\":", stdout);
-	if (ev_cg_path) {
-		struct strbuf b = { 0 };
-
-		strbuf_reset(&b);
-		json_str(&b, ev_cg_path);
-		fputs(b.s, stdout);
-		strbuf_free(&b);
-	} else {
-		fputs("null", stdout);
-	}
-	printf(",\"cgroup_id\":%llu%s", (unsigned long long)ev_cg_id,
-	       line->s[at] != '}' && line->s[at] != ',' ? "," : "");
-	fwrite(line->s + at, 1, line->len - at, stdout);
-	putchar('\n');
+	strbuf_reset(&b);
+	strbuf_addn(&b, line->s, at);
+	if (at > 1)
+		strbuf_addc(&b, ',');
+	out_cgroup_fields(&b);
+	if (line->s[at] != '}' && line->s[at] != ',')
+		strbuf_addc(&b, ',');
+	strbuf_addn(&b, line->s + at, line->len - at);
+	strbuf_addc(&b, '\n');
+	fwrite(b.s, 1, b.len, stdout);
+	strbuf_free(&b);
 	return true;
 }
 

@@ -148,6 +148,10 @@ void out_cgroup_prefix(void);
 struct strbuf;
 void out_cgroup_add(struct strbuf *b);
 void out_cgroup_head(void);
+/* JSON lines a tool writes itself: "cgroup":PATH,"cgroup_id":ID of the
+ * event being handled (out_event_cgroup), appended to b; for an event
+ * with a cgroup id (0: none recorded, the keys left out as out_row does). */
+void out_cgroup_fields(struct strbuf *b);
 
 /* Switch column i on or off. */
 void out_show(struct out_table *t, unsigned i, bool on);

@@ -74,9 +74,10 @@ STACK_MAP(stack_traces);
 
 static __noinline void trace(void *ctx, __u32 type, __u64 size, __u64 addr)
 {
-	struct memleak_trace t = { type, (__u32)(bpf_get_current_pid_tgid() >> 32), size, addr };
+	struct memleak_trace t = { .type = type, .pid = (__u32)(bpf_get_current_pid_tgid() >> 32), .size = size,
+				   .addr = addr };
 
-	events_output_raw(ctx, &t, sizeof(t));
+	events_output(ctx, &t, sizeof(t));
 }
 
 /* The size and sampling filters: 1 when this allocation is traced. */

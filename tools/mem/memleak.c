@@ -89,7 +89,7 @@ static const struct tool_help help = {
 		    "    memleak -p $(pidof allocs) -S je_\n"
 		    "        Trace task who use jemalloc\n",
 	.opts = opts,
-	.flags = OPT_USTACKS,
+	.flags = OPT_USTACKS | OPT_EVENTS, /* --show-cgroup: the -t lines */
 };
 
 static struct {
@@ -697,6 +697,7 @@ static int on_trace(void *ctx, const void *data, size_t size)
 	(void)ctx;
 	if (size < sizeof(*t) || t->type > ML_FREE)
 		return 0;
+	out_event_cgroup(t->head.cgroup_id, t->head.cgroup_id ? cgroup_path_of(t->head.cgroup_id) : NULL);
 	if (out_json()) {
 		struct strbuf b = { 0 };
 
@@ -711,6 +712,7 @@ static int on_trace(void *ctx, const void *data, size_t size)
 		strbuf_free(&b);
 		return 0;
 	}
+	out_cgroup_prefix();
 	switch (t->type) {
 	case ML_ALLOC_ENTER:
 		printf("alloc entered, size = %llu\n", t->size);
@@ -799,6 +801,7 @@ int memleak_main(int argc, char **argv)
 	OBJ_SET(o, page_size, (uint64_t)sysconf(_SC_PAGESIZE));
 	OBJ_SET(o, sample_rate, (uint64_t)env.sample_rate);
 	OBJ_SET(o, trace_all, (uint8_t)env.trace);
+	OBJ_SET(o, cb_cgroup_ids, (uint8_t)(env.trace && (out_json() || out_cfg.cgroup_column)));
 	OBJ_SET(o, combined_only, (uint8_t)env.combined);
 	OBJ_SET(o, wa_missing_free, (uint8_t)env.wa_free);
 	OBJ_SET(o, user_stacks, (uint8_t)!env.kernel);

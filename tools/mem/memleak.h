@@ -2,6 +2,8 @@
 #ifndef COREBOX_MEMLEAK_H
 #define COREBOX_MEMLEAK_H
 
+#include "../include/event_head.h"
+
 #define MEMLEAK_ALLOCS_MAX 1000000    /* outstanding allocations tracked */
 #define MEMLEAK_COMBINED_MAX 10240    /* stacks with totals (--combined-only) */
 
@@ -21,6 +23,7 @@ struct memleak_combined {
 /* -t: one record per allocator call */
 enum { ML_ALLOC_ENTER, ML_ALLOC_EXIT, ML_FREE };
 struct memleak_trace {
+	struct event_head head; /* -t under -j or --show-cgroup: the caller's cgroup */
 	unsigned int type, pid;
 	unsigned long long size, addr;
 };

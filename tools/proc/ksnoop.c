@@ -436,18 +436,24 @@ static int on_event(void *ctx, const void *data, size_t size)
 	if (json) {
 		struct strbuf b = { 0 };
 
-		strbuf_addf(&b, "{\"time\":%llu,\"cpu\":%u,\"pid\":%u,\"pid_ns\":%u,\"comm\":",
-			    (unsigned long long)e.time, e.cpu, e.pid, e.pid_ns);
+		strbuf_addf(&b, "{\"time\":%llu,", (unsigned long long)e.time);
+		if (e.head.cgroup_id) { /* set by event_tool.c from the same head */
+			out_cgroup_fields(&b);
+			strbuf_addc(&b, ',');
+		}
+		strbuf_addf(&b, "\"cpu\":%u,\"pid\":%u,\"pid_ns\":%u,\"comm\":", e.cpu, e.pid, e.pid_ns);
 		json_str(&b, e.comm);
 		strbuf_addf(&b, ",\"function\":\"%s\",\"event\":\"%s\",\"values\":{", f->name,
 			    entry ? "entry" : "return");
 		fputs(b.s, stdout);
 		strbuf_free(&b);
-	} else if (verbose_mode) {
-		printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid,
-		       str_escape(comm, sizeof(comm), e.comm, ""), f->name);
 	} else {
-		printf("%16lld %4d %8u %s(\n", (long long)e.time, (int)e.cpu, e.pid, f->name);
+		out_cgroup_prefix(); /* --show-cgroup: the block's first line starts with it */
+		if (verbose_mode)
+			printf("%16lld %4d %8u %8u %16s %32s(\n", (long long)e.time, (int)e.cpu, e.pid_ns, e.pid,
+			       str_escape(comm, sizeof(comm), e.comm, ""), f->name);
+		else
+			printf("%16lld %4d %8u %s(\n", (long long)e.time, (int)e.cpu, e.pid, f->name);
 	}
 	for (int i = 0; i < f->nr_traces; i++) {
 		const struct kval *v = &f->traces[i];
@@ -514,6 +520,7 @@ static int after_load(struct obj *o)
 		fprintf(stderr, "ksnoop: tracing %d function%s\n", nr_fns, nr_fns > 1 ? "s" : "");
 		return 0;
 	}
+	out_cgroup_head();
 	if (verbose_mode)
 		printf("%16s %4s %8s %8s %16s %32s\n", "TIME", "CPU", "NAMESPACE", "PID", "COMM", "FUNCTION/ARGS");
 	else
@@ -584,7 +591,7 @@ static const struct opt opts[] = {
 static const struct tool_help thelp = {
 	.usage = "[-d] [-v] [-s] [-p PID] [info|trace] FUNC[(ARG[->MEMBER] [PRED],...)] ...",
 	.opts = opts,
-	.flags = OPT_NO_VERBOSE,
+	.flags = OPT_NO_VERBOSE | OPT_EVENTS,
 };
 
 static char **pos;

@@ -58,6 +58,7 @@ static const struct opt uopts[] = {
 static const struct tool_help uhelp = {
 	.usage = "[-h] [-l {c,java,none}] [-v] pid",
 	.opts = uopts,
+	.flags = OPT_EVENTS,
 };
 
 static const char *lang;
