@@ -436,39 +436,31 @@ static int format(struct sink *k, const char *fmt, va_list ap)
 		}
 		switch (sp.conv) {
 		case 'd':
-		case 'i': {
-			intmax_t v;
-
-			switch (sp.len) {
-			case L_HH: v = (signed char)va_arg(ap, int); break;
-			case L_H: v = (short)va_arg(ap, int); break;
-			case L_L: v = va_arg(ap, long); break;
-			case L_LL: v = va_arg(ap, long long); break;
-			case L_Z: v = va_arg(ap, ssize_t); break;
-			case L_J: v = va_arg(ap, intmax_t); break;
-			case L_T: v = va_arg(ap, ptrdiff_t); break;
-			default: v = va_arg(ap, int); break;
-			}
-			put_int(k, &sp, v < 0 ? -(uintmax_t)v : (uintmax_t)v, v < 0);
-			break;
-		}
+		case 'i':
 		case 'u':
 		case 'o':
 		case 'x':
 		case 'X': {
-			uintmax_t v;
+			/* fetched unsigned, cut to the type's width, negated when a
+			 * signed conversion sees the sign bit */
+			uintmax_t v, top;
+			int bits = 64;
 
 			switch (sp.len) {
-			case L_HH: v = (unsigned char)va_arg(ap, unsigned); break;
-			case L_H: v = (unsigned short)va_arg(ap, unsigned); break;
-			case L_L: v = va_arg(ap, unsigned long); break;
+			case L_L: v = va_arg(ap, unsigned long), bits = 8 * sizeof(long); break;
 			case L_LL: v = va_arg(ap, unsigned long long); break;
-			case L_Z: v = va_arg(ap, size_t); break;
+			case L_Z: v = va_arg(ap, size_t), bits = 8 * sizeof(size_t); break;
 			case L_J: v = va_arg(ap, uintmax_t); break;
-			case L_T: v = (uintmax_t)va_arg(ap, ptrdiff_t); break;
-			default: v = va_arg(ap, unsigned); break;
+			case L_T: v = (size_t)va_arg(ap, ptrdiff_t), bits = 8 * sizeof(ptrdiff_t); break;
+			default: v = va_arg(ap, unsigned), bits = sp.len == L_HH ? 8 : sp.len == L_H ? 16 : 32; break;
 			}
-			put_int(k, &sp, v, 0);
+			top = (uintmax_t)1 << (bits - 1);
+			if (bits < 64)
+				v &= (top << 1) - 1;
+			if ((sp.conv == 'd' || sp.conv == 'i') && (v & top))
+				put_int(k, &sp, (top << 1) - v, 1);
+			else
+				put_int(k, &sp, v, 0);
 			break;
 		}
 		case 'p':

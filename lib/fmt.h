@@ -10,7 +10,11 @@
  * width and precision, also *; lengths hh h l ll z j t (l alone for the
  * floats).  Not supported (-1, EINVAL, nothing written, as for any
  * invalid conversion): %n, %a/%A, %lc/%ls, long double (%L), positional
- * arguments (%1$d).  No caller uses them.
+ * arguments (%1$d).  No caller uses them.  Where glibc and musl differ
+ * this prints glibc's text (the oracles' libc): %p of NULL "(nil)", a
+ * NULL %.3s "" (musl: "0", "(nu"); except %#g of a value that rounding
+ * carries to a power of 10, which keeps its zeros as C says ("1.00000e+06";
+ * glibc drops them: "1.e+06").
  *
  * fmt_vsnprintf is vsnprintf under this formatter on any libc (the unit
  * test compares it with glibc's). */

@@ -336,6 +336,10 @@ int main(void)
 	T_OK(!strcmp(buf, sizeof(size_t) == 8 ? "1    ab|3    |-0004|ff|010|z|%|abc|-9223372036854775808|44|18446744073709551615"
 					  : "1    ab|3    |-0004|ff|010|z|%|abc|-9223372036854775808|44|4294967295"),
 	     "integers and strings: \"%s\"", buf);
+	n = fmt_snprintf(buf, sizeof(buf), "%ld|%lx|%td|%zd|%jd|%hd|%hhu", -5L, -1L, (ptrdiff_t)-7, (ssize_t)-8,
+			 (intmax_t)-9, 40000, -1);
+	T_OK(!strcmp(buf, sizeof(long) == 8 ? "-5|ffffffffffffffff|-7|-8|-9|-25536|255" : "-5|ffffffff|-7|-8|-9|-25536|255"),
+	     "lengths: \"%s\"", buf);
 	n = fmt_snprintf(buf, 6, "%s-%d", "truncated", 42);
 	T_OK(n == 12 && !strcmp(buf, "trunc"), "truncated to the buffer, full length returned (%d \"%s\")", n, buf);
 	n = fmt_snprintf(NULL, 0, "%.3f", 2.0);
