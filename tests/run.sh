@@ -31,6 +31,8 @@ skips=$B/skips.txt
 : > $skips
 times=$B/times.txt
 : > $times
+# the e2e scripts' helpers are compiled once per run (tests/e2e/lib.sh)
+rm -rf $B/e2e-helpers
 pass=0 fail=0 skip=0
 SERIAL=${COREBOX_TEST_SERIAL:-0}
 NICE=${COREBOX_TEST_NICE:-19}
