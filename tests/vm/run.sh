@@ -33,14 +33,15 @@
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
 # Debian's package registry is used).  qemu runs under `timeout`
-# (COREBOX_VM_TIMEOUT seconds, default 480: a guest runs its ~130 checks in
-# 220-235 s under TCG on a 2-core host; twice that leaves room for a slow
-# CI machine): a hung guest is a failure.
+# (COREBOX_VM_TIMEOUT seconds, default 720: a guest runs its ~156 checks in
+# 220-235 s under TCG on an idle 2-core host, 360-390 s in CI beside the
+# arm guests, and two x86_64 guests side by side took 28-43% longer each
+# on a loaded host): a hung guest is a failure.
 # Exit status 0 only when every check on every kernel passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
-TMO=${COREBOX_VM_TIMEOUT:-480}
+TMO=${COREBOX_VM_TIMEOUT:-720}
 # the host architecture's guests booted side by side (see "Kernels of
 # another architecture" above)
 HOST_JOBS=${COREBOX_VM_HOST_JOBS:-2}
