@@ -19,8 +19,11 @@
 #                                           loop.ko[.xz|.zst|.gz]
 #
 # Kernels of another architecture than the host's boot in parallel with the
-# host's own (COREBOX_VM_PARALLEL=0: one after the other): under TCG an
-# arm64 guest is the slowest, and the CI budget is wall time.
+# host's own, and the host's own two at a time (COREBOX_VM_HOST_JOBS,
+# default 2; COREBOX_VM_PARALLEL=0: every guest one after the other): the
+# CI budget is wall time, an x86_64 guest runs its vCPUs in one host thread
+# (at most one core), and once the other architectures' guests are done
+# one guest at a time left the second core idle.
 # COREBOX_NO_ARM64=1 (as for tests/install-deps.sh) leaves the arm64 and
 # 32-bit arm kernels out.  kernels.txt may give a kernel its own checks
 # (only=...), the BTF of its -dbg package (btf=dbg, for a kernel built
@@ -30,14 +33,18 @@
 # Kernels are fetched with apt-get download + dpkg-deb into
 # ${COREBOX_VM_CACHE:-/var/cache/corebox-vm} (outside the tree; only
 # Debian's package registry is used).  qemu runs under `timeout`
-# (COREBOX_VM_TIMEOUT seconds, default 480: a guest runs its ~130 checks in
-# 220-235 s under TCG on a 2-core host; twice that leaves room for a slow
-# CI machine): a hung guest is a failure.
+# (COREBOX_VM_TIMEOUT seconds, default 720: a guest runs its ~156 checks in
+# 220-235 s under TCG on an idle 2-core host, 360-390 s in CI beside the
+# arm guests, and two x86_64 guests side by side took 28-43% longer each
+# on a loaded host): a hung guest is a failure.
 # Exit status 0 only when every check on every kernel passed.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 CACHE=${COREBOX_VM_CACHE:-/var/cache/corebox-vm}
-TMO=${COREBOX_VM_TIMEOUT:-480}
+TMO=${COREBOX_VM_TIMEOUT:-720}
+# the host architecture's guests booted side by side (see "Kernels of
+# another architecture" above)
+HOST_JOBS=${COREBOX_VM_HOST_JOBS:-2}
 W=build/vm
 ONLY= TESTS= KIMG= KMOD= KNAME= KARCH=x86_64 STRICT=0
 HOST_ARCH=$(uname -m | sed 's/aarch64/arm64/')
@@ -78,6 +85,17 @@ apt_update() {
 	[ $APT_UPDATED = 1 ] && return 0
 	APT_UPDATED=1
 	apt-get update -qq >/dev/null 2>&1 || say "apt-get update failed"
+}
+# apt-cache with a binary cache of its own: Debian's container images
+# turn apt's off (/etc/apt/apt.conf.d/docker-clean), and then every call
+# parses all the (gzipped) package lists again: 3 s of CPU each, and
+# fetch asks ~15 times for the six kernels (38 s of a CI run).  apt
+# rebuilds it by itself when the lists change.
+apt_cache() {
+	ac=$CACHE/apt
+	case $ac in /*) ;; *) ac=$PWD/$ac ;; esac # (apt: relative to its own dir)
+	mkdir -p "$ac" 2>/dev/null
+	apt-cache -o Dir::Cache::pkgcache="$ac/pkgcache.bin" -o Dir::Cache::srcpkgcache="$ac/srcpkgcache.bin" "$@"
 }
 need=
 has_arch x86_64 && { command -v qemu-system-x86_64 >/dev/null 2>&1 || need="$need qemu-system-x86"; }
@@ -194,9 +212,9 @@ extract_fs_modules() { # DEB KDIR
 fetch() {
 	name=$1 pkg=$2 KDIR=
 	mkdir -p "$CACHE" || return 1
-	if ! apt-cache show "$pkg" >/dev/null 2>&1; then apt_update; fi
-	res=$(apt-cache depends "$pkg" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
-	[ -n "$res" ] || { apt-cache show "$pkg" >/dev/null 2>&1 && res=$pkg; }
+	if ! apt_cache show "$pkg" >/dev/null 2>&1; then apt_update; fi
+	res=$(apt_cache depends "$pkg" 2>/dev/null | awk '/Depends: linux-image-/ { print $2; exit }')
+	[ -n "$res" ] || { apt_cache show "$pkg" >/dev/null 2>&1 && res=$pkg; }
 	if [ -z "$res" ] && [ -f "$CACHE/$name.current" ]; then
 		res=$(cat "$CACHE/$name.current")
 		say "$name: cannot resolve $pkg (offline?); using the cached $res"
@@ -210,7 +228,7 @@ fetch() {
 	# (asked once per package: two kernels of kernels.txt may share one)
 	ver=$(awk -v r="$res" '$1 == r { print $2; exit }' $W/versions 2>/dev/null)
 	if [ -z "$ver" ]; then
-		ver=$(apt-cache show --no-all-versions "$res" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
+		ver=$(apt_cache show --no-all-versions "$res" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1)
 		[ -n "$ver" ] && echo "$res $ver" >> $W/versions
 	fi
 	if [ -f "$KDIR/.done" ] && [ -n "$ver" ] && [ -f "$KDIR/.version" ] && [ "$(cat "$KDIR/.version")" != "$ver" ]; then
@@ -431,13 +449,30 @@ else
 			bg="$bg $!"
 		fi
 	done < $W/plan
-	while read -r name arch img ko kt kb; do
-		[ "$ko" = - ] && ko=
-		[ "$kt" = - ] && kt=
-		[ "$kb" = - ] && kb=
-		[ "$arch" = "$HOST_ARCH" ] && run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
-	done < $W/plan
+	# the host's own guests in HOST_JOBS lanes: each lane boots, in
+	# kernels.txt's order, the next guest no other lane took yet (mkdir
+	# claims it), so the lane done first takes the next one
+	host_lane() {
+		while read -r name arch img ko kt kb; do
+			[ "$arch" = "$HOST_ARCH" ] || continue
+			mkdir $W/.claim-$name 2>/dev/null || continue
+			[ "$ko" = - ] && ko=
+			[ "$kt" = - ] && kt=
+			[ "$kb" = - ] && kb=
+			run_one "$name" "$arch" "$img" "$ko" strict "$kt" "$kb"
+		done < $W/plan
+	}
+	rm -rf $W/.claim-*
+	lanes=1
+	[ "${COREBOX_VM_PARALLEL:-1}" = 0 ] || lanes=$HOST_JOBS
+	while [ "$lanes" -gt 1 ]; do
+		host_lane &
+		bg="$bg $!"
+		lanes=$((lanes - 1))
+	done
+	host_lane
 	for p in $bg; do wait $p; done
+	rm -rf $W/.claim-*
 fi
 : > $W/results
 for n in $names; do
