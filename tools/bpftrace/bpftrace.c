@@ -1122,6 +1122,11 @@ int bpftrace_main(int argc, char **argv)
 			}
 		}
 	}
+	/* after exit() 0.17 reads on (ignoring) until its buffers stay quiet
+	 * for one 100 ms poll: what the probes count meanwhile is in the maps
+	 * (at most 2 s here) */
+	for (int k = 0; env.done && k < 20 && events_poll(ev, 100) > 0; k++)
+		;
 	events_poll(ev, 0);
 	/* as 0.17, no probe fires once END runs (a system() per event would
 	 * otherwise feed itself: the command's own context switches); after
