@@ -90,6 +90,8 @@ const char *prog_mechanism(const struct prog *p);
 /* Attach one loaded program by its section name (obj_attach does all;
  * on failure nothing of this program stays attached). */
 int prog_attach(struct prog *p);
+/* Undo prog_attach (the program stays loaded: test runs still work). */
+void prog_detach(struct prog *p);
 /* uprobe/uretprobe programs attached by hand to many functions: call
  * prog_set_uprobe_offsets before obj_load (the program is then loaded
  * for uprobe_multi links where the kernel has them, 6.6+), then

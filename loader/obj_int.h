@@ -226,7 +226,6 @@ int prog_setup_type(struct prog *p);
 int prog_resolve_btf_target(struct obj *o, struct prog *p);
 bool prog_needs_kernel_btf(const struct prog *p);
 /* attach.c */
-void prog_detach(struct prog *p);
 /* Close every program's links and perf events at once (obj_close). */
 void obj_detach_parallel(struct obj *o);
 

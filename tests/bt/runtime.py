@@ -192,10 +192,11 @@ SERIAL = threading.Lock()
 
 
 def run_case(env, case):
-    """Cases that share a fixed file, look up processes by name or run a
-    BEFORE program hold SERIAL, so -j N never races them with each other."""
+    """Cases that share a fixed file, look up processes by name, run a
+    BEFORE program or put a uprobe on a testprogs binary (which fires in
+    another case's run of it too) hold SERIAL, so -j N never races them."""
     text = ' '.join(case.get(k, '') for k in ('RUN', 'PROG', 'AFTER', 'BEFORE'))
-    if re.search(r'/tmp/|pidof|pgrep|pkill|kill ', text) or 'BEFORE' in case:
+    if re.search(r'/tmp/|pidof|pgrep|pkill|kill |(^|[\s{};,\'"])u[a-z]*:[^:]*testprogs/', text) or 'BEFORE' in case:
         with SERIAL:
             return run_case_now(env, case)
     return run_case_now(env, case)

@@ -148,14 +148,17 @@ if [ $rc = 1 ] && echo "$out" | grep -q "ERROR: no tracepoint named cbx_no_such_
 # signal(): with --unsafe the traced sleep (a copy named cbxsleep) is
 # killed at its nanosleep: its shell sees status 137 (128 + SIGKILL)
 cp "$(command -v sleep)" "$W/cbxsleep"
-out=$(timeout 30 $BT --unsafe -e 't:syscalls:sys_enter_nanosleep, t:syscalls:sys_enter_clock_nanosleep /comm == "cbxsleep"/ { signal("SIGKILL"); }' -c "sh -c '$W/cbxsleep 8; echo status \$?'" 2>&1)
+# (-c splits at spaces without a shell, as 0.17: the shell lines go in a file)
+printf '%s/cbxsleep 8; echo status $?\n' "$W" > "$W/sleep.sh"
+out=$(timeout 30 $BT --unsafe -e 't:syscalls:sys_enter_nanosleep, t:syscalls:sys_enter_clock_nanosleep /comm == "cbxsleep"/ { signal("SIGKILL"); }' -c "sh $W/sleep.sh" 2>&1)
 if echo "$out" | grep -qx "status 137"; then ok "signal(\"SIGKILL\") killed the traced sleep"; else notok "signal(): $out"; fi
 
 # usdt: the helper's two cbxtp:alpha sites (arguments argc and 7, then
 # swapped) and its one beta, fired once each after the ready/go handshake
 build_helper cbx_usdt
+printf '%s/cbx_usdt a b c & p=$!; sleep 1; kill -USR1 $p; wait $p\n' "$W" > "$W/usdt.sh"
 out=$(timeout 30 $BT -e "usdt:$W/cbx_usdt:alpha { printf(\"%s %d %d\\n\", probe, arg0, arg1); } usdt:$W/cbx_usdt:cbxtp:beta { @[probe] = count(); }" \
-	-c "sh -c '$W/cbx_usdt a b c & p=\$!; sleep 1; kill -USR1 \$p; wait \$p'" 2>&1)
+	-c "sh $W/usdt.sh" 2>&1)
 if echo "$out" | grep -qx "Attaching 3 probes..." && echo "$out" | grep -qx "usdt:$W/cbx_usdt:cbxtp:alpha 4 7" &&
 	echo "$out" | grep -qx "usdt:$W/cbx_usdt:cbxtp:alpha 7 4" && echo "$out" | grep -qx "@\[usdt:$W/cbx_usdt:cbxtp:beta\]: 1"; then
 	ok "usdt: both alpha sites with their arguments, beta once"

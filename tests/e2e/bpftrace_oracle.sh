@@ -1,6 +1,7 @@
 #!/bin/sh
 # corebox bpftrace beside Debian's bpftrace 0.17 (when installed): the
-# same deterministic programs (a line may start with --unsafe or -kk) (BEGIN/END only: no traced workload, no
+# same deterministic programs (a line may start with BPFTRACE_VAR=VALUE, then
+# --unsafe, -k or -kk) (BEGIN/END only: no traced workload, no
 # timing), stdout compared byte for byte, text and -f json.  The one
 # difference allowed: comm is the running binary's name.
 # Run as root from the repository root: sh tests/e2e/bpftrace_oracle.sh
@@ -21,11 +22,12 @@ n=0
 while IFS= read -r prog; do
 	[ -n "$prog" ] || continue
 	n=$((n + 1))
-	flags=
-	case $prog in --unsafe\ * | -kk\ *) flags=${prog%% *} prog=${prog#* }; esac
+	flags= envs=
+	case $prog in BPFTRACE_*=*\ *) envs=${prog%% *} prog=${prog#* }; esac
+	case $prog in --unsafe\ * | -kk\ * | -k\ *) flags=${prog%% *} prog=${prog#* }; esac
 	for fmt in text json; do
-		bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
-		$CB bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
+		env $envs bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
+		env $envs $CB bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
 		if cmp -s "$W/want" "$W/got"; then
 			ok "program $n ($fmt)"
 		else
@@ -85,6 +87,9 @@ BEGIN { print(cgroup_path(1)); printf("%s|\n", cgroup_path(1, "uni*")); @v = cgr
 BEGIN { if (strcontains("abc", "a")) { printf("OK\n"); } $h = "hello world"; $n = "o w"; printf("%d %d %d %d %d\n", strcontains($h, $n), strcontains($h, "x"), strcontains("", ""), strcontains($h, ""), strcontains("ab", "abc")); exit(); }
 -kk BEGIN { @ = *(uint32*)16; printf("%s|\n", str(8)); $a = *(int8*)24; printf("%d\n", $a); exit(); }
 -kk BEGIN { @x[1] = 2; printf("%d\n", @x[5]); delete(@x[7]); exit(); }
+-kk struct foo {int a;}; BEGIN { $tmp = ((struct foo*) 0)->a; exit(); }
+BPFTRACE_MAP_KEYS_MAX=1 -k BEGIN { @a[1]=1; @a[2] = 2; @b[1]++; @b[2]++; @c[1] = count(); @c[2] = count(); @e[1] = hist(1); @e[2] = hist(1); ++@i[1]; ++@i[2]; @j[1] = "a"; @j[2] = "b"; @k[1] = 1; @k[2] += 1; exit() }
+BPFTRACE_MAP_KEYS_MAX=1 BEGIN { @a[1]=1; @a[2] = 2; exit() }
 PROGS
 # errors: stderr and the exit code too
 while IFS= read -r prog; do
@@ -99,6 +104,9 @@ while IFS= read -r prog; do
 done <<'ERRS'
 #include <missing.h>\nBEGIN { exit(); }
 #define X 1\nstruct Foo {\n  int a;\n}\n#include  "cbx/none.h"\nBEGIN { exit(); }
+struct foo {int a;}; BEGIN { $tmp = ((struct foo*) 0)->b; exit(); }
+BEGIN { $tmp = curtask->mm->bbb; }
+BEGIN { $x = (struct task_struct *)0; $y = sizeof(struct task_struct) + $x->zz; }
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

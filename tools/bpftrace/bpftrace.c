@@ -88,7 +88,7 @@ static struct {
 	int natt;
 	struct bt_prog bp;
 	struct bt_out out;
-	bool done;
+	bool done, ending;
 } env;
 
 /* -p PID: 0.17's checks and words (exit 1). */
@@ -476,6 +476,9 @@ static int resolve_attach(int pi, int ap)
 			}
 			return attach_error(pi, ap, err_msg());
 		}
+		/* 0.17 names a uprobe by the path as typed (./prog), a library by its file */
+		const char *typed = s.type != 't' && strchr(part[1], '/') && !strpbrk(part[1], "*?[") ? part[1] : NULL;
+
 		for (int i = 0; i < nl; i++) {
 			struct att *a = new_att(pi);
 
@@ -492,9 +495,9 @@ static int resolve_attach(int pi, int ap)
 				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
 					 a->loc.name);
 			} else if (a->loc.user && uaddr) { /* 0.17 names an address probe by its address, in decimal */
-				snprintf(name, sizeof(name), "%s:%s:%llu", kind, a->loc.target, (unsigned long long)uaddr);
+				snprintf(name, sizeof(name), "%s:%s:%llu", kind, typed ? typed : a->loc.target, (unsigned long long)uaddr);
 			} else if (a->loc.user) {
-				snprintf(name, sizeof(name), "%s:%s:%s", kind, a->loc.target, a->loc.name);
+				snprintf(name, sizeof(name), "%s:%s:%s", kind, typed ? typed : a->loc.target, a->loc.name);
 			} else {
 				snprintf(name, sizeof(name), "%s:%s", kind, a->loc.name);
 			}
@@ -584,7 +587,8 @@ static void on_usr1(int sig)
 static int on_event(void *ctx, const void *data, size_t size)
 {
 	(void)ctx;
-	if (env.done)
+	/* after exit() or a signal 0.17 drops what is still queued, until END */
+	if (env.done || (tool_exiting && !env.ending))
 		return 0;
 	if (bt_out_record(&env.out, data, size) == 1) {
 		env.done = true;
@@ -593,14 +597,28 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
-/* -c: the command, started stopped (it waits for a byte on a pipe). */
+/* -c: the command, started stopped (it waits for a byte on a pipe), as
+ * 0.17 runs it: split at spaces (no shell, no quoting: a
+ * shell's own exec would show in the trace), the program found in PATH. */
 static pid_t child_start(const char *cmd, int *go)
 {
-	int fds[2];
+	char *argv[64], *save = NULL, *line = xstrdup(cmd);
+	int fds[2], n = 0;
 	pid_t pid;
 
-	if (pipe(fds) < 0)
+	for (char *w = strtok_r(line, " ", &save); w && n < 63; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	/* a path is checked here; a name is found in PATH by execvp */
+	if (!n || (strchr(argv[0], '/') && access(argv[0], X_OK) < 0) || pipe(fds) < 0) {
+		char esc[256];
+
+		fprintf(stderr, "ERROR: Failed to fork child: path '%s' does not exist or is not executable\n",
+			str_escape(esc, sizeof(esc), n ? argv[0] : "", NULL));
+		free(line);
+		errno = 0;
 		return -1;
+	}
 	pid = fork();
 	if (pid == 0) {
 		char c;
@@ -609,9 +627,10 @@ static pid_t child_start(const char *cmd, int *go)
 		if (read(fds[0], &c, 1) != 1)
 			_exit(127);
 		close(fds[0]);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		execvp(argv[0], argv);
 		_exit(127);
 	}
+	free(line);
 	close(fds[0]);
 	*go = fds[1];
 	return pid;
@@ -731,6 +750,23 @@ static int list_uprobes(struct names *l, const char *bin, const char *func)
 			last = file;
 		}
 		free(maps);
+		return rc;
+	}
+	const char *slash = strrchr(bin, '/');
+
+	if (slash && strpbrk(slash, "*?[")) { /* ./dir/prog*: each file it matches, named as bin's directory */
+		char dir[512], file[1024];
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - bin) + 1, bin);
+		if (!(d = opendir(dir)))
+			return tool_err("bpftrace", "cannot read %s: %s", dir, strerror(errno)), 1;
+		while (!rc && (e = readdir(d)))
+			if (e->d_name[0] != '.' && glob_match(slash + 1, e->d_name) &&
+			    snprintf(file, sizeof(file), "%s%s", dir, e->d_name) > 0 && access(file, X_OK) == 0)
+				rc = list_uprobes(l, file, func); /* programs only: a source file passes silently */
+		closedir(d);
 		return rc;
 	}
 	{
@@ -985,7 +1021,8 @@ int bpftrace_main(int argc, char **argv)
 		bt_out_dump(&env.bp);
 	/* -c: the command exists now (its pid is cpid), held until attached */
 	if (env.cmd && (child = child_start(env.cmd, &go)) < 0) {
-		tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
+		if (errno)
+			tool_err("bpftrace", "cannot start %s: %s", env.cmd, strerror(errno));
 		rc = 1;
 		goto out;
 	}
@@ -1005,6 +1042,8 @@ int bpftrace_main(int argc, char **argv)
 		    (env.dump ? dump_prog(a, g) : (a->prog = build_add(o, &a->loc, g, a->name, a->loc.user ? env.pid : 0))) < 0) {
 			int pos = gen_errpos(g), end = pos + 1;
 
+			if (gen_errend(g) > pos)
+				end = gen_errend(g);
 			while (pos >= 0 && (isalnum((unsigned char)env.prog_text[end]) || env.prog_text[end] == '_'))
 				end++;
 			bt_report(fname, env.prog_text, pos, end, err_msg());
@@ -1043,9 +1082,13 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	for (int i = 0; i < env.natt && !rc; i++)
-		if (env.att[i].loc.mech == M_PERF && attach_perf(o, &env.att[i]) < 0)
+	/* a software event runs its newest program first: attached last to first */
+	for (int k = 0; k < 2 * env.natt && !rc; k++) {
+		struct att *a = &env.att[k < env.natt ? k : 2 * env.natt - 1 - k];
+
+		if (a->loc.mech == M_PERF && (k < env.natt) == (a->name[0] != 's') && attach_perf(o, a) < 0)
 			rc = 1;
+	}
 	if (rc)
 		goto out;
 	/* bpftrace prints it before attaching; here it comes once the probes
@@ -1079,8 +1122,20 @@ int bpftrace_main(int argc, char **argv)
 			}
 		}
 	}
+	/* after exit() 0.17 reads on (ignoring) until its buffers stay quiet
+	 * for one 100 ms poll: what the probes count meanwhile is in the maps
+	 * (at most 2 s here) */
+	for (int k = 0; env.done && k < 20 && events_poll(ev, 100) > 0; k++)
+		;
 	events_poll(ev, 0);
+	/* as 0.17, no probe fires once END runs (a system() per event would
+	 * otherwise feed itself: the command's own context switches); after
+	 * exit() they stay until the maps are read, as long as 0.17's slower
+	 * exit leaves them (its tests count the events of a short workload) */
+	for (size_t i = 0; !env.done && obj_prog_at(o, i); i++)
+		prog_detach(obj_prog_at(o, i));
 	env.done = false;
+	env.ending = true;
 	for (int i = 0; i < env.natt && !rc; i++)
 		if (env.att[i].end && run_prog(o, env.att[i].prog) < 0)
 			rc = 1;
@@ -1088,6 +1143,7 @@ int bpftrace_main(int argc, char **argv)
 	events_poll(ev, 0);
 	if (!tool_stdout_gone())
 		bt_out_exit(&env.out);
+	rc |= env.out.failed;
 	tool_report_lost("bpftrace", events_lost(ev));
 out:
 	if (child > 0) {

@@ -618,7 +618,8 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 				strbuf_add(&sb, a->fmt);
 			add_safe(&sb, (const char *)rec + 16 + i * (uint64_t)sl, (size_t)sl);
 		}
-		strbuf_addc(&sb, '\n');
+		if (!b->json) /* 0.17's JSON join has no line end */
+			strbuf_addc(&sb, '\n');
 		bt_text(b, "join", sb.s, sb.len, true);
 		strbuf_free(&sb);
 		return 0;
@@ -648,13 +649,15 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 
 		memcpy(&rc, rec + 8, 8);
 		if (b->json) {
-			int line = 1, col = 1;
+			int line = 1, col = 1, ls = 0, at = bt_loc_begin(b->prog->text, a->top);
 
-			for (int i = 0; i < a->top && b->prog->text[i]; i++, col++)
+			for (int i = 0; i < at && b->prog->text[i]; i++, col++)
 				if (b->prog->text[i] == '\n') {
 					line++;
 					col = 0;
+					ls = i + 1;
 				}
+			col += bt_col_skew(b->prog->text, ls, at);
 			printf("{\"type\": \"helper_error\", \"helper\": \"%s\", \"retcode\": %lld, \"line\": %d, \"col\": %d}\n",
 			       a->fmt, (long long)rc, line, col);
 		} else {
@@ -853,6 +856,14 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		tool_err("bpftrace", "cannot read %s: %s", m->name, err_msg());
 		return;
 	}
+	for (int i = 0; d.n && i < m->nkeys; i++)
+		if (m->keys[i].vt == VT_CGPATH) { /* 0.17 cannot print such a key: it stops there */
+			fflush(stdout);
+			fputs("ERROR: invalid mapkey argument type\n", stderr);
+			b->failed = true;
+			map_dump_free(&d);
+			return;
+		}
 	rows = xcalloc(d.n + 1, sizeof(*rows));
 	for (size_t i = 0; i < d.n; i++) {
 		const uint8_t *k = map_dump_key(&d, i), *v = map_dump_value(&d, i);
@@ -1015,7 +1026,7 @@ void bt_out_maps(struct bt_out *b)
 	for (int i = 0; i < b->prog->nmaps; i++)
 		order[i] = &b->prog->maps[i];
 	qsort(order, (size_t)b->prog->nmaps, sizeof(*order), name_cmp);
-	for (int i = 0; i < b->prog->nmaps; i++)
+	for (int i = 0; i < b->prog->nmaps && !b->failed; i++)
 		print_map(b, order[i], 0, 0);
 	free(order);
 	fflush(stdout);

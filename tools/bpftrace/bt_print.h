@@ -18,6 +18,7 @@ struct bt_out {
 	struct stacks stk;
 	bool stk_ok;
 	const char *file;            /* the program's name in messages ("stdin") */
+	bool failed;                 /* a map could not be printed (exit code 1) */
 };
 
 void bt_out_attaching(struct bt_out *b, int n);

@@ -167,6 +167,12 @@ void bt_prog_free(struct bt_prog *p);
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
 /* The same with another word than ERROR ("WARNING"). */
 void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
+/* Where 0.17 starts the range of a token at pos: its lexer moves a range's
+ * start only past white space, so "((x" is one range, "(" and all. */
+int bt_loc_begin(const char *text, int pos);
+/* The columns 0.17 adds before pos on the line starting at ls: its lexer
+ * counts the '*' or ')' closing "struct NAME" in a cast twice. */
+int bt_col_skew(const char *text, int ls, int pos);
 
 /* The program's struct declarations as BTF over the kernel's (the
  * overlay probe_kernel_btf() gives from now on): 0 or -EINVAL (errpos). */

@@ -34,6 +34,7 @@ struct cg {
 	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
 	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
 	int place_off;       /* agg_place: bytes R9 is past an 8-aligned start */
+	int upd_act;         /* -k: the helper action of the map update being made, or -1 */
 	uint64_t start_ns;
 };
 
@@ -41,6 +42,7 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size);
 static int map_assign(struct cg *c, struct bt_stmt *s, int out);
 static int var_assign(struct cg *c, struct bt_stmt *s);
 static int str_compare(struct cg *c, struct node *n, struct ctype *t);
+static void check_act(struct cg *c, int act, bool miss, int ok_op);
 
 static bool is_map(const struct node *n)
 {
@@ -83,6 +85,8 @@ static int stackid(struct cg *c, const struct node *n, bool user, int depth)
 	emit_ldmap(e, R2, c->m->stacks[k]);
 	emit_movi(e, R3, user ? BPF_F_USER_STACK : 0);
 	emit_call(e, BPF_FUNC_get_stackid);
+	if (c->p->helper_check && n) /* -k: a negative id is the kernel's error */
+		check_act(c, bt_helper_action(c->p, "get_stackid", n->pos, n->end), false, BPF_JSGE);
 	if (user) {
 		emit_alui(e, BPF_LSH, R0, 32);
 		emit_alui(e, BPF_RSH, R0, 32);
@@ -754,7 +758,8 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		return map_read(c, n, t);
 	if (n->kind == N_UNARY && (n->op == OP_INC || n->op == OP_DEC)) {
 		/* ++x, x++: the assignment x += 1, then x's value (x++: less 1) */
-		struct bt_stmt st = { .kind = BS_ASSIGN, .op = n->op, .lhs = n->a, .pos = n->pos };
+		struct bt_stmt st = { .kind = BS_ASSIGN, .op = n->op, .lhs = n->a, .pos = n->pos,
+				      .op_pos = n->num ? n->end - 2 : n->pos };
 		bool var = n->a->kind == N_IDENT && n->a->str[0] == '$' && (n->a->str[1] < '0' || n->a->str[1] > '9');
 		int r = (!is_map(n->a) && !var) || bt_type_of(c->p, c->pi, gen_loc(g), n->a).vt != VT_INT ||
 				(is_map(n->a) && (!map_of(c, n->a) || map_of(c, n->a)->agg != AG_VALUE))
@@ -1213,6 +1218,8 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 			emit_alui(e, BPF_ADD, R1, off);
 			emit_movi(e, R2, size < 16 ? size : 16);
 			emit_call(e, BPF_FUNC_get_current_comm);
+			if (c->p->helper_check)
+				helper_check(c, n, "get_current_comm", false);
 			return 0;
 		}
 		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func")) {
@@ -1460,21 +1467,25 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 
 	if (!strcmp(n->str, "printf") || !strcmp(n->str, "system") || !strcmp(n->str, "cat") ||
 	    (!strcmp(n->str, "print") && c->p->acts[n->num].map < 0)) {
-		const struct bt_action *a = &c->p->acts[n->num];
+		/* by index: a -k check in an argument adds actions (p->acts moves) */
+#define A (&c->p->acts[n->num])
 		struct node *arg = strcmp(n->str, "print") ? n->a->next : n->a; /* print(VALUE) has no format */
 		int skip = emit_label(e);
 
 		record_begin(c, (int)n->num, skip);
-		for (int i = 0; i < a->nargs; i++, arg = arg->next)
-			if (value_to(c, arg, &a->args[i], R7, a->off[i]) < 0)
+		for (int i = 0; i < A->nargs; i++, arg = arg->next) {
+			struct bt_type at = A->args[i];
+
+			if (value_to(c, arg, &at, R7, A->off[i]) < 0)
 				return -EINVAL;
-		record_send(c, a->size);
+		}
+		record_send(c, A->size);
+#undef A
 		emit_place(e, skip);
 		return 0;
 	}
 	if (!strcmp(n->str, "join")) {
 		/* {id, count, BT_JOIN_MAX strings}: argv[i] until a NULL */
-		const struct bt_action *a = &c->p->acts[n->num];
 		int skip = emit_label(e), full = emit_label(e), ptr, sl = c->p->strlen;
 
 		record_begin(c, (int)n->num, skip);
@@ -1501,7 +1512,7 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 		}
 		emit_place(e, full);
 		gen_unstack(c->g, 16);
-		record_send(c, a->size);
+		record_send(c, c->p->acts[n->num].size); /* acts may have moved */
 		emit_place(e, skip);
 		return 0;
 	}
@@ -1521,6 +1532,8 @@ static int call_stmt(struct cg *c, struct node *n, int out)
 			return -EINVAL;
 		emit_mov(e, R1, R0);
 		emit_call(e, BPF_FUNC_send_signal);
+		if (c->p->helper_check)
+			helper_check(c, n, "send_signal", false);
 		return 0;
 	}
 	if (!strcmp(n->str, "delete")) {
@@ -1594,6 +1607,8 @@ static int agg_update(struct cg *c, struct bt_map *m, int key, int val, int op)
 		gen_unstack(c->g, 16);
 	}
 	emit_map_update(e, m->idx, key, val, BPF_ANY);
+	if (c->upd_act >= 0)
+		check_act(c, c->upd_act, false, BPF_JEQ);
 	emit_place(e, done);
 	return 0;
 }
@@ -1654,6 +1669,23 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 	enum bt_agg op = m->agg;
 
 	(void)out;
+	/* -k: a failed update is shown where 0.17 shows it: under the
+	 * aggregation call, the '=', or the whole x++ / x += y */
+	c->upd_act = -1;
+	if (c->p->helper_check) {
+		int pos = s->op_pos, end = s->op_pos + 1;
+
+		if (s->op == OP_ASSIGN && m->agg != AG_VALUE) {
+			pos = rhs->pos;
+			end = rhs->end;
+		} else if (s->op_pos < s->lhs->pos) { /* ++x: the operator alone */
+			end = s->op_pos + 2;
+		} else if (s->op != OP_ASSIGN) {
+			pos = s->lhs->pos;
+			end = rhs ? rhs->end : s->op_pos + 2;
+		}
+		c->upd_act = bt_helper_action(c->p, "map_update_elem", pos, end);
+	}
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)
 		return -EINVAL;
@@ -1662,6 +1694,8 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 		if (value_to(c, rhs, &m->val, R10, val) < 0)
 			return -EINVAL;
 		emit_map_update(e, m->idx, key, val, BPF_ANY);
+		if (c->upd_act >= 0)
+			check_act(c, c->upd_act, false, BPF_JEQ);
 		gen_unstack(c->g, m->val_size);
 		gen_unstack(c->g, m->key_size);
 		return 0;

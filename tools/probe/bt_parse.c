@@ -281,6 +281,7 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 	st->kind = BS_EXPR;
 	op = assign_op(ps->s + ps->i, &len);
 	if (op == OP_INC || op == OP_DEC) { /* ++@x */
+		st->op_pos = ps->i;
 		ps->i += len;
 		st->kind = BS_ASSIGN;
 		st->op = op;
@@ -469,6 +470,31 @@ void bt_report(const char *file, const char *text, int pos, int end, const char 
 	bt_report_kind(file, text, pos, end, "ERROR", msg);
 }
 
+int bt_loc_begin(const char *text, int pos)
+{
+	while (pos > 0 && !isspace((unsigned char)text[pos - 1]))
+		pos--;
+	return pos;
+}
+
+int bt_col_skew(const char *t, int ls, int pos)
+{
+	int k = 0;
+	const char *c = t + ls, *e = t + pos, *nl = strchr(c, '\n');
+
+	if (nl && nl < e)
+		e = nl;
+	while ((c = strstr(c, "struct")) && c < e) {
+		c += 6 + strcspn(c + 6, "*){");
+		if (*c == '{') /* a definition (no casts in it): past its first '}' */
+			c += strcspn(c, "}");
+		else
+			k += c < e;
+		c += !!*c;
+	}
+	return k;
+}
+
 void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg)
 {
 	int line = 1, col, ls = 0, le, len = (int)strlen(text);
@@ -479,6 +505,7 @@ void bt_report_kind(const char *file, const char *text, int pos, int end, const 
 
 	if (pos < 0 || pos > len)
 		pos = len;
+	pos = bt_loc_begin(text, pos);
 	if (end <= pos)
 		end = pos + 1;
 	for (int i = 0; i < pos; i++)
@@ -492,15 +519,16 @@ void bt_report_kind(const char *file, const char *text, int pos, int end, const 
 		le++;
 	if (end > le + 1)
 		end = le + 1;
-	fprintf(f, "%s:%d:%d-%d: %s: %s\n", file, line, col, col + (end - pos), kind, msg);
+	fprintf(f, "%s:%d:%d-%d: %s: %s\n", file, line, col + bt_col_skew(text, ls, pos),
+		col + (end - pos) + bt_col_skew(text, ls, end), kind, msg);
 	snprintf(shown, sizeof(shown), "%.*s", le - ls > 400 ? 400 : le - ls, text + ls);
 	for (char *c = shown; *c; c++)
 		if ((unsigned char)*c < 0x20 && *c != '\t')
 			*c = '?';
 	fprintf(f, "%s\n", shown);
-	for (int i = ls; i < pos && i - ls < 400; i++)
-		fputc(text[i] == '\t' ? '\t' : ' ', f);
-	for (int i = pos; i < end && i - pos < 400; i++)
+	for (int i = ls - bt_col_skew(text, ls, pos); i < pos && i - ls < 400; i++)
+		fputc(i >= ls && text[i] == '\t' ? '\t' : ' ', f);
+	for (int i = pos - bt_col_skew(text, pos, end); i < end && i - pos < 400; i++)
 		fputc('~', f);
 	fputc('\n', f);
 }

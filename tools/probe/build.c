@@ -292,6 +292,10 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 	return err < 0 ? err : build_attach(o, tool, what, attached);
 }
 
+#define NEWEST_FIRST                                                                                      \
+	(1u << ATTACH_KPROBE | 1u << ATTACH_UPROBE | 1u << ATTACH_URETPROBE | 1u << ATTACH_USDT |        \
+	 1u << ATTACH_FENTRY)
+
 int build_attach(struct obj *o, const char *tool, const char *what, int *attached)
 {
 	size_t n = 0, probes = 0, ok = 0;
@@ -306,10 +310,16 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
 		if (sc_is_dispatcher(o, (int)i) &&
 		    attach_one(obj_prog_at(o, i), tool, &first_err, first_msg, sizeof(first_msg)) == -EMFILE)
 			return -EMFILE;
-	for (size_t i = 0; i < n; i++) {
+	/* The kernel runs the programs on one kprobe, uprobe or fentry newest
+	 * first and those on a tracepoint oldest first: the former are
+	 * attached last to first, so every kind runs in the order given
+	 * (bpftrace's blocks run in program order) */
+	for (size_t k = 0; k < 2 * n; k++) {
+		size_t i = k < n ? k : 2 * n - 1 - k;
+		unsigned kind = prog_kind(obj_prog_at(o, i));
 		int disp = sc_dispatcher_of(o, (int)i);
 
-		if (sc_is_dispatcher(o, (int)i))
+		if (sc_is_dispatcher(o, (int)i) || (k < n) == !!(NEWEST_FIRST >> kind & 1))
 			continue;
 		probes++;
 		if (disp >= 0) {

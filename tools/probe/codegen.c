@@ -32,7 +32,7 @@ struct gen {
 	struct cg_opts o;
 	const struct btf *btf;
 	int frame;            /* stack bytes in use (below fp) */
-	int errpos;
+	int errpos, errend;
 	int base;             /* offset of the expression being compiled in the probe text */
 	int entry_map;
 	char **entry_names;
@@ -77,11 +77,14 @@ void gen_free(struct gen *g)
 
 struct emit *gen_emit(struct gen *g) { return &g->e; }
 int gen_errpos(const struct gen *g) { return g->errpos; }
+int gen_errend(const struct gen *g) { return g->errend; }
 
 static int gfail(struct gen *g, const struct node *n, const char *fmt, const char *arg)
 {
-	if (g->errpos < 0)
+	if (g->errpos < 0) {
 		g->errpos = n ? g->base + n->pos : g->base;
+		g->errend = n ? g->base + n->end : 0;
+	}
 	return err_set(EINVAL, fmt, arg);
 }
 

@@ -330,7 +330,8 @@ int ctype_member(const struct btf *btf, const struct ctype *t, const char *name,
 		*bits = bs;
 		return 0;
 	}
-	return err_set(ENOENT, "struct %s has no member '%s'", btf_name(btf, st), name);
+	return err_set(ENOENT, "Struct/union of type '%s %s' does not contain a field named '%s'",
+		       btf_kind(st) == BTF_KIND_UNION ? "union" : "struct", btf_name(btf, st), name);
 }
 
 /* ---- lexer ---- */
@@ -747,6 +748,7 @@ static struct node *parse_primary(struct lex *l, int depth)
 
 static struct node *parse_postfix(struct lex *l, int depth)
 {
+	int start = l->pos; /* bpftrace's x->f: its range starts at x, "(" and all */
 	struct node *n = parse_primary(l, depth);
 
 	if (n && l->bt && (is_op(l, OP_INC) || is_op(l, OP_DEC))) { /* x++: num 1 marks it postfix */
@@ -803,7 +805,7 @@ static struct node *parse_postfix(struct lex *l, int depth)
 			expr_free(n);
 			return NULL;
 		}
-		m = mk(N_MEMBER, pos);
+		m = mk(N_MEMBER, l->bt && op == OP_ARROW ? start : pos);
 		m->op = op == '.' ? '.' : '>';
 		m->a = n;
 		m->str = l->str;

@@ -166,6 +166,8 @@ void gen_free(struct gen *g);
 struct emit *gen_emit(struct gen *g);
 /* Where compilation failed in the probe text (-1 unknown). */
 int gen_errpos(const struct gen *g);
+/* Just past the node the error is about (0: not known). */
+int gen_errend(const struct gen *g);
 
 /* Prologue: ctx in R6, pid_tgid in R8, the filters of cg_opts (jump to
  * out on mismatch).  Returns the "out" label (r0 = 0; exit by gen_end). */
