@@ -1,6 +1,7 @@
 /* VM check of slabratetop where kmem:kmem_cache_alloc's record has no
- * cache name (6.1: the tool reads the tracepoint's arguments, tp_btf or in
- * the .fallback run raw_tp) or has one (6.12: the record).  Ground truth:
+ * cache name (6.1 and 6.12: the tool reads the tracepoint's arguments,
+ * tp_btf or in the .fallback run raw_tp; the build host's 6.18 record has
+ * it, tested by tests/e2e/slabratetop.sh).  Ground truth:
  * a gated child opens N_UDP IPv4 UDP sockets, one object of the "UDP"
  * cache each (or of the cache SLUB merged it into); slabratetop -C -p
  * CHILD must count exactly N_UDP of them over its reports. */

@@ -2,11 +2,12 @@
  * name, with their bytes, from kmem:kmem_cache_alloc.
  *
  * libbpf-tools probes kmem_cache_alloc() (a kprobe: cachep->name and
- * cachep->size).  The tracepoint (its cache name since 6.1) fires in
+ * cachep->size).  The tracepoint fires in
  * every slab cache allocation (kmem_cache_alloc and its _node and _lru
  * forms, which the kprobe misses), in the allocating task, with
  * bytes_alloc = the cache's object size with its padding (cachep->size).
- * Its record names the cache since 6.2; on older kernels the tool takes
+ * Its record names the cache in newer kernels (6.18 here; not 6.1 or
+ * 6.12, the VM guests); where it does not, the tool takes
  * the same tracepoint's arguments (tp_btf, else raw_tp), which carry the
  * kmem_cache itself. */
 #include "corebox.bpf.h"
@@ -24,7 +25,7 @@ struct {
 	__type(value, struct slabrate_val);
 } slab_entries SEC(".maps");
 
-/* include/trace/events/kmem.h (6.1+) */
+/* include/trace/events/kmem.h, with the cache's name (newer kernels) */
 struct trace_event_raw_kmem_cache_alloc___sl {
 	struct trace_entry ent;
 	unsigned long call_site;
@@ -68,7 +69,7 @@ int slabratetop_alloc(struct trace_event_raw_kmem_cache_alloc___sl *ctx)
 	return count(&key, ctx->bytes_alloc);
 }
 
-/* Before the record named its cache (6.1's has no name field), the
+/* Where the record has no name field (6.1, 6.12), the
  * tracepoint's arguments still pass the cache: its name and object size
  * (what the record's bytes_alloc is) are read from it. */
 struct kmem_cache___sl {
