@@ -2,14 +2,13 @@
  * name, with their bytes, from kmem:kmem_cache_alloc.
  *
  * libbpf-tools probes kmem_cache_alloc() (a kprobe: cachep->name and
- * cachep->size).  The tracepoint fires in
- * every slab cache allocation (kmem_cache_alloc and its _node and _lru
- * forms, which the kprobe misses), in the allocating task, with
- * bytes_alloc = the cache's object size with its padding (cachep->size).
- * Its record names the cache in newer kernels (6.18 here; not 6.1 or
- * 6.12, the VM guests); where it does not, the tool takes
- * the same tracepoint's arguments (tp_btf, else raw_tp), which carry the
- * kmem_cache itself. */
+ * cachep->size).  The tracepoint fires in every slab cache allocation
+ * (kmem_cache_alloc and its _node and _lru forms, which the kprobe
+ * misses), in the allocating task, with bytes_alloc = the cache's object
+ * size with its padding (cachep->size).  Its record names the cache in
+ * newer kernels (6.18 here; not 6.1 or 6.12, the VM guests); where it
+ * does not, the tool takes the same tracepoint's arguments (tp_btf, else
+ * raw_tp), which carry the kmem_cache itself. */
 #include "corebox.bpf.h"
 #include "slabratetop.h"
 

@@ -106,8 +106,8 @@ static int report(void *ctx)
 }
 
 /* kmem:kmem_cache_alloc's record has the cache's name (6.18 does, 6.12
- * does not)?  Else
- * its arguments are read (tp_btf/raw_tp).  Unreadable: the record. */
+ * does not)?  Else its arguments are read (tp_btf/raw_tp).  Unreadable:
+ * the record. */
 static bool record_names_cache(void)
 {
 	struct tp_format f;
