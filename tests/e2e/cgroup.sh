@@ -41,12 +41,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 
 need_corebox
-CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
-if [ -z "$CG2" ] || ! mkdir "$CG2/cbx_cg_$$" 2>/dev/null; then
-	notok "no writable cgroup v2 mount (have: $CG2)"
-	exit 1
-fi
-TOP=$CG2/cbx_cg_$$
+cgroup2_dir cbx_cg_$$
 mkdir "$TOP/a" "$TOP/b"
 REL=/cbx_cg_$$
 

@@ -24,10 +24,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-build_helper bpf_count
-build_helper threads -O2 -pthread
-need_corebox
-bpf_snapshot before
+threads_begin
 
 # the three children: exit 0 after 0.3 s, exit 3 after 0.6 s, SIGKILL after 0.9 s
 children() {

@@ -370,6 +370,48 @@ helper_finish() {
 	helper_stop
 }
 
+# cgroup2_dir NAME: a new directory NAME at the top of the cgroup2 mount:
+# the mount in CG2, the directory in TOP (the caller removes it); exits
+# after a notok when there is no writable cgroup2 mount
+cgroup2_dir() {
+	CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+	if [ -z "$CG2" ] || ! mkdir "$CG2/$1" 2>/dev/null; then
+		notok "no writable cgroup v2 mount (have: $CG2)"
+		exit 1
+	fi
+	TOP=$CG2/$1
+}
+
+# netns_nft NS HOOK MTU|- RULE...: a network namespace NS (lo up, with MTU
+# unless -) whose table inet cbx has a chain on HOOK (input or output,
+# named in or out) holding RULE (nft's words); exits after a "not ok" when
+# ip or nft is missing or a step fails.  The caller deletes NS.
+netns_nft() {
+	nn_ns=$1 nn_hook=$2 nn_mtu=$3
+	shift 3
+	[ "$nn_mtu" = - ] && nn_mtu=
+	for c in ip nft; do
+		command -v $c >/dev/null 2>&1 || { echo "not ok - $T: no $c command (make deps)"; exit 1; }
+	done
+	if ! { ip netns add "$nn_ns" && ip -n "$nn_ns" link set lo up ${nn_mtu:+mtu $nn_mtu} &&
+		ip netns exec "$nn_ns" nft add table inet cbx &&
+		ip netns exec "$nn_ns" nft add chain inet cbx "${nn_hook%put}" "{ type filter hook $nn_hook priority 0; }" &&
+		ip netns exec "$nn_ns" nft add rule inet cbx "${nn_hook%put}" "$@"; } 2> "$W/ns.err"; then
+		echo "not ok - $T: cannot set up the namespace and its nft rule: $(head -c 300 "$W/ns.err")"
+		exit 1
+	fi
+}
+
+# threads_begin: the thread tools' start (uthreads, threadsnoop, exitsnoop):
+# the bpf_count and threads helpers built, corebox there, the BPF objects
+# loaded now recorded (bpf_snapshot before)
+threads_begin() {
+	build_helper bpf_count
+	build_helper threads -O2 -pthread
+	need_corebox
+	bpf_snapshot before
+}
+
 # block/fs helpers
 # The block and file system tools' tests work on loop devices they make
 # in $W; these set them up and take them down the same way everywhere.

@@ -29,20 +29,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-for c in ip nft; do
-	command -v $c >/dev/null 2>&1 || { echo "not ok - $T: no $c command (make deps)"; exit 1; }
-done
 build_helper bpf_count
 need_corebox
-
-if ! { ip netns add "$NS" && ip -n "$NS" link set lo up &&
-	ip netns exec "$NS" nft add table inet cbx &&
-	ip netns exec "$NS" nft add chain inet cbx out '{ type filter hook output priority 0; }' &&
-	ip netns exec "$NS" nft add rule inet cbx out tcp dport $PORT 'tcp flags & (syn | fin | rst) == 0' \
-		meta length gt 100 numgen inc mod 2 == 0 counter drop; } 2> "$W/ns.err"; then
-	echo "not ok - $T: cannot set up the namespace and its nft rule: $(head -c 300 "$W/ns.err")"
-	exit 1
-fi
+netns_nft "$NS" output - tcp dport $PORT 'tcp flags & (syn | fin | rst) == 0' \
+	meta length gt 100 numgen inc mod 2 == 0 counter drop
 # a process that stays in the namespace, for --pid-netns
 ip netns exec "$NS" sleep 600 &
 SPID=$!

@@ -22,14 +22,11 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-build_helper bpf_count
-build_helper threads -O2 -pthread
-need_corebox
+threads_begin
 static=
 if command -v musl-gcc >/dev/null 2>&1 && musl-gcc -static -O2 -o "$W/threads_static" tests/e2e/helpers/threads.c 2>/dev/null; then
 	static=$W/threads_static
 fi
-bpf_snapshot before
 rm -f "$W/fifo" && mkfifo "$W/fifo"
 
 # run_helper BIN: start it, wait for "ready"; HP = its pid

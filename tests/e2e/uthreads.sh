@@ -26,10 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-build_helper bpf_count
-build_helper threads -O2 -pthread
-need_corebox
-bpf_snapshot before
+threads_begin
 
 # run LABEL BANNER ARGS...: both helpers waiting, the tool on the first, go, SIGINT
 run() {

@@ -18,6 +18,7 @@
 #include "vm.h"
 
 #define CAP_NICES 3
+#define CUE "capable: tracing with " /* -v, once attached */
 
 static void cap_checks(void)
 {
@@ -46,8 +47,8 @@ static void test_capable(const char *test, const char *disable)
 
 	if ((rc = run_with_child(test, argv, pidarg, disable, "INSETID", cap_checks, &child)) == -1)
 		return;
-	if ((s = strstr(out, "capable: ")) && strchr(s, '\n')) /* -v: the way in */
-		snprintf(how, sizeof(how), "%.*s", (int)(strchr(s, '\n') - s - 9), s + 9);
+	if ((s = strstr(out, CUE)) && strchr(s, '\n')) /* -v: the way in */
+		snprintf(how, sizeof(how), "%.*s", (int)(strchr(s, '\n') - s - strlen(CUE)), s + strlen(CUE));
 	flags = strstr(how, "tracepoint") ? "- -" : "1 0";
 	for (int i = 0; i < CAP_NICES + 2; i++) {
 		int deny = i == CAP_NICES + 1, setuid = i == CAP_NICES;
@@ -81,4 +82,55 @@ static void test_capable(const char *test, const char *disable)
 	}
 }
 
+/* capable -j -x -v -p CHILD: the same checks as JSON lines, with "audit"
+ * and "insetid" as numbers from cap_capable()'s options (1 0, the setuid
+ * 1 1), or neither key where the tracepoint was used */
+static void test_capable_json(const char *test, const char *disable)
+{
+	char pidarg[16], j[] = "-j", x[] = "-x", v[] = "-v", p[] = "-p";
+	char *argv[] = { "corebox", "capable", j, x, v, p, pidarg, NULL };
+	char want[512] = "", got[512] = "", how[64] = "?", row[96];
+	const char *s;
+	int rc, n = 0, tp;
+	pid_t child;
+
+	if ((rc = run_with_child(test, argv, pidarg, disable, CUE, cap_checks, &child)) == -1)
+		return;
+	if ((s = strstr(out, CUE)) && strchr(s, '\n'))
+		snprintf(how, sizeof(how), "%.*s", (int)(strchr(s, '\n') - s - strlen(CUE)), s + strlen(CUE));
+	tp = strstr(how, "tracepoint") != NULL;
+	for (int i = 0; i < CAP_NICES + 2; i++) {
+		snprintf(row, sizeof(row), "%d %s|", i == CAP_NICES ? 7 : 23,
+			 tp ? "none" : i == CAP_NICES ? "1 1" : "1 0");
+		strncat(want, row, sizeof(want) - strlen(want) - 1);
+	}
+	for (s = out; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL) {
+		char needle[32];
+		const char *c, *a, *ins, *e = strchr(s, '\n');
+		int cap, audit, insetid;
+
+		snprintf(needle, sizeof(needle), "\"pid\":%d,", (int)child);
+		if (strncmp(s, "{\"time\":", 8) || !(c = strstr(s, needle)) || (e && c > e) ||
+		    !(c = strstr(s, "\"cap\":")) || sscanf(c, "\"cap\":%d", &cap) != 1)
+			continue;
+		a = strstr(s, "\"audit\":"), ins = strstr(s, "\"insetid\":");
+		if (a && (!e || a < e) && ins && (!e || ins < e) && sscanf(a, "\"audit\":%d", &audit) == 1 &&
+		    sscanf(ins, "\"insetid\":%d", &insetid) == 1)
+			snprintf(row, sizeof(row), "%d %d %d|", cap, audit, insetid);
+		else if ((a && (!e || a < e)) || (ins && (!e || ins < e)))
+			snprintf(row, sizeof(row), "%d partial|", cap);
+		else
+			snprintf(row, sizeof(row), "%d none|", cap);
+		strncat(got, row, sizeof(got) - strlen(got) - 1);
+		n++;
+	}
+	result(test, !strcmp(got, want) && rc == 0 && strcmp(how, "?"), "child %d: %d JSON lines via %s%s; exit %d",
+	       (int)child, n, how, strcmp(got, want) ? " (differ: see below)" : ", audit/insetid as its options", rc);
+	if (!last_ok) {
+		printf("# want %s\n# got  %s\n", want, got);
+		dump_output(test);
+	}
+}
+
 VM_TEST("capable", test_capable);
+VM_TEST("capable.json", test_capable_json);

@@ -17,6 +17,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/bpf.h>
 #include <linux/filter.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -1045,6 +1046,146 @@ static void test_tcpretrans(const char *test, const char *disable)
 		mdump(test, m, 2);
 }
 
+/* ---- tcpdrop: a cgroup's egress program drops a SYN ---- */
+
+#define DROP_PORT 7072
+
+static long bpf_sys(int cmd, union bpf_attr *a)
+{
+	return syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+/* A cgroup_skb egress program that drops every packet and counts them in
+ * map[0] (the kernel's own count of the drops): its fd, or -1. */
+static int drop_counter_prog(int map)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ST | BPF_MEM | BPF_W, .dst_reg = BPF_REG_10, .off = -4, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = BPF_REG_2, .src_reg = BPF_REG_10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = BPF_REG_2, .imm = -4 },
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1, .src_reg = BPF_PSEUDO_MAP_FD, .imm = map },
+		{ 0 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_map_lookup_elem },
+		{ .code = BPF_JMP | BPF_JEQ | BPF_K, .dst_reg = BPF_REG_0, .off = 2, .imm = 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1, .imm = 1 },
+		{ .code = BPF_STX | BPF_ATOMIC | BPF_DW, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1, .imm = BPF_ADD },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 }, /* drop */
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_CGROUP_SKB;
+	a.expected_attach_type = BPF_CGROUP_INET_EGRESS;
+	a.insns = (uint64_t)(uintptr_t)insns;
+	a.insn_cnt = sizeof(insns) / sizeof(insns[0]);
+	a.license = (uint64_t)(uintptr_t)"GPL";
+	return (int)bpf_sys(BPF_PROG_LOAD, &a);
+}
+
+/* In the cgroup, in a new network namespace: a listener and a connect to
+ * it whose SYNs the egress program drops; after 1.5 s (the SYN and its
+ * first retransmit) reports the client's port through fd. */
+static void syn_dropper(const char *cg, int report)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(DROP_PORT) };
+	socklen_t len = sizeof(a);
+	int ls, s, one = 1, lport;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (cgroup_move(cg, getpid()) < 0 || unshare(CLONE_NEWNET) < 0 || lo_up() < 0)
+		_exit(30);
+	ls = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (ls < 0 || bind(ls, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(ls, 4) < 0)
+		_exit(31);
+	s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s < 0 || (connect(s, (struct sockaddr *)&a, sizeof(a)) < 0 && errno != EINPROGRESS))
+		_exit(32);
+	sleep_ms(1500);
+	if (getsockname(s, (struct sockaddr *)&a, &len) < 0)
+		_exit(33);
+	lport = ntohs(a.sin_port);
+	close(s);
+	_exit(write(report, &lport, sizeof(lport)) == (ssize_t)sizeof(lport) ? 0 : 34);
+}
+
+/* tcpdrop: every SYN the program dropped (its count), from the client's
+ * port to DROP_PORT, state SYN_SENT, flags SYN */
+static void test_tcpdrop(const char *test, const char *disable)
+{
+	char *argv[] = { "corebox", "tcpdrop", NULL }, cgbuf[256], want[64], src[32];
+	struct mtool m[1] = { { .argv = argv, .ready = "STATE" } };
+	const char *cg = cgroup_dir("cbx_tcpdrop", cgbuf, sizeof(cgbuf));
+	union bpf_attr a;
+	int map, prog = -1, cgfd = -1, p[2], lport = 0, rows = 0, other = 0, st = -1;
+	uint64_t drops = 0;
+	uint32_t key = 0;
+	pid_t pid;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY, a.key_size = 4, a.value_size = 8, a.max_entries = 1;
+	map = (int)bpf_sys(BPF_MAP_CREATE, &a);
+	if (map >= 0)
+		prog = drop_counter_prog(map);
+	if (cg)
+		cgfd = open(cg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (uint32_t)cgfd, a.attach_bpf_fd = (uint32_t)prog, a.attach_type = BPF_CGROUP_INET_EGRESS;
+	if (!cg || map < 0 || prog < 0 || cgfd < 0 || bpf_sys(BPF_PROG_ATTACH, &a) < 0) {
+		result(test, 0, "cannot set up the dropping cgroup (%s): %s", cg ? cg : "no cgroup2", strerror(errno));
+		goto out;
+	}
+	if (mstart(test, m, 1, disable) < 0)
+		goto detach;
+	if (pipe2(p, O_CLOEXEC) == 0) {
+		if ((pid = fork()) == 0) {
+			close(p[0]);
+			syn_dropper(cg, p[1]);
+		}
+		close(p[1]);
+		st = read(p[0], &lport, sizeof(lport)) == (ssize_t)sizeof(lport) ? 0 : -1;
+		close(p[0]);
+		if (pid < 0 || wait_bounded(pid, 10000) != 0)
+			st = -1;
+	}
+	mstop(m, 1);
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)map, a.key = (uint64_t)(uintptr_t)&key, a.value = (uint64_t)(uintptr_t)&drops;
+	bpf_sys(BPF_MAP_LOOKUP_ELEM, &a);
+	/* TIME PID IP SADDR:SPORT > DADDR:DPORT STATE (FLAGS) */
+	snprintf(src, sizeof(src), "127.0.0.1:%d", lport);
+	snprintf(want, sizeof(want), "> 127.0.0.1:%d ", DROP_PORT);
+	for (const char *l = m[0].buf; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *e = strchr(l, '\n'), *w = strstr(l, want);
+
+		if (!w || (e && w > e))
+			continue;
+		if (strstr(l, src) && strstr(w, " SYN_SENT (SYN)") && (!e || strstr(w, " SYN_SENT (SYN)") < e))
+			rows++;
+		else
+			other++;
+	}
+	result(test, st == 0 && drops > 0 && rows == (int)drops && !other && m[0].rc == 0,
+	       "SYNs to :%d dropped by a cgroup egress program: %llu (its count), %d rows from :%d SYN_SENT (SYN), "
+	       "%d others; exit %d", DROP_PORT, (unsigned long long)drops, rows, lport, other, m[0].rc);
+	if (!last_ok)
+		mdump(test, m, 1);
+detach:
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (uint32_t)cgfd, a.attach_bpf_fd = (uint32_t)prog, a.attach_type = BPF_CGROUP_INET_EGRESS;
+	bpf_sys(BPF_PROG_DETACH, &a);
+out:
+	if (cgfd >= 0)
+		close(cgfd);
+	if (prog >= 0)
+		close(prog);
+	if (map >= 0)
+		close(map);
+	if (cg)
+		rmdir(cg);
+}
+
 VM_TEST("exitsnoop", test_exitsnoop);
 VM_TEST("threadsnoop", test_threadsnoop);
 VM_TEST("systrace", test_systrace);
@@ -1055,3 +1196,4 @@ VM_TEST("tcp.tp", test_tcp_tp);
 VM_TEST("tcptop", test_tcptop);
 VM_TEST("bindsnoop", test_bindsnoop);
 VM_TEST("tcpretrans", test_tcpretrans);
+VM_TEST("tcpdrop", test_tcpdrop);

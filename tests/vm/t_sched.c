@@ -99,28 +99,17 @@ static void sleeper(void)
 static void test_runqlat(const char *test, const char *disable)
 {
 	char pidarg[16], *argv[] = { "corebox", "runqlat", "-p", pidarg, NULL };
-	struct tool_run t;
 	unsigned long long c, slow;
-	pid_t hog, child;
-	int gate, done, rc, st;
+	pid_t child;
+	int rc, st, finished;
 
 	if (!cpu1_ok(test))
 		return;
-	hog = sw_hog(WCPU, 60);
-	child = gated_child(&gate, &done, sleeper);
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Tracing run queue latency") < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
-		end_child(hog);
+	rc = sw_vm_beside_hog(test, argv, pidarg, disable, "Tracing run queue latency", WCPU, sleeper, 30000,
+			      &finished, &child);
+	if (rc == -1)
 		return;
-	}
-	open_gate(gate);
-	st = wait_done(done, 30000) ? 0 : -1;
-	rc = tool_stop(&t);
-	end_child(child);
-	end_child(hog);
+	st = finished ? 0 : -1;
 	c = hist_sum(out, NULL, 0);
 	slow = hist_sum(out, NULL, 512);
 	result(test, rc == 0 && st == 0 && c >= RQ_N - 2 && c <= 2 * RQ_N + 10 && slow * 2 >= c && c,

@@ -37,29 +37,19 @@ static void test_runqslower(const char *test, const char *disable)
 {
 	char tidarg[16], *argv[] = { "corebox", "runqslower", "-t", tidarg, "500", NULL };
 	unsigned long long lat, minlat = ~0ull;
-	int rc, st, n = 0, other = 0, tid, gate, done;
-	struct tool_run t;
-	pid_t hog, child;
+	int rc, st, n = 0, other = 0, tid, finished;
+	pid_t child;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		result(test, 0, "the guest has one CPU (run.sh boots -smp 2)");
 		return;
 	}
-	hog = sw_hog(RQS_CPU, 60);
-	child = gated_child(&gate, &done, rqs_sleeper);
-	snprintf(tidarg, sizeof(tidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Tracing run queue latency") < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
-		end_child(hog);
+	/* 40 s: a SCHED_IDLE thread behind a hog */
+	rc = sw_vm_beside_hog(test, argv, tidarg, disable, "Tracing run queue latency", RQS_CPU, rqs_sleeper, 40000,
+			      &finished, &child);
+	if (rc == -1)
 		return;
-	}
-	open_gate(gate);
-	st = wait_done(done, 40000) ? 0 : -1; /* a SCHED_IDLE thread behind a hog */
-	rc = tool_stop(&t);
-	end_child(child);
-	end_child(hog);
+	st = finished ? 0 : -1;
 	/* TIME COMM TID LAT(us): the child is single-threaded (TID = PID) */
 	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
 		if (sscanf(l, "%*d:%*d:%*d %*s %d %llu", &tid, &lat) != 2)

@@ -10,10 +10,12 @@
  * N_C new names (each a dcache miss).  (fsdist/ext4dist: t_blockfs.c,
  * on ext4.) */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -252,6 +254,89 @@ static void test_vfscount(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* vfscount.sigint: a hang check of the detach, not a timing test.
+ * Stopped with SIGINT once it traces, vfscount must be gone within
+ * SIGINT_BOUND_MS and leave no kprobe_events entry of its pid.  The
+ * bound is wide because the kernel serializes the detach: 6.1 under TCG
+ * took 11-13 s for ~71 fentry links (each trampoline's ftrace_ops
+ * unregisters with synchronize_rcu_tasks under ftrace_lock), 9-10 s for
+ * ~75 kprobe PMU events and 6-10 s for legacy kprobes (each perf close
+ * waits out tracepoint_synchronize_unregister under event_mutex, each
+ * kprobe_events removal a synchronize_rcu), closed from 32 tasks or from
+ * one alike.  The log line gives the times. */
+#define SIGINT_BOUND_MS 30000
+
+static int own_kprobe_events(pid_t pid)
+{
+	char needle[48], *buf = malloc(1 << 20);
+	int fd, n = 0, mounted = 0;
+	ssize_t len = 0, r;
+
+	/* the driver mounts no tracefs (corebox mounts its own, privately) */
+	if (access("/sys/kernel/tracing/kprobe_events", F_OK) != 0)
+		mounted = mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0;
+	fd = open("/sys/kernel/tracing/kprobe_events", O_RDONLY | O_CLOEXEC);
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		if (mounted)
+			umount("/sys/kernel/tracing");
+		return -1;
+	}
+	while (len < (1 << 20) - 1 && (r = read(fd, buf + len, (size_t)((1 << 20) - 1 - len))) > 0)
+		len += r;
+	close(fd);
+	if (mounted)
+		umount("/sys/kernel/tracing");
+	buf[len] = 0;
+	snprintf(needle, sizeof(needle), "/corebox_%d_", (int)pid);
+	for (const char *s = buf; (s = strstr(s, needle)); s++)
+		n++;
+	free(buf);
+	return n;
+}
+
+static void sigint_check(const char *test, const char *disable, const char *ready, int early_ms)
+{
+	char *argv[] = { "corebox", "vfscount", NULL };
+	uint64_t t0, t_report = 0, t_end;
+	struct tool_run t;
+	int rc, left, eof = 0;
+
+	if (tool_start(&t, test, argv, disable, ready) < 0)
+		return;
+	if (early_ms)
+		usleep((useconds_t)early_ms * 1000);
+	kill(t.pid, SIGINT);
+	t0 = now_ms();
+	while (now_ms() < t0 + SIGINT_BOUND_MS && (eof = !pump(t.fd, 50)) == 0)
+		if (!t_report && out && strstr(out, "ADDR "))
+			t_report = now_ms();
+	t_end = now_ms();
+	rc = wait_bounded(t.pid, eof ? 1000 : 0);
+	close(t.fd);
+	left = own_kprobe_events(t.pid);
+	printf("VMTEST-LOG %s SIGINT -> report %llu ms -> exit %llu ms\n", test,
+	       t_report ? (unsigned long long)(t_report - t0) : 0ull, (unsigned long long)(t_end - t0));
+	result(test, eof && rc == 0 && left == 0, "exit %d %s of SIGINT (bound %d ms), %d kprobe_events entries left", rc,
+	       eof ? "within" : "NOT within", SIGINT_BOUND_MS, left);
+	if (!last_ok)
+		dump_output(test);
+}
+
+static void test_vfscount_sigint(const char *test, const char *disable)
+{
+	sigint_check(test, disable, "Tracing...", 0);
+}
+
+/* the same with SIGINT 300 ms after the start, while it loads or attaches:
+ * it stops attaching, exits 0 and leaves nothing behind */
+static void test_vfscount_sigint_early(const char *test, const char *disable)
+{
+	sigint_check(test, disable, "", 300);
+}
+
 /* dcache: N_C new names made with mknod (each a d_lookup that finds
  * nothing: filename_create), then unlinked; and N_C stats of a path
  * whose leading components are walked by lookup_fast (references) */
@@ -358,5 +443,7 @@ VM_TEST_ONCE("filetop.syscalls", test_filetop_syscalls);
 VM_TEST("fileslower", test_fileslower);
 VM_TEST_ONCE("fileslower.syscalls", test_fileslower_syscalls);
 VM_TEST("vfscount", test_vfscount);
+VM_TEST("vfscount.sigint", test_vfscount_sigint);
+VM_TEST("vfscount.early", test_vfscount_sigint_early);
 VM_TEST("dcsnoop", test_dcsnoop);
 VM_TEST("dcstat", test_dcstat);

@@ -16,6 +16,7 @@
 
 #include "tools/common/common.h"
 #include "tools/common/top.h"
+#include "bpf/tp_format.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "slabratetop.h"
@@ -104,9 +105,27 @@ static int report(void *ctx)
 	return 0;
 }
 
+/* kmem:kmem_cache_alloc's record has the cache's name (6.18 does, 6.12
+ * does not)?  Else its arguments are read (tp_btf/raw_tp).  Unreadable:
+ * the record. */
+static bool record_names_cache(void)
+{
+	struct tp_format f;
+	bool named;
+
+	if (tp_format_read("kmem", "kmem_cache_alloc", &f) < 0) {
+		err_clear();
+		return true;
+	}
+	named = tp_field(&f, "name") != NULL;
+	tp_format_free(&f);
+	return named;
+}
+
 int slabratetop_main(int argc, char **argv)
 {
 	struct obj *o;
+	bool named;
 	int rc;
 
 	opt_parse(argc, argv, &help, parse, NULL);
@@ -114,6 +133,9 @@ int slabratetop_main(int argc, char **argv)
 		return 1;
 	o = BPF_OBJ_OPEN(slabratetop);
 	OBJ_SET(o, target_pid, (uint32_t)pid);
+	named = record_names_cache();
+	prog_set_autoload(obj_prog(o, "slabratetop_alloc"), named);
+	prog_set_autoload(obj_prog(o, "slabratetop_alloc_args"), !named);
 	tool_signals();
 	if (tool_load_attach(o, "slabratetop")) {
 		top_free(&top);

@@ -319,6 +319,11 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
 		unsigned kind = prog_kind(obj_prog_at(o, i));
 		int disp = sc_dispatcher_of(o, (int)i);
 
+		/* Ctrl-C while attaching: each probe attached now costs the
+		 * kernel's grace periods again at the detach (6.1: 70-170 ms
+		 * each under emulation), so stop here */
+		if (tool_exiting)
+			break;
 		if (sc_is_dispatcher(o, (int)i) || (k < n) == !!(NEWEST_FIRST >> kind & 1))
 			continue;
 		probes++;
@@ -334,11 +339,11 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
 			return err;
 		ok += err == 0;
 	}
-	if (!ok) {
+	if (!ok && !tool_exiting) {
 		tool_err(tool, "cannot attach %s: %s", what, first_msg);
 		return first_err ? first_err : -ENOENT;
 	}
-	if (ok < probes && !tool_common.verbose)
+	if (ok < probes && !tool_common.verbose && !tool_exiting)
 		tool_err(tool, "warning: %zu of %zu probes could not be attached (first: %s)", probes - ok, probes,
 			 first_msg);
 	if (attached)

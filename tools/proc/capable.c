@@ -10,7 +10,9 @@
  * whether it is an inset check: those two columns print "-" rather than a
  * guess.  On a kernel without the tracepoint (before 6.13) fexit on
  * cap_capable(), else a kprobe/kretprobe pair, give the same with both
- * flags, printed as libbpf-tools prints them (0 or 1).
+ * flags, printed as libbpf-tools prints them (0 or 1); JSON then carries
+ * "audit" (and with -x "insetid") as numbers, and leaves them out where
+ * the tracepoint cannot tell.
  *
  * -K/-U: after each event its own stacks, in 0.26's lines ("    name",
  * user frames "[unknown]" when unnamed, then "    -                COMM
@@ -39,6 +41,8 @@ static struct {
 	int unique;  /* -u: enum capable_unique */
 	const char *cgroup;
 	bool kstack, ustack;
+	bool from_tp; /* the tracepoint: no options word */
+	const char *way;
 	long depth, storage;
 	struct stacks stacks;
 	struct strbuf frames[2];
@@ -119,7 +123,8 @@ static const char *cap_name(int cap)
 }
 
 /* libbpf-tools' widths: "%-8s %-5d %-7d [%-7d] %-16s %-7d %-20s %-7d %-7s [%-7d]" */
-enum { C_TIME, C_UID, C_PID, C_TID, C_COMM, C_CAP, C_NAME, C_AUDIT, C_VERDICT, C_INSETID, C_KSTACK, C_USTACK };
+enum { C_TIME, C_UID, C_PID, C_TID, C_COMM, C_CAP, C_NAME, C_AUDIT, C_VERDICT, C_INSETID, C_AUDIT_J, C_INSETID_J,
+       C_KSTACK, C_USTACK };
 /* not const: VERDICT ends the line unless -x adds INSETID after it */
 static struct out_col cols[] = {
 	[C_TIME] = { NULL, "TIME", "%-8s ", OUT_STR, OUT_TEXT_ONLY },
@@ -133,6 +138,9 @@ static struct out_col cols[] = {
 	[C_AUDIT] = { NULL, "AUDIT", "%-7s ", OUT_STR, OUT_TEXT_ONLY },
 	[C_VERDICT] = { "verdict", "VERDICT", "%-7s\n", OUT_STR },
 	[C_INSETID] = { NULL, "INSETID", "%-7s\n", OUT_STR, OUT_TEXT_ONLY },
+	/* JSON: numbers, and only from fexit or the kprobes, which read them */
+	[C_AUDIT_J] = { "audit", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
+	[C_INSETID_J] = { "insetid", NULL, NULL, OUT_INT, OUT_JSON_ONLY },
 	[C_KSTACK] = { "kernel_stack", NULL, NULL, OUT_STRV, OUT_JSON_ONLY },
 	[C_USTACK] = { "user_stack", NULL, NULL, OUT_STRV, OUT_JSON_ONLY },
 };
@@ -189,6 +197,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 	v[C_AUDIT].s = flag_str(e.audit);
 	v[C_VERDICT].s = e.ret ? "deny" : "allow";
 	v[C_INSETID].s = flag_str(e.insetid);
+	v[C_AUDIT_J].i = e.audit;
+	v[C_INSETID_J].i = e.insetid;
 	if (env.kstack) {
 		v[C_KSTACK].strv.n = frames(e.kstack_id, -1, &env.frames[0]);
 		v[C_KSTACK].strv.p = env.frames[0].s;
@@ -225,6 +235,7 @@ static const char *choose_way(struct obj *o)
 	prog_set_autoload(obj_prog(o, "capable_kretprobe"), w == KFUNC_KPROBE);
 	if (w != KFUNC_KPROBE)
 		map_set_max_entries(obj_map(o, "calls"), 1);
+	env.from_tp = tp;
 	if (tp)
 		return "the capability:cap_capable tracepoint";
 	if (w == KFUNC_NONE)
@@ -233,7 +244,8 @@ static const char *choose_way(struct obj *o)
 	return w == KFUNC_FENTRY ? "fexit on cap_capable()" : w == KFUNC_KPROBE ? "kprobes on cap_capable()" : NULL;
 }
 
-/* -K/-U: the stack map is read once loaded. */
+/* -K/-U: the stack map is read once loaded.  -v names the way in here,
+ * once attached (the VM check's cue in JSON mode, which has no header). */
 static int after_load(struct obj *o)
 {
 	unsigned flags = STACKS_SKIP_TRACE | (env.kstack ? 0 : STACKS_NO_KERNEL) | (env.ustack ? 0 : STACKS_NO_USER);
@@ -243,6 +255,8 @@ static int after_load(struct obj *o)
 		tool_err("capable", "%s", err_msg());
 		return -1;
 	}
+	if (tool_common.verbose)
+		fprintf(stderr, "capable: tracing with %s\n", env.way);
 	return 0;
 }
 
@@ -260,8 +274,7 @@ int capable_main(int argc, char **argv)
 		obj_close(o);
 		return 1;
 	}
-	if (tool_common.verbose)
-		fprintf(stderr, "capable: %s\n", way);
+	env.way = way;
 	OBJ_SET(o, target_pid, (uint32_t)env.pid);
 	OBJ_SET(o, my_pid, (uint32_t)getpid());
 	OBJ_SET(o, filter_cg, (uint8_t)(env.cgroup != NULL));
@@ -274,6 +287,8 @@ int capable_main(int argc, char **argv)
 		cols[C_VERDICT].fmt = "%-7s ";
 	out_show(&table, C_TID, env.extra);
 	out_show(&table, C_INSETID, env.extra);
+	out_show(&table, C_AUDIT_J, !env.from_tp);
+	out_show(&table, C_INSETID_J, !env.from_tp && env.extra);
 	out_show(&table, C_KSTACK, env.kstack);
 	out_show(&table, C_USTACK, env.ustack);
 	ret = tool_run_events(o, &te);

@@ -249,4 +249,38 @@ static inline struct sw_smp_count sw_smp_calls(int call_cpu, int spin_cpu, int n
 	return c;
 }
 
+#ifdef COREBOX_VM_H
+/* The VM checks' setup for runqlat and runqslower (tests/vm/t_sched.c,
+ * t_schedtp.c): a hog on cpu, a gated child running fn beside it, the tool
+ * (argv, with the child's pid written into pidarg, 16 bytes) started until
+ * its output holds ready; then the gate opened, the child's work awaited
+ * (up to wait_ms: *finished 1 when it came), the tool stopped, both ended.
+ * The tool's exit status with out holding its output; -1 when it did not
+ * start (a FAIL line is out). */
+static inline int sw_vm_beside_hog(const char *test, char *const argv[], char *pidarg, const char *disable,
+				   const char *ready, int cpu, void (*fn)(void), int wait_ms, int *finished,
+				   pid_t *childp)
+{
+	struct tool_run t;
+	pid_t hog = sw_hog(cpu, 60), child;
+	int gate, done, rc;
+
+	*childp = child = gated_child(&gate, &done, fn);
+	snprintf(pidarg, 16, "%d", (int)child);
+	if (tool_start(&t, test, argv, disable, ready) < 0) {
+		close(gate);
+		close(done);
+		end_child(child);
+		end_child(hog);
+		return -1;
+	}
+	open_gate(gate);
+	*finished = wait_done(done, wait_ms);
+	rc = tool_stop(&t);
+	end_child(child);
+	end_child(hog);
+	return rc;
+}
+#endif
+
 #endif
