@@ -399,8 +399,12 @@ $(RUN_OUT)/getppid_n: tests/run/getppid_n.c
 VM_OUT        ?= $(B)/vm
 VM_LIB_OBJS   := $(patsubst %.c,$(B)/obj/%.o,$(LIB_SRCS))
 # (32-bit arm's gcc has no leaf frame pointer option; and its /init is
-# ARM code, not Thumb-2: the arm kernel's uprobes take ARM instructions only)
-VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),-marm,-mno-omit-leaf-frame-pointer)
+# ARM code, not Thumb-2: the arm kernel's uprobes take ARM instructions
+# only.  -mapcs-frame: the arm kernel's user stack walk (perf_callchain_user,
+# for bpf_get_stackid and perf) reads APCS frames -- {fp, sp, lr} below
+# where fp points; gcc's default {fp, lr} pair gave one user frame, then
+# garbage)
+VM_LEAF_FP    := $(if $(filter arm,$(ARCH)),-marm -mapcs-frame,-mno-omit-leaf-frame-pointer)
 
 vm-guest: $(VM_OUT)/init $(VM_OUT)/mechtest $(VM_OUT)/mech.bpf.o
 

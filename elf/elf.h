@@ -68,9 +68,13 @@ const char *elf_sym_name(const struct elf_symtab *st, const Elf64_Sym *sym);
 int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *off);
 /* 32-bit ARM: a function compiled as Thumb (its symbol value had bit 0
  * set; the widened image keeps that in st_other), which the arm kernel's
- * uprobes cannot probe (they decode ARM instructions only). */
+ * uprobes cannot probe (they decode ARM instructions only, and refuse an
+ * address that is not 4-aligned).  elf_uprobe_sym_ok: 0, or -ENOTSUP with
+ * the one sentence every uprobe tool prints for it. */
 #define ELF_STO_THUMB 0x80
-bool elf_func_is_thumb(const struct elf_view *ev, const char *name);
+int elf_uprobe_sym_ok(const struct elf_view *ev, const Elf64_Sym *sym, const char *name);
+/* elf_func_file_offset for a uprobe: a Thumb function refused as above. */
+int elf_uprobe_func_offset(const struct elf_view *ev, const char *name, uint64_t *off);
 
 /* Go's function table (.gopclntab), which even a stripped Go binary
  * keeps (the runtime reads it): function names by address.  Go 1.2 to

@@ -175,9 +175,18 @@ int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *
 	return vaddr_to_offset(ev, name, sym->st_value, off);
 }
 
-bool elf_func_is_thumb(const struct elf_view *ev, const char *name)
+int elf_uprobe_sym_ok(const struct elf_view *ev, const Elf64_Sym *sym, const char *name)
+{
+	if (ev->ehdr->e_machine != EM_ARM || !(sym->st_other & ELF_STO_THUMB))
+		return 0;
+	return err_set(ENOTSUP, "%s() is Thumb code, and 32-bit ARM uprobes take ARM instructions only: "
+		       "probe a build with -marm", name);
+}
+
+int elf_uprobe_func_offset(const struct elf_view *ev, const char *name, uint64_t *off)
 {
 	const Elf64_Sym *sym = NULL;
+	int r = elf_func_file_offset(ev, name, off);
 
-	return ev->ehdr->e_machine == EM_ARM && lookup_func(ev, name, &sym) > 0 && (sym->st_other & ELF_STO_THUMB);
+	return r < 0 || lookup_func(ev, name, &sym) <= 0 ? r : elf_uprobe_sym_ok(ev, sym, name);
 }

@@ -102,7 +102,7 @@ static int uprobe_resolve(const struct prog *p, char *path, size_t path_size, ui
 			return err_prefix(err, "program %s", p->name);
 		err = elf_open(&ev, data, size);
 		if (!err)
-			err = elf_func_file_offset(&ev, func, &off);
+			err = elf_uprobe_func_offset(&ev, func, &off);
 		elf_unmap_file(data, size);
 		if (err < 0)
 			return err_prefix(err, "program %s: %s", p->name, path);

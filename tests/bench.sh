@@ -437,4 +437,16 @@ sp=$!
 printf "corebox runqlat -P during the storm:"; mem_of ./corebox runqlat -P
 [ $have_lt = 1 ] && { printf "lt      runqlat -P during the storm:"; mem_of $LT/runqlat -P; }
 kill $sp; wait $sp 2>/dev/null
+# 32-bit ARM runs BPF in the interpreter unless bpf_jit_enable is 1: the
+# same tool's cost per program run both ways, in the armhf guest (make
+# vmtest's kernel and cache; tests/vm/t_jit.c: syscount, the kernel's
+# bpf_stats, 20000 getppid() calls).  TCG emulates both, on a host this
+# measurement shares: the ratio, not the nanoseconds, is what carries over.
+echo "== armhf guest: BPF JIT vs interpreter (syscount) =="
+if command -v qemu-system-arm >/dev/null 2>&1 && [ -e "${COREBOX_VM_CACHE:-/var/cache/corebox-vm}/armhf.current" ]; then
+	sh tests/vm/run.sh --only armhf --tests jit > $B/jit.log 2>&1
+	grep -h '^VMTEST jit' build/vm/armhf.log | sed 's/^VMTEST jit [A-Z]* /  /' || echo "  no result: see $B/jit.log"
+else
+	echo "  not measured: no qemu-system-arm or no armhf kernel in the vm cache (make vmtest fetches it)"
+fi
 true

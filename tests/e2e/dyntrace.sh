@@ -311,4 +311,18 @@ prlimit --nofile=4:4 "$CB" argdist -d 1 -C 't:sched:sched_switch():u64:args->pre
 if [ $rc = 1 ] && grep -q '^argdist: cannot load' "$W/aerr" && ! grep -q 'argdist: argdist:' "$W/aerr"; then
 	ok "argdist: a load error says 'argdist:' once"
 else notok "argdist: load error: rc $rc: $(head -c 300 "$W/aerr")"; fi
+# 32-bit ARM: a Thumb function (the corpus' arm32-exec.elf, read on any
+# host) is refused in one sentence by every uprobe tool before attaching;
+# a pattern that also matches an ARM function traces only that one
+T32=tests/fuzz/corpus/elf/arm32-exec.elf
+for c in "funccount $T32:cbx_thumb_fn" "trace $T32:cbx_thumb_fn" "stackcount $T32:cbx_thumb_fn" \
+	"argdist -C p:$T32:cbx_thumb_fn()" "bpftrace -e uprobe:$T32:cbx_thumb_fn{}"; do
+	timeout 10 "$CB" $c > /dev/null 2> "$W/th"; rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l < "$W/th")" = 1 ] && grep -q 'cbx_thumb_fn() is Thumb code.*-marm$' "$W/th"; then
+		ok "${c%% *}: a Thumb function refused in one line, exit 1"
+	else notok "${c%% *} on a Thumb function: rc $rc: $(head -c 300 "$W/th")"; fi
+done
+timeout 3 "$CB" funccount -d 1 "$T32:cbx_*" > "$W/th" 2>&1
+if grep -q '^Tracing 1 functions' "$W/th"; then ok "funccount cbx_*: the ARM function only"
+else notok "funccount cbx_* on arm32: $(head -c 300 "$W/th")"; fi
 exit $((fails > 0))

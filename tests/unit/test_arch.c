@@ -10,7 +10,9 @@
 
 #include "lib/err.h"
 #include "lib/util.h"
+#include "elf/elf.h"
 #include "tools/probe/arch.h"
+#include "tools/probe/usdt.h"
 #include "tools/common/common.h"
 #include "t.h"
 
@@ -232,6 +234,69 @@ static void usdt_specs(void)
 	T_OK(arch_usdt_args_parse(ARCH_X86_64, "", args, 12) == 0, "empty argument string: 0 arguments");
 }
 
+/* Real notes: tests/fuzz/corpus/elf/arm32-usdt.elf, cross-built by gcc
+ * from tests/unit/data/arm32-usdt.c (-O2 -marm; one -O0 function, one
+ * Thumb): every argument as gcc wrote it, and what it is.  pt_regs on arm:
+ * r0 0, r1 4, r2 8, r3 12, fp (r11) 44. */
+struct want32 {
+	const char *name, *args;
+	unsigned pc;
+	int n;
+	struct { int kind, reg; long long val; unsigned size; int sign; } a[3];
+};
+static const struct want32 arm32_notes[] = {
+	{ "regs", "-4@r0 4@r1 -8@r2", 0x100b0, 3,
+	  { { ARCH_USDT_REG, 0, 0, 4, 1 }, { ARCH_USDT_REG, 4, 0, 4, 0 }, { ARCH_USDT_REG, 8, 0, 8, 1 } } },
+	{ "small", "-1@r0 -2@r1 -4@#5", 0x100b8, 3,
+	  { { ARCH_USDT_REG, 0, 0, 1, 1 }, { ARCH_USDT_REG, 4, 0, 2, 1 }, { ARCH_USDT_CONST, -1, 5, 4, 1 } } },
+	{ "frame", "-4@r3 -4@[fp, #-20]", 0x1009c, 2, { { ARCH_USDT_REG, 12, 0, 4, 1 }, { ARCH_USDT_REG_DEREF, 44, -20, 4, 1 } } },
+	{ "thumb", "-4@r0 -4@[r1, #4]", 0x100c0, 2, { { ARCH_USDT_REG, 0, 0, 4, 1 }, { ARCH_USDT_REG_DEREF, 4, 4, 4, 1 } } },
+};
+
+static int arm32_note(void *ctx, const struct usdt_note *n)
+{
+	const struct want32 *w = NULL;
+	struct arch_usdt_arg args[12];
+	int got, ok;
+
+	for (size_t i = 0; i < sizeof(arm32_notes) / sizeof(arm32_notes[0]); i++)
+		if (!strcmp(n->name, arm32_notes[i].name))
+			w = &arm32_notes[i];
+	if (!w || strcmp(n->provider, "cbx") || strcmp(n->args, w->args)) {
+		T_OK(0, "arm32 note %s:%s '%s' is one the test knows", n->provider, n->name, n->args);
+		return 0;
+	}
+	/* (the addresses are 4 bytes in a 32-bit file's note: read as 8,
+	 * pc took in the base, and the strings began 12 bytes late) */
+	T_OK(n->pc == w->pc && n->sema == 0, "arm32 note %s at 0x%llx, no semaphore", n->name, (unsigned long long)n->pc);
+	got = arch_usdt_args_parse(ARCH_ARM, n->args, args, 12);
+	ok = got == w->n;
+	for (int i = 0; ok && i < w->n; i++)
+		ok = (int)args[i].kind == w->a[i].kind && args[i].reg_off == w->a[i].reg &&
+		     (args[i].kind == ARCH_USDT_REG || args[i].val_off == w->a[i].val) && args[i].size == w->a[i].size &&
+		     args[i].is_signed == w->a[i].sign;
+	T_OK(ok, "arm32 binary's note %s '%s': %d arguments as gcc meant them (%s)", n->name, n->args, got,
+	     got < 0 ? err_msg() : "ok");
+	++*(int *)ctx;
+	return 0;
+}
+
+static void usdt_arm32_binary(void)
+{
+	const char *path = "../fuzz/corpus/elf/arm32-usdt.elf";
+	struct elf_view ev;
+	const void *data;
+	size_t size;
+	int seen = 0;
+
+	if (elf_map_file(path, &data, &size) < 0 || elf_open(&ev, data, size) < 0) {
+		T_OK(0, "open %s: %s", path, err_msg());
+		return;
+	}
+	T_OK(usdt_notes(&ev, path, arm32_note, &seen) == 0 && seen == 4, "%s: its 4 USDT notes read", path);
+	elf_unmap_file(data, size);
+}
+
 /* tool_open() leaves out the programs on syscalls the architecture lacks:
  * opensnoop's open() pair on arm64, nothing on x86_64. */
 static void absent_syscalls(void)
@@ -265,5 +330,6 @@ int main(void)
 	regs_vs_uapi();
 	syscalls_vs_uapi();
 	usdt_specs();
+	usdt_arm32_binary();
 	T_EXIT();
 }

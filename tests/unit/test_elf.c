@@ -494,9 +494,12 @@ static void test_elf32(void)
 		     (unsigned long long)thumb);
 		T_OK(elf_func_file_offset(&ev, "cbx_arm_fn", &arm) == 0 && arm == 0x7c,
 		     "ELF32: ARM function at file offset 0x7c (got 0x%llx)", (unsigned long long)arm);
-		T_OK(elf_func_is_thumb(&ev, "cbx_thumb_fn") && !elf_func_is_thumb(&ev, "cbx_arm_fn") &&
-			     !elf_func_is_thumb(&ev, "no_such_fn"),
-		     "ELF32: the Thumb function is known as Thumb (uprobes refuse it), the ARM one not");
+		err_clear();
+		T_OK(elf_uprobe_func_offset(&ev, "cbx_thumb_fn", &thumb) == -ENOTSUP && strstr(err_msg(), "Thumb"),
+		     "ELF32: a uprobe on the Thumb function refused (%s)", err_msg());
+		T_OK(elf_uprobe_func_offset(&ev, "cbx_arm_fn", &arm) == 0 && arm == 0x7c &&
+			     elf_uprobe_func_offset(&ev, "no_such_fn", &arm) == -ENOENT,
+		     "ELF32: a uprobe on the ARM function at 0x7c; an unknown one -ENOENT");
 		const Elf64_Shdr *sh = elf_find_sec(&ev, ".symtab");
 		T_OK(sh && elf_symtab(&ev, sh, &st) == 0 && st.count > 2, "ELF32: .symtab widened to Elf64_Sym");
 	}

@@ -163,6 +163,34 @@ static int legacy_kprobes_present(void)
 	return strstr(buf, "corebox") != NULL;
 }
 
+/* The kernel's run statistics (kernel.bpf_stats_enabled) of the programs
+ * loaded since `since`: their summed run time (ns) and runs, how many, how
+ * many of them the JIT compiled. */
+uint64_t prog_run_ns(uint64_t since, uint64_t *runs, int *progs, int *jited)
+{
+	uint64_t ns = 0;
+	int id = 0;
+
+	*runs = 0;
+	*progs = *jited = 0;
+	while ((id = next_id(BPF_PROG_GET_NEXT_ID, (uint32_t)id)) > 0) {
+		struct bpf_prog_info pi;
+		int fd = fd_by_id(BPF_PROG_GET_FD_BY_ID, (uint32_t)id);
+
+		if (fd < 0)
+			continue;
+		memset(&pi, 0, sizeof(pi));
+		if (obj_info(fd, &pi, sizeof(pi)) == 0 && pi.load_time >= since) {
+			ns += pi.run_time_ns;
+			*runs += pi.run_cnt;
+			++*progs;
+			*jited += pi.jited_prog_len > 0;
+		}
+		close(fd);
+	}
+	return ns;
+}
+
 /* Print VMTEST-MECH for every program loaded since `since` (boot ns). */
 void report_mechanisms(const char *test, uint64_t since)
 {

@@ -5,7 +5,9 @@
  * by frame pointers (x86 rbp, arm64 x29/x30 frame records), symbolized
  * from /init's symbol table, and kernel frames from /proc/kallsyms.
  * run.sh builds /init with -fno-omit-frame-pointer
- * -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls. */
+ * -mno-omit-leaf-frame-pointer -fno-optimize-sibling-calls (32-bit arm:
+ * -marm -mapcs-frame, the frame records the arm kernel's user stack walk
+ * reads). */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -44,7 +46,19 @@ CBXVM_FRAMED void cbxvm_offcpu_sleep(void)
 {
 	struct timespec ts = { 0, 50 * 1000 * 1000 };
 
+#ifdef __arm__
+	/* the system call from here: the arm kernel walks user stacks by
+	 * APCS frame records only (fp), and musl's armhf syscall path is
+	 * Thumb code without them, using fp as a plain register: past it,
+	 * the walk found nothing but [unknown] */
+	register long r0 __asm__("r0") = CLOCK_MONOTONIC, r1 __asm__("r1") = 0;
+	register long r2 __asm__("r2") = (long)&ts, r3 __asm__("r3") = 0, r7 __asm__("r7") = 407;
+
+	/* 407: clock_nanosleep_time64 (the EABI number; musl's timespec) */
+	__asm__ volatile("svc #0" : "+r"(r0) : "r"(r1), "r"(r2), "r"(r3), "r"(r7) : "memory");
+#else
 	nanosleep(&ts, NULL);
+#endif
 }
 
 static void spin_1min(void)

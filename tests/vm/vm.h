@@ -47,6 +47,10 @@ int setup_loop(void);
 int wait_bounded(pid_t pid, int ms);
 /* Print VMTEST-MECH for every program loaded since `since` (boot ns). */
 void report_mechanisms(const char *test, uint64_t since);
+/* The kernel's run statistics (kernel.bpf_stats_enabled) of the programs
+ * loaded since `since`: their summed run time (ns); *runs their runs,
+ * *progs how many, *jited how many of them the JIT compiled. */
+uint64_t prog_run_ns(uint64_t since, uint64_t *runs, int *progs, int *jited);
 
 /* A tool run with its output through a pipe. */
 struct tool_run {

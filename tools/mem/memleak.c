@@ -298,7 +298,12 @@ static int setup_uprobes(struct obj *o, const char *path, int pid)
 		uint64_t off;
 
 		snprintf(name, sizeof(name), "%s%s", env.prefix ? env.prefix : "", u->func);
-		if (elf_func_file_offset(&ev, name, &off) < 0) {
+		if ((err = elf_uprobe_func_offset(&ev, name, &off)) == -ENOTSUP) {
+			tool_err("memleak", "%s: %s (-O)", path, err_msg());
+			elf_unmap_file(data, size);
+			return -1;
+		}
+		if (err < 0) {
 			err_clear();
 			prog_set_autoload(pe, false);
 			prog_set_autoload(pr, false);
@@ -309,13 +314,6 @@ static int setup_uprobes(struct obj *o, const char *path, int pid)
 				return -1;
 			}
 			continue;
-		}
-		/* the kernel would refuse it, or misread it as an ARM instruction */
-		if (elf_func_is_thumb(&ev, name)) {
-			tool_err("memleak", "%s's %s() is Thumb code, and 32-bit ARM uprobes take ARM "
-				 "instructions only: trace an allocator built with -marm (-O)", path, name);
-			elf_unmap_file(data, size);
-			return -1;
 		}
 		snprintf(target, sizeof(target), "%s:0x%llx", path, (unsigned long long)off);
 		prog_set_attach_target(pe, target);

@@ -9,6 +9,7 @@
  * decodes it, except that control bytes other than newline, CR and tab
  * (and bytes that are not UTF-8) are shown as \xNN, never raw; --hexdump
  * prints hex in lines of 32 digits as bcc. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,15 +189,16 @@ static int attach_lib(struct obj *o, int type, const char *path)
 	memset(pf, 0, sizeof(pf));
 	for (size_t i = 0; i < ARRAY_SIZE(hooks) && !ret; i++) {
 		uint64_t off;
+		int r;
 
 		if (hooks[i].type != type)
 			continue;
-		if (elf_func_file_offset(&ev, hooks[i].func, &off) < 0) {
-			if (hooks[i].optional) {
+		if ((r = elf_uprobe_func_offset(&ev, hooks[i].func, &off)) < 0) {
+			if (hooks[i].optional && r != -ENOTSUP) {
 				err_clear();
 				continue;
 			}
-			tool_err("sslsniff", "%s has no function %s: %s", path, hooks[i].func, err_msg());
+			tool_err("sslsniff", "%s: %s", path, err_msg());
 			ret = -1;
 			break;
 		}
@@ -206,8 +208,8 @@ static int attach_lib(struct obj *o, int type, const char *path)
 	if (!ret && type == LIB_OPENSSL && env.latency && env.handshake) {
 		uint64_t off;
 
-		if (elf_func_file_offset(&ev, "SSL_do_handshake", &off) < 0) {
-			tool_err("sslsniff", "%s has no function SSL_do_handshake: %s", path, err_msg());
+		if (elf_uprobe_func_offset(&ev, "SSL_do_handshake", &off) < 0) {
+			tool_err("sslsniff", "%s: %s", path, err_msg());
 			ret = -1;
 		} else {
 			add_func(pf, "sslsniff_hs_enter", "SSL_do_handshake", off);

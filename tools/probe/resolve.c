@@ -693,6 +693,7 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 {
 	char *path;
 	struct ubin b;
+	bool thumb = false;
 	int err;
 
 	if (!*s->lib && o->pid > 0) {
@@ -722,8 +723,13 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
 				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&b.m, name))
 					continue;
+				/* a Thumb match is left out; only Thumb ones: said why */
 				if (vaddr_to_off(&b.ev, sym->st_value, &off) < 0)
 					continue;
+				if (elf_uprobe_sym_ok(&b.ev, sym, name) < 0) {
+					thumb = true;
+					continue;
+				}
 				for (int j = 0; j < *n; j++)
 					if ((*locs)[j].off == off + s->offset || !strcmp((*locs)[j].name, name))
 						dup = true;
@@ -747,7 +753,8 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 			break; /* .symtab had it: .dynsym adds nothing new */
 	}
 	if (!*n)
-		err = err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
+		err = thumb ? err_prefix(-ENOTSUP, "%s", path)
+				 : err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 out:
 	return ubin_close(&b, err);
 }

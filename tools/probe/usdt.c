@@ -1,6 +1,7 @@
 /* See usdt.h.  A note: namesz, descsz, type (3: NT_STAPSDT), the name
- * "stapsdt", then desc = pc, base, semaphore (8 bytes each) and the
- * provider, name and argument strings; name and desc padded to 4. */
+ * "stapsdt", then desc = pc, base, semaphore (8 bytes each, 4 in a 32-bit
+ * file) and the provider, name and argument strings; name and desc padded
+ * to 4. */
 #include "usdt.h"
 
 #include <errno.h>
@@ -16,6 +17,8 @@ int usdt_notes(const struct elf_view *ev, const char *path, usdt_note_fn fn, voi
 	const uint8_t *p, *end;
 	const void *nd;
 	size_t nsz;
+	/* 32-bit ARM or i386: elf_map_file widened the headers, not the notes */
+	unsigned as = ev->ehdr->e_machine == EM_ARM || ev->ehdr->e_machine == EM_386 ? 4 : 8;
 	int err;
 
 	if (!notes)
@@ -29,7 +32,7 @@ int usdt_notes(const struct elf_view *ev, const char *path, usdt_note_fn fn, voi
 		const uint8_t *name, *desc;
 		const char *dend;
 		struct usdt_note n;
-		uint64_t base;
+		uint64_t base = 0;
 
 		memcpy(&namesz, p, 4);
 		memcpy(&descsz, p + 4, 4);
@@ -40,13 +43,14 @@ int usdt_notes(const struct elf_view *ev, const char *path, usdt_note_fn fn, voi
 		    (size_t)(end - desc) < ((descsz + 3) & ~3u))
 			break;
 		p = desc + ((descsz + 3) & ~3u);
-		if (type != 3 || namesz != 8 || memcmp(name, "stapsdt", 8) || descsz < 24 + 3)
+		if (type != 3 || namesz != 8 || memcmp(name, "stapsdt", 8) || descsz < 3 * as + 3)
 			continue;
-		memcpy(&n.pc, desc, 8);
-		memcpy(&base, desc + 8, 8);
-		memcpy(&n.sema, desc + 16, 8);
+		n.pc = n.sema = 0;
+		memcpy(&n.pc, desc, as);
+		memcpy(&base, desc + as, as);
+		memcpy(&n.sema, desc + 2 * as, as);
 		dend = (const char *)desc + descsz;
-		n.provider = (const char *)desc + 24;
+		n.provider = (const char *)desc + 3 * as;
 		if (!memchr(n.provider, 0, (size_t)(dend - n.provider)))
 			continue;
 		n.name = n.provider + strlen(n.provider) + 1;
