@@ -1,0 +1,342 @@
+/* applet ucalls: summarize method calls in high-level languages and/or system calls
+ * readme: method calls of a Java/Perl/PHP/Python/Ruby/Tcl process from its runtime's USDT probes
+ *         (`-L` latency, `-S` syscalls via raw_syscalls, `-T TOP`, `-m`); bcc's tools/lib/ucalls.py
+ * alias javacalls (ucalls): ucalls -l java
+ * alias perlcalls (ucalls): ucalls -l perl
+ * alias phpcalls (ucalls): ucalls -l php
+ * alias pythoncalls (ucalls): ucalls -l python
+ * alias rubycalls (ucalls): ucalls -l ruby
+ * alias tclcalls (ucalls): ucalls -l tcl
+ *
+ * Counts (with -L: calls and time from entry to return) per class and
+ * method in one hash map, syscalls per number in another, read at each
+ * interval (then cleared) or at Ctrl-C; bcc's layout, fewest calls (or
+ * least time) first.  Deliberate differences: names are read as strings
+ * (bcc copies 80 raw bytes, so junk after the NUL split one method into
+ * several rows), and the JVM's class and method names by their lengths
+ * (they are not NUL-terminated). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/err.h"
+#include "lib/util.h"
+#include "tools/common/common.h"
+#include "ulang.h"
+
+static const struct opt opts[] = {
+	{ 'l', "language", "LANGUAGE", "language to trace (if none, trace syscalls only)" },
+	{ 'T', "top", "TOP", "number of most frequent/slow calls to print" },
+	{ 'L', "latency", NULL, "record method latency from enter to exit (except recursive calls)" },
+	{ 'S', "syscalls", NULL, "record syscall latency (adds overhead)" },
+	{ 'm', "milliseconds", NULL, "report times in milliseconds (default is microseconds)" },
+	{ 0 },
+};
+
+static const struct tool_help help = {
+	.usage = "[-h] [-l {java,perl,php,python,ruby,tcl,none}] [-T TOP] [-L] [-S] [-v] [-m] pid [interval]",
+	.examples = "    ucalls -l java 185        # trace Java calls and print statistics on ^C\n"
+		    "    ucalls -l python 2020 1   # trace Python calls and print every second\n"
+		    "    ucalls 6712 -S            # trace only syscall counts\n"
+		    "    ucalls -l ruby 1344 -T 10 # trace top 10 Ruby method calls\n"
+		    "    ucalls -l php 443 -LS     # trace PHP calls and syscalls with latency\n",
+	.opts = opts,
+	.flags = OPT_PROM,
+};
+
+static struct {
+	const char *lang;
+	int pid, npos;
+	long interval, top;
+	bool latency, syscalls, ms;
+} env;
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	(void)ctx;
+	switch (key) {
+	case 'l': env.lang = arg; break;
+	case 'T': env.top = opt_num(&help, "top", arg, 0, 1 << 30); break;
+	case 'L': env.latency = true; break;
+	case 'S': env.syscalls = true; break;
+	case 'm': env.ms = true; break;
+	case 0:
+		if (env.npos++ == 0)
+			env.pid = opt_pid(&help, "pid", arg);
+		else if (env.npos == 2)
+			env.interval = opt_num(&help, "interval", arg, 1, 1 << 30);
+		else
+			return 1;
+		break;
+	default: return 1;
+	}
+	return 0;
+}
+
+/* maps */
+enum { M_COUNTS, M_ENTRY, M_SYS, M_SYSENTRY };
+/* the key: pid_tgid (the entry map's), then class and method (the counts map's) */
+enum { STR = 80, KEY = 8 + 2 * STR };
+
+static void emit_delete(struct gen *g, int map, int key)
+{
+	struct emit *e = gen_emit(g);
+
+	emit_ldmap(e, R1, map);
+	emit_mov(e, R2, R10);
+	emit_alui(e, BPF_ADD, R2, key);
+	emit_call(e, BPF_FUNC_map_delete_elem);
+}
+
+/* val.calls = 1, val.ns = now - *(R0 + off) */
+static void emit_elapsed(struct gen *g, int val, int off)
+{
+	struct emit *e = gen_emit(g);
+
+	emit_ldx(e, 8, R1, R0, (int16_t)off);
+	emit_stx(e, 8, R10, (int16_t)(val + 8), R1);
+	emit_call(e, BPF_FUNC_ktime_get_ns);
+	emit_ldx(e, 8, R1, R10, (int16_t)(val + 8));
+	emit_alu(e, BPF_SUB, R0, R1);
+	emit_stx(e, 8, R10, (int16_t)(val + 8), R0);
+	emit_st(e, 8, R10, (int16_t)val, 1);
+}
+
+/* entry: count, or (-L) note the time; return (-L): add the time */
+static int gen_method(struct obj *o, const struct ulang *u, const struct loc *l, bool ret)
+{
+	struct gen *g = ulang_gen(l, env.pid);
+	struct emit *e = gen_emit(g);
+	int out = gen_begin(g), key = gen_stack(g, KEY), val = gen_stack(g, 16), err = 0;
+
+	ulang_zero(g, key, KEY);
+	if (u->cls)
+		err = ulang_str(g, u->cls, u->counted, key + 8, STR);
+	if (!err)
+		err = ulang_str(g, u->meth, u->counted, key + 8 + STR, STR);
+	if (err) {
+		tool_err(tool_applet, "%s: %s", l->name, err_msg());
+		gen_free(g);
+		return 1;
+	}
+	if (!env.latency) {
+		emit_st(e, 8, R10, (int16_t)val, 1);
+		emit_st(e, 8, R10, (int16_t)(val + 8), 0);
+		ulang_add(g, M_COUNTS, key + 8, val);
+	} else {
+		emit_stx(e, 8, R10, (int16_t)key, R8);
+		if (!ret) {
+			emit_call(e, BPF_FUNC_ktime_get_ns);
+			emit_stx(e, 8, R10, (int16_t)val, R0);
+			emit_map_update(e, M_ENTRY, key, val, BPF_ANY);
+		} else {
+			gen_lookup(g, M_ENTRY, key, out);
+			emit_elapsed(g, val, 0);
+			emit_delete(g, M_ENTRY, key);
+			ulang_add(g, M_COUNTS, key + 8, val);
+		}
+	}
+	return ulang_prog(o, l, g, out, env.pid);
+}
+
+/* raw_syscalls: sys_enter counts by number, or (-L) notes time and
+ * number by thread; sys_exit (-L) adds the time to the number's */
+static int gen_syscall(struct obj *o, const struct loc *l, bool ret)
+{
+	struct gen *g = ulang_gen(l, env.pid);
+	struct emit *e = gen_emit(g);
+	int out = gen_begin(g), key = gen_stack(g, 8), val = gen_stack(g, 16);
+	struct ctype t;
+
+	if (!ret) {
+		if (gen_value(g, "args->id", 0, &t) < 0) {
+			tool_err(tool_applet, "raw_syscalls:sys_enter: %s", err_msg());
+			gen_free(g);
+			return 1;
+		}
+		emit_stx(e, 8, R10, (int16_t)(val + 8), R0);
+		emit_stx(e, 8, R10, (int16_t)key, R0);
+		if (!env.latency) {
+			emit_st(e, 8, R10, (int16_t)val, 1);
+			emit_st(e, 8, R10, (int16_t)(val + 8), 0);
+			ulang_add(g, M_SYS, key, val);
+		} else {
+			emit_stx(e, 8, R10, (int16_t)key, R8);
+			emit_call(e, BPF_FUNC_ktime_get_ns);
+			emit_stx(e, 8, R10, (int16_t)val, R0);
+			emit_map_update(e, M_SYSENTRY, key, val, BPF_ANY);
+		}
+	} else {
+		int id = gen_stack(g, 8);
+
+		emit_stx(e, 8, R10, (int16_t)key, R8);
+		gen_lookup(g, M_SYSENTRY, key, out);
+		emit_ldx(e, 8, R1, R0, 8);
+		emit_stx(e, 8, R10, (int16_t)id, R1);
+		emit_elapsed(g, val, 0);
+		emit_delete(g, M_SYSENTRY, key);
+		ulang_add(g, M_SYS, id, val);
+	}
+	return ulang_prog(o, l, g, out, 0);
+}
+
+struct row {
+	char name[2 * STR + 2];
+	uint64_t calls, ns;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	uint64_t vx = env.latency ? x->ns : x->calls, vy = env.latency ? y->ns : y->calls;
+
+	return vx < vy ? -1 : vx > vy ? 1 : strcmp(x->name, y->name);
+}
+
+static struct out_col cols[] = {
+	{ "method", "METHOD", "%-50s", OUT_STR, OUT_LABEL },
+	{ "calls", "# CALLS", " %8llu", OUT_UINT, OUT_COUNTER, " %8s", "calls" },
+	{ "time", "TIME (us)", " %6.2f", OUT_FLOAT, OUT_COUNTER, " %8s", "time" },
+	{ NULL, NULL, "\n", OUT_STR, OUT_TEXT_ONLY, "\n" },
+};
+static struct out_table table = OUT_TABLE("methods", cols);
+
+static int report(struct obj *o)
+{
+	struct row *rows = NULL;
+	size_t n = 0;
+	void *keys;
+	uint64_t(*vals)[2];
+
+	for (int m = M_COUNTS; m <= M_SYS; m += 2) {
+		long k;
+
+		if ((m == M_COUNTS ? !env.lang : !env.syscalls))
+			continue;
+		k = ulang_drain(o, m, m == M_COUNTS ? 2 * STR : 8, &keys, &vals);
+		if (k > 0)
+			rows = xrealloc(rows, (n + (size_t)k) * sizeof(*rows));
+		for (long i = 0; i < k; i++, n++) {
+			struct row *r = &rows[n];
+
+			if (m == M_COUNTS) {
+				const char *c = (const char *)keys + i * 2 * STR;
+
+				snprintf(r->name, sizeof(r->name), "%.*s.%.*s", (int)strnlen(c, STR), c,
+					 (int)strnlen(c + STR, STR), c + STR);
+			} else {
+				uint64_t nr = ((uint64_t *)keys)[i];
+				const char *s = syscall_name((unsigned)nr);
+
+				if (s)
+					snprintf(r->name, sizeof(r->name), "%s", s);
+				else
+					snprintf(r->name, sizeof(r->name), "[unknown: %llu]", (unsigned long long)nr);
+			}
+			r->calls = vals[i][0];
+			r->ns = vals[i][1];
+		}
+		free(keys);
+		free(vals);
+		if (k < 0)
+			return free(rows), -1;
+	}
+	qsort(rows, n, sizeof(*rows), by_value);
+	out_doc_begin();
+	out_text("\n");
+	out_header(&table);
+	for (size_t i = 0; i < n; i++) {
+		union out_val v[4] = { { .s = rows[i].name }, { .u = rows[i].calls },
+				       { .f = (double)rows[i].ns / (env.ms ? 1e6 : 1e3) } };
+
+		if (env.top && i + (size_t)env.top < n)
+			out_row_unshown(&table, v);
+		else
+			out_row(&table, v);
+	}
+	free(rows);
+	return out_doc_end();
+}
+
+int ucalls_main(int argc, char **argv)
+{
+	struct resolve_opts ro = { .tool = tool_applet, .fields = true };
+	const struct ulang *u;
+	struct loc *locs = NULL;
+	struct obj *o;
+	int n = 0, nentry, rc = 0, attached;
+
+	opt_parse(argc, argv, &help, parse, NULL);
+	if (!env.npos)
+		opt_usage_error(&help, "the following arguments are required: pid");
+	u = ulang_pick(&help, env.lang, "calls", "java perl php python ruby tcl none", env.pid, &env.lang);
+	if (!u)
+		env.lang = NULL;
+	if (!u && !env.syscalls) {
+		printf("Nothing to do; use -S to trace syscalls.\n");
+		return 1;
+	}
+	if (env.ms)
+		cols[2].head = "TIME (ms)";
+	out_show(&table, 2, env.latency);
+	if (u && ((rc = ulang_usdt(env.pid, u->entry, &locs, &n)) < 0 || !n)) {
+		tool_err(tool_applet, "no USDT probe %s in process %d: is it a %s runtime built with USDT probes? (tplist -p %d lists them)",
+			 u->entry, env.pid, u->name, env.pid);
+		return 1;
+	}
+	nentry = n;
+	if (u && env.latency && ulang_usdt(env.pid, u->ret, &locs, &n) < 0)
+		rc = 1;
+	for (int i = 0; env.syscalls && i < 1 + env.latency; i++) {
+		struct spec s;
+		struct loc *l;
+		int nl, errpos;
+
+		if (spec_parse_trace(i ? "t:raw_syscalls:sys_exit" : "t:raw_syscalls:sys_enter", &s, &errpos) < 0 ||
+		    probe_resolve(&s, &ro, false, &l, &nl) < 0) {
+			tool_err(tool_applet, "raw_syscalls: %s", err_msg());
+			return 1;
+		}
+		spec_free(&s);
+		locs = xrealloc(locs, (size_t)(n + nl) * sizeof(*locs));
+		memcpy(locs + n, l, (size_t)nl * sizeof(*l));
+		n += nl;
+		free(l);
+	}
+	tool_signals();
+	o = obj_new(tool_applet);
+	obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, 2 * STR, 16, MAX_ENTRIES, 0);
+	obj_new_map(o, "entry", BPF_MAP_TYPE_HASH, KEY, 8, MAX_ENTRIES, 0);
+	obj_new_map(o, "syscounts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
+	obj_new_map(o, "sysentry", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
+	for (int i = 0; i < n && !rc; i++) {
+		if (tool_common.verbose)
+			fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, locs[i].name, locs[i].target,
+				(unsigned long long)locs[i].off);
+		rc = locs[i].user ? gen_method(o, u, &locs[i], i >= nentry)
+				  : gen_syscall(o, &locs[i], strstr(locs[i].name, "exit") != NULL);
+	}
+	if (u && !rc)
+		rc = ulang_gate(o, u, env.pid);
+	if (!(rc = build_finish(o, rc, tool_applet, "the probes", &attached))) {
+		if (env.syscalls)
+			out_info("Attached kernel tracepoints for syscall tracing.\n");
+		out_info("Tracing calls in process %d (language: %s)... Ctrl-C to quit.\n", env.pid,
+			 env.lang ? env.lang : "none");
+		if (u && (u->name[0] == 'j' || u->name[1] == 'h'))
+			out_info(u->name[0] == 'j' ? "If you do not see any results, make sure you ran java with option -XX:+ExtendedDTraceProbes\n"
+						   : "If you do not see any results, make sure the environment variable USE_ZEND_DTRACE is set to 1\n");
+		tool_flush();
+		for (bool last = false; !last && !tool_stdout_gone();) {
+			last = ulang_wait(env.interval);
+			if (report(o) < 0)
+				rc = 1;
+			tool_flush();
+		}
+		if (env.syscalls)
+			out_info("Detaching kernel probes, please wait...\n");
+	}
+	obj_close(o);
+	locs_free(locs, n);
+	return rc;
+}

@@ -1,0 +1,66 @@
+/* What bcc's language tools ucalls, uobjnew and ustat (tools/lib/) share:
+ * the runtimes' USDT probes, finding them in a process, the programs'
+ * common steps (zeroed keys, strings read from probe arguments, a
+ * two-counter map add) and the summary maps read back.  Each tool keeps
+ * its options, its programs and its report. */
+#ifndef COREBOX_TRACE_ULANG_H
+#define COREBOX_TRACE_ULANG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tools/probe/build.h"
+
+struct tool_help;
+
+/* A runtime and its probes (bcc's names).  Argument numbers are USDT
+ * argN (0: none); a counted string's length is the next argument (the
+ * JVM's strings are not NUL-terminated). */
+struct ulang {
+	const char *name;
+	const char *entry, *ret; /* ucalls: method entry and return */
+	uint8_t cls, meth;       /* ucalls: class (or file) and method arguments */
+	bool counted;
+	const char *comm;        /* ustat: process names, space-separated */
+	const char *stat;        /* ustat: "PROBE=C ..." with C a category digit */
+	const char *gate;        /* a probe whose semaphore must be set for the method probes to fire */
+};
+extern const struct ulang ulangs[];
+
+/* The language of -l arg (or, arg NULL, of the applet's name less
+ * suffix: pythoncalls -> python) among choices ("java perl ... none"): the table's
+ * entry, NULL for "none" or, without either, bcc's detection from
+ * process pid's executable and maps.  Bad names are usage errors. */
+const struct ulang *ulang_pick(const struct tool_help *h, const char *arg, const char *suffix, const char *choices,
+			       int pid, const char **name);
+
+/* Every site of USDT probe name in the files process pid maps,
+ * appended to *locs (n: their count).  0, or -errno. */
+int ulang_usdt(int pid, const char *name, struct loc **locs, int *n);
+
+/* A program that does nothing at each site of u's gate probe in process
+ * pid: attached, its semaphore opens the runtime's tracing path.  0 or
+ * 1 after a message. */
+int ulang_gate(struct obj *o, const struct ulang *u, int pid);
+
+/* Program pieces; stack offsets are frame offsets (gen_stack). */
+struct gen *ulang_gen(const struct loc *l, int pid);
+void ulang_zero(struct gen *g, int off, int size);
+/* USDT argument arg as a string at off (max bytes with its NUL); counted:
+ * its length is argument arg+1.  0 or -errno. */
+int ulang_str(struct gen *g, int arg, bool counted, int off, int max);
+/* map[key at keyoff] += the two u64 at valoff, inserted when absent. */
+void ulang_add(struct gen *g, int map, int keyoff, int valoff);
+/* gen_end, add to o for l, free g: 0 or 1 after a message. */
+int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid);
+
+enum { MAX_ENTRIES = 10240 }; /* bcc's BPF_HASH size */
+
+/* Read and clear a summary map: *keys and *vals malloc'd (the caller
+ * frees both); the number of entries, or -1 after a message. */
+long ulang_drain(struct obj *o, int map, uint32_t ksize, void **keys, uint64_t (**vals)[2]);
+
+/* Sleep the interval (0: until a signal); true when it was the last. */
+bool ulang_wait(long interval);
+
+#endif
