@@ -180,17 +180,10 @@ static int gen_syscall(struct obj *o, const struct loc *l, bool ret)
 	return ulang_prog(o, l, g, out, 0);
 }
 
-struct row {
-	char name[2 * STR + 2];
-	uint64_t calls, ns;
-};
-
-static int by_value(const void *a, const void *b)
+static void fill(union out_val *v, const struct ulang_row *r)
 {
-	const struct row *x = a, *y = b;
-	uint64_t vx = env.latency ? x->ns : x->calls, vy = env.latency ? y->ns : y->calls;
-
-	return vx < vy ? -1 : vx > vy ? 1 : strcmp(x->name, y->name);
+	v[1].u = r->v[0];
+	v[2].f = (double)r->v[1] / (env.ms ? 1e6 : 1e3);
 }
 
 static struct out_col cols[] = {
@@ -203,7 +196,7 @@ static struct out_table table = OUT_TABLE("methods", cols);
 
 static int report(struct obj *o)
 {
-	struct row *rows = NULL;
+	struct ulang_row *rows = NULL;
 	size_t n = 0;
 	void *keys;
 	uint64_t(*vals)[2];
@@ -217,7 +210,7 @@ static int report(struct obj *o)
 		if (k > 0)
 			rows = xrealloc(rows, (n + (size_t)k) * sizeof(*rows));
 		for (long i = 0; i < k; i++, n++) {
-			struct row *r = &rows[n];
+			struct ulang_row *r = &rows[n];
 
 			if (m == M_COUNTS) {
 				const char *c = (const char *)keys + i * 2 * STR;
@@ -233,29 +226,15 @@ static int report(struct obj *o)
 				else
 					snprintf(r->name, sizeof(r->name), "[unknown: %llu]", (unsigned long long)nr);
 			}
-			r->calls = vals[i][0];
-			r->ns = vals[i][1];
+			r->v[0] = vals[i][0];
+			r->v[1] = vals[i][1];
 		}
 		free(keys);
 		free(vals);
 		if (k < 0)
 			return free(rows), -1;
 	}
-	qsort(rows, n, sizeof(*rows), by_value);
-	out_doc_begin();
-	out_text("\n");
-	out_header(&table);
-	for (size_t i = 0; i < n; i++) {
-		union out_val v[4] = { { .s = rows[i].name }, { .u = rows[i].calls },
-				       { .f = (double)rows[i].ns / (env.ms ? 1e6 : 1e3) } };
-
-		if (env.top && i + (size_t)env.top < n)
-			out_row_unshown(&table, v);
-		else
-			out_row(&table, v);
-	}
-	free(rows);
-	return out_doc_end();
+	return ulang_report(&table, rows, n, env.latency, env.top, fill);
 }
 
 int ucalls_main(int argc, char **argv)
@@ -279,11 +258,8 @@ int ucalls_main(int argc, char **argv)
 	if (env.ms)
 		cols[2].head = "TIME (ms)";
 	out_show(&table, 2, env.latency);
-	if (u && ((rc = ulang_usdt(env.pid, u->entry, &locs, &n)) < 0 || !n)) {
-		tool_err(tool_applet, "no USDT probe %s in process %d: is it a %s runtime built with USDT probes? (tplist -p %d lists them)",
-			 u->entry, env.pid, u->name, env.pid);
+	if (u && ulang_need(env.pid, u->entry, u->name, &locs, &n))
 		return 1;
-	}
 	nentry = n;
 	if (u && env.latency && ulang_usdt(env.pid, u->ret, &locs, &n) < 0)
 		rc = 1;

@@ -155,6 +155,20 @@ int ulang_gate(struct obj *o, const struct ulang *u, int pid)
 	return rc;
 }
 
+int ulang_need(int pid, const char *name, const char *lang, struct loc **locs, int *n)
+{
+	int before = *n;
+
+	if (ulang_usdt(pid, name, locs, n) < 0)
+		tool_err(tool_applet, "%s", err_msg());
+	else if (*n == before)
+		tool_err(tool_applet, "no USDT probe %s in process %d: is it a %s runtime built with USDT probes? (tplist -p %d lists them)",
+			 name, pid, lang, pid);
+	else
+		return 0;
+	return 1;
+}
+
 struct gen *ulang_gen(const struct loc *l, int pid)
 {
 	struct cg_opts co = { .pid = pid, .uid = -1, .cpu = -1 };
@@ -172,7 +186,7 @@ int ulang_str(struct gen *g, int arg, bool counted, int off, int max)
 {
 	struct emit *e = gen_emit(g);
 	char x[24];
-	int tmp, skip, err;
+	int tmp, skip, err; /* skip: the length needs no clamp */
 	struct ctype t;
 
 	if (!counted) {
@@ -190,11 +204,12 @@ int ulang_str(struct gen *g, int arg, bool counted, int off, int max)
 		return err;
 	emit_mov(e, R3, R0);
 	emit_ldx(e, 8, R2, R10, (int16_t)tmp);
-	emit_jmpi(e, BPF_JGT, R2, max - 1, skip);
+	emit_jmpi(e, BPF_JLE, R2, max - 1, skip);
+	emit_movi(e, R2, max - 1);
+	emit_place(e, skip);
 	emit_mov(e, R1, R10);
 	emit_alui(e, BPF_ADD, R1, off);
 	emit_call(e, BPF_FUNC_probe_read_user);
-	emit_place(e, skip);
 	gen_unstack(g, 8);
 	return 0;
 }
@@ -254,4 +269,35 @@ bool ulang_wait(long interval)
 		tool_sleep_ms(interval ? ms : 1000);
 	while (!interval && !tool_exiting);
 	return tool_exiting || !interval;
+}
+
+static int row_sort;
+
+static int by_value(const void *a, const void *b)
+{
+	const struct ulang_row *x = a, *y = b;
+	uint64_t vx = x->v[row_sort], vy = y->v[row_sort];
+
+	return vx < vy ? -1 : vx > vy ? 1 : strcmp(x->name, y->name);
+}
+
+int ulang_report(const struct out_table *t, struct ulang_row *rows, size_t n, int sort, long top,
+		 void (*fill)(union out_val *v, const struct ulang_row *r))
+{
+	row_sort = sort;
+	qsort(rows, n, sizeof(*rows), by_value);
+	out_doc_begin();
+	out_text("\n");
+	out_header(t);
+	for (size_t i = 0; i < n; i++) {
+		union out_val v[4] = { { .s = rows[i].name } };
+
+		fill(v, &rows[i]);
+		if (top && i + (size_t)top < n)
+			out_row_unshown(t, v);
+		else
+			out_row(t, v);
+	}
+	free(rows);
+	return out_doc_end();
 }

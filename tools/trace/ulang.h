@@ -38,6 +38,10 @@ const struct ulang *ulang_pick(const struct tool_help *h, const char *arg, const
  * appended to *locs (n: their count).  0, or -errno. */
 int ulang_usdt(int pid, const char *name, struct loc **locs, int *n);
 
+/* The same, required: 0, or 1 after a message (none found: is the
+ * process a lang runtime built with USDT probes?). */
+int ulang_need(int pid, const char *name, const char *lang, struct loc **locs, int *n);
+
 /* A program that does nothing at each site of u's gate probe in process
  * pid: attached, its semaphore opens the runtime's tracing path.  0 or
  * 1 after a message. */
@@ -59,6 +63,19 @@ enum { MAX_ENTRIES = 10240 }; /* bcc's BPF_HASH size */
 /* Read and clear a summary map: *keys and *vals malloc'd (the caller
  * frees both); the number of entries, or -1 after a message. */
 long ulang_drain(struct obj *o, int map, uint32_t ksize, void **keys, uint64_t (**vals)[2]);
+
+/* A report's row: its name and two counters. */
+struct ulang_row {
+	char name[168];
+	uint64_t v[2];
+};
+/* bcc's report: an empty line, t's header, the rows in ascending order
+ * of v[sort] (the last top when top is set; the rest are left out of
+ * the text but counted in the Prometheus series), each row's cells
+ * from fill (v[0]: its name).  Frees rows.  0, or -1 after a message. */
+union out_val;
+int ulang_report(const struct out_table *t, struct ulang_row *rows, size_t n, int sort, long top,
+		 void (*fill)(union out_val *v, const struct ulang_row *r));
 
 /* Sleep the interval (0: until a signal); true when it was the last. */
 bool ulang_wait(long interval);
