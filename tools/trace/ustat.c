@@ -240,6 +240,9 @@ static int iteration(void)
 
 	obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
 	rc = attach(o, t, nt, &locs, &nl);
+	/* none found: nothing to load, the interval still passes */
+	if (nl && (rc = build_finish(o, rc, tool_applet, "the probes", &attached)))
+		goto out;
 	if (env.debug)
 		for (const struct ulang *u = ulangs; u->stat; u++) {
 			out_text("Attached to %s processes: ", u->name);
@@ -248,9 +251,7 @@ static int iteration(void)
 					out_text("%s%d", k++ ? ", " : "", t[i].pid);
 			out_text("\n");
 		}
-	/* none found: nothing to load, the interval still passes */
-	if (nl && (rc = build_finish(o, rc, tool_applet, "the probes", &attached)))
-		goto out;
+	tool_flush();
 	tool_sleep_ms(env.interval * 1000);
 	if (nl) {
 		uint32_t(*keys)[2];
