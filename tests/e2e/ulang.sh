@@ -114,8 +114,9 @@ if [ -x "$PY" ] && $CB tplist -l "$PY" 2> /dev/null | grep -q "python:function__
 	reap "$TPID" 150
 	TPID=
 	kill -KILL "$HPID" 2>/dev/null
+	spid=$HPID
 	HPID=
-	line=$(grep -E "^[0-9]+ +$PY " "$W/st.out" | head -1)
+	line=$(grep "^$spid " "$W/st.out")
 	m=$(echo "$line" | awk '{ print $(NF-5) }')
 	g=$(echo "$line" | awk '{ print $(NF-4) }')
 	lo=$((N / 3)) hi=$((N / 3 + 3))
