@@ -35,11 +35,6 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[-h] [-l {java,perl,php,python,ruby,tcl,none}] [-T TOP] [-L] [-S] [-v] [-m] pid [interval]",
-	.examples = "    ucalls -l java 185        # trace Java calls and print statistics on ^C\n"
-		    "    ucalls -l python 2020 1   # trace Python calls and print every second\n"
-		    "    ucalls 6712 -S            # trace only syscall counts\n"
-		    "    ucalls -l ruby 1344 -T 10 # trace top 10 Ruby method calls\n"
-		    "    ucalls -l php 443 -LS     # trace PHP calls and syscalls with latency\n",
 	.opts = opts,
 	.flags = OPT_PROM,
 };
@@ -286,9 +281,6 @@ int ucalls_main(int argc, char **argv)
 	obj_new_map(o, "syscounts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
 	obj_new_map(o, "sysentry", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
 	for (int i = 0; i < n && !rc; i++) {
-		if (tool_common.verbose)
-			fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, locs[i].name, locs[i].target,
-				(unsigned long long)locs[i].off);
 		rc = locs[i].user ? gen_method(o, u, &locs[i], i >= nentry)
 				  : gen_syscall(o, &locs[i], strstr(locs[i].name, "exit") != NULL);
 	}

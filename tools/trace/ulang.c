@@ -238,6 +238,8 @@ int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int p
 {
 	int rc = 0;
 
+	if (tool_common.verbose)
+		fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, l->name, l->target, (unsigned long long)l->off);
 	gen_end(g, out);
 	if (build_add(o, l, g, l->name, pid) < 0) {
 		tool_err(tool_applet, "%s: %s", l->name, err_msg());

@@ -30,10 +30,6 @@ static const struct opt opts[] = {
 
 static const struct tool_help help = {
 	.usage = "[-h] [-l {c,java,ruby,tcl}] [-C TOP_COUNT] [-S TOP_SIZE] [-v] pid [interval]",
-	.examples = "    uobjnew -l java 145         # summarize Java allocations in process 145\n"
-		    "    uobjnew -l c 2020 1         # grab malloc() sizes and print every second\n"
-		    "    uobjnew -l ruby 6712 -C 10  # top 10 Ruby types by number of allocations\n"
-		    "    uobjnew -l ruby 6712 -S 10  # top 10 Ruby types by total size\n",
 	.opts = opts,
 	.flags = OPT_PROM,
 };
@@ -197,9 +193,6 @@ int uobjnew_main(int argc, char **argv)
 	o = obj_new(tool_applet);
 	obj_new_map(o, "allocs", BPF_MAP_TYPE_HASH, NAME, 16, MAX_ENTRIES, 0);
 	for (int i = 0; i < n && !rc; i++) {
-		if (tool_common.verbose)
-			fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, locs[i].name, locs[i].target,
-				(unsigned long long)locs[i].off);
 		rc = gen_alloc(o, &locs[i]);
 	}
 	if (!(rc = build_finish(o, rc, tool_applet, "the probes", &attached))) {

@@ -42,11 +42,6 @@ static const struct opt opts[] = {
 static const struct tool_help help = {
 	.usage = "[-h] [-l {java,node,perl,php,python,ruby,tcl}] [-C] [-S {cload,excp,gc,method,objnew,thread}] "
 		 "[-r MAXROWS] [-d] [interval] [count]",
-	.examples = "  ustat              # stats for all languages, 1 second refresh\n"
-		    "  ustat -C           # don't clear the screen\n"
-		    "  ustat -l java      # Java processes only\n"
-		    "  ustat 5            # 5 second summaries\n"
-		    "  ustat 5 10         # 5 second summaries, 10 times only\n",
 	.opts = opts,
 	.flags = OPT_PROM,
 };
@@ -208,12 +203,12 @@ static int attach(struct obj *o, struct target *t, size_t nt, struct loc **all, 
 static struct out_col cols[] = {
 	{ "pid", "PID", "%-6d ", OUT_INT, OUT_LABEL },
 	{ "cmdline", "CMDLINE", "%-20s ", OUT_STR, OUT_LABEL },
-	{ "method", "METHOD/s", "%-10llu ", OUT_UINT, OUT_GAUGE, NULL, "method calls a second" },
-	{ "gc", "GC/s", "%-6llu ", OUT_UINT, OUT_GAUGE, NULL, "garbage collections a second" },
-	{ "objnew", "OBJNEW/s", "%-10llu ", OUT_UINT, OUT_GAUGE, NULL, "objects allocated a second" },
-	{ "cload", "CLOAD/s", "%-8llu ", OUT_UINT, OUT_GAUGE, NULL, "classes loaded a second" },
-	{ "exc", "EXC/s", "%-6llu ", OUT_UINT, OUT_GAUGE, NULL, "exceptions a second" },
-	{ "thr", "THR/s", "%-6llu\n", OUT_UINT, OUT_GAUGE, NULL, "threads started a second" },
+	{ "method", "METHOD/s", "%-10llu ", OUT_UINT, OUT_GAUGE },
+	{ "gc", "GC/s", "%-6llu ", OUT_UINT, OUT_GAUGE },
+	{ "objnew", "OBJNEW/s", "%-10llu ", OUT_UINT, OUT_GAUGE },
+	{ "cload", "CLOAD/s", "%-8llu ", OUT_UINT, OUT_GAUGE },
+	{ "exc", "EXC/s", "%-6llu ", OUT_UINT, OUT_GAUGE },
+	{ "thr", "THR/s", "%-6llu\n", OUT_UINT, OUT_GAUGE },
 };
 static struct out_table table = OUT_TABLE("processes", cols);
 
