@@ -55,14 +55,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'L': env.latency = true; break;
 	case 'S': env.syscalls = true; break;
 	case 'm': env.ms = true; break;
-	case 0:
-		if (env.npos++ == 0)
-			env.pid = opt_pid(&help, "pid", arg);
-		else if (env.npos == 2)
-			env.interval = opt_num(&help, "interval", arg, 1, 1 << 30);
-		else
-			return 1;
-		break;
+	case 0: return ulang_pos(&help, arg, &env.npos, &env.pid, &env.interval);
 	default: return 1;
 	}
 	return 0;
@@ -280,10 +273,9 @@ int ucalls_main(int argc, char **argv)
 	obj_new_map(o, "entry", BPF_MAP_TYPE_HASH, KEY, 8, MAX_ENTRIES, 0);
 	obj_new_map(o, "syscounts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
 	obj_new_map(o, "sysentry", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
-	for (int i = 0; i < n && !rc; i++) {
+	for (int i = 0; i < n && !rc; i++)
 		rc = locs[i].user ? gen_method(o, u, &locs[i], i >= nentry)
 				  : gen_syscall(o, &locs[i], strstr(locs[i].name, "exit") != NULL);
-	}
 	if (u && !rc)
 		rc = ulang_gate(o, u, env.pid);
 	if (!(rc = build_finish(o, rc, tool_applet, "the probes", &attached))) {
@@ -294,13 +286,7 @@ int ucalls_main(int argc, char **argv)
 		if (u && (u->name[0] == 'j' || u->name[1] == 'h'))
 			out_info(u->name[0] == 'j' ? "If you do not see any results, make sure you ran java with option -XX:+ExtendedDTraceProbes\n"
 						   : "If you do not see any results, make sure the environment variable USE_ZEND_DTRACE is set to 1\n");
-		tool_flush();
-		for (bool last = false; !last && !tool_stdout_gone();) {
-			last = ulang_wait(env.interval);
-			if (report(o) < 0)
-				rc = 1;
-			tool_flush();
-		}
+		rc = ulang_loop(o, env.interval, report);
 		if (env.syscalls)
 			out_info("Detaching kernel probes, please wait...\n");
 	}

@@ -263,16 +263,33 @@ long ulang_drain(struct obj *o, int map, uint32_t ksize, void **keys, uint64_t (
 	return n < 0 ? -1 : n;
 }
 
-bool ulang_wait(long interval)
+int ulang_pos(const struct tool_help *h, const char *arg, int *npos, int *pid, long *interval)
 {
-	long ms = interval * 1000;
-
-	do
-		tool_sleep_ms(interval ? ms : 1000);
-	while (!interval && !tool_exiting);
-	return tool_exiting || !interval;
+	if ((*npos)++ == 0)
+		*pid = opt_pid(h, "pid", arg);
+	else if (*npos == 2)
+		*interval = opt_num(h, "interval", arg, 1, 1 << 30);
+	else
+		return 1;
+	return 0;
 }
 
+int ulang_loop(struct obj *o, long interval, int (*report)(struct obj *o))
+{
+	int rc = 0;
+
+	tool_flush();
+	for (bool last = false; !last && !tool_stdout_gone();) {
+		do
+			tool_sleep_ms(interval ? interval * 1000 : 1000);
+		while (!interval && !tool_exiting);
+		last = tool_exiting || !interval;
+		if (report(o) < 0)
+			rc = 1;
+		tool_flush();
+	}
+	return rc;
+}
 static int row_sort;
 
 static int by_value(const void *a, const void *b)

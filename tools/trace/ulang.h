@@ -77,7 +77,10 @@ union out_val;
 int ulang_report(const struct out_table *t, struct ulang_row *rows, size_t n, int sort, long top,
 		 void (*fill)(union out_val *v, const struct ulang_row *r));
 
-/* Sleep the interval (0: until a signal); true when it was the last. */
-bool ulang_wait(long interval);
+/* The positionals pid [interval], for opt_parse's callback. */
+int ulang_pos(const struct tool_help *h, const char *arg, int *npos, int *pid, long *interval);
+/* report(o) after each interval (0: at Ctrl-C only) until Ctrl-C or a
+ * closed output: 0, or 1 when a report failed. */
+int ulang_loop(struct obj *o, long interval, int (*report)(struct obj *o));
 
 #endif

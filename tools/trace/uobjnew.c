@@ -47,14 +47,7 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'l': env.lang = arg; break;
 	case 'C': env.top_count = opt_num(&help, "top-count", arg, 0, 1 << 30); break;
 	case 'S': env.top_size = opt_num(&help, "top-size", arg, 0, 1 << 30); break;
-	case 0:
-		if (env.npos++ == 0)
-			env.pid = opt_pid(&help, "pid", arg);
-		else if (env.npos == 2)
-			env.interval = opt_num(&help, "interval", arg, 1, 1 << 30);
-		else
-			return 1;
-		break;
+	case 0: return ulang_pos(&help, arg, &env.npos, &env.pid, &env.interval);
 	default: return 1;
 	}
 	return 0;
@@ -125,7 +118,9 @@ static struct out_col cols[] = {
 };
 static struct out_table table = OUT_TABLE("allocs", cols);
 
-static int report(struct obj *o, bool c)
+static bool c_lang;
+
+static int report(struct obj *o)
 {
 	struct ulang_row *rows;
 	uint64_t(*vals)[2];
@@ -140,7 +135,7 @@ static int report(struct obj *o, bool c)
 		uint64_t size;
 
 		memcpy(&size, k, 8);
-		if (c)
+		if (c_lang)
 			snprintf(rows[i].name, sizeof(rows[i].name), "block size %llu", (unsigned long long)size);
 		else
 			snprintf(rows[i].name, sizeof(rows[i].name), "%.50s", k);
@@ -163,7 +158,7 @@ int uobjnew_main(int argc, char **argv)
 	struct loc *locs = NULL;
 	struct obj *o;
 	int n = 0, rc = 0, attached, which;
-	bool c;
+
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (!env.npos)
@@ -173,9 +168,9 @@ int uobjnew_main(int argc, char **argv)
 		printf("No language detected; use -l to trace a language.\n");
 		return 1;
 	}
-	c = u->name[0] == 'c';
+	c_lang = u->name[0] == 'c';
 	which = u->name[0] == 'j' ? 0 : u->name[0] == 'r' ? 1 : 2;
-	if (c) {
+	if (c_lang) {
 		struct resolve_opts ro = { .tool = tool_applet, .pid = env.pid };
 		struct spec s;
 		int errpos;
@@ -192,18 +187,11 @@ int uobjnew_main(int argc, char **argv)
 	tool_signals();
 	o = obj_new(tool_applet);
 	obj_new_map(o, "allocs", BPF_MAP_TYPE_HASH, NAME, 16, MAX_ENTRIES, 0);
-	for (int i = 0; i < n && !rc; i++) {
+	for (int i = 0; i < n && !rc; i++)
 		rc = gen_alloc(o, &locs[i]);
-	}
 	if (!(rc = build_finish(o, rc, tool_applet, "the probes", &attached))) {
 		out_info("Tracing allocations in process %d (language: %s)... Ctrl-C to quit.\n", env.pid, u->name);
-		tool_flush();
-		for (bool last = false; !last && !tool_stdout_gone();) {
-			last = ulang_wait(env.interval);
-			if (report(o, c) < 0)
-				rc = 1;
-			tool_flush();
-		}
+		rc = ulang_loop(o, env.interval, report);
 	}
 	obj_close(o);
 	locs_free(locs, n);
