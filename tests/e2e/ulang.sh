@@ -1,8 +1,8 @@
 #!/bin/sh
 # ucalls, uobjnew and ustat (bcc's tools/lib language tools) end to end.
 # needs: Debian's python3 (/usr/bin/python3.11, built --with-dtrace: its
-# python:function__entry/gc__start USDT probes); without it the python
-# checks are named skips.  The C and syscall paths need no runtime.
+# python:function__entry/gc__start USDT probes) and ruby (libruby3.1's
+# ruby:object__create); without them those checks are named skips.  The C and syscall paths need no runtime.
 # Ground truth is what the helpers do after the go signal:
 #   python: N calls of ul_unique_fn made from C (map(): python 3.11 fires
 #           function__entry on its tracing path only, which ucalls opens
@@ -129,6 +129,32 @@ if [ -x "$PY" ] && $CB tplist -l "$PY" 2> /dev/null | grep -q "python:function__
 	fi
 else
 	echo "ok - $T: python checks # SKIP no $PY with USDT probes (Debian's python3 is built --with-dtrace)"
+fi
+
+# ruby (Debian's libruby is built with its USDT probes): M objects of
+# a uniquely named class made after the go signal
+M=55
+cat > "$W/ul.rb" << 'RBEOF'
+class UlUniqueK; end
+Signal.trap("USR1") { $go = true }
+$stdout.puts "ready"; $stdout.flush
+sleep 0.05 until $go
+ARGV[0].to_i.times { UlUniqueK.new }
+$stdout.puts "done"; $stdout.flush
+sleep 60
+RBEOF
+RB=$(command -v ruby || true)
+LIBRB=$([ -n "$RB" ] && ldd "$RB" 2> /dev/null | awk '/libruby/ { print $3 }')
+if [ -n "$LIBRB" ] && $CB tplist -l "$LIBRB" 2> /dev/null | grep -q "ruby:object__create"; then
+	trace rbobj "$RB" "$W/ul.rb" "$M" -- rubyobjnew @PID@
+	got=$(awk '$1 == "UlUniqueK" { print $2, $3 }' "$W/rbobj.out")
+	if [ "$rc" = 0 ] && [ "$got" = "$M 0" ] && grep -q "(language: ruby)" "$W/rbobj.out"; then
+		ok "rubyobjnew: $M UlUniqueK objects (ruby's object__create has no size: 0 bytes, as bcc)"
+	else
+		notok "rubyobjnew: rc $rc, '$got' (want $M 0): $(head -c 400 "$W/rbobj.out" "$W/rbobj.err")"
+	fi
+else
+	echo "ok - $T: ruby checks # SKIP no ruby with USDT probes (apt-get install ruby)"
 fi
 
 trace sys "$W/cbx_ulang" "$K" "$S" -- ucalls -l none -S @PID@
