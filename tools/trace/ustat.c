@@ -28,7 +28,7 @@
 #include "tools/common/common.h"
 #include "ulang.h"
 
-static const char cats[] = "method gc objnew cload excp thread"; /* the columns' order */
+static const char cats[][7] = { "method", "gc", "objnew", "cload", "excp", "thread" }; /* the columns' order */
 
 static const struct opt opts[] = {
 	{ 'l', "language", "LANGUAGE", "language to trace (default: all languages)" },
@@ -59,16 +59,12 @@ static int parse(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'l': env.lang = arg; break;
 	case 'C': env.noclear = true; break;
-	case 'S': {
-		const char *p = strstr(cats, arg);
-
-		if (!*arg || !p || (p > cats && p[-1] != ' ') || (p[strlen(arg)] && p[strlen(arg)] != ' '))
+	case 'S':
+		for (env.sort = 6; env.sort && strcmp(arg, cats[env.sort - 1]); env.sort--)
+			;
+		if (!env.sort)
 			opt_usage_error(&help, "argument -S/--sort: invalid choice: '%s' (choose from cload, excp, gc, method, objnew, thread)", arg);
-		env.sort = 1;
-		for (; p > cats; p--)
-			env.sort += p[-1] == ' ';
 		break;
-	}
 	case 'r': env.maxrows = opt_num(&help, "maxrows", arg, 0, 1L << 30); break;
 	case 'd': env.debug = true; break;
 	case 0:
