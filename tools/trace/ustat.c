@@ -272,7 +272,7 @@ static int iteration(void)
 
 		for (int c = 0; c < 6; c++)
 			v[2 + c].u = t[i].n[c] / (uint64_t)env.interval;
-		if ((long)i < env.maxrows)
+		if ((long)i < env.maxrows || !i) /* bcc stops after the row that reaches it */
 			out_row(&table, v);
 	}
 	if (out_doc_end() < 0)
