@@ -66,106 +66,57 @@ enum { M_COUNTS, M_ENTRY, M_SYS, M_SYSENTRY };
 /* the key: pid_tgid (the entry map's), then class and method (the counts map's) */
 enum { STR = 80, KEY = 8 + 2 * STR };
 
-static void emit_delete(struct gen *g, int map, int key)
+/* One program for a method probe (key: class and method) or a
+ * raw_syscalls tracepoint (key: the syscall number; sys_exit has it
+ * too): entry counts, or (-L) notes the time by thread and key; return
+ * (-L) adds the time since. */
+static int gen_prog(struct obj *o, const struct ulang *u, const struct loc *l, bool ret)
 {
-	struct emit *e = gen_emit(g);
-
-	emit_ldmap(e, R1, map);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, key);
-	emit_call(e, BPF_FUNC_map_delete_elem);
-}
-
-/* val.calls = 1, val.ns = now - *(R0 + off) */
-static void emit_elapsed(struct gen *g, int val, int off)
-{
-	struct emit *e = gen_emit(g);
-
-	emit_ldx(e, 8, R1, R0, (int16_t)off);
-	emit_stx(e, 8, R10, (int16_t)(val + 8), R1);
-	emit_call(e, BPF_FUNC_ktime_get_ns);
-	emit_ldx(e, 8, R1, R10, (int16_t)(val + 8));
-	emit_alu(e, BPF_SUB, R0, R1);
-	emit_stx(e, 8, R10, (int16_t)(val + 8), R0);
-	emit_st(e, 8, R10, (int16_t)val, 1);
-}
-
-/* entry: count, or (-L) note the time; return (-L): add the time */
-static int gen_method(struct obj *o, const struct ulang *u, const struct loc *l, bool ret)
-{
+	bool sys = !l->user;
+	int pid = sys ? 0 : env.pid, counts = sys ? M_SYS : M_COUNTS;
 	struct gen *g = ulang_gen(l, env.pid);
 	struct emit *e = gen_emit(g);
 	int out = gen_begin(g), key = gen_stack(g, KEY), val = gen_stack(g, 16), err = 0;
+	struct ctype t;
 
-	ulang_zero(g, key, KEY);
-	if (u->cls)
-		err = ulang_str(g, u->cls, u->counted, key + 8, STR);
-	if (!err)
-		err = ulang_str(g, u->meth, u->counted, key + 8 + STR, STR);
-	if (err) {
+	if (sys) {
+		err = gen_value(g, "args->id", 0, &t);
+		emit_stx(e, 8, R10, (int16_t)(key + 8), R0);
+	} else {
+		ulang_zero(g, key, KEY);
+		if (u->cls)
+			err = ulang_str(g, u->cls, u->counted, key + 8, STR);
+		if (!err)
+			err = ulang_str(g, u->meth, u->counted, key + 8 + STR, STR);
+	}
+	if (err < 0) {
 		tool_err(tool_applet, "%s: %s", l->name, err_msg());
 		gen_free(g);
 		return 1;
 	}
-	if (!env.latency) {
-		emit_st(e, 8, R10, (int16_t)val, 1);
-		emit_st(e, 8, R10, (int16_t)(val + 8), 0);
-		ulang_add(g, M_COUNTS, key + 8, val);
-	} else {
+	if (env.latency) {
 		emit_stx(e, 8, R10, (int16_t)key, R8);
 		if (!ret) {
 			emit_call(e, BPF_FUNC_ktime_get_ns);
 			emit_stx(e, 8, R10, (int16_t)val, R0);
-			emit_map_update(e, M_ENTRY, key, val, BPF_ANY);
-		} else {
-			gen_lookup(g, M_ENTRY, key, out);
-			emit_elapsed(g, val, 0);
-			emit_delete(g, M_ENTRY, key);
-			ulang_add(g, M_COUNTS, key + 8, val);
+			emit_map_update(e, counts + 1, key, val, BPF_ANY);
+			return ulang_prog(o, l, g, out, pid);
 		}
-	}
-	return ulang_prog(o, l, g, out, env.pid);
-}
-
-/* raw_syscalls: sys_enter counts by number, or (-L) notes time and
- * number by thread; sys_exit (-L) adds the time to the number's */
-static int gen_syscall(struct obj *o, const struct loc *l, bool ret)
-{
-	struct gen *g = ulang_gen(l, env.pid);
-	struct emit *e = gen_emit(g);
-	int out = gen_begin(g), key = gen_stack(g, 8), val = gen_stack(g, 16);
-	struct ctype t;
-
-	if (!ret) {
-		if (gen_value(g, "args->id", 0, &t) < 0) {
-			tool_err(tool_applet, "raw_syscalls:sys_enter: %s", err_msg());
-			gen_free(g);
-			return 1;
-		}
+		/* val = {1, now - the entry's time}, the entry deleted */
+		gen_lookup(g, counts + 1, key, out);
+		emit_ldx(e, 8, R9, R0, 0);
+		emit_call(e, BPF_FUNC_ktime_get_ns);
+		emit_alu(e, BPF_SUB, R0, R9);
 		emit_stx(e, 8, R10, (int16_t)(val + 8), R0);
-		emit_stx(e, 8, R10, (int16_t)key, R0);
-		if (!env.latency) {
-			emit_st(e, 8, R10, (int16_t)val, 1);
-			emit_st(e, 8, R10, (int16_t)(val + 8), 0);
-			ulang_add(g, M_SYS, key, val);
-		} else {
-			emit_stx(e, 8, R10, (int16_t)key, R8);
-			emit_call(e, BPF_FUNC_ktime_get_ns);
-			emit_stx(e, 8, R10, (int16_t)val, R0);
-			emit_map_update(e, M_SYSENTRY, key, val, BPF_ANY);
-		}
-	} else {
-		int id = gen_stack(g, 8);
-
-		emit_stx(e, 8, R10, (int16_t)key, R8);
-		gen_lookup(g, M_SYSENTRY, key, out);
-		emit_ldx(e, 8, R1, R0, 8);
-		emit_stx(e, 8, R10, (int16_t)id, R1);
-		emit_elapsed(g, val, 0);
-		emit_delete(g, M_SYSENTRY, key);
-		ulang_add(g, M_SYS, id, val);
-	}
-	return ulang_prog(o, l, g, out, 0);
+		emit_ldmap(e, R1, counts + 1);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_delete_elem);
+	} else
+		emit_st(e, 8, R10, (int16_t)(val + 8), 0);
+	emit_st(e, 8, R10, (int16_t)val, 1);
+	ulang_add(g, counts, key + 8, val);
+	return ulang_prog(o, l, g, out, pid);
 }
 
 static void fill(union out_val *v, const struct ulang_row *r)
@@ -272,10 +223,9 @@ int ucalls_main(int argc, char **argv)
 	obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, 2 * STR, 16, MAX_ENTRIES, 0);
 	obj_new_map(o, "entry", BPF_MAP_TYPE_HASH, KEY, 8, MAX_ENTRIES, 0);
 	obj_new_map(o, "syscounts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
-	obj_new_map(o, "sysentry", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
+	obj_new_map(o, "sysentry", BPF_MAP_TYPE_HASH, 16, 8, MAX_ENTRIES, 0);
 	for (int i = 0; i < n && !rc; i++)
-		rc = locs[i].user ? gen_method(o, u, &locs[i], i >= nentry)
-				  : gen_syscall(o, &locs[i], strstr(locs[i].name, "exit") != NULL);
+		rc = gen_prog(o, u, &locs[i], locs[i].user ? i >= nentry : strstr(locs[i].name, "exit") != NULL);
 	if (u && !rc)
 		rc = ulang_gate(o, u, env.pid);
 	if (!(rc = build_finish(o, rc, tool_applet, "the probes", &attached))) {
