@@ -116,11 +116,8 @@ static size_t find_targets(struct target **out)
 		if (pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if (read_line(path, comm, sizeof(comm)) < 0)
 			continue;
-		len = read(fd, comm, sizeof(comm) - 1);
-		close(fd);
-		comm[len > 0 ? strcspn(comm, "\n") : 0] = 0;
 		for (u = ulangs; u->stat; u++)
 			if ((!env.lang || !strcmp(env.lang, u->name)) && comm_is(comm, u->comm))
 				break;
@@ -226,8 +223,7 @@ static int iteration(void)
 	struct loc *locs = NULL;
 	struct obj *o = obj_new(tool_applet);
 	int nl = 0, rc, attached;
-	char hms[16], load[128] = "";
-	FILE *f;
+	char hms[16], load[128];
 
 	obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, 8, 16, MAX_ENTRIES, 0);
 	rc = attach(o, t, nt, &locs, &nl);
@@ -259,12 +255,9 @@ static int iteration(void)
 	}
 	out_doc_begin();
 	out_text(env.noclear ? "\n" : "\033[H\033[2J");
-	if ((f = fopen("/proc/loadavg", "re"))) {
-		if (!fgets(load, sizeof(load), f))
-			load[0] = 0;
-		fclose(f);
-	}
-	out_text("%-8s loadavg: %s\n", tool_hms(hms, sizeof(hms)), load);
+	if (read_line("/proc/loadavg", load, sizeof(load)) < 0)
+		load[0] = 0;
+	out_text("%-8s loadavg: %s%s\n", tool_hms(hms, sizeof(hms)), load, load[0] ? "\n" : "");
 	out_header(&table);
 	qsort(t, nt, sizeof(*t), by_sort);
 	for (size_t i = 0; i < nt; i++) {
