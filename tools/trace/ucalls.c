@@ -178,7 +178,6 @@ static int report(struct obj *o)
 
 int ucalls_main(int argc, char **argv)
 {
-	struct resolve_opts ro = { .tool = tool_applet, .fields = true };
 	const struct ulang *u;
 	struct loc *locs = NULL;
 	struct obj *o;
@@ -202,22 +201,11 @@ int ucalls_main(int argc, char **argv)
 	nentry = n;
 	if (u && env.latency && ulang_usdt(env.pid, u->ret, &locs, &n) < 0)
 		rc = 1;
-	for (int i = 0; env.syscalls && i < 1 + env.latency; i++) {
-		struct spec s;
-		struct loc *l;
-		int nl, errpos;
-
-		if (spec_parse_trace(i ? "t:raw_syscalls:sys_exit" : "t:raw_syscalls:sys_enter", &s, &errpos) < 0 ||
-		    probe_resolve(&s, &ro, false, &l, &nl) < 0) {
+	for (int i = 0; env.syscalls && i < 1 + env.latency; i++)
+		if (ulang_resolve(i ? "t:raw_syscalls:sys_exit" : "t:raw_syscalls:sys_enter", 0, &locs, &n) < 0) {
 			tool_err(tool_applet, "raw_syscalls: %s", err_msg());
 			return 1;
 		}
-		spec_free(&s);
-		locs = xrealloc(locs, (size_t)(n + nl) * sizeof(*locs));
-		memcpy(locs + n, l, (size_t)nl * sizeof(*l));
-		n += nl;
-		free(l);
-	}
 	tool_signals();
 	o = obj_new(tool_applet);
 	obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, 2 * STR, 16, MAX_ENTRIES, 0);

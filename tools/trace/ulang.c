@@ -101,10 +101,28 @@ const struct ulang *ulang_pick(const struct tool_help *h, const char *arg, const
 	return NULL;
 }
 
+int ulang_resolve(const char *text, int pid, struct loc **locs, int *n)
+{
+	struct resolve_opts ro = { .tool = tool_applet, .pid = pid, .fields = true };
+	struct loc *l;
+	struct spec s;
+	int nl, errpos, rc;
+
+	if (spec_parse_trace(text, &s, &errpos) < 0)
+		return -1;
+	if ((rc = probe_resolve(&s, &ro, false, &l, &nl)) == 0) {
+		*locs = xrealloc(*locs, (size_t)(*n + nl) * sizeof(**locs));
+		memcpy(*locs + *n, l, (size_t)nl * sizeof(*l));
+		*n += nl;
+		free(l);
+	}
+	spec_free(&s);
+	return rc;
+}
+
 int ulang_usdt(int pid, const char *name, struct loc **locs, int *n)
 {
 	char path[64], line[PATH_MAX + 128], text[PATH_MAX + 160], last[PATH_MAX] = "";
-	struct resolve_opts ro = { .tool = tool_applet, .pid = pid };
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
@@ -112,9 +130,6 @@ int ulang_usdt(int pid, const char *name, struct loc **locs, int *n)
 		return err_sys(errno, "cannot read %s (is process %d running?)", path, pid);
 	while (fgets(line, sizeof(line), f)) {
 		char *p = strchr(line, '/');
-		struct loc *l;
-		struct spec s;
-		int nl, errpos;
 
 		if (!p)
 			continue;
@@ -124,15 +139,7 @@ int ulang_usdt(int pid, const char *name, struct loc **locs, int *n)
 			continue;
 		strcpy(last, p);
 		snprintf(text, sizeof(text), "u:%s:%s", p, name);
-		if (spec_parse_trace(text, &s, &errpos) < 0)
-			continue;
-		if (probe_resolve(&s, &ro, false, &l, &nl) == 0) {
-			*locs = xrealloc(*locs, (size_t)(*n + nl) * sizeof(**locs));
-			memcpy(*locs + *n, l, (size_t)nl * sizeof(*l));
-			*n += nl;
-			free(l);
-		}
-		spec_free(&s);
+		ulang_resolve(text, pid, locs, n);
 	}
 	fclose(f);
 	err_clear();

@@ -34,6 +34,11 @@ extern const struct ulang ulangs[];
 const struct ulang *ulang_pick(const struct tool_help *h, const char *arg, const char *suffix, const char *choices,
 			       int pid, const char **name);
 
+/* The sites of trace-syntax probe text ("t:raw_syscalls:sys_enter",
+ * "p:c:malloc") in process pid (0: any), appended to *locs (n: their
+ * count).  0, or -1 with the message set (err_msg). */
+int ulang_resolve(const char *text, int pid, struct loc **locs, int *n);
+
 /* Every site of USDT probe name in the files process pid maps,
  * appended to *locs (n: their count).  0, or -errno. */
 int ulang_usdt(int pid, const char *name, struct loc **locs, int *n);

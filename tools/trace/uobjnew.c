@@ -171,15 +171,10 @@ int uobjnew_main(int argc, char **argv)
 	c_lang = u->name[0] == 'c';
 	which = u->name[0] == 'j' ? 0 : u->name[0] == 'r' ? 1 : 2;
 	if (c_lang) {
-		struct resolve_opts ro = { .tool = tool_applet, .pid = env.pid };
-		struct spec s;
-		int errpos;
-
-		if (spec_parse_trace("p:c:malloc", &s, &errpos) < 0 || probe_resolve(&s, &ro, false, &locs, &n) < 0) {
+		if (ulang_resolve("p:c:malloc", env.pid, &locs, &n) < 0) {
 			tool_err(tool_applet, "libc's malloc in process %d: %s", env.pid, err_msg());
 			return 1;
 		}
-		spec_free(&s);
 	} else
 		for (int i = 0; i < 4 && probes[which][i]; i++)
 			if (ulang_need(env.pid, probes[which][i], u->name, &locs, &n))
