@@ -171,6 +171,9 @@ probe_args() {
 	bpftrace) echo '-e tracepoint:syscalls:sys_enter_getppid{@=count();}' ;; # no blank: split as one word
 	systrace) echo -s ;;
 	uthreads) echo $$ ;; # the threads this shell starts (a pid is required)
+	# the language tools need a pid: this shell's syscalls, its mallocs
+	ucalls | javacalls | perlcalls | phpcalls | pythoncalls | rubycalls | tclcalls) echo "-l none -S $$" ;;
+	uobjnew | cobjnew | javaobjnew | rubyobjnew | tclobjnew) echo "-l c $$" ;;
 	esac
 }
 # javagc traces a JVM's libjvm.so (-p PID is required): tests/e2e/javagc.sh
