@@ -20,7 +20,9 @@
 #include "lib/util.h"
 #include "obj_int.h"
 
-static bool needs_kernel_btf(const struct obj *o)
+/* Kernel BTF for something else than CO-RE: tp_btf/fentry/iter targets,
+ * ksyms. */
+static bool needs_kernel_btf_ids(const struct obj *o)
 {
 	for (size_t i = 0; i < o->nr_progs; i++)
 		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]))
@@ -28,7 +30,12 @@ static bool needs_kernel_btf(const struct obj *o)
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
 			return true;
-	return core_needed(o);
+	return false;
+}
+
+static bool needs_kernel_btf(const struct obj *o)
+{
+	return needs_kernel_btf_ids(o) || core_needed(o);
 }
 
 /* Only for tp_btf targets (no ksym, no fentry, fexit or iterator) and,
@@ -728,14 +735,8 @@ static bool kernel_core_wanted(const struct obj *o, const struct obj_opts *opts)
 	char vmlinux[300];
 
 	if ((opts && opts->btf_path) || o->kbtf_loaded || !o->btf || o->ext.core_rec_size != sizeof(struct core_relo) ||
-	    probe_disabled("kernel_core"))
+	    probe_disabled("kernel_core") || needs_kernel_btf_ids(o))
 		return false;
-	for (size_t i = 0; i < o->nr_progs; i++)
-		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]))
-			return false;
-	for (size_t i = 0; i < o->nr_exts; i++)
-		if (!o->exts[i].is_kconfig)
-			return false;
 	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", kbtf_sysfs_dir());
 	return core_needed(o) && !strcmp(kbtf_sysfs_dir(), "/sys/kernel/btf") && !access(vmlinux, R_OK);
 }
