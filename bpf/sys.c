@@ -222,6 +222,12 @@ static unsigned prog_attr(union bpf_attr *a, const struct bpf_prog_spec *s)
 		a->attach_btf_obj_fd = (uint32_t)s->attach_btf_obj_fd;
 		size = maxu(size, OFFEND(attach_btf_obj_fd));
 	}
+	if (s->core_relo_cnt) {
+		a->core_relos = U64(s->core_relos);
+		a->core_relo_cnt = s->core_relo_cnt;
+		a->core_relo_rec_size = sizeof(struct bpf_core_relo);
+		size = maxu(size, OFFEND(core_relo_rec_size));
+	}
 	if (s->fd_array) {
 		a->fd_array = U64(s->fd_array);
 		size = maxu(size, OFFEND(fd_array));
@@ -281,7 +287,7 @@ int bpf_prog_load(const struct bpf_prog_spec *s, char **log)
 		fd = load_retry(&u, size);
 		if (fd >= 0)
 			return fd;
-		if (!log && fd != -EACCES && fd != -EINVAL)
+		if (s->no_log || (!log && fd != -EACCES && fd != -EINVAL))
 			goto fail;
 		/* about this process, not the program: a log would only show
 		 * the verifier's success and cost a second verification */

@@ -5,6 +5,7 @@
 #define COREBOX_BPF_SYS_H
 
 #include <linux/bpf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,8 +58,14 @@ struct bpf_prog_spec {
 	const void *line_info;
 	uint32_t line_info_rec_size, line_info_cnt;
 	const int *fd_array;
+	/* CO-RE records (struct bpf_core_relo, 16 bytes each) the kernel
+	 * applies itself (5.17+); it reads them only with func_info */
+	const void *core_relos;
+	uint32_t core_relo_cnt;
 	uint32_t log_level;     /* 0: log only on failure; else log from the
 				 * first attempt and return it even on success */
+	bool no_log;            /* a failure returns at once: no second
+				 * verification for a log */
 };
 /* Load a program.  On failure (other than EAGAIN, retried) it loads again
  * with log_level 1, growing the buffer on ENOSPC, and returns the

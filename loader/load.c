@@ -20,7 +20,9 @@
 #include "lib/util.h"
 #include "obj_int.h"
 
-static bool needs_kernel_btf(const struct obj *o)
+/* Kernel BTF for something else than CO-RE: tp_btf/fentry/iter targets,
+ * ksyms. */
+static bool needs_kernel_btf_ids(const struct obj *o)
 {
 	for (size_t i = 0; i < o->nr_progs; i++)
 		if (o->progs[i].autoload && prog_needs_kernel_btf(&o->progs[i]))
@@ -28,7 +30,12 @@ static bool needs_kernel_btf(const struct obj *o)
 	for (size_t i = 0; i < o->nr_exts; i++)
 		if (!o->exts[i].is_kconfig)
 			return true;
-	return core_needed(o);
+	return false;
+}
+
+static bool needs_kernel_btf(const struct obj *o)
+{
+	return needs_kernel_btf_ids(o) || core_needed(o);
 }
 
 /* Only for tp_btf targets (no ksym, no fentry, fexit or iterator) and,
@@ -447,7 +454,8 @@ static void choose_uprobe_kind(struct prog *p)
 		p->expected_attach_type = CB_BPF_TRACE_UPROBE_MULTI;
 }
 
-static int load_prog(struct obj *o, struct prog *p)
+/* What load_prog and load_prog_kernel_core give the kernel for p. */
+static struct bpf_prog_spec prog_spec(struct obj *o, struct prog *p)
 {
 	struct bpf_prog_spec s;
 
@@ -463,15 +471,6 @@ static int load_prog(struct obj *o, struct prog *p)
 		.flags = p->sleepable ? BPF_F_SLEEPABLE : 0,
 		.attach_btf_id = p->attach_btf_id,
 	};
-	char *log = NULL, tail[2048];
-	bool callbacks = needs_func_info(p);
-	int fd;
-
-	if (callbacks && (o->btf_fd < 0 || o->btf_no_func_info || !p->nr_func_info))
-		return err_set(ENOTSUP,
-			       "program %s (%s) passes a callback to a helper (bpf_loop and the like), which the kernel"
-			       " verifies only with BTF function info, but %s",
-			       p->name, p->sec_name, o->btf_note[0] ? o->btf_note : "the object has no function info");
 	if (o->btf_fd >= 0 && p->nr_func_info && !o->btf_no_func_info) {
 		s.prog_btf_fd = o->btf_fd;
 		s.func_info = p->func_info;
@@ -483,6 +482,64 @@ static int load_prog(struct obj *o, struct prog *p)
 	}
 	if (p->attach_btf_obj_fd > 0)
 		s.attach_btf_obj_fd = p->attach_btf_obj_fd;
+	return s;
+}
+
+/* The kernel holds the code now: the relocated copy (hundreds of bytes
+ * per program, hundreds of programs for a wildcard) goes, but for
+ * uprobe_multi candidates, which attach compares code between. */
+static void prog_loaded(struct prog *p, int fd)
+{
+	p->fd = fd;
+	if (!p->uprobe_multi) {
+		free(p->insns);
+		free(p->segs);
+		p->insns = NULL;
+		p->segs = NULL;
+		p->cap = p->nr_segs = 0;
+	}
+	free(p->core_relos);
+	p->core_relos = NULL;
+	p->nr_core_relos = 0;
+}
+
+/* p with its CO-RE records for the kernel to apply (kernel_core_wanted),
+ * once, with no log: true when loaded; false sends the caller back to the
+ * loader's own CO-RE (load_prog then retries and explains). */
+static bool load_prog_kernel_core(struct obj *o, struct prog *p)
+{
+	struct bpf_prog_spec s = prog_spec(o, p);
+	int fd;
+
+	if (!s.func_info_cnt || p->uprobe_multi)
+		return false;
+	s.core_relos = p->core_relos;
+	s.core_relo_cnt = p->nr_core_relos;
+	s.no_log = true;
+	fd = bpf_prog_load(&s, NULL);
+	if (fd < 0) {
+		if (o->verbose)
+			fprintf(stderr, "%s: program %s: kernel-side CO-RE refused (%s), the loader relocates\n", o->name,
+				p->name, err_msg());
+		err_clear();
+		return false;
+	}
+	prog_loaded(p, fd);
+	return true;
+}
+
+static int load_prog(struct obj *o, struct prog *p)
+{
+	struct bpf_prog_spec s = prog_spec(o, p);
+	char *log = NULL, tail[2048];
+	bool callbacks = needs_func_info(p);
+	int fd;
+
+	if (callbacks && (o->btf_fd < 0 || o->btf_no_func_info || !p->nr_func_info))
+		return err_set(ENOTSUP,
+			       "program %s (%s) passes a callback to a helper (bpf_loop and the like), which the kernel"
+			       " verifies only with BTF function info, but %s",
+			       p->name, p->sec_name, o->btf_note[0] ? o->btf_note : "the object has no function info");
 	fd = bpf_prog_load(&s, &log);
 	if (fd < 0 && s.prog_btf_fd && !callbacks) {
 		/* a kernel that dislikes our func/line info: try without */
@@ -542,17 +599,7 @@ static int load_prog(struct obj *o, struct prog *p)
 		return fd;
 	}
 	free(log);
-	p->fd = fd;
-	/* The kernel holds the code now: the relocated copy (hundreds of
-	 * bytes per program, hundreds of programs for a wildcard) goes, but
-	 * for uprobe_multi candidates, which attach compares code between. */
-	if (!p->uprobe_multi) {
-		free(p->insns);
-		free(p->segs);
-		p->insns = NULL;
-		p->segs = NULL;
-		p->cap = p->nr_segs = 0;
-	}
+	prog_loaded(p, fd);
 	return 0;
 }
 
@@ -670,6 +717,68 @@ static int open_kernel_btf(struct obj *o, const struct obj_opts *opts)
 	return err;
 }
 
+/* Kernel-side CO-RE (5.17+): given the program's BTF and its CO-RE
+ * records, the kernel relocates the code itself against its own BTF,
+ * with its own index of the types (candidates cached across loads), so
+ * the loader need not map and walk vmlinux's 5 MB of BTF: the largest
+ * part of a small tool's start (1.1-2.4 ms of ~5).  Only when the
+ * running kernel's BTF is the target and CO-RE is all it is needed for
+ * (no tp_btf/fentry targets, no ksyms); --btf, $COREBOX_SYSFS_BTF and
+ * COREBOX_DISABLE=kernel_core keep the loader's own CO-RE.  The kernel
+ * reads the records only along with func_info (check_core_relo runs in
+ * check_btf_info), so a program without it never gets them; a kernel
+ * that refuses a program so loaded (older than 5.17, a record it cannot
+ * apply, a verifier error) sends the loader back to its own CO-RE for
+ * that program and the rest, whose messages name what failed. */
+static bool kernel_core_wanted(const struct obj *o, const struct obj_opts *opts)
+{
+	char vmlinux[300];
+
+	if ((opts && opts->btf_path) || o->kbtf_loaded || !o->btf || o->ext.core_rec_size != sizeof(struct core_relo) ||
+	    probe_disabled("kernel_core") || needs_kernel_btf_ids(o))
+		return false;
+	snprintf(vmlinux, sizeof(vmlinux), "%s/vmlinux", kbtf_sysfs_dir());
+	return core_needed(o) && !strcmp(kbtf_sysfs_dir(), "/sys/kernel/btf") && !access(vmlinux, R_OK);
+}
+
+static int open_kernel_btf(struct obj *o, const struct obj_opts *opts);
+
+/* The kernel BTF, when the object needs it, else the ways on without. */
+static int kernel_btf_for_load(struct obj *o, const struct obj_opts *opts)
+{
+	uint64_t t0 = now_ns();
+	int err;
+
+	if (!needs_kernel_btf(o) || o->kbtf_loaded)
+		return 0;
+	if ((err = open_kernel_btf(o, opts)) < 0) {
+		if (err != -ENOENT || (opts && opts->btf_path) || (err = without_kernel_btf(o)) < 0)
+			return err;
+	} else if (o->verbose)
+		fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open and find the names needed\n", o->name,
+			o->kbtf.path, (double)(now_ns() - t0) / 1e6);
+	return 0;
+}
+
+/* The loader's own CO-RE on every code section (back from kernel_core
+ * too: the kernel BTF opened then). */
+static int core_here(struct obj *o, const struct obj_opts *opts)
+{
+	uint64_t t0;
+	int err;
+
+	if (o->kernel_core) {
+		o->kernel_core = false;
+		if ((err = kernel_btf_for_load(o, opts)) < 0)
+			return err;
+	}
+	t0 = now_ns();
+	err = relocate_core(o);
+	if (!err && o->verbose)
+		fprintf(stderr, "%s: CO-RE relocations: %.2f ms\n", o->name, (double)(now_ns() - t0) / 1e6);
+	return err;
+}
+
 static int load(struct obj *o, const struct obj_opts *opts);
 
 int obj_load(struct obj *o, const struct obj_opts *opts)
@@ -690,31 +799,24 @@ static int load(struct obj *o, const struct obj_opts *opts)
 	int err = 0;
 
 	o->verbose = opts ? opts->verbose : 0;
-	if (needs_kernel_btf(o)) {
-		uint64_t t0 = now_ns();
-
-		if ((err = open_kernel_btf(o, opts)) < 0) {
-			if (err != -ENOENT || (opts && opts->btf_path) || (err = without_kernel_btf(o)) < 0)
-				return err;
-		} else if (o->verbose)
-			fprintf(stderr, "%s: kernel BTF %s: %.2f ms to open and find the names needed\n", o->name,
-				o->kbtf.path, (double)(now_ns() - t0) / 1e6);
-	}
+	o->kernel_core = kernel_core_wanted(o, opts);
+	if (!o->kernel_core)
+		err = kernel_btf_for_load(o, opts);
 	for (size_t i = 0; i < o->nr_progs && !err; i++)
 		if (o->progs[i].autoload)
 			err = prog_resolve_btf_target(o, &o->progs[i]);
 	if (!err)
 		err = externs_resolve(o);
-	if (!err) {
-		uint64_t t0 = now_ns();
-
-		err = relocate_core(o);
-		if (!err && o->verbose)
-			fprintf(stderr, "%s: CO-RE relocations: %.2f ms\n", o->name, (double)(now_ns() - t0) / 1e6);
-	}
+	if (!err && !o->kernel_core)
+		err = core_here(o, opts);
 	if (err)
 		return err_prefix(err, "%s", o->name);
 	load_prog_btf(o);
+	/* no program BTF, or no FUNC in it: no func_info to carry the records */
+	if (o->kernel_core && (o->btf_fd < 0 || o->btf_no_func_info) && (err = core_here(o, opts)) < 0)
+		return err_prefix(err, "%s", o->name);
+	if (o->kernel_core && o->verbose)
+		fprintf(stderr, "%s: CO-RE relocations: applied by the kernel\n", o->name);
 	if ((err = maps_create(o)) < 0)
 		goto fail;
 	{
@@ -726,7 +828,16 @@ static int load(struct obj *o, const struct obj_opts *opts)
 			if (!p->autoload)
 				continue;
 			tried++;
-			if ((err = relocate_prog(o, p)) < 0 || (err = load_prog(o, p)) < 0) {
+			err = relocate_prog(o, p);
+			if (!err && p->nr_core_relos) {
+				if (load_prog_kernel_core(o, p))
+					continue;
+				/* refused: the loader's own CO-RE, which names what failed */
+				if ((err = core_here(o, opts)) < 0)
+					goto fail;
+				err = relocate_prog(o, p);
+			}
+			if (err < 0 || (err = load_prog(o, p)) < 0) {
 				if (!opts || !opts->keep_going)
 					goto fail;
 				/* keep going: this one stays unloaded */

@@ -25,6 +25,7 @@ void obj_close(struct obj *o)
 		free(p->segs);
 		free(p->func_info);
 		free(p->line_info);
+		free(p->core_relos);
 		free(p->extra_fds);
 		free(p->label);
 		free(p->load_err);

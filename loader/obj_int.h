@@ -69,6 +69,8 @@ struct prog {
 	size_t nr_segs;
 	void *func_info, *line_info;
 	uint32_t nr_func_info, nr_line_info;
+	void *core_relos;        /* its CO-RE records, for the kernel to apply (obj.kernel_core) */
+	uint32_t nr_core_relos;
 	int fd;
 	/* attach state */
 	int link_fd, perf_fd;
@@ -153,6 +155,7 @@ struct obj {
 	int btf_fd;
 	bool btf_no_func_info;    /* BTF loaded, but the kernel knows no FUNC kinds */
 	char btf_note[160];       /* why programs load without BTF func_info, if they do */
+	bool kernel_core;         /* the kernel applies the CO-RE records (load.c) */
 	bool loaded;
 	int verbose;
 	void *gen;                /* generated object (gen.c): its symbol table */

@@ -374,9 +374,11 @@ static int reloc_ldimm64(struct obj *o, struct prog *p, size_t i, const Elf64_Sy
 	return 0;
 }
 
-/* Copy the records of section sec_name that fall in each segment. */
+/* Copy the records of section sec_name that fall in each segment, their
+ * offsets (bytes in the section) made the final code's: instructions
+ * for func_info and line_info, bytes (unit 8) for CO-RE records. */
 static void *rebase_info(const struct prog *p, const struct obj *o, const struct btf_ext_sec *secs,
-			 uint32_t nsecs, uint32_t rec_size, uint32_t *count)
+			 uint32_t nsecs, uint32_t rec_size, uint32_t unit, uint32_t *count)
 {
 	uint8_t *out = NULL;
 	uint32_t n = 0;
@@ -397,7 +399,7 @@ static void *rebase_info(const struct prog *p, const struct obj *o, const struct
 					continue;
 				out = xrealloc(out, (size_t)(n + 1) * rec_size);
 				memcpy(out + (size_t)n * rec_size, rec, rec_size);
-				off = (uint32_t)(g->start + off / 8 - g->sec_start);
+				off = (uint32_t)(g->start + off / 8 - g->sec_start) * unit;
 				memcpy(out + (size_t)n * rec_size, &off, 4);
 				n++;
 			}
@@ -479,9 +481,9 @@ int relocate_prog(struct obj *o, struct prog *p)
 	if (o->has_ext && o->btf_fd >= 0) {
 		free(p->func_info);
 		free(p->line_info);
-		p->func_info = rebase_info(p, o, o->ext.func, o->ext.nr_func, o->ext.func_rec_size,
+		p->func_info = rebase_info(p, o, o->ext.func, o->ext.nr_func, o->ext.func_rec_size, 1,
 					   &p->nr_func_info);
-		p->line_info = rebase_info(p, o, o->ext.line, o->ext.nr_line, o->ext.line_rec_size,
+		p->line_info = rebase_info(p, o, o->ext.line, o->ext.nr_line, o->ext.line_rec_size, 1,
 					   &p->nr_line_info);
 		/* the kernel wants func_info for instruction 0 */
 		if (p->nr_func_info && *(uint32_t *)p->func_info != 0) {
@@ -490,5 +492,11 @@ int relocate_prog(struct obj *o, struct prog *p)
 			p->nr_func_info = 0;
 		}
 	}
+	free(p->core_relos);
+	p->core_relos = NULL;
+	p->nr_core_relos = 0;
+	if (o->kernel_core) /* (load.c checked the record size: the kernel's 16 bytes) */
+		p->core_relos = rebase_info(p, o, o->ext.core, o->ext.nr_core, o->ext.core_rec_size, 8,
+					    &p->nr_core_relos);
 	return 0;
 }

@@ -98,6 +98,9 @@ median_line() {
 # every 0.5 ms: a probe exec every ~3 ms quantizes a start of a few ms,
 # a probe every ~1.5 ms quantizes less but competes more for the CPUs
 # (tests/bench/first_event.c says why); both are shown, neither is chosen.
+# Start-up times move with the host's load (a shared builder at load 12
+# doubles them, for both tools): say what it was.
+echo "(load average at the start of the start-up runs: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs)"
 for wait_us in 2000 500; do
 	echo "== execsnoop: exec -> first captured event (ms, 11 runs, probe exec + ${wait_us} us wait) =="
 	for impl in corebox lt; do
