@@ -504,28 +504,35 @@ static void prog_loaded(struct prog *p, int fd)
 }
 
 /* p with its CO-RE records for the kernel to apply (kernel_core_wanted),
- * once, with no log: true when loaded; false sends the caller back to the
- * loader's own CO-RE (load_prog then retries and explains). */
-static bool load_prog_kernel_core(struct obj *o, struct prog *p)
+ * once, with no log: 1 when loaded; 0 sends the caller back to the
+ * loader's own CO-RE (load_prog then retries and explains); < 0 is an
+ * error that no relocation changes (out of file descriptors or memory),
+ * reported as load_prog would, not hidden behind the fallback's own
+ * need for vmlinux's BTF (one more fd). */
+static int load_prog_kernel_core(struct obj *o, struct prog *p)
 {
 	struct bpf_prog_spec s = prog_spec(o, p);
 	int fd;
 
 	if (!s.func_info_cnt || p->uprobe_multi)
-		return false;
+		return 0;
 	s.core_relos = p->core_relos;
 	s.core_relo_cnt = p->nr_core_relos;
 	s.no_log = true;
 	fd = bpf_prog_load(&s, NULL);
+	if (fd == -EMFILE || fd == -ENFILE || fd == -ENOMEM) {
+		err_clear();
+		return err_sys(-fd, "cannot load program %s (%s)", p->name, p->label ? p->label : p->sec_name);
+	}
 	if (fd < 0) {
 		if (o->verbose)
 			fprintf(stderr, "%s: program %s: kernel-side CO-RE refused (%s), the loader relocates\n", o->name,
 				p->name, err_msg());
 		err_clear();
-		return false;
+		return 0;
 	}
 	prog_loaded(p, fd);
-	return true;
+	return 1;
 }
 
 static int load_prog(struct obj *o, struct prog *p)
@@ -830,12 +837,13 @@ static int load(struct obj *o, const struct obj_opts *opts)
 			tried++;
 			err = relocate_prog(o, p);
 			if (!err && p->nr_core_relos) {
-				if (load_prog_kernel_core(o, p))
+				if ((err = load_prog_kernel_core(o, p)) > 0)
 					continue;
 				/* refused: the loader's own CO-RE, which names what failed */
-				if ((err = core_here(o, opts)) < 0)
+				if (!err && (err = core_here(o, opts)) < 0)
 					goto fail;
-				err = relocate_prog(o, p);
+				if (!err)
+					err = relocate_prog(o, p);
 			}
 			if (err < 0 || (err = load_prog(o, p)) < 0) {
 				if (!opts || !opts->keep_going)
