@@ -33,6 +33,7 @@ bpf_snapshot before
 cat > "$W/passfd.py" << 'PY'
 import ctypes, os, socket, sys, threading, time
 name, n, go, path = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+done = go + ".done"
 ctypes.CDLL(None).prctl(15, name.encode(), 0, 0, 0)  # PR_SET_NAME
 a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
 fds = [os.open(path, os.O_RDONLY) for _ in range(n)]
@@ -42,6 +43,11 @@ for _ in range(300):
 socket.send_fds(a, [b"x"], fds)
 msg, got, flags, addr = socket.recv_fds(b, 10, n)
 print(threading.get_native_id(), a.fileno(), b.fileno(), ",".join(map(str, fds)), ",".join(map(str, got)), flush=True)
+# The tool names the socket and the file from /proc/TID/fd when it prints
+# the line (as bcc does): stay until the test has seen its lines.
+for _ in range(300):
+    if os.path.exists(done): break
+    time.sleep(0.05)
 PY
 touch "$W/cbx_sofd_file" "$W/cbx_other_file"
 
@@ -63,13 +69,24 @@ print("bad " + "; ".join(bad) if bad else "ok %d SEND and %d RECV rows: the fds 
 PY
 }
 
-rm -f "$W/go"
+# wait_lines FILE N: until FILE holds N lines (at most 10 s)
+wait_lines() {
+	i=0
+	while [ "$(grep -c . "$1" 2>/dev/null)" -lt "$2" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+rm -f "$W/go" "$W/go.done"
 python3 "$W/passfd.py" cbxsofd 12 "$W/go" "$W/cbx_sofd_file" > "$W/a.out" 2>&1 &
 HA=$!
 python3 "$W/passfd.py" cbxother 3 "$W/go" "$W/cbx_other_file" > "$W/b.out" 2>&1 &
 HB=$!
 if tool_start j '' "$T" -n cbxsofd --json; then
 	touch "$W/go"
+	wait_lines "$W/j.out" 24
+	touch "$W/go.done"
 	wait_exit "$HA" 100; wait_exit "$HB" 100
 	HA= HB=
 	sleep 0.3
@@ -79,7 +96,7 @@ if tool_start j '' "$T" -n cbxsofd --json; then
 	case $res in ok*) ok "-n cbxsofd: ${res#ok }" ;; *) notok "-n cbxsofd: ${res#bad }; helper: $(cat "$W/a.out")" ;; esac
 fi
 
-rm -f "$W/go"
+rm -f "$W/go" "$W/go.done"
 python3 "$W/passfd.py" cbxother 3 "$W/go" "$W/cbx_other_file" > "$W/b.out" 2>&1 &
 HB=$!
 python3 "$W/passfd.py" cbxsofd 4 "$W/go" "$W/cbx_sofd_file" > "$W/a.out" 2>&1 &
@@ -87,6 +104,8 @@ HA=$!
 sleep 0.3
 if tool_start t '^TIME(s) ' "$T" -T -p "$HB"; then
 	touch "$W/go"
+	wait_lines "$W/t.out" 7
+	touch "$W/go.done"
 	wait_exit "$HA" 100; wait_exit "$HB" 100
 	HA= HB=
 	sleep 0.3
