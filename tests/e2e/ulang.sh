@@ -10,7 +10,7 @@
 #   C (tests/e2e/helpers/cbx_ulang.c): K mallocs of S bytes and K getppid
 #           syscalls.
 # The tools must count exactly those: ucalls -l python (and pythoncalls,
-# -L, -j), ucalls -l none -S, uobjnew -l c (and cobjnew -C 1), ustat -l
+# -L, -j), ucalls -l none -S, uobjnew -l c (and cobjnew -C 1), pythonstat = ustat -l
 # python (METHOD/s and GC/s of one interval).  Plus usage errors.
 set -u
 CB=${COREBOX:-./corebox}
@@ -102,12 +102,13 @@ if [ -x "$PY" ] && $CB tplist -l "$PY" 2> /dev/null | grep -q "python:function__
 	else
 		notok "ucalls -j: rc $rc: $(head -c 400 "$W/jcalls.out" "$W/jcalls.err")"
 	fi
-	# ustat: one 3 s interval (-d says when it has attached); the
+	# ustat, through bcc's pythonstat (= ustat -l python, the alias's
+	# language argument): one 3 s interval (-d says when it has attached); the
 	# helper's row: N calls / 3 (plus at most a few of its own), G / 3 GCs
 	"$PY" "$W/ul.py" "$N" "$G" > "$W/st.h" 2>&1 &
 	HPID=$!
 	wait_for "$W/st.h" ready 50
-	$CB ustat -C -d -l python 3 1 > "$W/st.out" 2> "$W/st.err" &
+	$CB pythonstat -C -d 3 1 > "$W/st.out" 2> "$W/st.err" &
 	TPID=$!
 	wait_for "$W/st.out" "Attached to python processes:.*$HPID" 100 && sleep 0.3
 	kill -USR1 "$HPID"
@@ -123,9 +124,9 @@ if [ -x "$PY" ] && $CB tplist -l "$PY" 2> /dev/null | grep -q "python:function__
 	if [ "$rc" = 0 ] && [ -n "$m" ] && [ "$m" -ge "$lo" ] && [ "$m" -le "$hi" ] && [ "$g" = $((G / 3)) ] &&
 		grep -q "^PID    CMDLINE              METHOD/s   GC/s   OBJNEW/s   CLOAD/s  EXC/s  THR/s $" "$W/st.out" &&
 		grep -q "^Detaching...$" "$W/st.out"; then
-		ok "ustat -l python: METHOD/s $m (N/3 = $lo), GC/s $g"
+		ok "pythonstat (ustat -l python): METHOD/s $m (N/3 = $lo), GC/s $g"
 	else
-		notok "ustat -l python: rc $rc, METHOD/s '$m' (want $lo..$hi), GC/s '$g' (want $((G / 3))): $(head -c 600 "$W/st.out" "$W/st.err")"
+		notok "pythonstat (ustat -l python): rc $rc, METHOD/s '$m' (want $lo..$hi), GC/s '$g' (want $((G / 3))): $(head -c 600 "$W/st.out" "$W/st.err")"
 	fi
 else
 	echo "ok - $T: python checks # SKIP no $PY with USDT probes (Debian's python3 is built --with-dtrace)"
