@@ -1223,21 +1223,26 @@ void gen_lookup(struct gen *g, int map, int keyoff, int out)
 	emit_jmpi(e, BPF_JEQ, R0, 0, out);
 }
 
-void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff)
+void gen_hash_add(struct gen *g, int map, int keyoff, int valoff, int nwords)
 {
 	struct emit *e = &g->e;
 	int insert = emit_label(e), done = emit_label(e);
 
-	emit_ldmap(e, R1, map);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, keyoff);
-	emit_call(e, BPF_FUNC_map_lookup_elem);
-	emit_jmpi(e, BPF_JEQ, R0, 0, insert);
-	emit_movi(e, R1, 1);
-	emit_xadd(e, 8, R0, 0, R1);
+	gen_lookup(g, map, keyoff, insert);
+	if (!nwords) { /* a count: 1 as an immediate, stored only for the insert */
+		emit_movi(e, R1, 1);
+		emit_xadd(e, 8, R0, 0, R1);
+	}
+	for (int i = 0; i < nwords * 8; i += 8) {
+		emit_ldx(e, 8, R1, R10, (int16_t)(valoff + i));
+		emit_xadd(e, 8, R0, (int16_t)i, R1);
+	}
 	emit_ja(e, done);
 	emit_place(e, insert);
-	emit_st(e, 8, R10, (int16_t)valoff, 1);
+	if (!nwords)
+		emit_st(e, 8, R10, (int16_t)valoff, 1);
 	emit_map_update(e, map, keyoff, valoff, BPF_NOEXIST);
 	emit_place(e, done);
 }
+
+void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff) { gen_hash_add(g, map, keyoff, valoff, 0); }

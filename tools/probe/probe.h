@@ -27,7 +27,7 @@
  *                  filters), then the front end's own program around
  *                  gen_filter() / gen_value() / gen_string() (or the
  *                  *_node forms for a tree it parsed itself), gen_stack()
- *                  for its frame, gen_lookup() / gen_hash_inc() /
+ *                  for its frame, gen_lookup() / gen_hash_add() /
  *                  gen_log2l() (hist.h) for maps, and gen_end().  Raw
  *                  instructions go through gen_emit() (bpf/insn.h); maps
  *                  are referred to by their index in the loader object.
@@ -219,7 +219,11 @@ void gen_cgroup_id(struct gen *g, int reg, int16_t off);
 void gen_log2l(struct gen *g);
 /* R0 = map value pointer of key at fp+keyoff; jump to out when missing. */
 void gen_lookup(struct gen *g, int map, int keyoff, int out);
-/* counts[key at fp+keyoff] += 1 in a hash map (insert when absent). */
+/* map[key at fp+keyoff] += the nwords u64 at fp+valoff, each added
+ * atomically, in a hash map (the values inserted when the key is absent).
+ * nwords 0: one u64 += 1, written to fp+valoff only for the insert. */
+void gen_hash_add(struct gen *g, int map, int keyoff, int valoff, int nwords);
+/* counts[key at fp+keyoff] += 1: gen_hash_add(g, map, keyoff, valoff, 0). */
 void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff);
 
 #endif

@@ -115,7 +115,7 @@ static int gen_prog(struct obj *o, const struct ulang *u, const struct loc *l, b
 	} else
 		emit_st(e, 8, R10, (int16_t)(val + 8), 0);
 	emit_st(e, 8, R10, (int16_t)val, 1);
-	ulang_add(g, counts, key + 8, val);
+	gen_hash_add(g, counts, key + 8, val, 2);
 	return ulang_prog(o, l, g, out, pid);
 }
 

@@ -221,26 +221,6 @@ int ulang_str(struct gen *g, int arg, bool counted, int off, int max)
 	return 0;
 }
 
-void ulang_add(struct gen *g, int map, int keyoff, int valoff)
-{
-	struct emit *e = gen_emit(g);
-	int insert = emit_label(e), done = emit_label(e);
-
-	emit_ldmap(e, R1, map);
-	emit_mov(e, R2, R10);
-	emit_alui(e, BPF_ADD, R2, keyoff);
-	emit_call(e, BPF_FUNC_map_lookup_elem);
-	emit_jmpi(e, BPF_JEQ, R0, 0, insert);
-	for (int i = 0; i < 16; i += 8) {
-		emit_ldx(e, 8, R1, R10, (int16_t)(valoff + i));
-		emit_xadd(e, 8, R0, (int16_t)i, R1);
-	}
-	emit_ja(e, done);
-	emit_place(e, insert);
-	emit_map_update(e, map, keyoff, valoff, BPF_NOEXIST);
-	emit_place(e, done);
-}
-
 int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid)
 {
 	int rc = 0;

@@ -1,8 +1,8 @@
 /* What bcc's language tools ucalls, uobjnew and ustat (tools/lib/) share:
  * the runtimes' USDT probes, finding them in a process, the programs'
- * common steps (zeroed keys, strings read from probe arguments, a
- * two-counter map add) and the summary maps read back.  Each tool keeps
- * its options, its programs and its report. */
+ * common steps (zeroed keys, strings read from probe arguments) and
+ * the summary maps read back.  Each tool keeps its options, its
+ * programs and its report. */
 #ifndef COREBOX_TRACE_ULANG_H
 #define COREBOX_TRACE_ULANG_H
 
@@ -58,8 +58,6 @@ void ulang_zero(struct gen *g, int off, int size);
 /* USDT argument arg as a string at off (max bytes with its NUL); counted:
  * its length is argument arg+1.  0 or -errno. */
 int ulang_str(struct gen *g, int arg, bool counted, int off, int max);
-/* map[key at keyoff] += the two u64 at valoff, inserted when absent. */
-void ulang_add(struct gen *g, int map, int keyoff, int valoff);
 /* gen_end, add to o for l, free g: 0 or 1 after a message. */
 int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid);
 

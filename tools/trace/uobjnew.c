@@ -100,7 +100,7 @@ static int gen_alloc(struct obj *o, const struct loc *l)
 		return 1;
 	}
 	emit_st(e, 8, R10, (int16_t)(val + 8), 1);
-	ulang_add(g, 0, key, val);
+	gen_hash_add(g, 0, key, val, 2);
 	return ulang_prog(o, l, g, out, env.pid);
 }
 

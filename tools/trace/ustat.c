@@ -184,7 +184,7 @@ static int attach(struct obj *o, struct target *t, size_t nt, struct loc **all, 
 					emit_st(e, 4, R10, (int16_t)(key + 4), cat);
 					emit_st(e, 8, R10, (int16_t)val, 1);
 					emit_st(e, 8, R10, (int16_t)(val + 8), 0);
-					ulang_add(g, 0, key, val);
+					gen_hash_add(g, 0, key, val, 2);
 				}
 				rc = ulang_prog(o, l, g, out, 0);
 			}
