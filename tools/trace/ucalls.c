@@ -89,18 +89,15 @@ static int gen_prog(struct obj *o, const struct ulang *u, const struct loc *l, b
 		if (!err)
 			err = ulang_str(g, u->meth, u->counted, key + 8 + STR, STR);
 	}
-	if (err < 0) {
-		tool_err(tool_applet, "%s: %s", l->name, err_msg());
-		gen_free(g);
-		return 1;
-	}
+	if (err < 0)
+		return ulang_prog(o, l, g, out, pid, err);
 	if (env.latency) {
 		emit_stx(e, 8, R10, (int16_t)key, R8);
 		if (!ret) {
 			emit_call(e, BPF_FUNC_ktime_get_ns);
 			emit_stx(e, 8, R10, (int16_t)val, R0);
 			emit_map_update(e, counts + 1, key, val, BPF_ANY);
-			return ulang_prog(o, l, g, out, pid);
+			return ulang_prog(o, l, g, out, pid, 0);
 		}
 		/* val = {1, now - the entry's time}, the entry deleted */
 		gen_lookup(g, counts + 1, key, out);
@@ -116,7 +113,7 @@ static int gen_prog(struct obj *o, const struct ulang *u, const struct loc *l, b
 		emit_st(e, 8, R10, (int16_t)(val + 8), 0);
 	emit_st(e, 8, R10, (int16_t)val, 1);
 	gen_hash_add(g, counts, key + 8, val, 2);
-	return ulang_prog(o, l, g, out, pid);
+	return ulang_prog(o, l, g, out, pid, 0);
 }
 
 static void fill(union out_val *v, const struct ulang_row *r)

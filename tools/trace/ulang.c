@@ -19,22 +19,35 @@
 const struct ulang ulangs[] = {
 	{ "java", "method__entry", "method__return", 2, 4, true, "java",
 	  "gc__begin=1 mem__pool__gc__begin=1 thread__start=5 class__loaded=3 object__alloc=2 method__entry=0 "
-	  "ExceptionOccurred__entry=4" },
+	  "ExceptionOccurred__entry=4", NULL, "object__alloc" },
 	{ "node", NULL, NULL, 0, 0, false, "node", "gc__start=1" },
 	{ "perl", "sub__entry", "sub__return", 2, 1, false, "perl", "sub__entry=0" },
 	{ "php", "function__entry", "function__return", 4, 1, false, "php",
 	  "function__entry=0 compile__file__entry=3 exception__thrown=4" },
 	/* 3.11 fires function__entry/return only on its tracing path, which
 	 * python:line's semaphore opens (cost: a uprobe hit per line) */
-	{ "python", "function__entry", "function__return", 1, 2, false, "python", "function__entry=0 gc__start=1",
+	{ "python", "function__entry", "function__return", 1, 2, false, "python", "function__entry=0 gc__start=1 line",
 	  "line" },
 	{ "ruby", "method__entry", "method__return", 1, 2, false, "ruby irb",
 	  "method__entry=0 cmethod__entry=0 gc__mark__begin=1 gc__sweep__begin=1 object__create=2 hash__create=2 "
-	  "string__create=2 array__create=2 require__entry=3 load__entry=3 raise=4" },
-	{ "tcl", "proc__entry", "proc__return", 0, 1, false, "tclsh wish", "proc__entry=0 obj__create=2" },
+	  "string__create=2 array__create=2 require__entry=3 load__entry=3 raise=4", NULL,
+	  "object__create string__create hash__create array__create" },
+	{ "tcl", "proc__entry", "proc__return", 0, 1, false, "tclsh wish", "proc__entry=0 obj__create=2", NULL,
+	  "obj__create" },
 	{ "c" },
 	{ NULL },
 };
+
+bool ulang_word(const char **p, char *w, size_t n)
+{
+	size_t k;
+
+	*p += strspn(*p, " ");
+	k = strcspn(*p, " ");
+	snprintf(w, n, "%.*s", (int)k, *p);
+	*p += k;
+	return k;
+}
 
 static bool has_word(const char *list, const char *w)
 {
@@ -156,7 +169,7 @@ int ulang_gate(struct obj *o, const struct ulang *u, int pid)
 	for (int i = 0; i < n && !rc; i++) {
 		struct gen *g = ulang_gen(&l[i], pid);
 
-		rc = ulang_prog(o, &l[i], g, gen_begin(g), pid);
+		rc = ulang_prog(o, &l[i], g, gen_begin(g), pid, 0);
 	}
 	locs_free(l, n);
 	return rc;
@@ -221,19 +234,19 @@ int ulang_str(struct gen *g, int arg, bool counted, int off, int max)
 	return 0;
 }
 
-int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid)
+int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid, int err)
 {
-	int rc = 0;
-
-	if (tool_common.verbose)
-		fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, l->name, l->target, (unsigned long long)l->off);
-	gen_end(g, out);
-	if (build_add(o, l, g, l->name, pid) < 0) {
-		tool_err(tool_applet, "%s: %s", l->name, err_msg());
-		rc = 1;
+	if (err >= 0) {
+		if (tool_common.verbose)
+			fprintf(stderr, "%s: %s at %s:0x%llx\n", tool_applet, l->name, l->target,
+				(unsigned long long)l->off);
+		gen_end(g, out);
+		err = build_add(o, l, g, l->name, pid);
 	}
 	gen_free(g);
-	return rc;
+	if (err < 0)
+		tool_err(tool_applet, "%s: %s", l->name, err_msg());
+	return err < 0;
 }
 
 long ulang_drain(struct obj *o, int map, uint32_t ksize, void **keys, uint64_t (**vals)[2])

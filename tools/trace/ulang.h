@@ -22,8 +22,9 @@ struct ulang {
 	uint8_t cls, meth;       /* ucalls: class (or file) and method arguments */
 	bool counted;
 	const char *comm;        /* ustat: process names, space-separated */
-	const char *stat;        /* ustat: "PROBE=C ..." with C a category digit */
+	const char *stat;        /* ustat: "PROBE=C ..." with C a category digit (no =C: the gate) */
 	const char *gate;        /* a probe whose semaphore must be set for the method probes to fire */
+	const char *objnew;      /* uobjnew: its probes, space-separated */
 };
 extern const struct ulang ulangs[];
 
@@ -33,6 +34,10 @@ extern const struct ulang ulangs[];
  * process pid's executable and maps.  Bad names are usage errors. */
 const struct ulang *ulang_pick(const struct tool_help *h, const char *arg, const char *suffix, const char *choices,
 			       int pid, const char **name);
+
+/* The next space-separated word of *p into w (n bytes with its NUL,
+ * longer ones cut), *p moved past it: false when there is none. */
+bool ulang_word(const char **p, char *w, size_t n);
 
 /* The sites of trace-syntax probe text ("t:raw_syscalls:sys_enter",
  * "p:c:malloc") in process pid (0: any), appended to *locs (n: their
@@ -58,8 +63,9 @@ void ulang_zero(struct gen *g, int off, int size);
 /* USDT argument arg as a string at off (max bytes with its NUL); counted:
  * its length is argument arg+1.  0 or -errno. */
 int ulang_str(struct gen *g, int arg, bool counted, int off, int max);
-/* gen_end, add to o for l, free g: 0 or 1 after a message. */
-int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid);
+/* gen_end, add to o for l, free g: 0 or 1 after a message (err < 0:
+ * the error compiling it, reported; g is only freed). */
+int ulang_prog(struct obj *o, const struct loc *l, struct gen *g, int out, int pid, int err);
 
 enum { MAX_ENTRIES = 10240 }; /* bcc's BPF_HASH size */
 

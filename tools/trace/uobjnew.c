@@ -94,14 +94,9 @@ static int gen_alloc(struct obj *o, const struct loc *l)
 		if (!l->usdt)
 			emit_stx(e, 8, R10, (int16_t)key, R0);
 	}
-	if (err < 0) {
-		tool_err(tool_applet, "%s: %s", probe, err_msg());
-		gen_free(g);
-		return 1;
-	}
 	emit_st(e, 8, R10, (int16_t)(val + 8), 1);
 	gen_hash_add(g, 0, key, val, 2);
-	return ulang_prog(o, l, g, out, env.pid);
+	return ulang_prog(o, l, g, out, env.pid, err);
 }
 
 static void fill(union out_val *v, const struct ulang_row *r)
@@ -149,16 +144,11 @@ static int report(struct obj *o)
 
 int uobjnew_main(int argc, char **argv)
 {
-	/* each language's probes: C's is malloc's uprobe */
-	static const char *const probes[][4] = {
-		{ "object__alloc" }, { "object__create", "string__create", "hash__create", "array__create" },
-		{ "obj__create" },
-	};
 	const struct ulang *u;
 	struct loc *locs = NULL;
 	struct obj *o;
-	int n = 0, rc = 0, attached, which;
-
+	int n = 0, rc = 0, attached;
+	char w[32];
 
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (!env.npos)
@@ -169,15 +159,15 @@ int uobjnew_main(int argc, char **argv)
 		return 1;
 	}
 	c_lang = u->name[0] == 'c';
-	which = u->name[0] == 'j' ? 0 : u->name[0] == 'r' ? 1 : 2;
 	if (c_lang) {
 		if (ulang_resolve("p:c:malloc", env.pid, &locs, &n) < 0) {
 			tool_err(tool_applet, "libc's malloc in process %d: %s", env.pid, err_msg());
 			return 1;
 		}
 	} else
-		for (int i = 0; i < 4 && probes[which][i]; i++)
-			if (ulang_need(env.pid, probes[which][i], u->name, &locs, &n))
+		/* C's is malloc's uprobe */
+		for (const char *p = u->objnew; ulang_word(&p, w, sizeof(w));)
+			if (ulang_need(env.pid, w, u->name, &locs, &n))
 				return 1;
 	tool_signals();
 	o = obj_new(tool_applet);

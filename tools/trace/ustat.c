@@ -150,11 +150,9 @@ static int attach(struct obj *o, struct target *t, size_t nt, struct loc **all, 
 	int rc = 0;
 
 	for (size_t i = 0; i < nt && !rc; i++) {
-		char buf[512], *p, *save = NULL;
+		char p[32];
 
-		snprintf(buf, sizeof(buf), "%s%s%s", t[i].u->stat, t[i].u->gate ? " " : "",
-			 t[i].u->gate ? t[i].u->gate : "");
-		for (p = strtok_r(buf, " ", &save); p && !rc; p = strtok_r(NULL, " ", &save)) {
+		for (const char *s = t[i].u->stat; !rc && ulang_word(&s, p, sizeof(p));) {
 			char *eq = strchr(p, '=');
 			int cat = eq ? eq[1] - '0' : -1, first = *nall;
 
@@ -186,7 +184,7 @@ static int attach(struct obj *o, struct target *t, size_t nt, struct loc **all, 
 					emit_st(e, 8, R10, (int16_t)(val + 8), 0);
 					gen_hash_add(g, 0, key, val, 2);
 				}
-				rc = ulang_prog(o, l, g, out, 0);
+				rc = ulang_prog(o, l, g, out, 0, 0);
 			}
 		}
 	}
