@@ -2,16 +2,19 @@
 # ucalls, uobjnew and ustat (bcc's tools/lib language tools) end to end.
 # needs: Debian's python3 (/usr/bin/python3.11, built --with-dtrace: its
 # python:function__entry/gc__start USDT probes) and ruby (libruby3.1's
-# ruby:object__create); without them those checks are named skips.  The C and syscall paths need no runtime.
+# ruby:object__create, method__entry); without them those checks are
+# named skips.  The C and syscall paths need no runtime.
 # Ground truth is what the helpers do after the go signal:
 #   python: N calls of ul_unique_fn made from C (map(): python 3.11 fires
 #           function__entry on its tracing path only, which ucalls opens
 #           through python:line's semaphore) and G gc.collect() calls;
+#   ruby: M objects of a class and C calls of its method (below);
 #   C (tests/e2e/helpers/cbx_ulang.c): K mallocs of S bytes and K getppid
 #           syscalls.
 # The tools must count exactly those: ucalls -l python (and pythoncalls,
-# -L, -j), ucalls -l none -S, uobjnew -l c (and cobjnew -C 1), pythonstat = ustat -l
-# python (METHOD/s and GC/s of one interval).  Plus usage errors.
+# -L, -j), rubyobjnew, rubycalls, ucalls -l none -S, uobjnew -l c (and
+# cobjnew -C 1), pythonstat = ustat -l python (METHOD/s and GC/s of one
+# interval).  Plus usage errors.
 set -u
 CB=${COREBOX:-./corebox}
 W=$(mktemp -d /tmp/cb-ulang.XXXXXX)
@@ -132,27 +135,43 @@ else
 	echo "ok - $T: python checks # SKIP no $PY with USDT probes (Debian's python3 is built --with-dtrace)"
 fi
 
-# ruby (Debian's libruby is built with its USDT probes): M objects of
-# a uniquely named class made after the go signal
-M=55
+# ruby (Debian's libruby is built with its USDT probes): after the go
+# signal, M objects of a uniquely named class, then C calls of its method
+# ul_m on an object made before (no object of that class more).  Ruby
+# 2.5+ fires method__entry only while a TracePoint is enabled (ruby bug
+# #14582): with TP=1 the helper enables one before the calls.
+M=55 C=321
 cat > "$W/ul.rb" << 'RBEOF'
-class UlUniqueK; end
+class UlUniqueK; def ul_m(x); x; end; end
+o = UlUniqueK.new
 Signal.trap("USR1") { $go = true }
 $stdout.puts "ready"; $stdout.flush
 sleep 0.05 until $go
 ARGV[0].to_i.times { UlUniqueK.new }
+TracePoint.new(:call, :return) {}.enable if ENV["TP"] == "1"
+ARGV[1].to_i.times { |i| o.ul_m(i) }
 $stdout.puts "done"; $stdout.flush
 sleep 60
 RBEOF
 RB=$(command -v ruby || true)
 LIBRB=$([ -n "$RB" ] && ldd "$RB" 2> /dev/null | awk '/libruby/ { print $3 }')
 if [ -n "$LIBRB" ] && $CB tplist -l "$LIBRB" 2> /dev/null | grep -q "ruby:object__create"; then
-	trace rbobj "$RB" "$W/ul.rb" "$M" -- rubyobjnew @PID@
+	trace rbobj "$RB" "$W/ul.rb" "$M" "$C" -- rubyobjnew @PID@
 	got=$(awk '$1 == "UlUniqueK" { print $2, $3 }' "$W/rbobj.out")
 	if [ "$rc" = 0 ] && [ "$got" = "$M 0" ] && grep -q "(language: ruby)" "$W/rbobj.out"; then
 		ok "rubyobjnew: $M UlUniqueK objects (ruby's object__create has no size: 0 bytes, as bcc)"
 	else
 		notok "rubyobjnew: rc $rc, '$got' (want $M 0): $(head -c 400 "$W/rbobj.out" "$W/rbobj.err")"
+	fi
+	# rubycalls: the C calls, counted once the program has a TracePoint on;
+	# the one-line note on stderr says so whether it has or not
+	trace rbcalls env TP=1 "$RB" "$W/ul.rb" "$M" "$C" -- rubycalls @PID@
+	got=$(row rbcalls UlUniqueK.ul_m)
+	if [ "$rc" = 0 ] && [ "$got" = "$C" ] && grep -q "(language: ruby)" "$W/rbcalls.out" &&
+		[ "$(grep -c "TracePoint" "$W/rbcalls.err")" = 1 ]; then
+		ok "rubycalls (a TracePoint enabled): UlUniqueK.ul_m called $C times, the TracePoint note on stderr"
+	else
+		notok "rubycalls: rc $rc, UlUniqueK.ul_m '$got' (want $C): $(head -c 400 "$W/rbcalls.out" "$W/rbcalls.err")"
 	fi
 else
 	echo "ok - $T: ruby checks # SKIP no ruby with USDT probes (apt-get install ruby)"

@@ -221,6 +221,13 @@ int ucalls_main(int argc, char **argv)
 		if (u && (u->name[0] == 'j' || u->name[1] == 'h'))
 			out_info(u->name[0] == 'j' ? "If you do not see any results, make sure you ran java with option -XX:+ExtendedDTraceProbes\n"
 						   : "If you do not see any results, make sure the environment variable USE_ZEND_DTRACE is set to 1\n");
+		/* Since 2.5 ruby fires method__entry/return from its trace
+		 * instructions only, which run only while the program has a
+		 * TracePoint enabled (ruby bug #14582); bcc says nothing, so the
+		 * note goes to stderr, leaving bcc's output as it is. */
+		if (u && u->name[0] == 'r')
+			fprintf(stderr, "%s: ruby 2.5+ fires method__entry only while a TracePoint is enabled in it "
+					"(TracePoint.new(:call, :return) {}.enable)\n", tool_applet);
 		rc = ulang_loop(o, env.interval, report);
 		if (env.syscalls)
 			out_info("Detaching kernel probes, please wait...\n");
