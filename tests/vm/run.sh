@@ -147,6 +147,25 @@ build_guest() { # ARCH
 	mk $a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
 	mk $a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
 	cp $bin $g/corebox || return 1
+	# the architecture's own test programs: $g/root/ is copied into the initramfs
+	mkdir -p $g/root || return 1
+	case $a in
+	arm) build_usdt_thumb $g/root ;;
+	esac
+	return 0
+}
+# t_usdt.c's programs (arm): tests/vm/usdt_thumb.c as Thumb-2 code with
+# <sys/sdt.h> (systemtap-sdt-dev, for the host: it is architecture-free),
+# and a stripped copy; missing, the checks fail saying so
+build_usdt_thumb() { # DIR
+	[ "$1/cbxvm_usdt_stripped" -nt tests/vm/usdt_thumb.c ] && return 0
+	rm -f "$1/cbxvm_usdt" "$1/cbxvm_usdt_stripped"
+	sdt=$(ls /usr/include/sys/sdt.h /usr/include/*/sys/sdt.h 2>/dev/null | head -n 1)
+	[ -n "$sdt" ] || { say "no <sys/sdt.h> (tests/install-deps.sh installs systemtap-sdt-dev): usdt.* fail"; return 0; }
+	mkdir -p $W/sdt/sys && cp "$sdt" "$(dirname "$sdt")/sdt-config.h" $W/sdt/sys/ &&
+		arm-linux-musleabihf-gcc -mthumb -O2 -static -I$W/sdt -o "$1/cbxvm_usdt" tests/vm/usdt_thumb.c &&
+		arm-linux-gnueabihf-strip -o "$1/cbxvm_usdt_stripped" "$1/cbxvm_usdt" ||
+		say "cannot build tests/vm/usdt_thumb.c: usdt.* fail"
 }
 mkdir -p $W || exit 1
 GUEST_OK=
@@ -301,6 +320,8 @@ boot() {
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
+	# the architecture's own test programs (build_guest), when built
+	[ -d $W/$arch/root ] && cp -R $W/$arch/root/. "$root/"
 	if [ "$kbtf" = nobtf ]; then # the kernel's own BTF hidden (kernels.txt nobtf)
 		:
 	elif [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
