@@ -73,6 +73,9 @@ int elf_func_file_offset(const struct elf_view *ev, const char *name, uint64_t *
  * the one sentence every uprobe tool prints for it. */
 #define ELF_STO_THUMB 0x80
 int elf_uprobe_sym_ok(const struct elf_view *ev, const Elf64_Sym *sym, const char *name);
+/* The function symbol (.symtab, then .dynsym) whose [value, value + size)
+ * holds vaddr, its name in *name; NULL when none does (a stripped file). */
+const Elf64_Sym *elf_func_at(const struct elf_view *ev, uint64_t vaddr, const char **name);
 /* elf_func_file_offset for a uprobe: a Thumb function refused as above. */
 int elf_uprobe_func_offset(const struct elf_view *ev, const char *name, uint64_t *off);
 

@@ -183,6 +183,30 @@ int elf_uprobe_sym_ok(const struct elf_view *ev, const Elf64_Sym *sym, const cha
 		       "probe a build with -marm", name);
 }
 
+const Elf64_Sym *elf_func_at(const struct elf_view *ev, uint64_t vaddr, const char **name)
+{
+	static const unsigned order[] = { SHT_SYMTAB, SHT_DYNSYM };
+
+	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+		for (size_t i = 1; i < ev->shnum; i++) {
+			struct elf_symtab st;
+
+			if (ev->shdrs[i].sh_type != order[k] || elf_symtab(ev, &ev->shdrs[i], &st) < 0)
+				continue;
+			for (size_t j = 1; j < st.count; j++) {
+				const Elf64_Sym *s = &st.syms[j];
+
+				if (ELF64_ST_TYPE(s->st_info) == STT_FUNC && s->st_shndx != SHN_UNDEF &&
+				    vaddr >= s->st_value && vaddr - s->st_value < (s->st_size ? s->st_size : 1)) {
+					*name = elf_sym_name(&st, s);
+					return s;
+				}
+			}
+		}
+	}
+	return NULL;
+}
+
 int elf_uprobe_func_offset(const struct elf_view *ev, const char *name, uint64_t *off)
 {
 	const Elf64_Sym *sym = NULL;

@@ -147,6 +147,75 @@ build_guest() { # ARCH
 	mk $a $bin >/dev/null || { say "make ARCH=$a $bin failed"; return 1; }
 	mk $a VM_OUT=$g vm-guest >/dev/null || { say "cannot build the $a guest's test binaries (make vm-guest)"; return 1; }
 	cp $bin $g/corebox || return 1
+	# the architecture's own test programs: $g/root/ is copied into the initramfs
+	mkdir -p $g/root || return 1
+	case $a in
+	arm) build_usdt_thumb $g/root ;;
+	arm64) build_go_arm64 $g/root ;;
+	esac
+	return 0
+}
+# t_usdt.c's programs (arm): tests/vm/usdt_thumb.c as Thumb-2 code with
+# <sys/sdt.h> (systemtap-sdt-dev, for the host: it is architecture-free),
+# and a stripped copy; missing, the checks fail saying so
+build_usdt_thumb() { # DIR
+	[ "$1/cbxvm_usdt_stripped" -nt tests/vm/usdt_thumb.c ] && return 0
+	rm -f "$1/cbxvm_usdt" "$1/cbxvm_usdt_stripped"
+	sdt=$(ls /usr/include/sys/sdt.h /usr/include/*/sys/sdt.h 2>/dev/null | head -n 1)
+	[ -n "$sdt" ] || { say "no <sys/sdt.h> (tests/install-deps.sh installs systemtap-sdt-dev): usdt.* fail"; return 0; }
+	mkdir -p $W/sdt/sys && cp "$sdt" "$(dirname "$sdt")/sdt-config.h" $W/sdt/sys/ &&
+		arm-linux-musleabihf-gcc -mthumb -O2 -static -I$W/sdt -o "$1/cbxvm_usdt" tests/vm/usdt_thumb.c &&
+		arm-linux-gnueabihf-strip -o "$1/cbxvm_usdt_stripped" "$1/cbxvm_usdt" ||
+		say "cannot build tests/vm/usdt_thumb.c: usdt.* fail"
+}
+# t_go.c's programs (arm64): tests/e2e/helpers/cbx_go_spin.go built by
+# the host's Go for arm64, stripped (-s -w): linked by Go (static,
+# .gopclntab), and as a PIE linked by ld.lld with cgo and musl (the
+# function table in .data.rel.ro, its textStart 0 in the file: the addend
+# of a relocation), with the musl loader it needs.  Cached under
+# $CACHE/go by Go's version, the source and this function (the first
+# build compiles Go's standard library for arm64: ~25 s of CPU).  With
+# no go (or no ld.lld and musl for the PIE) NAME.skip tells the guest
+# why: the check is reported as SKIP, never as a pass; a failed build
+# leaves NAME.fail, a FAIL.
+build_go_arm64() { # DIR
+	go=${COREBOX_VM_GO:-go} # (COREBOX_VM_GO=/no/go: the SKIP path)
+	rm -rf "$1"/cbxvm_go* "$1/lib"
+	gobin=$(command -v "$go" 2>/dev/null)
+	if [ ! -f "$gobin" ] || [ ! -x "$gobin" ]; then
+		echo "no go on the build host (tests/install-deps.sh installs golang-go)" > "$1/cbxvm_go_static.skip"
+		echo "no go on the build host (tests/install-deps.sh installs golang-go)" > "$1/cbxvm_go_lld.skip"
+		return 0
+	fi
+	key=$( ("$go" version; cat tests/e2e/helpers/cbx_go_spin.go; sed -n '/^build_go_arm64()/,/^}/p' tests/vm/run.sh) |
+		sha256sum | cut -c1-16)
+	gc=$CACHE/go/arm64-$key
+	if [ ! -f "$gc/.done" ]; then
+		say "building the arm64 Go programs (cached in $gc)"
+		rm -rf "$gc" && mkdir -p "$gc/src" "$gc/bin" || return 1
+		cp tests/e2e/helpers/cbx_go_spin.go "$gc/src/main.go"
+		gobuild() { # OUT ENV-AND-FLAGS...
+			o=$1
+			shift
+			(cd "$gc/src" && env HOME="$CACHE/go" GOCACHE="$CACHE/go/cache" GOPATH="$CACHE/go/path" GO111MODULE=off \
+				GOFLAGS= GOARCH=arm64 "$@" -o "$gc/$o" main.go) > "$gc/$o.log" 2>&1
+		}
+		gobuild cbxvm_go_static CGO_ENABLED=0 "$go" build -ldflags='-s -w' ||
+			echo "go build failed: $(head -c 200 "$gc/cbxvm_go_static.log")" > "$gc/cbxvm_go_static.fail"
+		if ! command -v ld.lld >/dev/null 2>&1 || ! command -v aarch64-linux-musl-gcc >/dev/null 2>&1; then
+			echo "no ld.lld or aarch64-linux-musl-gcc (tests/install-deps.sh installs them)" > "$gc/cbxvm_go_lld.skip"
+		else
+			ln -sf "$(command -v ld.lld)" "$gc/bin/ld.lld"
+			gobuild cbxvm_go_lld CGO_ENABLED=1 CC=aarch64-linux-musl-gcc "$go" build -buildmode=pie \
+				-ldflags="-s -w -linkmode=external '-extldflags=-B$gc/bin -fuse-ld=lld'" ||
+				echo "go build (PIE, ld.lld) failed: $(head -c 200 "$gc/cbxvm_go_lld.log")" > "$gc/cbxvm_go_lld.fail"
+		fi
+		ls "$gc"/*.fail >/dev/null 2>&1 || touch "$gc/.done" # (a failed build is tried again)
+	fi
+	for f in "$gc"/cbxvm_go_static "$gc"/cbxvm_go_lld "$gc"/*.skip "$gc"/*.fail; do [ -f "$f" ] && cp "$f" "$1/"; done
+	# the PIE's program interpreter (musl:arm64)
+	[ -f "$1/cbxvm_go_lld" ] && mkdir -p "$1/lib" && cp -L /lib/ld-musl-aarch64.so.1 "$1/lib/"
+	return 0
 }
 mkdir -p $W || exit 1
 GUEST_OK=
@@ -301,6 +370,8 @@ boot() {
 	root=$W/root-$name
 	rm -rf "$root" && mkdir -p "$root" || return 1
 	cp $W/$arch/init $W/$arch/corebox $W/$arch/mechtest $W/$arch/mech.bpf.o $W/cbxvm_ext4.img "$root/" || return 1
+	# the architecture's own test programs (build_guest), when built
+	[ -d $W/$arch/root ] && cp -R $W/$arch/root/. "$root/"
 	if [ "$kbtf" = nobtf ]; then # the kernel's own BTF hidden (kernels.txt nobtf)
 		:
 	elif [ -n "$kbtf" ]; then # the tools' part of it, as a user ships it
@@ -486,7 +557,9 @@ awk -v names="$names" '
 		k = $1; t = $3; st = $4
 		if (!(t in seen)) { seen[t] = 1; order[++nt] = t }
 		res[t, k] = st
-		if (st != "PASS") { nf++; fails[nf] = k " " t ": " substr($0, index($0, $4)) }
+		# SKIP (a guest program the host could not build): neither passed nor failed, listed
+		if (st == "SKIP") { ns++; skips[ns] = k " " t ": " substr($0, index($0, $5)) }
+		else if (st != "PASS") { nf++; fails[nf] = k " " t ": " substr($0, index($0, $4)) }
 		for (i = 5; i <= NF; i++) if ($i ~ /^mech=/) mech[t, k] = substr($i, 6)
 	}
 	$2 == "VMTEST-MECH" {
@@ -515,8 +588,9 @@ awk -v names="$names" '
 			}
 			printf "\n"
 		}
+		for (i = 1; i <= ns; i++) print "SKIP " skips[i]
 		for (i = 1; i <= nf; i++) print "FAIL " fails[i]
-		printf "%d checks, %d failed\n", 0 + cnt(), nf
+		printf "%d checks, %d failed%s\n", 0 + cnt(), nf, ns ? ", " ns " skipped" : ""
 		exit nf > 0
 	}
 	function cnt(   n, x) { n = 0; for (x in res) n++; return n }

@@ -874,6 +874,9 @@ static int usdt_loc(void *ctx, const struct usdt_note *note)
 		return 0;
 	if (vaddr_to_off(&w->b->ev, note->pc, &off) < 0)
 		return 0;
+	/* a Thumb site refuses the probe: leaving it out would count some sites only */
+	if (usdt_uprobe_ok(&w->b->ev, w->b->path, note, off) < 0)
+		return -ENOTSUP;
 	if (note->sema && vaddr_to_off(&w->b->ev, note->sema, &soff) < 0)
 		soff = 0;
 	if (w->o->limit && *w->n >= w->o->limit)

@@ -66,3 +66,21 @@ int usdt_notes(const struct elf_view *ev, const char *path, usdt_note_fn fn, voi
 	}
 	return 0;
 }
+
+int usdt_uprobe_ok(const struct elf_view *ev, const char *path, const struct usdt_note *n, uint64_t off)
+{
+	const char *fn = NULL;
+	const Elf64_Sym *sym;
+	unsigned half = 0;
+
+	if (ev->ehdr->e_machine != EM_ARM)
+		return 0;
+	sym = elf_func_at(ev, n->pc, &fn);
+	if (off <= ev->size && ev->size - off >= 2)
+		half = ev->data[off] | (unsigned)ev->data[off + 1] << 8;
+	if (!(sym && elf_uprobe_sym_ok(ev, sym, fn) < 0) && !(n->pc & 3) && half != 0xbf00 && half != 0x46c0)
+		return 0;
+	return err_set(ENOTSUP, "USDT probe %s:%s in %s is Thumb code%s%s%s, and 32-bit ARM uprobes take ARM "
+		       "instructions only: probe a build with -marm", n->provider, n->name, path, fn ? " (" : "",
+		       fn ? fn : "", fn ? "())" : "");
+}
