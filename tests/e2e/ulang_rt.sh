@@ -134,7 +134,7 @@ else
 fi
 
 # --- Java: HotSpot's probes (method__entry and object__alloc need
-# -XX:+ExtendedDTraceProbes).  One JVM: serial GC and compiler threads
+# -XX:+ExtendedDTraceProbes); javacalls, javaobjnew, javastat, uthreads.  One JVM: serial GC and compiler threads
 # all started at boot, so after go the only new threads are the T
 # program's.  The source launcher needs only the JRE.
 N=300 M=77 TH=6
@@ -151,21 +151,38 @@ else
 	wait_for "$W/java.h" ready 300 || notok "java: the program did not start: $(head -c 300 "$W/java.h")"
 	tool javacalls javacalls "$HPID"
 	tool javaobjnew javaobjnew "$HPID"
+	tool uthreads uthreads -l java "$HPID"
 	attached javacalls "Ctrl-C to quit"
 	attached javaobjnew "Ctrl-C to quit"
+	attached uthreads "^TIME "
 	tool javastat javastat -C -d 3 1
 	attached javastat "Attached to java processes:.*$HPID"
 	sleep 0.2
 	touch "$W/go"
 	wait_for "$W/java.h" done 100 || notok "java: the program did not finish: $(head -c 300 "$W/java.h")"
 	wait_for "$W/javastat.out" "^Detaching" 60
-	stop javacalls javaobjnew javastat
+	sleep 0.3 # (uthreads reads the JVM's buffer at each tick)
+	stop javacalls javaobjnew javastat uthreads
 	rm -f "$W/go"
 	check javacalls "UlRt.ulRtMeth calls" "$(count javacalls UlRt.ulRtMeth)" $N
 	# object__alloc's size argument is 0 on HotSpot's fast path: the
 	# allocation count only
 	check javaobjnew "UlRt\$UlRtObj allocations" "$(count javaobjnew 'UlRt$UlRtObj')" $M
 	check javastat "THR/s (thread__start)" "$(stat javastat "$HPID" 6)" $((TH / 3))
+	# uthreads -l java: each named thread's start and stop, once, and its
+	# native id (N=) a pthread row's ID
+	u=$W/uthreads.out
+	starts=$(grep -Ec '^[0-9.]+ +R=[0-9]+/N=[0-9]+ +start +ulrt-thread-[0-9]+ *$' "$u")
+	stops=$(grep -Ec '^[0-9.]+ +R=[0-9]+/N=[0-9]+ +stop +ulrt-thread-[0-9]+ *$' "$u")
+	names=$(awk '$3 == "start" && $4 ~ /^ulrt-thread-/ { print $4 }' "$u" | sort -u | wc -l)
+	nat=0
+	for tid in $(awk '$3 == "start" && $4 ~ /^ulrt-thread-/ { sub(/.*N=/, "", $2); print $2 }' "$u"); do
+		awk -v t="$tid" '$2 == t && $3 == "pthread"' "$u" | grep -q . && nat=$((nat + 1))
+	done
+	check uthreads "-l java: the named threads' start, stop, distinct names and pthread rows" \
+		"$starts $stops $names $nat" "$TH $TH $TH $TH"
+	grep -q "^Tracing thread events in process $HPID (language: java)... Ctrl-C to quit.$" "$u" ||
+		notok "uthreads -l java: no banner: $(head -c 200 "$u")"
 	wait_pid "$HPID" 50 || kill -KILL "$HPID" 2>/dev/null
 	wait "$HPID" 2>/dev/null
 	HPID=
