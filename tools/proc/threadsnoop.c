@@ -312,6 +312,17 @@ static int java_tick(struct obj *o)
 	return 0;
 }
 
+/* at the end: the last of them, and the perf buffer's losses */
+static int java_finish(struct obj *o)
+{
+	uint64_t lost;
+
+	java_tick(o);
+	if ((lost = events_lost(jev)))
+		fprintf(stderr, "%s: lost %llu JVM thread events\n", tool_applet, (unsigned long long)lost);
+	return 0;
+}
+
 /* Load the programs at thread__start/stop in process pid's libjvm.so
  * into jo and open their buffer: 0, or 1 after a message. */
 static int java_open(struct obj *jo)
@@ -370,7 +381,8 @@ int threadsnoop_main(int argc, char **argv)
 				obj_close(jo);
 				return 1;
 			}
-			te.tick = te.finish = java_tick;
+			te.tick = java_tick;
+			te.finish = java_finish;
 		}
 	} else {
 		opt_parse(argc, argv, &help, parse, (void *)&help);
