@@ -93,6 +93,8 @@ else
 	check rubyobjnew "UlRtK objects, bytes" "$(awk '$1 == "UlRtK" { print $2, $3 }' "$W/rubyobjnew.out")" "$M 0"
 	check rubystat "EXC/s (raise)" "$(stat rubystat "$HPID" 5)" $((E / 3))
 	check rubystat "CLOAD/s (load)" "$(stat rubystat "$HPID" 4)" $((L / 3))
+	# -d names the processes of the one language traced (bcc)
+	check rubystat "-d: 'Attached to' lines" "$(grep -c '^Attached to' "$W/rubystat.out")" 1
 	kill -KILL "$HPID" 2>/dev/null
 	wait "$HPID" 2>/dev/null
 	HPID=
