@@ -292,7 +292,8 @@ static int on_java(void *ctx, const void *data, size_t size)
 		return 0;
 	memcpy(x, d, sizeof(x));
 	memcpy(&stop, d + J_STOP, 4);
-	snprintf(name, sizeof(name), "%.80s", d + J_NAME);
+	memcpy(name, d + J_NAME, 80);
+	name[80] = 0;
 	snprintf(id, sizeof(id), "R=%llu/N=%llu", (unsigned long long)x[1], (unsigned long long)x[2]);
 	out_event_cgroup(x[3], x[3] ? cgroup_path_of(x[3]) : NULL);
 	v[U_TIME].f = (double)(int64_t)(x[0] - ctx_start_ns) / 1e9;
@@ -340,8 +341,8 @@ static int java_open(struct obj *jo)
 
 		if (spec_parse_trace(stop ? "u:jvm:thread__stop" : "u:jvm:thread__start", &s, &errpos) < 0 ||
 		    probe_resolve(&s, &ro, false, &l, &n) < 0 || !n) {
-			tool_err(tool_applet, "-l java: no HotSpot thread__start/stop probe in process %d (%s): "
-				 "is it a JVM? (-l c traces its pthreads)", env.pid, err_msg());
+			tool_err(tool_applet, "-l java: no HotSpot thread probe in process %d: is it a JVM? (%s)",
+				 env.pid, err_msg());
 			rc = 1;
 		}
 		for (int i = 0; i < n && !rc; i++)
