@@ -12,7 +12,8 @@
 #
 # tests/e2e/ulang_rt.sh's language runtimes with USDT probes in Debian's
 # builds (ruby: libruby; php-cli: the php binary), without recommends:
-# about 10 MB of packages, 52 MB installed.  Not the JRE (190 MB):
+# about 10 MB of packages, 52 MB installed (COREBOX_NO_RUNTIMES=1 leaves
+# them out: their checks are then named skips).  Not the JRE (190 MB):
 # that test's Java checks run where one is installed.
 need=""
 arm=""
@@ -41,8 +42,10 @@ command -v ld.lld >/dev/null 2>&1 || need="$need lld" # a Go PIE linked by ld.ll
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"
-command -v ruby >/dev/null 2>&1 || rt="$rt ruby"
-command -v php >/dev/null 2>&1 || rt="$rt php-cli"
+if [ "${COREBOX_NO_RUNTIMES:-0}" != 1 ]; then
+	command -v ruby >/dev/null 2>&1 || rt="$rt ruby"
+	command -v php >/dev/null 2>&1 || rt="$rt php-cli"
+fi
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"

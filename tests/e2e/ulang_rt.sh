@@ -79,7 +79,9 @@ else
 	wait_for "$W/rb.h" ready 100 || notok "ruby: the program did not start: $(head -c 300 "$W/rb.h")"
 	tool rubycalls rubycalls "$HPID"
 	tool rubyobjnew rubyobjnew "$HPID"
+	tool rubycallsL ucalls -l ruby -L "$HPID"
 	attached rubycalls "Ctrl-C to quit"
+	attached rubycallsL "Ctrl-C to quit"
 	attached rubyobjnew "Ctrl-C to quit"
 	tool rubystat rubystat -C -d 3 1
 	attached rubystat "Attached to ruby processes:.*$HPID"
@@ -87,8 +89,10 @@ else
 	kill -USR1 "$HPID"
 	wait_for "$W/rb.h" done 100 || notok "ruby: the program did not finish: $(head -c 300 "$W/rb.h")"
 	wait_for "$W/rubystat.out" "^Detaching" 60
-	stop rubycalls rubyobjnew rubystat
+	stop rubycalls rubyobjnew rubystat rubycallsL
 	check rubycalls "UlRtK.ul_rt_meth calls" "$(count rubycalls UlRtK.ul_rt_meth)" $N
+	check rubycallsL "(ucalls -l ruby -L) UlRtK.ul_rt_meth calls, header" \
+		"$(count rubycallsL UlRtK.ul_rt_meth) $(grep -c '^METHOD  *# CALLS TIME (us)$' "$W/rubycallsL.out")" "$N 1"
 	# object__create carries no size: bcc's 0 bytes
 	check rubyobjnew "UlRtK objects, bytes" "$(awk '$1 == "UlRtK" { print $2, $3 }' "$W/rubyobjnew.out")" "$M 0"
 	check rubystat "EXC/s (raise)" "$(stat rubystat "$HPID" 5)" $((E / 3))
@@ -114,15 +118,19 @@ else
 	HPID=$!
 	wait_for "$W/php.h" ready 100 || notok "php: the program did not start: $(head -c 300 "$W/php.h")"
 	tool phpcalls phpcalls "$HPID"
+	tool phpcallsL phpcalls -L -m "$HPID"
 	attached phpcalls "Ctrl-C to quit"
+	attached phpcallsL "Ctrl-C to quit"
 	tool phpstat phpstat -C -d 3 1
 	attached phpstat "Attached to php processes:.*$HPID"
 	sleep 0.2
 	kill -USR1 "$HPID"
 	wait_for "$W/php.h" done 100 || notok "php: the program did not finish: $(head -c 300 "$W/php.h")"
 	wait_for "$W/phpstat.out" "^Detaching" 60
-	stop phpcalls phpstat
+	stop phpcalls phpstat phpcallsL
 	check phpcalls "UlRtK.ul_rt_meth calls" "$(count phpcalls UlRtK.ul_rt_meth)" $N
+	check phpcallsL "-L -m: ul_rt_fn calls, header" \
+		"$(count phpcallsL .ul_rt_fn) $(grep -c '^METHOD  *# CALLS TIME (ms)$' "$W/phpcallsL.out")" "$F 1"
 	# a function outside a class: bcc's empty class name
 	check phpcalls "ul_rt_fn calls" "$(count phpcalls .ul_rt_fn)" $F
 	# function__entry fires for each op array run: the N + F calls and
@@ -154,7 +162,9 @@ else
 	tool javacalls javacalls "$HPID"
 	tool javaobjnew javaobjnew "$HPID"
 	tool uthreads uthreads -l java "$HPID"
+	tool javacallsL javacalls -L "$HPID"
 	attached javacalls "Ctrl-C to quit"
+	attached javacallsL "Ctrl-C to quit"
 	attached javaobjnew "Ctrl-C to quit"
 	attached uthreads "^TIME "
 	tool javastat javastat -C -d 3 1
@@ -164,9 +174,11 @@ else
 	wait_for "$W/java.h" done 100 || notok "java: the program did not finish: $(head -c 300 "$W/java.h")"
 	wait_for "$W/javastat.out" "^Detaching" 60
 	sleep 0.3 # (uthreads reads the JVM's buffer at each tick)
-	stop javacalls javaobjnew javastat uthreads
+	stop javacalls javaobjnew javastat uthreads javacallsL
 	rm -f "$W/go"
 	check javacalls "UlRt.ulRtMeth calls" "$(count javacalls UlRt.ulRtMeth)" $N
+	check javacallsL "-L: UlRt.ulRtMeth calls, header" \
+		"$(count javacallsL UlRt.ulRtMeth) $(grep -c '^METHOD  *# CALLS TIME (us)$' "$W/javacallsL.out")" "$N 1"
 	# object__alloc's size argument is 0 on HotSpot's fast path: the
 	# allocation count only
 	check javaobjnew "UlRt\$UlRtObj allocations" "$(count javaobjnew 'UlRt$UlRtObj')" $M

@@ -10,8 +10,8 @@ Signal.trap("USR1") { $go = true }
 $stdout.puts "ready"; $stdout.flush
 sleep 0.02 until $go
 # Ruby (2.5+, bug #14582) fires method__entry/return only while some
-# TracePoint is enabled: ruby's own documented way to turn them on
-TracePoint.new(:call) {}.enable
+# TracePoint of those events is enabled: ruby's documented way to turn them on
+TracePoint.new(:call, :return) {}.enable
 n.times { |i| k.ul_rt_meth(i) }
 m.times { UlRtK.new }
 e.times { begin; raise "x"; rescue StandardError; end }
