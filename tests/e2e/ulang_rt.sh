@@ -8,7 +8,9 @@
 # 190 MB JRE).  Ground truth is what the test's programs do after their go
 # signal (tests/e2e/helpers/cbx_ulrt.rb, cbx_ulrt.php, UlRt.java): N calls
 # of a uniquely named method, M objects of a uniquely named class, E
-# exceptions, L loads, T named threads.  All of one runtime's tools
+# exceptions, L loads, T named threads.  Checked: *calls (and -L),
+# rubyobjnew, javaobjnew (counts), *stat (EXC/s, CLOAD/s, METHOD/s, THR/s)
+# and uthreads -l java (start/stop rows).  All of one runtime's tools
 # attach to the one process at once (one JVM for all the Java checks); the
 # *stat tools count one 3 s interval, so their rates are the totals / 3.
 set -u
