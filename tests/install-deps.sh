@@ -9,8 +9,15 @@
 # linux-libc-dev:arm64, gcc-arm-linux-gnueabihf, musl-dev:armhf,
 # linux-libc-dev-armhf-cross, qemu-user, qemu-system-arm, without
 # recommends.  COREBOX_NO_ARM64=1 leaves them out.
+#
+# tests/e2e/ulang_rt.sh's language runtimes with USDT probes in Debian's
+# builds (ruby: libruby; php-cli: the php binary), without recommends:
+# about 10 MB of packages, 52 MB installed (COREBOX_NO_RUNTIMES=1 leaves
+# them out: their checks are then named skips).  Not the JRE (190 MB):
+# that test's Java checks run where one is installed.
 need=""
 arm=""
+rt=""
 command -v musl-gcc >/dev/null 2>&1 || need="$need musl-tools"
 command -v clang >/dev/null 2>&1 || need="$need clang"
 command -v llvm-strip >/dev/null 2>&1 || need="$need llvm"
@@ -35,6 +42,10 @@ command -v ld.lld >/dev/null 2>&1 || need="$need lld" # a Go PIE linked by ld.ll
 # the TCP tools' tests: network namespaces and veth (ip), packet loss (nft)
 command -v ip >/dev/null 2>&1 || need="$need iproute2"
 command -v nft >/dev/null 2>&1 || need="$need nftables"
+if [ "${COREBOX_NO_RUNTIMES:-0}" != 1 ]; then
+	command -v ruby >/dev/null 2>&1 || rt="$rt ruby"
+	command -v php >/dev/null 2>&1 || rt="$rt php-cli"
+fi
 # libFuzzer's runtime, for the fuzz tests (clang alone may not bring it)
 if command -v clang >/dev/null 2>&1; then
 	[ -f "$(clang -print-resource-dir)/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || need="$need libclang-rt-dev"
@@ -58,12 +69,12 @@ if [ "${COREBOX_NO_ARM64:-0}" != 1 ] && [ "$(uname -m)" = x86_64 ]; then
 	[ -d /usr/include/arm-linux-gnueabihf/asm ] || [ -d /usr/arm-linux-gnueabihf/include/asm ] ||
 		arm="$arm linux-libc-dev-armhf-cross"
 fi
-if [ -n "$need$arm" ]; then
+if [ -n "$need$arm$rt" ]; then
 	if [ "$(id -u)" != 0 ]; then
-		echo "install-deps: missing:$need$arm (run as root to install them with apt-get)" >&2
+		echo "install-deps: missing:$need$arm$rt (run as root to install them with apt-get)" >&2
 		exit 1
 	fi
-	echo "install-deps: installing$need$arm"
+	echo "install-deps: installing$need$arm$rt"
 	export DEBIAN_FRONTEND=noninteractive
 	for a in arm64 armhf; do
 		case $arm in
@@ -76,6 +87,10 @@ if [ -n "$need$arm" ]; then
 	if [ -n "$need" ]; then
 		apt-get install -y -qq $need >/dev/null || {
 			echo "install-deps: apt-get install$need failed" >&2; exit 1; }
+	fi
+	if [ -n "$rt" ]; then
+		apt-get install -y -qq --no-install-recommends $rt >/dev/null || {
+			echo "install-deps: apt-get install$rt failed" >&2; exit 1; }
 	fi
 	# linux-libc-dev:arm64 must match linux-libc-dev's version: apt upgrades both
 	if [ -n "$arm" ]; then

@@ -6,8 +6,9 @@
 # must print bcc's banner (language: c) and header, then exactly N lines
 # "pthread  cbx_thread_main [threads]" with N distinct thread ids, none
 # being the process id, and nothing of the second; `-l none --json` the
-# same N as objects; -l java says in one line that it is not built
-# (status 1); a bad -l or no pid is a usage error; SIGINT exits 0;
+# same N as objects; -l java on a process without libjvm.so's HotSpot
+# probes says so in one line (status 1; tests/e2e/ulang_rt.sh runs it on a
+# JVM); a bad -l or no pid is a usage error; SIGINT exits 0;
 # nothing stays loaded.
 # Run as root from the repository root: sh tests/e2e/uthreads.sh
 set -u

@@ -12,8 +12,10 @@
  * creates, "TIME ID TYPE DESCRIPTION" (bcc's USDT probe
  * libpthread:pthread_start is absent from most glibc builds, Debian's
  * included; the same uprobe and fork event see the same threads).
- * -l java (HotSpot's thread__start/stop USDT probes) is not built: it
- * says so; a JVM's threads still show as pthreads with -l c. */
+ * -l java adds bcc's rows for HotSpot's thread__start/stop USDT probes
+ * (libjvm.so): "R=JAVA_ID/N=NATIVE_ID start|stop NAME", from programs
+ * the tracing compiler makes (tools/probe) in an object of their own,
+ * whose buffer the pthread loop reads at each tick. */
 #include <errno.h>
 #include <limits.h>
 #include <time.h>
@@ -23,11 +25,13 @@
 #include <unistd.h>
 #include <linux/types.h>
 
+#include "bpf/probe.h"
 #include "elf/elf.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/common/common.h"
 #include "tools/common/evcopy.h"
+#include "tools/probe/build.h"
 #include "tools/stack/usyms.h"
 #include "threadsnoop.h"
 
@@ -145,7 +149,7 @@ static struct out_table table = OUT_TABLE(NULL, cols);
 enum { U_TIME, U_ID, U_TYPE, U_DESC };
 static const struct out_col ucols[] = {
 	[U_TIME] = { "time_s", "TIME", "%-8.3f ", OUT_FLOAT },
-	[U_ID] = { "id", "ID", "%-16d ", OUT_INT },
+	[U_ID] = { "id", "ID", "%-16s ", OUT_STR },
 	[U_TYPE] = { "type", "TYPE", "%-8s ", OUT_STR },
 	[U_DESC] = { "description", "DESCRIPTION", "%-30s\n", OUT_STR },
 };
@@ -172,6 +176,7 @@ static int on_event(void *ctx, const void *data, size_t size)
 	union out_val v[ARRAY_SIZE(cols)];
 	char comm[EV_COMM_LEN + 1], func[256];
 	struct usym sym = { 0 };
+	char id[16];
 
 	(void)ctx;
 	if (!ev_copy(&e, sizeof(e), data, size))
@@ -191,7 +196,8 @@ static int on_event(void *ctx, const void *data, size_t size)
 		if (m)
 			snprintf(func + strlen(func), sizeof(func) - strlen(func), " [%s]", m + 1);
 		v[U_TIME].f = (double)(e.ts_ns - ctx_start_ns) / 1e9;
-		v[U_ID].i = e.tid;
+		snprintf(id, sizeof(id), "%u", e.tid);
+		v[U_ID].s = id;
 		v[U_TYPE].s = "pthread";
 		v[U_DESC].s = func;
 		out_row(&utable, v);
@@ -207,11 +213,157 @@ static int on_event(void *ctx, const void *data, size_t size)
 	return 0;
 }
 
+
+/* -l java: a record per thread__start/stop(name, name length, java id,
+ * native id, daemon): J_NAME holds bcc's 80 bytes of the name */
+enum { J_TS = 0, J_RID = 8, J_NID = 16, J_CG = 24, J_STOP = 32, J_NAME = 40, J_SIZE = J_NAME + 80 };
+static struct events *jev;
+
+static int java_prog(struct obj *o, const struct loc *l, int events, bool ring, bool stop)
+{
+	struct cg_opts co = { .pid = env.pid, .uid = -1, .cpu = -1 };
+	struct gen *g = gen_new(l, NULL, &co);
+	struct emit *e = gen_emit(g);
+	int out = gen_begin(g), rec = gen_stack(g, J_SIZE), fit = emit_label(e), err = 0;
+	static const char *const args[] = { "arg3", "arg4", "arg2" }; /* to J_RID, J_NID, J_NAME */
+	struct ctype t;
+
+	for (int i = 0; i < J_SIZE; i += 8)
+		emit_st(e, 8, R10, (int16_t)(rec + i), 0);
+	for (int i = 0; i < 3 && !err; i++) {
+		err = gen_value(g, args[i], 0, &t);
+		emit_stx(e, 8, R10, (int16_t)(rec + (i < 2 ? J_RID + 8 * i : J_NAME)), R0);
+	}
+	if (!err)
+		err = gen_value(g, "arg1", 0, &t);
+	if (err < 0) {
+		tool_err(tool_applet, "%s: %s", l->name, err_msg());
+		gen_free(g);
+		return 1;
+	}
+	/* the name's bytes (not NUL-terminated), at most 79 */
+	emit_mov(e, R3, R0);
+	emit_ldx(e, 8, R2, R10, (int16_t)(rec + J_NAME));
+	emit_st(e, 8, R10, (int16_t)(rec + J_NAME), 0);
+	emit_jmpi(e, BPF_JLE, R2, 79, fit);
+	emit_movi(e, R2, 79);
+	emit_place(e, fit);
+	emit_mov(e, R1, R10);
+	emit_alui(e, BPF_ADD, R1, rec + J_NAME);
+	emit_call(e, BPF_FUNC_probe_read_user);
+	emit_st(e, 4, R10, (int16_t)(rec + J_STOP), stop);
+	gen_cgroup_id(g, R10, (int16_t)(rec + J_CG));
+	emit_call(e, BPF_FUNC_ktime_get_ns);
+	emit_stx(e, 8, R10, (int16_t)(rec + J_TS), R0);
+	if (ring) {
+		emit_ldmap(e, R1, events);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, rec);
+		emit_movi(e, R3, J_SIZE);
+		emit_movi(e, R4, 0);
+		emit_call(e, BPF_FUNC_ringbuf_output);
+	} else {
+		emit_mov(e, R1, R6);
+		emit_ldmap(e, R2, events);
+		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
+		emit_mov(e, R4, R10);
+		emit_alui(e, BPF_ADD, R4, rec);
+		emit_movi(e, R5, J_SIZE);
+		emit_call(e, BPF_FUNC_perf_event_output);
+	}
+	gen_end(g, out);
+	err = build_add(o, l, g, l->name, env.pid) < 0;
+	if (err)
+		tool_err(tool_applet, "%s: %s", l->name, err_msg());
+	gen_free(g);
+	return err;
+}
+
+static int on_java(void *ctx, const void *data, size_t size)
+{
+	const char *d = data;
+	union out_val v[ARRAY_SIZE(ucols)];
+	uint64_t x[4];
+	uint32_t stop;
+	char id[48], name[81];
+
+	(void)ctx;
+	if (size < J_SIZE)
+		return 0;
+	memcpy(x, d, sizeof(x));
+	memcpy(&stop, d + J_STOP, 4);
+	memcpy(name, d + J_NAME, 80);
+	name[80] = 0;
+	snprintf(id, sizeof(id), "R=%llu/N=%llu", (unsigned long long)x[1], (unsigned long long)x[2]);
+	out_event_cgroup(x[3], x[3] ? cgroup_path_of(x[3]) : NULL);
+	v[U_TIME].f = (double)(int64_t)(x[0] - ctx_start_ns) / 1e9;
+	v[U_ID].s = id;
+	v[U_TYPE].s = stop ? "stop" : "start";
+	v[U_DESC].s = name;
+	out_row(&utable, v);
+	return 0;
+}
+
+/* the JVM's events between two polls of the pthread buffer, and the last */
+static int java_tick(struct obj *o)
+{
+	(void)o;
+	if (events_poll(jev, 0) > 0)
+		tool_flush();
+	return 0;
+}
+
+/* at the end: the last of them, and the perf buffer's losses */
+static int java_finish(struct obj *o)
+{
+	uint64_t lost;
+
+	java_tick(o);
+	if ((lost = events_lost(jev)))
+		fprintf(stderr, "%s: lost %llu JVM thread events\n", tool_applet, (unsigned long long)lost);
+	return 0;
+}
+
+/* Load the programs at thread__start/stop in process pid's libjvm.so
+ * into jo and open their buffer: 0, or 1 after a message. */
+static int java_open(struct obj *jo)
+{
+	struct resolve_opts ro = { .tool = tool_applet, .pid = env.pid };
+	bool ring = probe_ringbuf();
+	int events = ring ? obj_new_map(jo, "events", BPF_MAP_TYPE_RINGBUF, 0, 0, 64 * 1024, 0)
+			  : obj_new_map(jo, "events", BPF_MAP_TYPE_PERF_EVENT_ARRAY, 4, 4, 0, 0);
+	int rc = 0, attached;
+
+	for (int stop = 0; stop < 2 && !rc; stop++) {
+		struct spec s;
+		struct loc *l = NULL;
+		int n = 0, errpos;
+
+		if (spec_parse_trace(stop ? "u:jvm:thread__stop" : "u:jvm:thread__start", &s, &errpos) < 0 ||
+		    probe_resolve(&s, &ro, false, &l, &n) < 0 || !n) {
+			tool_err(tool_applet, "-l java: no HotSpot thread probe in process %d: is it a JVM? (%s)",
+				 env.pid, err_msg());
+			rc = 1;
+		}
+		for (int i = 0; i < n && !rc; i++)
+			rc = java_prog(jo, &l[i], events, ring, stop);
+		locs_free(l, n);
+		spec_free(&s);
+	}
+	if ((rc = build_finish(jo, rc, tool_applet, "the hotspot probes", &attached)))
+		return rc;
+	if (!(jev = events_open(obj_map_at(jo, (size_t)events), on_java, NULL))) {
+		tool_err(tool_applet, "%s", err_msg());
+		return 1;
+	}
+	return 0;
+}
+
 int threadsnoop_main(int argc, char **argv)
 {
 	struct tool_events te = { .name = tool_applet, .on_event = on_event, .header = &table };
 	char glibc[256], target[300], exe[300];
-	struct obj *o;
+	struct obj *o, *jo = NULL;
 	int nlib = 0, err;
 
 	if (!strcmp(tool_applet, "uthreads")) {
@@ -222,13 +374,17 @@ int threadsnoop_main(int argc, char **argv)
 			snprintf(target, sizeof(target), "/proc/%d/exe", env.pid);
 			lang = realpath(target, exe) && strstr(exe, "java") ? "java" : "c";
 		}
-		if (!strcmp(lang, "java")) {
-			tool_err(tool_applet, "-l java (HotSpot's thread__start/stop USDT probes) is not built: "
-				 "-l c shows a JVM's pthreads");
-			return 1;
-		}
 		te.header = &utable;
 		te.after_load = ubanner;
+		if (!strcmp(lang, "java")) {
+			jo = obj_new(tool_applet);
+			if (java_open(jo)) {
+				obj_close(jo);
+				return 1;
+			}
+			te.tick = java_tick;
+			te.finish = java_finish;
+		}
 	} else {
 		opt_parse(argc, argv, &help, parse, (void *)&help);
 	}
@@ -254,5 +410,9 @@ int threadsnoop_main(int argc, char **argv)
 	usyms = usyms_new(USYMS_NAMES);
 	err = tool_run_events(o, &te);
 	usyms_free(usyms);
+	if (jo) {
+		events_close(jev);
+		obj_close(jo);
+	}
 	return err;
 }

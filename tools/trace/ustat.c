@@ -228,8 +228,10 @@ static int iteration(void)
 	/* none found: nothing to load, the interval still passes */
 	if (nl && (rc = build_finish(o, rc, tool_applet, "the probes", &attached)))
 		goto out;
-	if (env.debug)
+	if (env.debug) /* bcc: the languages traced, -l's only */
 		for (const struct ulang *u = ulangs; u->stat; u++) {
+			if (env.lang && strcmp(env.lang, u->name))
+				continue;
 			out_text("Attached to %s processes: ", u->name);
 			for (size_t i = 0, k = 0; i < nt; i++)
 				if (t[i].u == u)
