@@ -1,6 +1,7 @@
 /* applet threadsnoop: list new threads with their start function
  * readme: new threads with their start function (pthread_create uprobe; other runtimes via
  *         the fork tracepoint); as `uthreads PID` bcc's layout for one process's pthreads
+ *         (`-l java` adds HotSpot's thread__start/stop rows)
  * alias uthreads (threadsnoop): trace thread creation events in high-level languages
  *
  * bcc's columns: TIME(ms) PID COMM FUNC.  Besides bcc's uprobe on
