@@ -124,9 +124,12 @@ int tool_flush(void)
  * closed it (POLLHUP on a hung-up tty or socket); a regular file, a tty or
  * /dev/null report nothing.  So waiting in poll() on fd 1 is a sleep that
  * ends when the output goes away. */
-static int wait_stdout(int timeout_ms)
+/* mask: the signal mask to wait with (ppoll), the stop signals being
+ * blocked until then; NULL: no wait */
+static int wait_stdout(int timeout_ms, const sigset_t *mask)
 {
 	struct pollfd p = { .fd = 1, .events = 0 };
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 	int r;
 
 	if (stdout_pollable < 0) {
@@ -135,19 +138,20 @@ static int wait_stdout(int timeout_ms)
 		p.revents = 0;
 	}
 	if (tool_listening()) { /* the same wait, answering /metrics meanwhile */
-		if (tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms) & (POLLERR | POLLHUP)) {
+		sigset_t cur;
+
+		if (mask) /* (a plain poll: the stop signals must get through) */
+			sigprocmask(SIG_SETMASK, mask, &cur);
+		r = tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms);
+		if (mask)
+			sigprocmask(SIG_SETMASK, &cur, NULL);
+		if (r & (POLLERR | POLLHUP)) {
 			stdout_failed(EPIPE);
 			return -1;
 		}
 		return 0;
 	}
-	if (!stdout_pollable) {
-		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-		return 0;
-	}
-	r = poll(&p, 1, timeout_ms);
+	r = ppoll(&p, stdout_pollable ? 1 : 0, &ts, mask);
 	if (r == 1 && (p.revents & (POLLERR | POLLHUP))) {
 		stdout_failed(EPIPE);
 		return -1;
@@ -157,7 +161,7 @@ static int wait_stdout(int timeout_ms)
 
 bool tool_stdout_gone(void)
 {
-	return stdout_err || wait_stdout(0) < 0;
+	return stdout_err || wait_stdout(0, NULL) < 0;
 }
 
 int tool_finish(int rc)
@@ -276,16 +280,26 @@ int tool_load_attach(struct obj *o, const char *name)
 void tool_sleep_ms(long ms)
 {
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	sigset_t stop, old;
 
+	/* a Ctrl-C between the check of tool_exiting and the wait would be
+	 * lost (seen under emulation, with SIGINT sent as the tool printed
+	 * "Tracing..."): the stop signals are blocked but during the wait */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	while (!tool_exiting) {
 		uint64_t now = now_ns(), left;
 
 		if (now >= end)
 			break;
 		left = (end - now + 999999) / 1000000;
-		if (wait_stdout(left > 1000000 ? 1000000 : (int)left) < 0)
+		if (wait_stdout(left > 1000000 ? 1000000 : (int)left, &old) < 0)
 			break;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 char *tool_hms(char *buf, size_t size)
