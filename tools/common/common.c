@@ -124,8 +124,9 @@ int tool_flush(void)
  * closed it (POLLHUP on a hung-up tty or socket); a regular file, a tty or
  * /dev/null report nothing.  So waiting in poll() on fd 1 is a sleep that
  * ends when the output goes away. */
-/* mask: the signal mask to wait with (ppoll), the stop signals being
- * blocked until then; NULL: no wait */
+/* mask: the signal mask to wait with (ppoll), signals being blocked
+ * until then (not with --listen: its wait is a plain poll); NULL: no
+ * wait */
 static int wait_stdout(int timeout_ms, const sigset_t *mask)
 {
 	struct pollfd p = { .fd = 1, .events = 0 };
@@ -138,14 +139,7 @@ static int wait_stdout(int timeout_ms, const sigset_t *mask)
 		p.revents = 0;
 	}
 	if (tool_listening()) { /* the same wait, answering /metrics meanwhile */
-		sigset_t cur;
-
-		if (mask) /* (a plain poll: the stop signals must get through) */
-			sigprocmask(SIG_SETMASK, mask, &cur);
-		r = tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms);
-		if (mask)
-			sigprocmask(SIG_SETMASK, &cur, NULL);
-		if (r & (POLLERR | POLLHUP)) {
+		if (tool_listen_poll(stdout_pollable ? 1 : -1, timeout_ms) & (POLLERR | POLLHUP)) {
 			stdout_failed(EPIPE);
 			return -1;
 		}
@@ -284,12 +278,9 @@ void tool_sleep_ms(long ms)
 
 	/* a Ctrl-C between the check of tool_exiting and the wait would be
 	 * lost (seen under emulation, with SIGINT sent as the tool printed
-	 * "Tracing..."): the stop signals are blocked but during the wait */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGHUP);
-	sigprocmask(SIG_BLOCK, &stop, &old);
+	 * "Tracing..."): signals are blocked but during the wait */
+	sigfillset(&stop);
+	sigprocmask(SIG_BLOCK, tool_listening() ? NULL : &stop, &old); /* NULL: only read */
 	while (!tool_exiting) {
 		uint64_t now = now_ns(), left;
 
