@@ -188,48 +188,66 @@ int perf_kprobe_legacy_remove(const char *evname, bool retprobe)
 	return write_file(path, cmd, 1);
 }
 
-int perf_open_kprobe_legacy(const char *func, uint64_t offset, bool retprobe,
-			    char *evname, size_t evname_size)
+/* Probes on targets ("FUNC" or "FUNC+0xOFF") as one event named after
+ * tag; *added: how many the kernel took. */
+static int open_legacy(const char *const *targets, size_t n, bool retprobe, const char *tag, char *evname,
+		       size_t evname_size, size_t *added)
 {
 	static unsigned seq;
 	char path[256], cmd[512], name[EVNAME_MAX + 1];
-	int n, i, id, fd, r;
+	int id, fd, r = -ENOENT;
 
-	if (!kprobe_events_exist())
+	*added = 0;
+	if (!kprobe_events_exist() || !tracefs_path(path, sizeof(path), "kprobe_events"))
 		return err_set(ENOENT, "kernel has no kprobe support (no kprobe PMU, no kprobe_events)");
 	/* Unique part first so truncation keeps names distinct; '.' (as in
 	 * "foo.isra.0") and other odd characters are not allowed. */
-	n = snprintf(name, sizeof(name), "corebox_%d_%u_%s", (int)getpid(), seq++, func);
-	if (n < 0)
-		return err_set(EINVAL, "kprobe name");
-	for (i = 0; name[i]; i++)
+	snprintf(name, sizeof(name), "corebox_%d_%u_%s", (int)getpid(), seq++, tag);
+	for (int i = 0; name[i]; i++)
 		if (!isalnum((unsigned char)name[i]) && name[i] != '_')
 			name[i] = '_';
 	if (strlen(name) + 1 > evname_size)
 		return err_set(ENAMETOOLONG, "kprobe event name buffer too small");
-	if (offset)
-		snprintf(cmd, sizeof(cmd), "%c:%s/%s %s+0x%llx\n", retprobe ? 'r' : 'p', KPROBE_GROUP,
-			 name, func, (unsigned long long)offset);
-	else
-		snprintf(cmd, sizeof(cmd), "%c:%s/%s %s\n", retprobe ? 'r' : 'p', KPROBE_GROUP, name,
-			 func);
-	tracefs_path(path, sizeof(path), "kprobe_events");
-	r = write_file(path, cmd, 1);
-	if (r < 0)
-		return err_prefix(r, "cannot add legacy %s for %s", retprobe ? "kretprobe" : "kprobe",
-				  func);
-	id = perf_tp_id(KPROBE_GROUP, name);
-	if (id < 0) {
-		perf_kprobe_legacy_remove(name, retprobe);
-		return id;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(cmd, sizeof(cmd), "%c:%s/%s %s\n", retprobe ? 'r' : 'p', KPROBE_GROUP, name, targets[i]);
+		/* one write a probe: a function refused (init code, the
+		 * blacklist) costs only itself; EEXIST: a kernel before
+		 * multi-probe events (5.7) */
+		if ((r = write_file(path, cmd, 1)) == -EEXIST)
+			break;
+		*added += r == 0;
 	}
-	fd = perf_open_tracepoint(id);
+	if (!*added || r == -EEXIST) {
+		if (*added)
+			perf_kprobe_legacy_remove(name, retprobe);
+		return n == 1 ? err_prefix(r, "cannot add legacy %s for %s", retprobe ? "kretprobe" : "kprobe", tag)
+			      : err_set(EEXIST, "cannot make one kprobe event of %zu functions", n);
+	}
+	err_clear();
+	id = perf_tp_id(KPROBE_GROUP, name);
+	fd = id < 0 ? id : perf_open_tracepoint(id);
 	if (fd < 0) {
 		perf_kprobe_legacy_remove(name, retprobe);
-		return err_prefix(fd, "legacy kprobe %s", func);
+		return err_prefix(fd, "legacy kprobe %s", tag);
 	}
 	memcpy(evname, name, strlen(name) + 1);
 	return fd;
+}
+
+int perf_open_kprobe_legacy(const char *func, uint64_t offset, bool retprobe,
+			    char *evname, size_t evname_size)
+{
+	char target[300];
+	const char *t = target;
+	size_t added;
+
+	snprintf(target, sizeof(target), offset ? "%s+0x%llx" : "%s", func, (unsigned long long)offset);
+	return open_legacy(&t, 1, retprobe, func, evname, evname_size, &added);
+}
+
+int perf_open_kprobes_legacy(const char *const *funcs, size_t n, char *evname, size_t evname_size, size_t *added)
+{
+	return open_legacy(funcs, n, false, "group", evname, evname_size, added);
 }
 
 void perf_kprobe_legacy_gc(void)

@@ -442,6 +442,23 @@ int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *
 	return fd;
 }
 
+int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uint64_t *cookies, uint32_t cnt)
+{
+	union cb_bpf_attr u;
+	int fd;
+
+	memset(&u, 0, sizeof(u));
+	u.a.link_create.prog_fd = (uint32_t)prog_fd;
+	u.a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	u.a.link_create.kprobe_multi.cnt = cnt;
+	u.a.link_create.kprobe_multi.syms = U64(syms);
+	u.a.link_create.kprobe_multi.cookies = U64(cookies);
+	fd = bpf_fd(BPF_LINK_CREATE, &u.a, OFFEND(link_create.kprobe_multi.cookies));
+	if (fd < 0)
+		return err_sys(-fd, "cannot create kprobe_multi link (%u functions)", cnt);
+	return fd;
+}
+
 int bpf_prog_test_run_ctx(int prog_fd, const void *ctx, uint32_t ctx_size, uint32_t *retval)
 {
 	union cb_bpf_attr u;

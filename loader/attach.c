@@ -34,6 +34,17 @@ static void split_offset(const char *target, char *name, size_t size, uint64_t *
 	*off = plus ? strtoull(plus + 1, NULL, 0) : 0;
 }
 
+static void legacy_gc(void)
+{
+	static bool gc_done;
+
+	if (!gc_done) {
+		/* probes left behind by a SIGKILLed corebox would collide */
+		perf_kprobe_legacy_gc();
+		gc_done = true;
+	}
+}
+
 static int attach_kprobe(struct prog *p, const char *func, uint64_t off, bool ret)
 {
 	int pfd, err;
@@ -54,13 +65,7 @@ static int attach_kprobe(struct prog *p, const char *func, uint64_t off, bool re
 	if (!probe_kprobe_legacy())
 		return err_set(ENOTSUP, "program %s: kernel has no kprobe support (no kprobe PMU, no kprobe_events)",
 			       p->name);
-	static bool gc_done;
-
-	if (!gc_done) {
-		/* probes left behind by a SIGKILLed corebox would collide */
-		perf_kprobe_legacy_gc();
-		gc_done = true;
-	}
+	legacy_gc();
 	pfd = perf_open_kprobe_legacy(func, off, ret, p->legacy_event, sizeof(p->legacy_event));
 	if (pfd < 0)
 		return pfd;
@@ -370,6 +375,33 @@ static void extra_fd_add(struct prog *p, int fd)
 {
 	p->extra_fds = xrealloc(p->extra_fds, (p->nr_extra + 2) * sizeof(int));
 	p->extra_fds[p->nr_extra++] = fd;
+}
+
+int prog_attach_kprobes(struct prog *p, const char *const *syms, const uint64_t *cookies, size_t n)
+{
+	size_t added = n;
+	int fd;
+
+	if (!p->obj->loaded || p->fd < 0)
+		return err_set(EINVAL, "program %s: attach before load", p->name);
+	if (p->expected_attach_type == BPF_TRACE_KPROBE_MULTI) {
+		fd = bpf_link_create_kprobe_multi(p->fd, syms, cookies, (uint32_t)n);
+		if (fd >= 0)
+			extra_fd_add(p, fd);
+		p->mech = "kprobe_multi";
+	} else {
+		legacy_gc();
+		fd = p->perf_fd = perf_open_kprobes_legacy(syms, n, p->legacy_event, sizeof(p->legacy_event), &added);
+		if (fd >= 0)
+			fd = perf_attach_bpf(fd, p->fd, 0, &p->link_fd);
+		p->mech = "kprobe_legacy_multi";
+	}
+	if (fd < 0) {
+		err_prefix(fd, "program %s", p->name);
+		prog_detach(p);
+		return fd;
+	}
+	return (int)added;
 }
 
 /* One uprobe_multi link for all n offsets: closing it unregisters them

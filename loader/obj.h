@@ -101,6 +101,17 @@ void prog_detach(struct prog *p);
  * program holds; on failure this call's offsets are all undone and the
  * message names the offset refused. */
 void prog_set_uprobe_offsets(struct prog *p);
+/* One program on n kernel functions, detached at once (one unregister,
+ * one grace period, where a kprobe or fentry link each waits for its
+ * own, one after the other): a SEC("kprobe.multi") program through a
+ * kprobe_multi link (5.18+ with CONFIG_FPROBE), cookies[i] its
+ * bpf_get_attach_cookie() at syms[i] (the kernel refuses the link, ESRCH,
+ * if one is not in available_filter_functions); a SEC("kprobe") program
+ * through one legacy kprobe event with a probe on each function
+ * (multi-probe events, 5.7+: Debian's 6.1 has no FPROBE), which
+ * bpf_get_func_ip tells apart (functions refused are left out).
+ * Returns how many functions are attached, or -errno. */
+int prog_attach_kprobes(struct prog *p, const char *const *syms, const uint64_t *cookies, size_t n);
 int prog_attach_uprobes(struct prog *p, const char *path, const uint64_t *offsets, size_t n, int pid);
 /* Attach by hand (perf_event programs: profile opens per-CPU events). */
 int prog_attach_perf_fd(struct prog *p, int perf_fd);

@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/bpf.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -239,12 +241,16 @@ static unsigned long long func_count(const char *func)
 
 static void test_vfscount(const char *test, const char *disable)
 {
-	char pidarg[16], v[] = "-v", *argv[] = { "corebox", "vfscount", v, NULL };
+	char pidarg[16], v[] = "-v", *argv[] = { "corebox", "vfscount", v, NULL }, dis[200];
 	unsigned long long r, w;
 	int rc, rows;
 	pid_t child;
 
-	if ((rc = run_with_child(test, argv, pidarg, disable, "Tracing...", vfs_work, &child)) == -1)
+	/* the fallback run: one probe per function (no kprobe_multi link, no
+	 * multi-probe legacy event) */
+	snprintf(dis, sizeof(dis), "%s%s", disable ? disable : "",
+		 disable && *disable ? ",kprobe_multi,kprobe_group" : "");
+	if ((rc = run_with_child(test, argv, pidarg, dis, "Tracing...", vfs_work, &child)) == -1)
 		return;
 	r = func_count("vfs_read"), w = func_count("vfs_write");
 	rows = lines_with(" vfs_");
@@ -254,17 +260,36 @@ static void test_vfscount(const char *test, const char *disable)
 		dump_output(test);
 }
 
-/* vfscount.sigint: a hang check of the detach, not a timing test.
- * Stopped with SIGINT once it traces, vfscount must be gone within
- * SIGINT_BOUND_MS and leave no kprobe_events entry of its pid.  The
- * bound is wide because the kernel serializes the detach: 6.1 under TCG
- * took 11-13 s for ~71 fentry links (each trampoline's ftrace_ops
- * unregisters with synchronize_rcu_tasks under ftrace_lock), 9-10 s for
- * ~75 kprobe PMU events and 6-10 s for legacy kprobes (each perf close
- * waits out tracepoint_synchronize_unregister under event_mutex, each
- * kprobe_events removal a synchronize_rcu), closed from 32 tasks or from
- * one alike.  The log line gives the times. */
-#define SIGINT_BOUND_MS 30000
+/* vfscount.sigint: a hang check of the detach, not a timing test (the
+ * bounds are generous hang bounds, far above what a working detach
+ * takes).  Stopped with SIGINT once it traces, vfscount must print its
+ * report, be gone within DETACH_BOUND_MS of it, and leave no
+ * kprobe_events entry of its pid and no BPF link.  vfscount puts one
+ * probe on all ~75 functions: a kprobe_multi link (6.12: ~80 ms from
+ * SIGINT to exit under TCG), else one legacy kprobe event with a probe
+ * per function (6.1: ~1.8 s; the kernel still disarms each probe and
+ * waits a grace period for each).  One probe per function -- fentry
+ * links, kprobe PMU events -- took 9-13 s on 6.1 (each waits out its
+ * own grace periods, one after the other): that fails here.  The log
+ * line gives the times. */
+#define DETACH_BOUND_MS 5000
+/* vfscount.early's SIGINT comes while it starts: the start-up (resolve,
+ * load, attach: 2-4 s under TCG) runs to its end first */
+#define START_BOUND_MS 30000
+
+/* The BPF links in the system (BPF_LINK_GET_NEXT_ID, 5.8+) */
+static int bpf_links(void)
+{
+	union bpf_attr a;
+	int n = 0;
+
+	memset(&a, 0, sizeof(a));
+	while (n < 100000 && syscall(SYS_bpf, BPF_LINK_GET_NEXT_ID, &a, sizeof(a)) == 0) {
+		n++;
+		a.start_id = a.next_id;
+	}
+	return n;
+}
 
 static int own_kprobe_events(pid_t pid)
 {
@@ -299,28 +324,50 @@ static int own_kprobe_events(pid_t pid)
 
 static void sigint_check(const char *test, const char *disable, const char *ready, int early_ms)
 {
-	char *argv[] = { "corebox", "vfscount", NULL };
+	char *argv[] = { "corebox", "vfscount", NULL }, dis[200];
 	uint64_t t0, t_report = 0, t_end;
 	struct tool_run t;
-	int rc, left, eof = 0;
+	int rc, left, links, eof = 0;
 
-	if (tool_start(&t, test, argv, disable, ready) < 0)
+	/* the fallback run: one legacy kprobe event where 6.12 has kprobe_multi */
+	snprintf(dis, sizeof(dis), "%s%s", disable ? disable : "", disable && *disable ? ",kprobe_multi" : "");
+	links = bpf_links();
+	if (tool_start(&t, test, argv, dis, ready) < 0)
 		return;
 	if (early_ms)
 		usleep((useconds_t)early_ms * 1000);
 	kill(t.pid, SIGINT);
 	t0 = now_ms();
-	while (now_ms() < t0 + SIGINT_BOUND_MS && (eof = !pump(t.fd, 50)) == 0)
+	while (now_ms() < t0 + START_BOUND_MS + DETACH_BOUND_MS && (eof = !pump(t.fd, 50)) == 0)
 		if (!t_report && out && strstr(out, "ADDR "))
 			t_report = now_ms();
 	t_end = now_ms();
+	if (!eof) { /* where it hangs: its kernel stack */
+		char path[64], b[2048];
+		int sfd;
+		ssize_t k;
+
+		snprintf(path, sizeof(path), "/proc/%d/stack", (int)t.pid);
+		if ((sfd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+			k = read(sfd, b, sizeof(b) - 1);
+			b[k > 0 ? k : 0] = 0;
+			for (char *q = b; *q; q++)
+				if (*q == '\n')
+					*q = '|';
+			printf("VMTEST-LOG %s stack %s\n", test, b);
+			close(sfd);
+		}
+	}
 	rc = wait_bounded(t.pid, eof ? 1000 : 0);
 	close(t.fd);
 	left = own_kprobe_events(t.pid);
+	links = bpf_links() - links;
 	printf("VMTEST-LOG %s SIGINT -> report %llu ms -> exit %llu ms\n", test,
 	       t_report ? (unsigned long long)(t_report - t0) : 0ull, (unsigned long long)(t_end - t0));
-	result(test, eof && rc == 0 && left == 0, "exit %d %s of SIGINT (bound %d ms), %d kprobe_events entries left", rc,
-	       eof ? "within" : "NOT within", SIGINT_BOUND_MS, left);
+	result(test, eof && rc == 0 && t_report && t_end - t_report <= DETACH_BOUND_MS && left == 0 && links <= 0,
+	       "exit %d %llu ms after its report (bound %d ms)%s, %d kprobe_events entries and %d BPF links left", rc,
+	       t_report ? (unsigned long long)(t_end - t_report) : 0ull, DETACH_BOUND_MS,
+	       !eof ? ", NOT gone" : t_report ? "" : ", no report", left, links > 0 ? links : 0);
 	if (!last_ok)
 		dump_output(test);
 }
@@ -331,7 +378,7 @@ static void test_vfscount_sigint(const char *test, const char *disable)
 }
 
 /* the same with SIGINT 300 ms after the start, while it loads or attaches:
- * it stops attaching, exits 0 and leaves nothing behind */
+ * it prints its (empty) report, exits 0 and leaves nothing behind */
 static void test_vfscount_sigint_early(const char *test, const char *disable)
 {
 	sigint_check(test, disable, "", 300);

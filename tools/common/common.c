@@ -124,9 +124,13 @@ int tool_flush(void)
  * closed it (POLLHUP on a hung-up tty or socket); a regular file, a tty or
  * /dev/null report nothing.  So waiting in poll() on fd 1 is a sleep that
  * ends when the output goes away. */
-static int wait_stdout(int timeout_ms)
+/* mask: the signal mask to wait with (ppoll), signals being blocked
+ * until then (not with --listen: its wait is a plain poll); NULL: no
+ * wait */
+static int wait_stdout(int timeout_ms, const sigset_t *mask)
 {
 	struct pollfd p = { .fd = 1, .events = 0 };
+	struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
 	int r;
 
 	if (stdout_pollable < 0) {
@@ -141,13 +145,7 @@ static int wait_stdout(int timeout_ms)
 		}
 		return 0;
 	}
-	if (!stdout_pollable) {
-		struct timespec ts = { timeout_ms / 1000, (timeout_ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-		return 0;
-	}
-	r = poll(&p, 1, timeout_ms);
+	r = ppoll(&p, stdout_pollable ? 1 : 0, &ts, mask);
 	if (r == 1 && (p.revents & (POLLERR | POLLHUP))) {
 		stdout_failed(EPIPE);
 		return -1;
@@ -157,7 +155,7 @@ static int wait_stdout(int timeout_ms)
 
 bool tool_stdout_gone(void)
 {
-	return stdout_err || wait_stdout(0) < 0;
+	return stdout_err || wait_stdout(0, NULL) < 0;
 }
 
 int tool_finish(int rc)
@@ -276,16 +274,23 @@ int tool_load_attach(struct obj *o, const char *name)
 void tool_sleep_ms(long ms)
 {
 	uint64_t end = now_ns() + (uint64_t)ms * 1000000ull;
+	sigset_t stop, old;
 
+	/* a Ctrl-C between the check of tool_exiting and the wait would be
+	 * lost (seen under emulation, with SIGINT sent as the tool printed
+	 * "Tracing..."): signals are blocked but during the wait */
+	sigfillset(&stop);
+	sigprocmask(SIG_BLOCK, tool_listening() ? NULL : &stop, &old); /* NULL: only read */
 	while (!tool_exiting) {
 		uint64_t now = now_ns(), left;
 
 		if (now >= end)
 			break;
 		left = (end - now + 999999) / 1000000;
-		if (wait_stdout(left > 1000000 ? 1000000 : (int)left) < 0)
+		if (wait_stdout(left > 1000000 ? 1000000 : (int)left, &old) < 0)
 			break;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 char *tool_hms(char *buf, size_t size)
