@@ -1,6 +1,8 @@
 #!/bin/sh
 # The embedded objects are the tools' objects slimmed (tools/bpfslim.py:
-# no line_info, no source-line strings, no branch labels) and packed
+# no line_info, no source-line strings, no branch labels, only the BTF
+# types and members the object uses, CO-RE access strings renumbered for
+# them) and packed
 # against one dictionary (tools/bpfpack.py).  End to end:
 #  - every build/bpf/NAME.slim.o loads here exactly as NAME.bpf.o does:
 #    `corebox run --dry-run` (the kernel's verifier takes each program, the
@@ -11,7 +13,9 @@
 #    CO-RE records);
 #  - `corebox btf min` over the packed files (build/bpf/NAME.cbz, inflated
 #    with the dictionary embedded in ./corebox) writes the same bytes as over
-#    the plain objects: the same CO-RE relocations and attach targets.
+#    the plain objects: the same CO-RE relocations and attach targets (so
+#    the trimmed local types and renumbered access strings name the same
+#    kernel members).
 # Run as root from the repository root after make: sh tests/e2e/bpfslim.sh
 set -u
 CB=${COREBOX:-./corebox}

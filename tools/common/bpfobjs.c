@@ -2,7 +2,7 @@
  *
  * The Makefile packs each tool's object against one preset dictionary
  * (tools/bpfpack.py: the bytes the objects have in common, stored once)
- * and embeds that dictionary as it is (16 KiB; packed it cost each
+ * and embeds that dictionary as it is (6 KiB; packed it cost each
  * start ~0.3 ms to unpack) as corebox_bpf_dict (build/bpfobjs.S).
  *
  * The symbols are weak: the unit tests and fuzz harnesses link
