@@ -133,7 +133,7 @@ check_json() {
 	wait_for "$W/helper" '^done' 100
 	wait "$hpid" 2>/dev/null
 	HPID=
-	sleep 2.2
+	two_more "$W/t.out" '^{'
 	snoop_stop "$T -j"
 	msg=$(python3 - "$W/t.out" "$hpid" "$NA" $K $SIZE <<'PY'
 import json, sys
