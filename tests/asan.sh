@@ -30,11 +30,6 @@ case $OUT in /*) ;; *) OUT=$PWD/$OUT ;; esac # (log_path: the tools run elsewher
 # 83-107 s in all.  Left out to stay within about 2 minutes: dyntrace (22 s, clean
 # under ASan here) and run_hardening (18 s), mostly waiting.
 ASAN_SCRIPTS=${ASAN_SCRIPTS:-"hardening_replay hardening_btf hostile lost dyntrace_tp hardening_prom output argv"}
-# ASAN_SKIP: scripts of that list left out here (tests/run.sh runs argv
-# apart, in its background steps)
-for s in ${ASAN_SKIP:-}; do
-	ASAN_SCRIPTS=$(echo " $ASAN_SCRIPTS " | sed "s/ $s / /")
-done
 mkdir -p "$OUT"
 fails=0
 : > "$OUT/times"

@@ -134,6 +134,15 @@ replay() {
 }
 
 applets=$("$CB" --list) || { notok "$CB --list failed"; exit 1; }
+# ARGV_ONLY / ARGV_SKIP (applet names): a part of them (tests/run.sh
+# replays all but systrace, which traces the command its arguments name,
+# against corebox-asan in the background, and systrace's in the foreground)
+if [ -n "${ARGV_ONLY:-}" ]; then
+	applets=$(for a in $applets; do case " $ARGV_ONLY " in *" $a "*) echo "$a" ;; esac; done)
+fi
+if [ -n "${ARGV_SKIP:-}" ]; then
+	applets=$(for a in $applets; do case " $ARGV_SKIP " in *" $a "*) ;; *) echo "$a" ;; esac; done)
+fi
 # One worker per core, each with every N-th applet (the lines are refused
 # before any tracing starts and each applet has its own files: the
 # workers cannot disturb each other's results); reported in list order.
