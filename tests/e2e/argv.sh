@@ -70,40 +70,57 @@ while IFS= read -r line; do
 	eval "v$nv=\$q line$nv=\$line"
 done < "$VECTORS"
 
-# judge APPLET RAN: what is wrong with the refusal in $W/APPLET.err and
-# $W/APPLET.out (nothing printed: it was refused right); RAN: stdout may
-# hold output
+# judge APPLET: what is wrong with the refusals listed in $W/APPLET.todo
+# (lines "N RAN": vector N was refused with exit 1 or 2, its output in
+# $W/APPLET.N.err and .out; RAN: stdout may hold output), one line
+# "N PROBLEM" each; nothing printed: every one was refused right.  One
+# awk for all of an applet's vectors (one per vector was a third of the
+# run's processes).
 judge() {
-	LC_ALL=C awk -v a="$1" -v ran="$2" '
-	FILENAME == ARGV[1] { l[++n] = $0; if ($0 ~ /[[:cntrl:]]/) c = 1; next }
-	{ o = 1; if ($0 ~ /[[:cntrl:]]/) c = 1 }
-	END {
-		if (o && !ran) { print "wrote to stdout"; exit }
-		if (!n) { print "no error message"; exit }
+	LC_ALL=C awk -v a="$1" -v w="$W" '
+	function check(f, ran,   n, c, o, line) {
+		n = 0; c = 0; o = 0; split("", l)
+		while ((getline line < (f ".err")) > 0) { l[++n] = line; if (line ~ /[[:cntrl:]]/) c = 1 }
+		close(f ".err")
+		while ((getline line < (f ".out")) > 0) { o = 1; if (line ~ /[[:cntrl:]]/) c = 1 }
+		close(f ".out")
+		if (o && !ran) return "wrote to stdout"
+		if (!n) return "no error message"
 		# bpftrace words its errors as bpftrace 0.17 does ("ERROR: ..."):
 		# scripts written for it match on that
-		if (index(l[1], a ": ") != 1 && !(a == "bpftrace" && index(l[1], "ERROR: ") == 1)) {
-			print "error does not name the applet"; exit
-		}
+		if (index(l[1], a ": ") != 1 && !(a == "bpftrace" && index(l[1], "ERROR: ") == 1))
+			return "error does not name the applet"
 		# the two further lines allowed: a --help hint, a probe text with a caret under it
 		if (n == 2 && index(l[2], "Try '\''" a " --help'\''") == 1) n = 1
 		if (n == 3 && l[2] ~ /^  / && l[3] ~ /^ *\^$/) n = 1
 		# bpftrace follows a bad option with its USAGE block, as 0.17 does
 		if (a == "bpftrace" && n > 2 && l[2] == "USAGE:") n = 1
-		if (n > 1) { print n " lines on stderr"; exit }
-		if (c) print "raw control byte in the output"
-	}' "$W/$1.err" "$W/$1.out"
+		if (n > 1) return n " lines on stderr"
+		if (c) return "raw control byte in the output"
+		return ""
+	}
+	{ what = check(w "/" a "." $1, $2); if (what != "") print $1 " " what }
+	' "$W/$1.todo"
 }
 
-# replay APPLET N: run APPLET with vector N; a problem is appended to
-# $W/APPLET.bad (one line), its absence means the line was refused
+# report APPLET N WHAT: append vector N's problem to $W/APPLET.bad (one
+# line); an applet without one refused every line right
+report() {
+	eval "line=\$line$2"
+	printf '%s %s: %s: %s\n' "$1" "$line" "$3" \
+		"$(head -c 200 "$W/$1.$2.err" | LC_ALL=C tr -c '[:print:]' '?')" >> "$W/$1.bad"
+}
+
+# replay APPLET N: run APPLET with vector N, its output in $W/APPLET.N.out
+# and .err; a refusal (exit 1 or 2) goes to $W/APPLET.todo for judge,
+# anything else is reported at once
 replay() {
 	applet=$1 vec=$2
 	eval "q=\$v$vec"
 	eval "set -- $q"
-	timeout -s KILL "$TIMEOUT" "$CB" "$applet" "$@" > "$W/$applet.out" 2> "$W/$applet.err" < /dev/null
+	timeout -s KILL "$TIMEOUT" "$CB" "$applet" "$@" > "$W/$applet.$vec.out" 2> "$W/$applet.$vec.err" < /dev/null
 	rc=$?
-	ran=
+	ran=0
 	case $rc in
 	1 | 2) what= ;;
 	126 | 127) # systrace's arguments are a command, traced as it fails to
@@ -113,14 +130,19 @@ replay() {
 	0) what="accepted (exit 0)" ;;
 	*) what="exit $rc" ;;
 	esac
-	[ -n "$what" ] || what=$(judge "$applet" "$ran")
-	[ -z "$what" ] && return 0
-	eval "line=\$line$vec"
-	printf '%s %s: %s: %s\n' "$applet" "$line" "$what" \
-		"$(head -c 200 "$W/$applet.err" | LC_ALL=C tr -c '[:print:]' '?')" >> "$W/$applet.bad"
+	if [ -z "$what" ]; then echo "$vec $ran" >> "$W/$applet.todo"; else report "$applet" "$vec" "$what"; fi
 }
 
 applets=$("$CB" --list) || { notok "$CB --list failed"; exit 1; }
+# ARGV_ONLY / ARGV_SKIP (applet names): a part of them (tests/run.sh
+# replays all but systrace, which traces the command its arguments name,
+# against corebox-asan in the background, and systrace's in the foreground)
+if [ -n "${ARGV_ONLY:-}" ]; then
+	applets=$(for a in $applets; do case " $ARGV_ONLY " in *" $a "*) echo "$a" ;; esac; done)
+fi
+if [ -n "${ARGV_SKIP:-}" ]; then
+	applets=$(for a in $applets; do case " $ARGV_SKIP " in *" $a "*) ;; *) echo "$a" ;; esac; done)
+fi
 # One worker per core, each with every N-th applet (the lines are refused
 # before any tracing starts and each applet has its own files: the
 # workers cannot disturb each other's results); reported in list order.
@@ -133,10 +155,14 @@ while [ $k -lt "$workers" ]; do
 		for applet in $applets; do
 			if [ $((j % workers)) = $k ]; then
 				: > "$W/$applet.bad"
+				: > "$W/$applet.todo"
 				i=1
 				while [ $i -le $nv ]; do
 					replay "$applet" $i
 					i=$((i + 1))
+				done
+				judge "$applet" | while read -r vec what; do
+					report "$applet" "$vec" "$what"
 				done
 				: > "$W/$applet.done"
 			fi

@@ -31,6 +31,17 @@ MAJ=$(cut -d: -f1 /sys/block/$NA/dev)
 MIN=$(cut -d: -f2 /sys/block/$NA/dev)
 HEAD='PID     COMM             D MAJ MIN DISK       I/O  Kbytes  AVGms'
 
+# two_more FILE PATTERN: until FILE has two more lines matching PATTERN
+# (each report's header) than now, bounded (5 s)
+two_more() {
+	tm_n=$(grep -c "$2" "$1")
+	i=0
+	while [ $i -lt 50 ] && [ "$(grep -c "$2" "$1")" -lt $((tm_n + 2)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 # run READY ARGS...: the helper waiting, the tool on it (-p), the K reads, two
 # more reports, stop; output in $W/t.out
 run() {
@@ -43,7 +54,7 @@ run() {
 	wait_for "$W/helper" '^done' 100 || notok "helper failed: $(cat "$W/helper")"
 	wait "$hpid" 2>/dev/null
 	HPID=
-	sleep 2.2
+	two_more "$W/t.out" 'PID  *COMM'
 	snoop_stop "$T $*"
 }
 
@@ -94,7 +105,7 @@ check_sort() {
 	wait_for "$W/helper" '^done' 100 && wait_for "$W/helper2" '^done' 100
 	wait "$h1" "$h2" 2>/dev/null
 	HPID=
-	sleep 2.2
+	two_more "$W/t.out" 'PID  *COMM'
 	snoop_stop "$T -s io"
 	msg=$(awk -v a="$h1" -v b="$h2" '/^PID / { last = -1; next }
 		$1 ~ /^[0-9]+$/ && NF >= 9 { if (last >= 0 && $7 > last) bad++; last = $7
@@ -122,7 +133,7 @@ check_json() {
 	wait_for "$W/helper" '^done' 100
 	wait "$hpid" 2>/dev/null
 	HPID=
-	sleep 2.2
+	two_more "$W/t.out" '^{'
 	snoop_stop "$T -j"
 	msg=$(python3 - "$W/t.out" "$hpid" "$NA" $K $SIZE <<'PY'
 import json, sys

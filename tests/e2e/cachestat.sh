@@ -30,6 +30,8 @@ bpf_snapshot before
 ext4_mount 160M
 "$W/pcache" create "$MNT/data" $N > /dev/null || { notok "cannot create the data file"; exit 1; }
 
+# rows FILE: the report rows in it (the last column a number, not the header)
+rows() { awk '$NF ~ /^[0-9]+$/ && $1 != "HITS" { n++ } END { print n + 0 }' "$1"; }
 # run NAME WORK ARGS...: cachestat 1 while WORK runs; $W/NAME.out/.err
 run() {
 	name=$1 work=$2
@@ -37,7 +39,13 @@ run() {
 	tool_start t 'CACHED_MB' "$T" "$@" 1 || return 1
 	sleep 1.2
 	eval "$work" > /dev/null || notok "$name: $work failed"
-	sleep 2.2
+	# two more rows (one a second), bounded (5 s)
+	n0=$(rows "$W/t.out")
+	i=0
+	while [ $i -lt 50 ] && [ "$(rows "$W/t.out")" -lt $((n0 + 2)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	snoop_stop "$name"
 	cp "$W/t.out" "$W/$name.out"
 	cp "$W/t.err" "$W/$name.err"

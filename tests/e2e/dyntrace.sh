@@ -124,7 +124,13 @@ if helper_start "$W/fl_i.helper" "$H" $N $M; then
 	if wait_for "$W/fl_i.out" '^Tracing' 150; then
 		kill -USR1 "$HPID"
 		wait_for "$W/fl_i.helper" '^done' 100 || notok "fl_i: helper did not finish"
-		sleep 2.5
+		# two more reports (their headings), bounded (5 s)
+		n0=$(grep -c 'usec *: count' "$W/fl_i.out")
+		i=0
+		while [ $i -lt 50 ] && [ "$(grep -c 'usec *: count' "$W/fl_i.out")" -lt $((n0 + 2)) ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
 		kill -INT "$TPID"; reap "$TPID" 50; TPID=
 		threes=$(fl_rows "$W/fl_i.out" | grep -c '^3$')
 		if [ "$threes" -ge 2 ] && [ "$(fl_row "$W/fl_i.out")" = 3 ]; then ok "funclatency -i 1: $threes reports keep the 3 calls (accumulated, as 0.26)"
@@ -161,7 +167,16 @@ fi
 if helper_start "$W/sc.helper" "$H" $N $M; then
 	"$CB" stackcount -f -U -p $HPID "$H:cbx_dyn_inner" > "$W/sc.out" 2> "$W/sc.err" &
 	TPID=$!
-	sleep 1.5
+	# (-f prints nothing before its end) attached: its links, no more
+	# coming (bounded: 15 s)
+	i=0 last=0
+	while [ $i -lt 75 ] && kill -0 "$TPID" 2>/dev/null; do
+		n=$(cat /proc/"$TPID"/fdinfo/* 2>/dev/null | grep -c '^link_id:')
+		[ "$n" -gt 0 ] && [ "$n" = "$last" ] && break
+		last=$n
+		sleep 0.2
+		i=$((i + 1))
+	done
 	helper_finish sc 50
 	if grep -q ";main;cbx_dyn_outer;cbx_dyn_inner $N\$" "$W/sc.out"; then ok "stackcount -f: main;cbx_dyn_outer;cbx_dyn_inner $N"
 	else notok "stackcount: $(tr '\n' '|' < "$W/sc.out") $(head -c 300 "$W/sc.err")"; fi

@@ -48,8 +48,13 @@ run() {
 	wait_for "$W/$name.helper" '^ready' 50 || { notok "$name: helper did not start"; return 1; }
 	"$CB" $tool -p $HPID "$@" > "$W/$name.out" 2> "$W/$name.err" &
 	TPID=$!
-	# ready: the banner (text), the CSV header, or -v's line (--json)
-	if ! wait_for "$W/$name.out" '^TIME\|^ENDTIME_ns' 150 && ! wait_for "$W/$name.err" 'tracing the system calls\|on ' 1; then
+	# ready: the banner (text), the CSV header, or -v's line (--json,
+	# which prints no header: waiting for one there took 15 s)
+	case " $* " in
+	*" --json "*) ready_in=$W/$name.err ready='tracing the system calls\|on ' ;;
+	*) ready_in=$W/$name.out ready='^TIME\|^ENDTIME_ns' ;;
+	esac
+	if ! wait_for "$ready_in" "$ready" 150; then
 		notok "$name: $tool did not start: $(head -c 400 "$W/$name.err")"
 		kill -KILL "$TPID" "$HPID" 2>/dev/null; wait "$TPID" "$HPID" 2>/dev/null; TPID= HPID=
 		return 1

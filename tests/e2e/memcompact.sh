@@ -156,7 +156,7 @@ fi
 
 # 3. extfrag tracing: a report per interval, JSON, Prometheus
 if tool_start ef '^Tracing page allocation fallbacks' extfrag -s -i 1; then
-	sleep 1.5
+	wait_for "$W/ef.out" '^Fragmentation index' 50 # (the first report, at 1 s)
 	tstop ef 30
 	if grep -Eq '^\[[0-9:]{8}\]$' "$W/ef.out" && grep -q '^Fragmentation index (as extfrag/extfrag_index, from /proc/buddyinfo):$' "$W/ef.out"; then
 		ok "extfrag -i 1: reports with the index"
@@ -165,7 +165,7 @@ if tool_start ef '^Tracing page allocation fallbacks' extfrag -s -i 1; then
 	fi
 fi
 if tool_start efj '' extfrag -j --prom "$W/ef.prom" -i 1; then
-	sleep 1.5
+	wait_for "$W/efj.out" '^{' 50 # (the first report, at 1 s)
 	tstop efj 30
 	json_ok efj
 	prom_ok "$W/ef.prom" extfrag

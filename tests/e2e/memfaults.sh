@@ -108,8 +108,16 @@ done
 
 # 4. numamove: one node here -> one note (stderr: stdout starts with the
 #    header, as libbpf-tools'), zero rows, JSON and Prometheus
+# upto N FILE ERE: until FILE has N lines matching ERE (bounded: 5 s)
+upto() {
+	i=0
+	while [ $i -lt 50 ] && [ "$(grep -Ec "$3" "$2")" -lt "$1" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 if tool_start numa '^TIME ' numamove; then
-	sleep 2.3
+	upto 2 "$W/numa.out" '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] +[0-9]+ +[0-9]+$'
 	tstop numa 30
 	nodes=$(cat /sys/devices/system/node/online 2>/dev/null)
 	rows=$(grep -Ec '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9] +[0-9]+ +[0-9]+$' "$W/numa.out")
@@ -121,7 +129,7 @@ if tool_start numa '^TIME ' numamove; then
 	esac
 fi
 if tool_start numaj '' numamove -j --prom "$W/numa.prom"; then
-	sleep 2.3
+	upto 2 "$W/numaj.out" '^[{]'
 	tstop numaj 30
 	json_ok numaj
 	prom_ok "$W/numa.prom" numamove

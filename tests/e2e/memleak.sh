@@ -53,14 +53,25 @@ check() {
 	fi
 }
 
+# two_more_reports LABEL PATTERN: until $W/LABEL.out has two more lines
+# matching PATTERN (a report's first) than now, bounded (5 s)
+two_more_reports() {
+	n=$(grep -c "$2" "$W/$1.out")
+	i=0
+	while [ $i -lt 50 ]; do
+		[ "$(grep -c "$2" "$W/$1.out")" -ge $((n + 2)) ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
 # 1. -p PID, a report every second
 if hstart; then
 	if tool_start pid 'Attaching to pid' memleak -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50 || notok "pid: helper did not finish"
-		n=$(grep -c 'Top .* stacks' "$W/pid.out")
-		wait_for_reports() { i=0; while [ $i -lt 50 ]; do [ "$(grep -c 'Top .* stacks' "$W/pid.out")" -ge $((n + 2)) ] && return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
-		wait_for_reports
+		two_more_reports pid 'Top .* stacks'
 		tstop pid 50
 		check pid
 		if grep -q "^Attaching to pid $HPID, Ctrl+C to quit.\$" "$W/pid.out"; then ok "pid: banner"; else notok "pid: banner: $(head -2 "$W/pid.out")"; fi
@@ -99,7 +110,7 @@ if hstart; then
 	if tool_start alloc 'Attaching to pid' memleak -a -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
-		sleep 2.2
+		two_more_reports alloc 'Top .* stacks'
 		tstop alloc 50
 		c=$(awk '/^\[/ { n = 0 } /^	addr = 0x[0-9a-f]+ size = '$LEAK'$/ { n++ } END { print n + 0 }' "$W/alloc.out")
 		if [ "$c" = $K ]; then ok "-a: $K 'addr = ... size = $LEAK' lines"; else notok "-a: $c address lines for $LEAK bytes (want $K)"; fi
@@ -112,7 +123,7 @@ if hstart; then
 	if tool_start combined 'Attaching to pid' memleak --combined-only -p "$HPID" 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
-		sleep 2.2
+		two_more_reports combined 'Top .* stacks'
 		tstop combined 50
 		check combined
 	fi
@@ -133,7 +144,7 @@ if hstart; then
 	if tool_start json "" memleak -j -p "$HPID" -o 0 1; then
 		kill -USR1 "$HPID"
 		wait_for "$W/helper.out" '^done' 50
-		sleep 2.2
+		two_more_reports json '^{'
 		tstop json 50
 		json_ok json
 		if python3 -c 'import json,sys

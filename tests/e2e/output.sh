@@ -29,11 +29,14 @@ need_corebox
 # held PID: the ids of the BPF programs, maps and links PID holds, into $W/ours
 held() { bpf_ids "$1" >> "$W/ours"; }
 
-# attached PID: wait (bounded) until PID holds a BPF link
+# attached PID: wait (bounded) until PID holds a BPF link; 1 at once
+# when PID is gone (execsnoop > /dev/full ends at the machine's first
+# exec, often before this looked: it waited the whole 10 s then)
 attached() {
 	i=0
 	while [ $i -lt 100 ]; do
 		grep -q '^link_id:' /proc/"$1"/fdinfo/* 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || return 1
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -89,7 +89,14 @@ run() {
 		rc=$? TPID=
 		return $rc
 	fi
-	sleep 2.3
+	# two more reports (each starts with the header; the first came before
+	# the transfer: the banner), bounded (5 s)
+	n0=$(grep -c 'PID  *COMM' "$W/$label.out")
+	i=0
+	while [ $i -lt 50 ] && [ "$(grep -c 'PID  *COMM' "$W/$label.out")" -lt $((n0 + 2)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	snoop_stop "$label"
 }
 
