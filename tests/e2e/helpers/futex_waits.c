@@ -1,6 +1,6 @@
 /* futex_waits N: a thread named cbx_futex makes exactly N FUTEX_WAITs
  * that are woken (return 0) on one futex word, each after about 2 ms:
- * the main thread wakes it only once FUTEX_WAKE finds it asleep.
+ * the main thread wakes it 2 ms after /proc shows it asleep in futex(2).
  * Prints "ready PID TID 0xADDR", waits for SIGUSR1, then "done N" with
  * the waits that returned 0, and stays until SIGTERM (a tool reading its
  * user stacks at exit finds its mappings).  The waiting goes through cbx_futex_wait
@@ -24,6 +24,22 @@ static volatile int tid;
 static volatile sig_atomic_t go, stop;
 
 static void on_sig(int sig) { if (sig == SIGUSR1) go = 1; else stop = 1; }
+
+/* 1 once the waiter is blocked in futex(2): /proc/self/task/TID/syscall
+ * names the syscall a blocked task is in ("running" while it runs) */
+static int waiter_asleep(void)
+{
+	char path[64], buf[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return atol(buf) == SYS_futex && buf[0] >= '0' && buf[0] <= '9';
+}
 
 static void sleep_us(long us)
 {
@@ -69,10 +85,11 @@ int main(int argc, char **argv)
 	while (!go)
 		sleep_us(1000); /* (the signal may go to the other thread) */
 	for (int i = 0; i < n; i++) {
-		/* the 2 ms start once the waiter is back from its last wait (it
-		 * waits again at once): timed from the wake, a waiter slow to be
-		 * scheduled waited only what was left of them (0.7 ms seen) */
-		while (woken < i)
+		/* the 2 ms start once the waiter is asleep in its next wait:
+		 * timed from the last wake, a waiter slow to be scheduled waited
+		 * only what was left of them (0.7 ms seen); timed from its return
+		 * it could be preempted before futex(2) (0.16 ms seen in CI) */
+		while (woken < i || !waiter_asleep())
 			sleep_us(50);
 		sleep_us(2000);
 		while (syscall(SYS_futex, &word, FUTEX_WAKE, 1, NULL, NULL, 0) != 1)
