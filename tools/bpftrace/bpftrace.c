@@ -405,7 +405,7 @@ static int resolve_attach(int pi, int ap)
 	}
 	{
 		struct spec s = { .text = text };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true,
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true, .every_name = true,
 					   .no_format = !strstr(env.prog_text, "arg") && !strstr(env.prog_text, "retval") };
 		struct loc *locs = NULL;
 		int nl = 0;
@@ -771,7 +771,7 @@ static int list_uprobes(struct names *l, const char *bin, const char *func)
 	}
 	{
 		struct spec s = { .type = 'p', .text = bin };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true, .every_name = true };
 		struct loc *locs = NULL;
 		const char *want = l->want;
 		char tmp[1200];
@@ -821,6 +821,12 @@ static int list_probes(const char *pat)
 			bt_report("stdin", pat, (int)(c - pat), (int)(c - pat) + 1, msg);
 			return tool_finish(1);
 		}
+	if (pat && strchr(pat, '?')) { /* the program's parser says it (0.17 parses -l's pattern as one) */
+		int q = (int)(strchr(pat, '?') - pat);
+
+		bt_report("stdin", pat, bt_loc_begin(pat, q), q + 1, "syntax error, unexpected ?, expecting {");
+		return tool_finish(1);
+	}
 	if (env.pid && (!pat || !strcmp(pat, "*")))
 		pat = "uprobe:*";
 	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
