@@ -152,6 +152,17 @@ else
 	notok "struct declarations: $out"
 fi
 
+# a declaration redefining a kernel struct the probes use (curtask's
+# task_struct) makes 0.17 take no type from BTF: a kernel struct member
+# by value is then clang's error, in clang's words, status 1; the same
+# declaration unused by the probes takes thread_info from BTF and runs
+out=$(timeout 20 $BT -e 'struct task_struct { struct thread_info x; } BEGIN { printf("%d\n", curtask->x.status); }' 2>&1); rc=$?
+want=$(printf '%s\n%s' "definitions.h:2:41: error: field has incomplete type 'struct thread_info'" \
+	"definitions.h:2:29: note: forward declaration of 'struct thread_info'")
+if [ $rc = 1 ] && [ "$out" = "$want" ]; then ok "redefined task_struct: clang's incomplete type error"; else notok "redefinition (rc $rc): $out"; fi
+out=$(timeout 20 $BT -e 'struct task_struct { struct thread_info x; } BEGIN { exit(); }' 2>&1); rc=$?
+if [ $rc = 0 ] && [ "$(echo "$out" | head -1)" = "Attaching 1 probe..." ]; then ok "the same declaration, unused: runs"; else notok "unused redefinition (rc $rc): $out"; fi
+
 # -f json, parsed
 timeout 20 $BT -f json -e "$PROG" -c "$W/cbxbt read $A 100 $B 5000" > "$W/json.out" 2>&1
 if python3 - "$W/json.out" $A $B <<'PY'

@@ -1020,7 +1020,8 @@ int bpftrace_main(int argc, char **argv)
 	rc = bt_check(&env.bp, first) < 0;
 	free(first);
 	if (rc) {
-		bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
+		if (env.bp.errpos != -2) /* (-2: printed, as clang words it) */
+			bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
 		goto out;
 	}
 	if (env.dump)
