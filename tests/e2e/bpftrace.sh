@@ -30,13 +30,26 @@ BT="$CB bpftrace"
 out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @calls = count(); }" -c "$W/cbxbt calls $N" 2>&1)
 if echo "$out" | grep -qx "@calls: $N"; then ok "uprobe counted $N calls"; else notok "uprobe: $out"; fi
 
-# @[ustack] names the helper's function (it is still alive when the map
-# is printed: exit() comes from interval while it sleeps)
-out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @[ustack] = count(); } interval:ms:1500 { exit(); }" -c "$W/cbxbt calls $N 5000" 2>&1)
+# @[ustack] names the helper's function while it is alive when the map is
+# printed: exit() comes from interval while it sleeps, and the -c command
+# is a shell whose SIGTERM (0.17 ends the -c command when tracing ends)
+# leaves the helper it started running
+printf '#!/bin/sh\n"%s" calls %s 5000 &\necho $! > "%s"\nwait\n' "$W/cbxbt" "$N" "$W/us.pid" > "$W/us.sh"
+chmod +x "$W/us.sh"
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @[ustack] = count(); } interval:ms:1500 { exit(); }" -c "$W/us.sh" 2>&1)
+[ -s "$W/us.pid" ] && kill "$(cat "$W/us.pid")" 2>/dev/null
 if echo "$out" | grep -qx "    cbx_bt_target+0" && echo "$out" | grep -qx "]: $N"; then
 	ok "@[ustack]: cbx_bt_target+0, $N calls"
 else
 	notok "ustack: $out"
+fi
+# the -c command itself is ended before the maps print: its frames are
+# addresses, as 0.17 prints them
+out=$(timeout 20 $BT -e "uprobe:$W/cbxbt:cbx_bt_target { @[ustack] = count(); } interval:ms:1500 { exit(); }" -c "$W/cbxbt calls $N 5000" 2>&1)
+if echo "$out" | grep -Eqx "    0x[0-9a-f]+" && ! echo "$out" | grep -q "cbx_bt_target+" && echo "$out" | grep -qx "]: $N"; then
+	ok "@[ustack] of the ended -c command: addresses, $N calls"
+else
+	notok "ustack of the -c command: $out"
 fi
 
 # -l lists tracepoints as tracepoint:CAT:NAME
@@ -62,6 +75,21 @@ if grep -q " [tT] vfs_read$" /proc/kallsyms && echo "$out" | grep -qx "kprobe:vf
 	ok "-l kprobe:vfs_rea*"
 else
 	notok "-l kprobe: $out"
+fi
+
+# -l with -p: the process's executable only, named under /proc/PID/root
+# as 0.17 names it (its libraries are not listed)
+"$W/cbxbt" calls 0 5000 &
+lp=$!
+sleep 0.2
+out=$($BT -l -p $lp 'uprobe:cbx_bt_*' 2>&1)
+all=$($BT -l -p $lp 2>&1)
+kill $lp 2>/dev/null
+wait $lp 2>/dev/null
+if [ "$out" = "uprobe:/proc/$lp/root$(readlink -f "$W/cbxbt"):cbx_bt_target" ] && ! echo "$all" | grep -q "libc"; then
+	ok "-l -p: the executable's functions under /proc/PID/root"
+else
+	notok "-l -p: $out / $(echo "$all" | grep -c libc) libc lines"
 fi
 
 # '?' is no wildcard in 0.17: its lexer ends the attach point there and
