@@ -177,13 +177,18 @@ static void clang_incomplete(struct tb *b, int mpos, int tpos, uint32_t kid)
 	const char *kw = btf_kind(t) == BTF_KIND_UNION ? "union" : "struct", *nm = btf_name(b->base, t);
 	int line = 2, ls = 0;
 
+	if (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION)
+		return;
+
 	for (int i = 0; i < mpos; i++)
 		if (b->s[i] == '\n') {
 			line++;
 			ls = i + 1;
 		}
-	fprintf(stderr, "definitions.h:%d:%d: error: field has incomplete type '%s %s'\n", line, mpos - ls + 1, kw, nm);
-	fprintf(stderr, "definitions.h:%d:%d: note: forward declaration of '%s %s'\n", line, tpos - ls + 1, kw, nm);
+	fprintf(stderr,
+		"definitions.h:%d:%d: error: field has incomplete type '%s %s'\n"
+		"definitions.h:%d:%d: note: forward declaration of '%s %s'\n",
+		line, mpos - ls + 1, kw, nm, line, tpos - ls + 1, kw, nm);
 	b->nclang++;
 }
 
@@ -239,10 +244,7 @@ static bool btf_conflict(struct tb *b, int from)
 		} else {
 			s++;
 		}
-		for (int k = 0; kid > 0 && k < b->p->ndecls && !hit; k++) {
-			if (btf_find(b->base, b->p->tnames[k], BTF_KIND_STRUCT) <= 0 &&
-			    btf_find(b->base, b->p->tnames[k], BTF_KIND_UNION) <= 0)
-				continue; /* a name of its own: no conflict */
+		for (int k = 0; kid > 0 && k < b->p->ndecls && !hit; k++) { /* (a name of its own: held by none) */
 			memset(seen, 0, btf_nr_types(b->base) / 8 + 1);
 			hit = holds(b->base, (uint32_t)kid, b->p->tnames[k], seen, 0);
 		}
@@ -394,9 +396,7 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 					b->i += 5;
 			}
 			word(b, mn, sizeof(mn));
-			if (b->conflict && tid == bid && bid && bid < b->first && peek(b) != '[' && peek(b) != ':' &&
-			    (btf_kind(btf_type_by_id(b->base, bid)) == BTF_KIND_STRUCT ||
-			     btf_kind(btf_type_by_id(b->base, bid)) == BTF_KIND_UNION))
+			if (b->conflict && tid == bid && bid && bid < b->first && peek(b) != '[' && peek(b) != ':')
 				clang_incomplete(b, b->i - (int)strlen(mn), b->tname_pos, bid);
 			while (peek(b) == '[') {
 				long n;

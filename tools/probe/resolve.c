@@ -21,7 +21,6 @@
 #include "bpf/tracefs.h"
 #include "btf/btf.h"
 #include "elf/elf.h"
-#include "lib/crc32.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/kbtf.h"
@@ -691,64 +690,39 @@ static int ubin_close(struct ubin *b, int err)
 
 /* The separate debug file of binary ev at path, as bcc (and so bpftrace)
  * looks for it: by build-id under /usr/lib/debug/.build-id, else by its
- * .gnu_debuglink name next to it, in its .debug/ or under /usr/lib/debug,
- * CRC-checked.  Debian's libc6-dbg puts there the static functions
+ * .gnu_debuglink name next to it, in its .debug/ or under /usr/lib/debug.  Debian's libc6-dbg puts there the static functions
  * (malloc_consolidate...) that libc's .dynsym lacks.  Malloc'd, or NULL. */
 static char *debug_file(const struct elf_view *ev, const char *path)
 {
-	char buf[4200], dir[4096];
-	const Elf64_Shdr *sh;
+	const Elf64_Shdr *id = elf_find_sec(ev, ".note.gnu.build-id"), *dl = elf_find_sec(ev, ".gnu_debuglink");
 	const uint8_t *p;
 	const void *data;
-	size_t len, n;
+	const char *slash = strrchr(path, '/');
+	char buf[4200];
+	size_t len;
+	uint32_t nh[2];
 
-	for (size_t i = 1; i < ev->shnum; i++) { /* the NT_GNU_BUILD_ID note */
-		sh = elf_shdr(ev, i);
-		if (sh->sh_type != SHT_NOTE || elf_sec_data(ev, sh, &data, &len) < 0 || !data)
-			continue;
-		for (p = data; len >= 12;) {
-			uint32_t nh[3];
+	/* the note: name size, desc size, type, "GNU\0", the id */
+	if (id && elf_sec_data(ev, id, &data, &len) == 0 && data && len >= 18 && (memcpy(nh, data, 8), nh[0] == 4) &&
+	    nh[1] >= 2 && nh[1] <= 64 && 16 + nh[1] <= len) {
+		int at = snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", (p = data)[16]);
 
-			memcpy(nh, p, 12);
-			n = 12 + ((nh[0] + 3ul) & ~3ul) + ((nh[1] + 3ul) & ~3ul);
-			if (nh[0] > len || nh[1] > len || n > len)
-				break;
-			if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4 && !memcmp(p + 12, "GNU", 4) && nh[1] >= 2 && nh[1] <= 64) {
-				int at = snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", p[16]);
-
-				for (uint32_t k = 1; k < nh[1]; k++)
-					at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%02x", p[16 + k]);
-				snprintf(buf + at, sizeof(buf) - (size_t)at, ".debug");
-				if (access(buf, R_OK) == 0)
-					return xstrdup(buf);
-			}
-			p += n;
-			len -= n;
-		}
+		for (uint32_t k = 1; k < nh[1]; k++)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%02x", p[16 + k]);
+		strcpy(buf + at, ".debug");
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
 	}
-	sh = elf_find_sec(ev, ".gnu_debuglink");
-	if (!sh || elf_sec_data(ev, sh, &data, &len) < 0 || !data || !strrchr(path, '/'))
+	if (!dl || elf_sec_data(ev, dl, &data, &len) < 0 || !data || !slash || !memchr(data, 0, len) || strchr(data, '/'))
 		return NULL;
-	n = strnlen(data, len);
-	if (!n || strchr(data, '/') || ((n + 4) & ~3ul) + 4 > len)
-		return NULL;
-	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(path, '/') - path), path);
+	/* (bcc also checks the link's CRC; a stale file of that name next
+	 * to the binary is not worth reading every byte of the file for) */
 	for (int k = 0; k < 3; k++) {
-		static const char *const fmt[] = { "%s/%s", "%s/.debug/%s", "/usr/lib/debug%s/%s" };
-		const void *m;
-		uint32_t crc;
-		size_t msize;
+		static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
 
-		snprintf(buf, sizeof(buf), fmt[k], dir, (const char *)data);
-		if (strcmp(buf, path) && elf_map_file(buf, &m, &msize) == 0) {
-			memcpy(&crc, (const uint8_t *)data + ((n + 4) & ~3ul), 4);
-			bool ok = crc32_update(0, m, msize) == crc;
-
-			elf_unmap_file(m, msize);
-			if (ok)
-				return xstrdup(buf);
-		}
-		err_clear();
+		snprintf(buf, sizeof(buf), fmt[k], (int)(slash - path), path, (const char *)data);
+		if (*(const char *)data && strcmp(buf, path) && access(buf, R_OK) == 0)
+			return xstrdup(buf);
 	}
 	return NULL;
 }
