@@ -21,12 +21,12 @@ suite=$1 bin=$2; shift 2
 command -v python3 >/dev/null || { echo "runtime.sh: needs python3 (test tooling only)" >&2; exit 2; }
 case $bin in /*) ;; *) bin=$(command -v "$bin" || echo "$PWD/$bin") ;; esac
 work=${TMPDIR:-/tmp}/corebox-bt-runtime.$$
-mkdir -p "$work/tp"
+mkdir -p "$work/build/testprogs" # (a real testprogs/ dir: -l -p names the binary by its real path)
 trap 'rm -rf "$work"' EXIT INT TERM
 # -O0 -g as bpftrace builds them: every probed function stays out of line
 for src in "$here"/testprogs/*.c; do
 	name=$(basename "$src" .c)
-	${CC:-cc} -O0 -g -o "$work/tp/$name" "$src" || echo "runtime.sh: testprogs/$name did not build" >&2
+	${CC:-cc} -O0 -g -o "$work/build/testprogs/$name" "$src" || echo "runtime.sh: testprogs/$name did not build" >&2
 done
 # shellcheck disable=SC2086
-python3 "$here/runtime.py" $opts "$suite" "$bin" "$work/tp" "$work" "$@"
+python3 "$here/runtime.py" $opts "$suite" "$bin" "$work/build/testprogs" "$work" "$@"

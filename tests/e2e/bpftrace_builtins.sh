@@ -185,7 +185,7 @@ sleep 0.5
 out=$($BT -l 'uprobe:*' -p $p 2>&1)
 kill $p 2>/dev/null
 wait $p 2>/dev/null
-if echo "$out" | grep -qx "uprobe:$W/cbxbt:cbx_bt_target"; then ok "-l -p PID: the process's function"; else notok "-l -p: $(echo "$out" | head -5)"; fi
+if echo "$out" | grep -qx "uprobe:/proc/$p/root$(readlink -f "$W/cbxbt"):cbx_bt_target"; then ok "-l -p PID: the process's function under /proc/PID/root"; else notok "-l -p: $(echo "$out" | head -5)"; fi
 
 # --info: what the kernel said (tracefs is there: tracepoints yes)
 out=$($BT --info 2>&1)

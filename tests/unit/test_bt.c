@@ -286,6 +286,12 @@ int main(void)
 	r = check("", &p);
 	T_OK(r < 0 && strstr(err_msg(), "No probes"), "bt: empty program");
 	bt_prog_free(&p);
+	/* '?' is no wildcard in 0.17: the attach point ends there; the range
+	 * starts where its lexer last stepped (after white space) */
+	r = check("BEGIN{exit()} tracepoint:syscalls:sys_enter_read, uprobe:libc:mallo? { exit(); }", &p);
+	T_OK(r == -(50 + 1) && p.errend == 68 && !strcmp(err_msg(), "syntax error, unexpected ?, expecting {"),
+	     "bt: '?' in an attach point: 0.17's syntax error at 50-68 (%d-%d: %s)", -r - 1, p.errend, err_msg());
+	bt_prog_free(&p);
 	tp_format_free(&loc.fmt);
 	T_EXIT();
 }

@@ -405,7 +405,7 @@ static int resolve_attach(int pi, int ap)
 	}
 	{
 		struct spec s = { .text = text };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true,
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 10000, .fields = true, .every_name = true,
 					   .no_format = !strstr(env.prog_text, "arg") && !strstr(env.prog_text, "retval") };
 		struct loc *locs = NULL;
 		int nl = 0;
@@ -715,7 +715,7 @@ static int list_functions(struct names *l, const char *src, const char *pat)
 		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
 		colon = strrchr(tmp, ':');
 		if (env.pid && (!colon || !strcmp(tmp, "*") || colon == tmp || !strncmp(tmp, "*:", 2)))
-			return list_uprobes(l, NULL, colon ? colon + 1 : "*");
+			return list_uprobes(l, NULL, colon ? colon + 1 : tmp);
 		if (!colon || colon == tmp)
 			return tool_err("bpftrace", "-l uprobe: give a binary and a pattern (uprobe:/bin/bash:read*)"), 1;
 		*colon = 0;
@@ -727,32 +727,19 @@ static int list_functions(struct names *l, const char *src, const char *pat)
  * as the user wrote it; bin NULL: of every executable mapping of -p. */
 static int list_uprobes(struct names *l, const char *bin, const char *func)
 {
-	char *maps = NULL, path[64];
-	size_t len;
-	int rc = 0;
+	if (!bin) { /* 0.17: the process's executable, by its path under /proc/PID/root */
+		char exe[64], path[4096], root[4200];
+		ssize_t n;
 
-	if (!bin) {
-		snprintf(path, sizeof(path), "/proc/%d/maps", env.pid);
-		if (read_file(path, 8 << 20, &maps, &len) < 0)
-			return tool_err("bpftrace", "%s", err_msg()), 1;
-		const char *last = "";
-
-		for (char *line = maps, *nl; line && *line && !rc; line = nl ? nl + 1 : NULL) {
-			char *file, *perm = strchr(line, ' ');
-
-			nl = strchr(line, '\n');
-			if (nl)
-				*nl = 0;
-			file = strchr(line, '/');
-			if (!perm || perm[3] != 'x' || !file || !strcmp(file, last))
-				continue; /* not executable, anonymous, or listed already */
-			rc = list_uprobes(l, file, func);
-			last = file;
-		}
-		free(maps);
-		return rc;
+		snprintf(exe, sizeof(exe), "/proc/%d/exe", env.pid);
+		if ((n = readlink(exe, path, sizeof(path) - 1)) < 0)
+			return tool_err("bpftrace", "cannot read %s: %s", exe, strerror(errno)), 1;
+		path[n] = 0;
+		snprintf(root, sizeof(root), "/proc/%d/root%s", env.pid, path);
+		return list_uprobes(l, root, func);
 	}
 	const char *slash = strrchr(bin, '/');
+	int rc = 0;
 
 	if (slash && strpbrk(slash, "*?[")) { /* ./dir/prog*: each file it matches, named as bin's directory */
 		char dir[512], file[1024];
@@ -771,7 +758,7 @@ static int list_uprobes(struct names *l, const char *bin, const char *func)
 	}
 	{
 		struct spec s = { .type = 'p', .text = bin };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true };
+		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true, .every_name = true };
 		struct loc *locs = NULL;
 		const char *want = l->want;
 		char tmp[1200];
@@ -821,6 +808,12 @@ static int list_probes(const char *pat)
 			bt_report("stdin", pat, (int)(c - pat), (int)(c - pat) + 1, msg);
 			return tool_finish(1);
 		}
+	if (pat && strchr(pat, '?')) { /* the program's parser says it (0.17 parses -l's pattern as one) */
+		int q = (int)(strchr(pat, '?') - pat);
+
+		bt_report("stdin", pat, bt_loc_begin(pat, q), q + 1, "syntax error, unexpected ?, expecting {");
+		return tool_finish(1);
+	}
 	if (env.pid && (!pat || !strcmp(pat, "*")))
 		pat = "uprobe:*";
 	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
@@ -1014,7 +1007,8 @@ int bpftrace_main(int argc, char **argv)
 	rc = bt_check(&env.bp, first) < 0;
 	free(first);
 	if (rc) {
-		bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
+		if (env.bp.errpos != -2) /* (-2: printed, as clang words it) */
+			bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
 		goto out;
 	}
 	if (env.dump)
@@ -1128,6 +1122,16 @@ int bpftrace_main(int argc, char **argv)
 	for (int k = 0; env.done && k < 20 && events_poll(ev, 100) > 0; k++)
 		;
 	events_poll(ev, 0);
+	/* 0.17 ends the -c command (SIGTERM) as soon as tracing ends, before
+	 * END and the maps: its ustack frames then print as addresses */
+	if (child > 0) {
+		kill(child, SIGTERM);
+		for (int k = 0; k < 50 && child > 0; k++)
+			if (waitpid(child, NULL, WNOHANG) == child)
+				child = -1;
+			else
+				usleep(2000);
+	}
 	/* as 0.17, no probe fires once END runs (a system() per event would
 	 * otherwise feed itself: the command's own context switches); after
 	 * exit() they stay until the maps are read, as long as 0.17's slower

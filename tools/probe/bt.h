@@ -155,7 +155,7 @@ struct bt_prog {
 	char **tnames;               /* their names and BTF ids (bt_declare_types) */
 	uint32_t *tids;
 	int ntypes;
-	/* the first error */
+	/* the first error (errpos -2: printed already, as clang words it) */
 	int errpos, errend;
 };
 

@@ -37,6 +37,9 @@ struct tb {
 	uint32_t ints[2][4];  /* INT ids by sign and log2 size */
 	uint32_t char_id;
 	int depth;
+	bool conflict;        /* 0.17 takes no type from BTF (see btf_conflict) */
+	int tname_pos;        /* where base_type's "struct NAME" name was */
+	int nclang;           /* clang's diagnostics printed */
 };
 
 static int tfail(struct tb *b, const char *msg)
@@ -163,6 +166,93 @@ static uint32_t align_of_size(uint32_t size)
 
 static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_t *size, uint32_t *align);
 
+/* 0.17 hands the declarations to clang after a header of the BTF types
+ * the program uses; when a declaration redefines one of those, it drops
+ * the header and the declarations stand alone: a member of a kernel
+ * struct by value is then clang's error, printed as clang prints it
+ * (file definitions.h: its first line includes the header). */
+static void clang_incomplete(struct tb *b, int mpos, int tpos, uint32_t kid)
+{
+	const struct btf_type *t = btf_type_by_id(b->base, kid);
+	const char *kw = btf_kind(t) == BTF_KIND_UNION ? "union" : "struct", *nm = btf_name(b->base, t);
+	int line = 2, ls = 0;
+
+	if (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION)
+		return;
+
+	for (int i = 0; i < mpos; i++)
+		if (b->s[i] == '\n') {
+			line++;
+			ls = i + 1;
+		}
+	fprintf(stderr,
+		"definitions.h:%d:%d: error: field has incomplete type '%s %s'\n"
+		"definitions.h:%d:%d: note: forward declaration of '%s %s'\n",
+		line, mpos - ls + 1, kw, nm, line, tpos - ls + 1, kw, nm);
+	b->nclang++;
+}
+
+/* Does kernel type id hold a struct or union named name by value (itself,
+ * a member's, an array's element's, through typedefs)?  seen: ids done. */
+static bool holds(const struct btf *k, uint32_t id, const char *name, uint8_t *seen, int depth)
+{
+	const struct btf_type *t;
+
+	while ((id = btf_resolve(k, id, &t)) && btf_kind(t) == BTF_KIND_ARRAY)
+		id = btf_array_info(t)->type;
+	if (!id || depth > 64 || (btf_kind(t) != BTF_KIND_STRUCT && btf_kind(t) != BTF_KIND_UNION) ||
+	    seen[id >> 3] >> (id & 7) & 1)
+		return false;
+	seen[id >> 3] |= (uint8_t)(1u << (id & 7));
+	if (!strcmp(btf_name(k, t), name))
+		return true;
+	for (uint32_t i = 0; i < btf_vlen(t); i++)
+		if (holds(k, btf_members(t)[i].type, name, seen, depth + 1))
+			return true;
+	return false;
+}
+
+/* The kernel types the probes use, as 0.17's field analyser finds them
+ * (curtask's task_struct, "struct X" of casts and sizeof): does one hold
+ * by value a struct the program declares again? */
+static bool btf_conflict(struct tb *b, int from)
+{
+	const char *s = b->s + from;
+	uint8_t *seen;
+	bool hit = false;
+
+	if (!b->base)
+		return false;
+	seen = xcalloc(btf_nr_types(b->base) / 8 + 1, 1);
+	while (!hit && *s) {
+		char nm[128];
+		size_t n = 0;
+		int32_t kid = -1;
+
+		if (!strncmp(s, "curtask", 7)) {
+			kid = btf_find(b->base, "task_struct", BTF_KIND_STRUCT);
+			s += 7;
+		} else if ((!strncmp(s, "struct ", 7) || !strncmp(s, "union ", 6)) && (s == b->s || !isalnum((unsigned char)s[-1]))) {
+			bool un = *s == 'u';
+
+			for (s += un ? 6 : 7; *s == ' '; s++)
+				;
+			while ((isalnum((unsigned char)*s) || *s == '_') && n + 1 < sizeof(nm))
+				nm[n++] = *s++;
+			nm[n] = 0;
+			kid = n ? btf_find(b->base, nm, un ? BTF_KIND_UNION : BTF_KIND_STRUCT) : -1;
+		} else {
+			s++;
+		}
+		for (int k = 0; kid > 0 && k < b->p->ndecls && !hit; k++) { /* (a name of its own: held by none) */
+			memset(seen, 0, btf_nr_types(b->base) / 8 + 1);
+			hit = holds(b->base, (uint32_t)kid, b->p->tnames[k], seen, 0);
+		}
+	}
+	free(seen);
+	return hit;
+}
+
 static bool is_int_word(const char *w)
 {
 	static const char *const k[] = { "unsigned", "signed", "short", "long", "int", "char" };
@@ -205,6 +295,7 @@ static int base_type(struct tb *b, uint32_t *id, uint32_t *size, uint32_t *align
 				return 0;
 			}
 			word(b, nm, sizeof(nm));
+			b->tname_pos = b->i - (int)strlen(nm);
 			if (peek(b) == '{') {
 				if (++b->depth > 16)
 					return tfail(b, "struct declarations nest too deeply");
@@ -305,6 +396,8 @@ static int body(struct tb *b, uint32_t id, uint32_t name, bool is_union, uint32_
 					b->i += 5;
 			}
 			word(b, mn, sizeof(mn));
+			if (b->conflict && tid == bid && bid && bid < b->first && peek(b) != '[' && peek(b) != ':')
+				clang_incomplete(b, b->i - (int)strlen(mn), b->tname_pos, bid);
 			while (peek(b) == '[') {
 				long n;
 
@@ -417,6 +510,7 @@ int bt_declare_types(struct bt_prog *p)
 		p->tids[k] = new_id(&b);
 	}
 	p->ntypes = p->ndecls;
+	b.conflict = btf_conflict(&b, p->decls[2 * p->ndecls - 1]);
 	ctype_set_local(p->tnames, p->tids, p->ntypes);
 	for (int k = 0; k < p->ndecls && !err; k++) {
 		char kw[16], nm[128];
@@ -433,6 +527,10 @@ int bt_declare_types(struct bt_prog *p)
 		}
 		b.i++;
 		err = body(&b, p->tids[k], str_add(&b, nm, strlen(nm)), kw[0] == 'u', &size, &align);
+	}
+	if (!err && b.nclang) {
+		p->errpos = -2; /* printed */
+		err = err_set(EINVAL, "the program's struct declarations do not compile");
 	}
 	for (uint32_t k = 0; k < b.nr; k++)
 		tlen += b.r[k].len;

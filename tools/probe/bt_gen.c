@@ -35,6 +35,7 @@ struct cg {
 	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
 	int place_off;       /* agg_place: bytes R9 is past an 8-aligned start */
 	int upd_act;         /* -k: the helper action of the map update being made, or -1 */
+	int lkp_act;         /* -kk: that of its lookup finding nothing, or -1 */
 	uint64_t start_ns;
 };
 
@@ -1568,6 +1569,8 @@ static int agg_update(struct cg *c, struct bt_map *m, int key, int val, int op)
 	emit_mov(e, R2, R10);
 	emit_alui(e, BPF_ADD, R2, key);
 	emit_call(e, BPF_FUNC_map_lookup_elem);
+	for (int k = 0; c->lkp_act >= 0 && k < 1 + (op == AG_AVG || op == AG_STATS); k++)
+		check_act(c, c->lkp_act, true, BPF_JNE); /* 0.17 looks avg's up twice */
 	emit_jmpi(e, BPF_JEQ, R0, 0, insert);
 	emit_ldx(e, 8, R1, R10, (int16_t)val);
 	switch (op) {
@@ -1685,6 +1688,23 @@ static int map_assign(struct cg *c, struct bt_stmt *s, int out)
 			end = rhs ? rhs->end : s->op_pos + 2;
 		}
 		c->upd_act = bt_helper_action(c->p, "map_update_elem", pos, end);
+	}
+	/* -kk: the lookup of an aggregation or x++ / x OP= y finding nothing,
+	 * under the call, the whole x++ (++x: the ++), or the map of x OP= y (0.17 keeps a
+	 * keyless count() in an array, where every lookup finds its slot) */
+	c->lkp_act = -1;
+	if (c->p->helper_check > 1 && !(s->op == OP_ASSIGN && m->agg == AG_VALUE) && !(m->agg == AG_COUNT && !m->nkeys) &&
+	    (s->op == OP_ASSIGN || s->op == OP_INC || s->op == OP_DEC || s->op == OP_ADD_ASSIGN || s->op == OP_SUB_ASSIGN)) {
+		int pos = s->lhs->pos, end = s->lhs->end;
+
+		if (s->op == OP_ASSIGN) {
+			pos = rhs->pos;
+			end = rhs->end;
+		} else if (s->op == OP_INC || s->op == OP_DEC) {
+			pos = s->op_pos < s->lhs->pos ? s->op_pos : s->lhs->pos; /* ++x: the operator alone */
+			end = s->op_pos + 2;
+		}
+		c->lkp_act = bt_helper_action(c->p, "map_lookup_elem", pos, end);
 	}
 	key = gen_stack(c->g, m->key_size);
 	if (build_key(c, s->lhs, m, key) < 0)

@@ -373,6 +373,13 @@ static int probe(struct ps *ps, struct bt_probe *pr)
 
 		while (ps->s[i] && !isspace((unsigned char)ps->s[i]) && ps->s[i] != ',' && ps->s[i] != '{')
 			i++;
+		/* 0.17's lexer ends an attach point at '?' (its wildcard is '*'
+		 * alone): the '?' is then the ternary operator's token */
+		if (memchr(ps->s + start, '?', (size_t)(i - start))) {
+			int q = (int)((const char *)memchr(ps->s + start, '?', (size_t)(i - start)) - ps->s);
+
+			return fail(ps, bt_loc_begin(ps->s, q), q + 1, "syntax error, unexpected ?, expecting {");
+		}
 		if (i == start)
 			return fail(ps, start, start + 1, "syntax error, expecting a probe");
 		pr->ap = xrealloc(pr->ap, (size_t)(pr->nap + 1) * sizeof(*pr->ap));

@@ -120,6 +120,8 @@ struct resolve_opts {
 	bool no_format;      /* nor argN/retval of a syscall: the format files are not read */
 	int verbose;
 	int limit;           /* max locations (bcc: 1000) */
+	bool every_name;     /* bpftrace: user functions by name (aliases of one address each one location,
+			      * the separate debug file's symbols too), sorted by name */
 };
 
 /* The kernel's BTF, opened once on first use (NULL when it has none). */

@@ -688,12 +688,116 @@ static int ubin_close(struct ubin *b, int err)
 	return err;
 }
 
+/* The separate debug file of binary ev at path, as bcc (and so bpftrace)
+ * looks for it: by build-id under /usr/lib/debug/.build-id, else by its
+ * .gnu_debuglink name next to it, in its .debug/ or under /usr/lib/debug.  Debian's libc6-dbg puts there the static functions
+ * (malloc_consolidate...) that libc's .dynsym lacks.  Malloc'd, or NULL. */
+static char *debug_file(const struct elf_view *ev, const char *path)
+{
+	const Elf64_Shdr *id = elf_find_sec(ev, ".note.gnu.build-id"), *dl = elf_find_sec(ev, ".gnu_debuglink");
+	const uint8_t *p;
+	const void *data;
+	const char *slash = strrchr(path, '/');
+	char buf[4200];
+	size_t len;
+	uint32_t nh[2];
+
+	/* the note: name size, desc size, type, "GNU\0", the id */
+	if (id && elf_sec_data(ev, id, &data, &len) == 0 && data && len >= 18 && (memcpy(nh, data, 8), nh[0] == 4) &&
+	    nh[1] >= 2 && nh[1] <= 64 && 16 + nh[1] <= len) {
+		int at = snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", (p = data)[16]);
+
+		for (uint32_t k = 1; k < nh[1]; k++)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%02x", p[16 + k]);
+		strcpy(buf + at, ".debug");
+		if (access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	if (!dl || elf_sec_data(ev, dl, &data, &len) < 0 || !data || !slash || !memchr(data, 0, len) || strchr(data, '/'))
+		return NULL;
+	/* (bcc also checks the link's CRC; a stale file of that name next
+	 * to the binary is not worth reading every byte of the file for) */
+	for (int k = 0; k < 3; k++) {
+		static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+
+		snprintf(buf, sizeof(buf), fmt[k], (int)(slash - path), path, (const char *)data);
+		if (*(const char *)data && strcmp(buf, path) && access(buf, R_OK) == 0)
+			return xstrdup(buf);
+	}
+	return NULL;
+}
+
+struct ufunc_scan {
+	const struct spec *s;
+	const struct resolve_opts *o;
+	const struct ubin *b;
+	bool is_return, thumb;
+	struct loc **locs;
+	int *n;
+};
+
+/* The functions of ev's symbol tables of type `type` matching the
+ * pattern (addresses translated through the binary's own segments). */
+static int ufunc_scan(struct ufunc_scan *w, const struct elf_view *ev, unsigned type)
+{
+	for (size_t i = 1; i < ev->shnum; i++) {
+		const Elf64_Shdr *sh = elf_shdr(ev, i);
+		struct elf_symtab st;
+
+		if (sh->sh_type != type || elf_symtab(ev, sh, &st) < 0)
+			continue;
+		for (size_t k = 1; k < st.count; k++) {
+			const Elf64_Sym *sym = elf_sym(&st, k);
+			const char *name = elf_sym_name(&st, sym);
+			uint64_t off;
+			bool dup = false;
+			struct loc *l;
+
+			if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
+			    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&w->b->m, name))
+				continue;
+			/* bpftrace leaves out the .part.N clones a wildcard matches */
+			if (w->o->every_name && has_wild(w->s->func) && strstr(name, ".part."))
+				continue;
+			/* a Thumb match is left out; only Thumb ones: said why */
+			if (vaddr_to_off(&w->b->ev, sym->st_value, &off) < 0)
+				continue;
+			if (elf_uprobe_sym_ok(ev, sym, name) < 0) {
+				w->thumb = true;
+				continue;
+			}
+			/* bcc: one location per address; bpftrace: per name (sorted
+			 * and made unique at the end) */
+			for (int j = 0; j < *w->n && !w->o->every_name; j++)
+				if ((*w->locs)[j].off == off + w->s->offset || !strcmp((*w->locs)[j].name, name))
+					dup = true;
+			if (dup)
+				continue;
+			if (w->o->limit && *w->n >= w->o->limit && !w->o->every_name)
+				return -E2BIG;
+			l = add_loc(w->locs, w->n);
+			l->mech = w->is_return ? M_URETPROBE : M_UPROBE;
+			l->is_return = w->is_return;
+			l->user = true;
+			l->name = xstrdup(name);
+			l->target = xstrdup(w->b->path);
+			l->off = off + w->s->offset;
+		}
+	}
+	return 0;
+}
+
+static int loc_name_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct loc *)a)->name, ((const struct loc *)b)->name);
+}
+
 static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, bool is_return, struct loc **locs,
 			 int *n)
 {
 	char *path;
 	struct ubin b;
-	bool thumb = false;
+	struct ufunc_scan w = { s, o, &b, is_return, false, locs, n };
 	int err;
 
 	if (!*s->lib && o->pid > 0) {
@@ -706,56 +810,42 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 	}
 	if ((err = ubin_open(&b, path, s, o, true)) < 0)
 		return err;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 1; i < b.ev.shnum; i++) {
-			const Elf64_Shdr *sh = elf_shdr(&b.ev, i);
-			struct elf_symtab st;
+	/* bcc: .symtab, else .dynsym; bpftrace: both and the debug file's */
+	if ((err = ufunc_scan(&w, &b.ev, SHT_SYMTAB)) == 0 && (!*n || o->every_name))
+		err = ufunc_scan(&w, &b.ev, SHT_DYNSYM);
+	if (!err && o->every_name) {
+		char *dpath = debug_file(&b.ev, b.path);
+		const void *m;
+		size_t msize;
+		struct elf_view dv;
 
-			if (sh->sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || elf_symtab(&b.ev, sh, &st) < 0)
-				continue;
-			for (size_t k = 1; k < st.count; k++) {
-				const Elf64_Sym *sym = elf_sym(&st, k);
-				const char *name = elf_sym_name(&st, sym);
-				uint64_t off;
-				bool dup = false;
-				struct loc *l;
-
-				if ((ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC) ||
-				    sym->st_shndx == SHN_UNDEF || !sym->st_value || !*name || !match(&b.m, name))
-					continue;
-				/* a Thumb match is left out; only Thumb ones: said why */
-				if (vaddr_to_off(&b.ev, sym->st_value, &off) < 0)
-					continue;
-				if (elf_uprobe_sym_ok(&b.ev, sym, name) < 0) {
-					thumb = true;
-					continue;
-				}
-				for (int j = 0; j < *n; j++)
-					if ((*locs)[j].off == off + s->offset || !strcmp((*locs)[j].name, name))
-						dup = true;
-				if (dup)
-					continue;
-				if (o->limit && *n >= o->limit) {
-					err = err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit,
-						      s->func);
-					goto out;
-				}
-				l = add_loc(locs, n);
-				l->mech = is_return ? M_URETPROBE : M_UPROBE;
-				l->is_return = is_return;
-				l->user = true;
-				l->name = xstrdup(name);
-				l->target = xstrdup(path);
-				l->off = off + s->offset;
-			}
+		if (dpath && elf_map_file(dpath, &m, &msize) == 0) {
+			if (elf_open(&dv, m, msize) == 0)
+				err = ufunc_scan(&w, &dv, SHT_SYMTAB);
+			elf_unmap_file(m, msize);
 		}
-		if (*n)
-			break; /* .symtab had it: .dynsym adds nothing new */
+		err_clear();
+		free(dpath);
+		qsort(*locs, (size_t)*n, sizeof(**locs), loc_name_cmp);
+		int u = 0;
+
+		for (int i = 0; i < *n; i++) {
+			if (u && !strcmp((*locs)[u - 1].name, (*locs)[i].name)) {
+				free((*locs)[i].name);
+				free((*locs)[i].target);
+				continue;
+			}
+			(*locs)[u++] = (*locs)[i];
+		}
+		*n = u;
+		if (o->limit && *n > o->limit)
+			err = -E2BIG;
 	}
-	if (!*n)
-		err = thumb ? err_prefix(-ENOTSUP, "%s", path)
-				 : err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
-out:
+	if (err == -E2BIG)
+		err = err_set(E2BIG, "maximum of %d probes allowed, pattern %s matches more", o->limit, s->func);
+	else if (!*n)
+		err = w.thumb ? err_prefix(-ENOTSUP, "%s", path)
+			      : err_set(ENOENT, "no function in %s matches '%s'", path, s->func);
 	return ubin_close(&b, err);
 }
 
