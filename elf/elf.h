@@ -44,6 +44,17 @@ const char *elf_sec_name(const struct elf_view *ev, const Elf64_Shdr *sh);
 int elf_sec_data(const struct elf_view *ev, const Elf64_Shdr *sh, const void **data, size_t *size);
 /* First section with this name, or NULL. */
 const Elf64_Shdr *elf_find_sec(const struct elf_view *ev, const char *name);
+
+/* The GNU build-id note as lowercase hex into hex[size]: 1, or 0 if none
+ * (or it does not fit).  elf_debug.c. */
+int elf_build_id(const struct elf_view *ev, char *hex, size_t size);
+/* Call try(ctx, CANDIDATE, CHECK_CRC, CRC) for each place binary ev (read
+ * from path) may have its separate debug file, in gdb's order, until one
+ * returns nonzero: /usr/lib/debug/.build-id/xx/yyyy.debug (no CRC), then
+ * the .gnu_debuglink name (with its CRC) next to path, in its .debug/ and
+ * under /usr/lib/debug/DIR.  1 if a try succeeded, else 0. */
+int elf_debug_files(const struct elf_view *ev, const char *path,
+		    int (*try)(void *ctx, const char *cand, int check_crc, uint32_t crc), void *ctx);
 static inline size_t elf_sec_idx(const struct elf_view *ev, const Elf64_Shdr *sh)
 {
 	return (size_t)(sh - ev->shdrs);

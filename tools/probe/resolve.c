@@ -688,43 +688,26 @@ static int ubin_close(struct ubin *b, int err)
 	return err;
 }
 
-/* The separate debug file of binary ev at path, as bcc (and so bpftrace)
- * looks for it: by build-id under /usr/lib/debug/.build-id, else by its
- * .gnu_debuglink name next to it, in its .debug/ or under /usr/lib/debug.  Debian's libc6-dbg puts there the static functions
- * (malloc_consolidate...) that libc's .dynsym lacks.  Malloc'd, or NULL. */
-static char *debug_file(const struct elf_view *ev, const char *path)
+/* The separate debug file of binary ev at path, where gdb and bcc (and
+ * so bpftrace) look for it (elf_debug_files).  Debian's libc6-dbg puts
+ * there the static functions (malloc_consolidate...) that libc's .dynsym
+ * lacks.  Malloc'd, or NULL. */
+static int debug_readable(void *ctx, const char *cand, int check_crc, uint32_t crc)
 {
-	const Elf64_Shdr *id = elf_find_sec(ev, ".note.gnu.build-id"), *dl = elf_find_sec(ev, ".gnu_debuglink");
-	const uint8_t *p;
-	const void *data;
-	const char *slash = strrchr(path, '/');
-	char buf[4200];
-	size_t len;
-	uint32_t nh[2];
-
-	/* the note: name size, desc size, type, "GNU\0", the id */
-	if (id && elf_sec_data(ev, id, &data, &len) == 0 && data && len >= 18 && (memcpy(nh, data, 8), nh[0] == 4) &&
-	    nh[1] >= 2 && nh[1] <= 64 && 16 + nh[1] <= len) {
-		int at = snprintf(buf, sizeof(buf), "/usr/lib/debug/.build-id/%02x/", (p = data)[16]);
-
-		for (uint32_t k = 1; k < nh[1]; k++)
-			at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%02x", p[16 + k]);
-		strcpy(buf + at, ".debug");
-		if (access(buf, R_OK) == 0)
-			return xstrdup(buf);
-	}
-	if (!dl || elf_sec_data(ev, dl, &data, &len) < 0 || !data || !slash || !memchr(data, 0, len) || strchr(data, '/'))
-		return NULL;
 	/* (bcc also checks the link's CRC; a stale file of that name next
 	 * to the binary is not worth reading every byte of the file for) */
-	for (int k = 0; k < 3; k++) {
-		static const char *const fmt[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+	if (access(cand, R_OK) < 0)
+		return 0;
+	*(char **)ctx = xstrdup(cand);
+	return 1;
+}
 
-		snprintf(buf, sizeof(buf), fmt[k], (int)(slash - path), path, (const char *)data);
-		if (*(const char *)data && strcmp(buf, path) && access(buf, R_OK) == 0)
-			return xstrdup(buf);
-	}
-	return NULL;
+static char *debug_file(const struct elf_view *ev, const char *path)
+{
+	char *found = NULL;
+
+	elf_debug_files(ev, path, debug_readable, &found);
+	return found;
 }
 
 struct ufunc_scan {

@@ -612,46 +612,13 @@ no:
 }
 
 /* path as the process sees it (under /proc/PID/root), else on the host */
-static int debug_try_rooted(struct uelf *e, const char *path, int check, uint32_t crc)
+static int debug_try_rooted(void *ctx, const char *path, int check, uint32_t crc)
 {
+	struct uelf *e = ctx;
 	char p[4200];
 
 	snprintf(p, sizeof(p), "/proc/%d/root%s", e->pid, path);
 	return debug_try(e, p, check, crc) || debug_try(e, path, check, crc);
-}
-
-/* The GNU build-id note of e as hex, or 0. */
-static int build_id(const struct uelf *e, char *hex, size_t size)
-{
-	for (size_t i = 0; i < e->ev.shnum; i++) {
-		const Elf64_Shdr *sh = elf_shdr(&e->ev, i);
-		const uint8_t *p, *end;
-		const void *data;
-		size_t len;
-
-		if (!sh || sh->sh_type != SHT_NOTE || elf_sec_data(&e->ev, sh, &data, &len) < 0 || !data)
-			continue;
-		for (p = data, end = p + len; end - p >= 12;) {
-			uint32_t nsz, dsz, type;
-			size_t nal, dal;
-
-			memcpy(&nsz, p, 4);
-			memcpy(&dsz, p + 4, 4);
-			memcpy(&type, p + 8, 4);
-			nal = ((size_t)nsz + 3) & ~(size_t)3;
-			dal = ((size_t)dsz + 3) & ~(size_t)3;
-			if (nsz > len || dsz > len || nal + dal > (size_t)(end - p) - 12)
-				break;
-			if (type == NT_GNU_BUILD_ID && nsz == 4 && !memcmp(p + 12, "GNU", 4) && dsz >= 2 &&
-			    dsz * 2 < size) {
-				for (uint32_t k = 0; k < dsz; k++)
-					snprintf(hex + 2 * k, 3, "%02x", p[12 + nal + k]);
-				return 1;
-			}
-			p += 12 + nal + dal;
-		}
-	}
-	return 0;
 }
 
 /* Look for e's symbols elsewhere, as gdb does: /usr/lib/debug/.build-id/
@@ -660,38 +627,14 @@ static int build_id(const struct uelf *e, char *hex, size_t size)
  * first. */
 static void find_debug(struct usyms *us, struct uelf *e)
 {
-	char id[130], path[4200], dir[4096];
 	const Elf64_Shdr *sh;
 	const void *data;
 	size_t len;
 
 	if (!e->ok || !e->path || e->dok)
 		return;
-	if (build_id(e, id, sizeof(id))) {
-		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", id, id + 2);
-		if (debug_try_rooted(e, path, 0, 0))
-			return;
-	}
-	sh = elf_find_sec(&e->ev, ".gnu_debuglink");
-	if (sh && elf_sec_data(&e->ev, sh, &data, &len) == 0 && data) {
-		const char *name = data, *slash = strrchr(e->path, '/');
-		size_t nl = strnlen(name, len), at = (nl + 4) & ~(size_t)3;
-		uint32_t crc;
-
-		if (nl && nl < len && at + 4 <= len && !strchr(name, '/') && slash) {
-			memcpy(&crc, (const uint8_t *)data + at, 4);
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - e->path), e->path);
-			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			if (debug_try_rooted(e, path, 1, crc))
-				return;
-			snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
-			if (debug_try_rooted(e, path, 1, crc))
-				return;
-			snprintf(path, sizeof(path), "/usr/lib/debug%s/%s", dir, name);
-			if (debug_try_rooted(e, path, 1, crc))
-				return;
-		}
-	}
+	if (elf_debug_files(&e->ev, e->path, debug_try_rooted, e))
+		return;
 	/* MiniDebugInfo: an xz-compressed ELF holding a .symtab of the
 	 * functions .dynsym lacks (Fedora, CentOS) */
 	sh = elf_find_sec(&e->ev, ".gnu_debugdata");
