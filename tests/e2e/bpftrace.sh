@@ -292,6 +292,14 @@ if [ $rc = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:9-12: ERROR: Unknown f
 else
 	notok "error (rc $rc): $out"
 fi
+# `$x -= 1` and `$x++` read $x: undeclared, 0.17's error at the variable
+out=$(timeout 20 $BT -e 'BEGIN { $y = 1; $x -= 1; }' 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:17-19: ERROR: Undefined or undeclared variable: \$x" ]; then
+	ok "compound assignment to an undeclared variable: 0.17's error"
+else
+	notok "\$x -= 1 (rc $rc): $out"
+fi
 
 # uprobe:BIN:ADDRESS (the function's address as nm prints it), FUNC+0 and
 # "FUNC"+0 count the N calls; the address probe is named by its address

@@ -714,6 +714,12 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
+			else if (!var) { /* `$x++`, `$x -= 1` read $x first */
+				char msg[160];
+
+				snprintf(msg, sizeof(msg), "Undefined or undeclared variable: %s", s->lhs->str);
+				return cfail(p, s->lhs, msg);
+			}
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
 			if (var && (!same_type(&var->t, &v) || bt_merge_type(p, &var->t, &v) < 0)) {
