@@ -798,6 +798,8 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 		err = ufunc_scan(&w, &b.ev, SHT_DYNSYM);
 	if (!err && o->every_name) {
 		char *dpath = debug_file(&b.ev, b.path);
+		/* (a Thumb refusal's reason outlives the debug file's errors) */
+		char *thumb = w.thumb ? xstrdup(err_msg()) : NULL;
 		const void *m;
 		size_t msize;
 		struct elf_view dv;
@@ -808,6 +810,9 @@ static int resolve_ufunc(const struct spec *s, const struct resolve_opts *o, boo
 			elf_unmap_file(m, msize);
 		}
 		err_clear();
+		if (thumb)
+			err_set(ENOTSUP, "%s", thumb);
+		free(thumb);
 		free(dpath);
 		qsort(*locs, (size_t)*n, sizeof(**locs), loc_name_cmp);
 		int u = 0;
