@@ -209,13 +209,9 @@ int vfscount_main(int argc, char **argv)
 		counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)n, 0);
 		for (int i = 0; i < n && !rc; i++) {
 			struct gen *g = gen_new(&locs[i], &s, &co);
-			struct emit *e = gen_emit(g);
 			int out = gen_begin(g), key = gen_stack(g, 8);
 
-			emit_st(e, 4, R10, (int16_t)key, i);
-			gen_lookup(g, counts, key, out);
-			emit_movi(e, R1, 1);
-			emit_xadd(e, 8, R0, 0, R1);
+			gen_array_inc(g, counts, (uint32_t)i, key, out);
 			gen_end(g, out);
 			if (build_add(o, &locs[i], g, "vfs_*", 0) < 0)
 				rc = build_probe_error("vfscount", &s, g);

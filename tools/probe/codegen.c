@@ -1246,3 +1246,41 @@ void gen_hash_add(struct gen *g, int map, int keyoff, int valoff, int nwords)
 }
 
 void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff) { gen_hash_add(g, map, keyoff, valoff, 0); }
+
+void gen_array_inc(struct gen *g, int map, uint32_t idx, int keyoff, int out)
+{
+	struct emit *e = gen_emit(g);
+
+	emit_st(e, 4, R10, (int16_t)keyoff, (int32_t)idx);
+	gen_lookup(g, map, keyoff, out);
+	emit_movi(e, R1, 1);
+	emit_xadd(e, 8, R0, 0, R1);
+}
+
+/* the record's address into register r */
+static void output_ptr(struct emit *e, int r, int ptr, int rec)
+{
+	emit_mov(e, r, ptr);
+	if (ptr == R10)
+		emit_alui(e, BPF_ADD, r, rec);
+}
+
+void gen_output(struct gen *g, int events, int ptr, int rec, int size, bool ring)
+{
+	struct emit *e = gen_emit(g);
+
+	if (ring) {
+		emit_ldmap(e, R1, events);
+		output_ptr(e, R2, ptr, rec);
+		emit_movi(e, R3, size);
+		emit_movi(e, R4, 0);
+		emit_call(e, BPF_FUNC_ringbuf_output);
+	} else {
+		emit_mov(e, R1, R6);
+		emit_ldmap(e, R2, events);
+		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
+		output_ptr(e, R4, ptr, rec);
+		emit_movi(e, R5, size);
+		emit_call(e, BPF_FUNC_perf_event_output);
+	}
+}

@@ -227,5 +227,12 @@ void gen_lookup(struct gen *g, int map, int keyoff, int out);
 void gen_hash_add(struct gen *g, int map, int keyoff, int valoff, int nwords);
 /* counts[key at fp+keyoff] += 1: gen_hash_add(g, map, keyoff, valoff, 0). */
 void gen_hash_inc(struct gen *g, int map, int keyoff, int valoff);
+/* counts[idx] += 1 in an array map (key idx at fp+keyoff); jumps to out
+ * when the lookup fails. */
+void gen_array_inc(struct gen *g, int map, uint32_t idx, int keyoff, int out);
+/* bpf_ringbuf_output (ring) or bpf_perf_event_output (context in R6,
+ * this CPU) of size bytes of the record at register ptr, or with ptr
+ * R10 at fp+rec; R0 = the helper's result. */
+void gen_output(struct gen *g, int events, int ptr, int rec, int size, bool ring);
 
 #endif
