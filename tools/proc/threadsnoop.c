@@ -256,22 +256,7 @@ static int java_prog(struct obj *o, const struct loc *l, int events, bool ring, 
 	gen_cgroup_id(g, R10, (int16_t)(rec + J_CG));
 	emit_call(e, BPF_FUNC_ktime_get_ns);
 	emit_stx(e, 8, R10, (int16_t)(rec + J_TS), R0);
-	if (ring) {
-		emit_ldmap(e, R1, events);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, rec);
-		emit_movi(e, R3, J_SIZE);
-		emit_movi(e, R4, 0);
-		emit_call(e, BPF_FUNC_ringbuf_output);
-	} else {
-		emit_mov(e, R1, R6);
-		emit_ldmap(e, R2, events);
-		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
-		emit_mov(e, R4, R10);
-		emit_alui(e, BPF_ADD, R4, rec);
-		emit_movi(e, R5, J_SIZE);
-		emit_call(e, BPF_FUNC_perf_event_output);
-	}
+	gen_output(g, events, R10, rec, J_SIZE, ring);
 	gen_end(g, out);
 	err = build_add(o, l, g, l->name, env.pid) < 0;
 	if (err)

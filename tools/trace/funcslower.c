@@ -210,22 +210,9 @@ static int gen_return(struct obj *o, struct spec *s, struct loc *l, uint64_t thr
 		emit_call(e, BPF_FUNC_get_stackid);
 		emit_stx(e, 4, R7, u ? REC_USTACK : REC_KSTACK, R0);
 	}
-	if (ring) {
-		emit_ldmap(e, R1, m->events);
-		emit_mov(e, R2, R7);
-		emit_movi(e, R3, env.rec_size);
-		emit_movi(e, R4, 0);
-		emit_call(e, BPF_FUNC_ringbuf_output);
-		emit_jmpi(e, BPF_JEQ, R0, 0, out);
-	} else {
-		emit_mov(e, R1, R6);
-		emit_ldmap(e, R2, m->events);
-		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
-		emit_mov(e, R4, R7);
-		emit_movi(e, R5, env.rec_size);
-		emit_call(e, BPF_FUNC_perf_event_output);
-		emit_jmpi(e, BPF_JNE, R0, -ENOSPC, out);
-	}
+	gen_output(g, m->events, R7, 0, env.rec_size, ring);
+	/* sent: ring 0; perf anything but -ENOSPC (no room) */
+	emit_jmpi(e, ring ? BPF_JEQ : BPF_JNE, R0, ring ? 0 : -ENOSPC, out);
 	/* a record without room, counted once (the loop reports losses) */
 	emit_ldmap_value(e, R1, m->drop_map, (int32_t)m->drop_off);
 	emit_movi(e, R2, 1);

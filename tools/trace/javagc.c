@@ -133,24 +133,9 @@ static int gen_end_prog(struct obj *o, struct spec *s, struct loc *l, int start,
 	emit_stx(e, 4, R10, (int16_t)(rec + REC_CPU), R0);
 	if (env.rec_size > REC_SIZE)
 		gen_cgroup_id(g, R10, (int16_t)(rec + REC_CGROUP));
-	if (ring) {
-		emit_ldmap(e, R1, events);
-		emit_mov(e, R2, R10);
-		emit_alui(e, BPF_ADD, R2, rec);
-		emit_movi(e, R3, env.rec_size);
-		emit_movi(e, R4, 0);
-		emit_call(e, BPF_FUNC_ringbuf_output);
-		emit_jmpi(e, BPF_JEQ, R0, 0, out);
-	} else {
-		emit_mov(e, R1, R6);
-		emit_ldmap(e, R2, events);
-		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
-		emit_mov(e, R4, R10);
-		emit_alui(e, BPF_ADD, R4, rec);
-		emit_movi(e, R5, env.rec_size);
-		emit_call(e, BPF_FUNC_perf_event_output);
-		emit_jmpi(e, BPF_JNE, R0, -ENOSPC, out);
-	}
+	gen_output(g, events, R10, rec, env.rec_size, ring);
+	/* sent: ring 0; perf anything but -ENOSPC (no room) */
+	emit_jmpi(e, ring ? BPF_JEQ : BPF_JNE, R0, ring ? 0 : -ENOSPC, out);
 	/* no room: counted once, the loop reports it */
 	emit_ldmap_value(e, R1, drop_map, (int32_t)drop_off);
 	emit_movi(e, R2, 1);

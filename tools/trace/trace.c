@@ -284,20 +284,7 @@ static int gen_probe(struct obj *o, int pi, int li, struct probe *p, const struc
 			emit_stx(e, 4, R7, u ? OFF_USTACK : OFF_KSTACK, R0);
 		}
 	}
-	if (ring) {
-		emit_ldmap(e, R1, maps[0]);
-		emit_mov(e, R2, R7);
-		emit_movi(e, R3, p->size);
-		emit_movi(e, R4, 0);
-		emit_call(e, BPF_FUNC_ringbuf_output);
-	} else {
-		emit_mov(e, R1, R6);
-		emit_ldmap(e, R2, maps[0]);
-		emit_ld64(e, R3, BPF_F_CURRENT_CPU);
-		emit_mov(e, R4, R7);
-		emit_movi(e, R5, p->size);
-		emit_call(e, BPF_FUNC_perf_event_output);
-	}
+	gen_output(g, maps[0], R7, 0, p->size, ring);
 	/* a record the buffer had no room for is counted here, once, when
 	 * it fails (a perf buffer's PERF_RECORD_LOST comes only with a later
 	 * record that fits): ring buffer, any error; perf buffer, -ENOSPC
