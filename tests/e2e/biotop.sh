@@ -31,17 +31,6 @@ MAJ=$(cut -d: -f1 /sys/block/$NA/dev)
 MIN=$(cut -d: -f2 /sys/block/$NA/dev)
 HEAD='PID     COMM             D MAJ MIN DISK       I/O  Kbytes  AVGms'
 
-# two_more FILE PATTERN: until FILE has two more lines matching PATTERN
-# (each report's header) than now, bounded (5 s)
-two_more() {
-	tm_n=$(grep -c "$2" "$1")
-	i=0
-	while [ $i -lt 50 ] && [ "$(grep -c "$2" "$1")" -lt $((tm_n + 2)) ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
 # run READY ARGS...: the helper waiting, the tool on it (-p), the K reads, two
 # more reports, stop; output in $W/t.out
 run() {

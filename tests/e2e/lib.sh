@@ -477,3 +477,15 @@ blkfs_cleanup() {
 	done
 	[ -n "${KEEP:-}" ] || rm -rf "$W"
 }
+
+# two_more FILE PATTERN: until FILE has two more lines matching PATTERN
+# (each report's header) than now, bounded (5 s): two reports of a
+# top-style tool, the first of which may have begun before the call
+two_more() {
+	tm_n=$(grep -c "$2" "$1")
+	i=0
+	while [ $i -lt 50 ] && [ "$(grep -c "$2" "$1")" -lt $((tm_n + 2)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}

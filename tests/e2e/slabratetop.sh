@@ -43,17 +43,6 @@ print("done", flush=True)
 time.sleep(0.2)
 PY
 
-# two_more FILE PATTERN: until FILE has two more lines matching PATTERN
-# (each report's header) than now, bounded (5 s)
-two_more() {
-	tm_n=$(grep -c "$2" "$1")
-	i=0
-	while [ $i -lt 50 ] && [ "$(grep -c "$2" "$1")" -lt $((tm_n + 2)) ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
 # run LABEL ARGS...: the helper ready, the tool on it (-p), go, two reports more, stop
 run() {
 	label=$1
