@@ -151,21 +151,33 @@ else notok "left after exit: $(echo "$left" | head -5 | tr '\n' '|')"; fi
 # corebox resets an inherited ignore to the default when a tool starts:
 # between that and the handler SIGINT is neither ignored nor caught (the
 # old code went straight from ignored to caught).  Seen for each of five
-# such tools (3 tries), then SIGINT there must end it.
+# such tools (up to 10 tries), then SIGINT there must end it.
 for t in cachestat loads biolatency smpcalls softirqs; do
 	seen='' try=0
-	while [ -z "$seen" ] && [ $try -lt 3 ]; do
+	while [ -z "$seen" ] && [ $try -lt 10 ]; do
 		try=$((try + 1))
-		"$CB" $t > /dev/null 2>&1 &
+		# --btf: the kernel's own BTF read as a file, so the tool's loader
+		# parses 5 MB between the reset and the handler (a window the
+		# polls below see; with the kernel applying CO-RE it is ~2 ms)
+		"$CB" $t --btf /sys/kernel/btf/vmlinux > /dev/null 2>&1 &
 		p=$!
 		i=0
+		# (read by the shell's builtins, no fork per look; only once the
+		# job has exec'd corebox: dash's forked child, before it ignores
+		# SIGINT, shows neither bit with SIGINT blocked, and a SIGINT
+		# sent then is dropped)
 		while [ $i -lt 3000 ]; do
-			m=$(awk '/^SigIgn:/ { i = $2 } /^SigCgt:/ { c = $2 } END { print i " " c }' /proc/"$p"/status 2>/dev/null)
-			[ -n "$m" ] || break
-			ign=${m% *} cgt=${m#* }
+			i=$((i + 1))
+			kill -0 "$p" 2>/dev/null || break
+			comm='' ign='' cgt=''
+			{ read -r comm < /proc/"$p"/comm; } 2>/dev/null
+			case $comm in corebox*) ;; *) continue ;; esac
+			{ while read -r k v; do
+				case $k in SigIgn:) ign=$v ;; SigCgt:) cgt=$v; break ;; esac
+			done < /proc/"$p"/status; } 2>/dev/null
+			[ -n "$cgt" ] || continue
 			[ $((0x$cgt & 2)) != 0 ] && break # the handler is in
 			if [ $((0x$ign & 2)) = 0 ]; then seen=1; kill -INT "$p"; break; fi
-			i=$((i + 1))
 		done
 		if [ -n "$seen" ] && wait_exit "$p" 50; then
 			wait "$p"; rc=$?
