@@ -48,6 +48,19 @@ stop() {
 	done
 	TPIDS=
 }
+# stat_run LANG LOG GO...: LANGstat -C -d 3 1 started once the others
+# are attached, GO... (the program's go signal) once it names the
+# program, then wait for the program's "done" in LOG and the tool's end
+stat_run() {
+	l=$1 log=$2
+	shift 2
+	tool "${l}stat" "${l}stat" -C -d 3 1
+	attached "${l}stat" "Attached to $l processes:.*$HPID"
+	sleep 0.2
+	"$@"
+	wait_for "$log" done 100 || notok "$l: the program did not finish: $(head -c 300 "$log")"
+	wait_for "$W/${l}stat.out" "^Detaching" 60
+}
 # calls NAME KEY: KEY's count on NAME's report ("" when no such row)
 count() { awk -v k="$2" '$1 == k { print $2 }' "$W/$1.out"; }
 # stat NAME PID COLUMN: PID's value in the *stat table's column (1: METHOD/s)
@@ -85,12 +98,7 @@ else
 	attached rubycalls "Ctrl-C to quit"
 	attached rubycallsL "Ctrl-C to quit"
 	attached rubyobjnew "Ctrl-C to quit"
-	tool rubystat rubystat -C -d 3 1
-	attached rubystat "Attached to ruby processes:.*$HPID"
-	sleep 0.2
-	kill -USR1 "$HPID"
-	wait_for "$W/rb.h" done 100 || notok "ruby: the program did not finish: $(head -c 300 "$W/rb.h")"
-	wait_for "$W/rubystat.out" "^Detaching" 60
+	stat_run ruby "$W/rb.h" kill -USR1 "$HPID"
 	stop rubycalls rubyobjnew rubystat rubycallsL
 	check rubycalls "UlRtK.ul_rt_meth calls" "$(count rubycalls UlRtK.ul_rt_meth)" $N
 	check rubycallsL "(ucalls -l ruby -L) UlRtK.ul_rt_meth calls, header" \
@@ -123,12 +131,7 @@ else
 	tool phpcallsL phpcalls -L -m "$HPID"
 	attached phpcalls "Ctrl-C to quit"
 	attached phpcallsL "Ctrl-C to quit"
-	tool phpstat phpstat -C -d 3 1
-	attached phpstat "Attached to php processes:.*$HPID"
-	sleep 0.2
-	kill -USR1 "$HPID"
-	wait_for "$W/php.h" done 100 || notok "php: the program did not finish: $(head -c 300 "$W/php.h")"
-	wait_for "$W/phpstat.out" "^Detaching" 60
+	stat_run php "$W/php.h" kill -USR1 "$HPID"
 	stop phpcalls phpstat phpcallsL
 	check phpcalls "UlRtK.ul_rt_meth calls" "$(count phpcalls UlRtK.ul_rt_meth)" $N
 	check phpcallsL "-L -m: ul_rt_fn calls, header" \
@@ -169,12 +172,7 @@ else
 	attached javacallsL "Ctrl-C to quit"
 	attached javaobjnew "Ctrl-C to quit"
 	attached uthreads "^TIME "
-	tool javastat javastat -C -d 3 1
-	attached javastat "Attached to java processes:.*$HPID"
-	sleep 0.2
-	touch "$W/go"
-	wait_for "$W/java.h" done 100 || notok "java: the program did not finish: $(head -c 300 "$W/java.h")"
-	wait_for "$W/javastat.out" "^Detaching" 60
+	stat_run java "$W/java.h" touch "$W/go"
 	sleep 0.3 # (uthreads reads the JVM's buffer at each tick)
 	stop javacalls javaobjnew javastat uthreads javacallsL
 	rm -f "$W/go"
@@ -226,4 +224,28 @@ if probed "$ND" gc__start || probed "$([ -n "$ND" ] && lib "$ND" libnode)" gc__s
 else
 	echo "ok - $T: node # SKIP ${ND:-node: not installed}: no USDT probes (Debian's nodejs is built without --with-dtrace)"
 fi
+
+# perlstat, nodestat, tclstat: with no probes to count, each still finds
+# its language's processes by comm (bcc's rule: the name, or the name and
+# a version) and only those: the test runs one "perl", one "node" and one
+# "tclsh5.2" (copies of sleep, so no runtime is needed) and each tool
+# must attach to exactly its own one, with a row of zeros.
+for c in perl node tclsh5.2; do
+	cp "$(command -v sleep)" "$W/$c"
+	"$W/$c" 30 &
+	echo "$!" > "$W/$c.sleeper"
+	TPIDS="$TPIDS $!"
+done
+for l in perl:perl node:node tcl:tclsh5.2; do
+	n=${l%%:*} c=${l#*:}
+	p=$(cat "$W/$c.sleeper")
+	env --default-signal=INT "$CB" "${n}stat" -C -d 1 1 > "$W/$n.st" 2>&1
+	r=$? a=$(grep "^Attached to $n processes:" "$W/$n.st")
+	row=$(awk -v p="$p" '$1 == p { print $(NF - 5) $(NF - 4) $(NF - 3) $(NF - 2) $(NF - 1) $NF }' "$W/$n.st")
+	if [ "$r" = 0 ] && [ "$a" = "Attached to $n processes: $p" ] && [ "$row" = 000000 ]; then
+		ok "${n}stat: finds the test's own $c process ($p) by comm, and only it"
+	else
+		notok "${n}stat: exit $r, '$a' (want 'Attached to $n processes: $p'), row '$row': $(head -c 500 "$W/$n.st")"
+	fi
+done
 [ "$fails" -eq 0 ]
