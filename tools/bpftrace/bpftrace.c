@@ -86,6 +86,11 @@ static struct {
 	int nparams;
 	struct att *att;
 	int natt;
+	struct drop { /* a uprobe whose function is not in its binary */
+		int probe, ap;
+		char *msg;
+	} *drop;
+	int ndrop;
 	struct bt_prog bp;
 	struct bt_out out;
 	bool done, ending;
@@ -436,6 +441,17 @@ static int resolve_attach(int pi, int ap)
 				spec_free(&s);
 				return -1;
 			}
+			if (!strpbrk(part[1], "*?[")) { /* 0.17's words for a target that is not there */
+				char *path = probe_find_library(s.lib, env.pid);
+
+				free(path);
+				if (!path) {
+					spec_free(&s);
+					snprintf(name, sizeof(name), "uprobe target file '%.200s' does not exist or is not executable",
+						 part[1]);
+					return attach_error(pi, ap, name);
+				}
+			}
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
@@ -469,7 +485,18 @@ static int resolve_attach(int pi, int ap)
 				snprintf(name, sizeof(name), "tracepoint not found: %s:%s", s.lib, s.func);
 				err_set(ENOENT, "%s", name);
 			}
+			bool user = (s.type == 'p' || s.type == 'r') && *s.lib && !uaddr;
+
 			spec_free(&s);
+			if (n == -ENOENT && user) {
+				/* 0.17 leaves out a function its binary does not have
+				 * (glibc 2.34 moved pthread_create out of libpthread,
+				 * threadsnoop.bt still names it there) and attaches the
+				 * rest; said once the rest is known to be there */
+				env.drop = xrealloc(env.drop, (size_t)(env.ndrop + 1) * sizeof(*env.drop));
+				env.drop[env.ndrop++] = (struct drop){ pi, ap, xstrdup(err_msg()) };
+				return 0;
+			}
 			if (n == -ENOTSUP) { /* the kernel lacks the mechanism: one line */
 				fprintf(stderr, "ERROR: %s: %s\n", text, err_msg());
 				return -1;
@@ -999,6 +1026,16 @@ int bpftrace_main(int argc, char **argv)
 		for (int ap = 0; ap < env.bp.p[pi].nap && !rc; ap++)
 			if (resolve_attach(pi, ap) < 0)
 				rc = 1;
+	for (int i = 0; i < env.ndrop; i++) { /* nothing left to attach: the first one's error */
+		const struct bt_attach *a = &env.bp.p[env.drop[i].probe].ap[env.drop[i].ap];
+
+		if (!rc && !env.natt)
+			rc = attach_error(env.drop[i].probe, env.drop[i].ap, env.drop[i].msg) < 0;
+		else if (!rc)
+			bt_report_kind(stderr, env.file ? env.file : "stdin", env.bp.text, a->pos, a->end, "WARNING", env.drop[i].msg);
+		free(env.drop[i].msg);
+	}
+	free(env.drop);
 	if (rc)
 		goto out;
 	first = xcalloc((size_t)env.bp.np, sizeof(*first));

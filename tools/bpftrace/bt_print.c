@@ -667,8 +667,8 @@ int bt_out_record(struct bt_out *b, const void *data, size_t size)
 				snprintf(msg, sizeof(msg), "Failed to %s: %s (%lld)", a->fmt, strerror((int)-rc), (long long)rc);
 			else
 				snprintf(msg, sizeof(msg), "Failed to %s: 0", a->fmt);
-			fflush(stdout);
-			bt_report_kind(b->file, b->prog->text, a->top, a->div, "WARNING", msg);
+			fflush(stdout); /* (the output: stdout, or -o FILE) */
+			bt_report_kind(stdout, b->file, b->prog->text, a->top, a->div, "WARNING", msg);
 		}
 		return 0;
 	}

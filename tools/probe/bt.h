@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "probe.h"
 
@@ -165,8 +166,10 @@ void bt_prog_free(struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
-/* The same with another word than ERROR ("WARNING"). */
-void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
+/* The same on f with another word than ERROR ("WARNING"): 0.17 writes a
+ * run-time warning (a helper's error) into the output, between the lines
+ * it explains, and one found before the run on stderr. */
+void bt_report_kind(FILE *f, const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
 /* Where 0.17 starts the range of a token at pos: its lexer moves a range's
  * start only past white space, so "((x" is one range, "(" and all. */
 int bt_loc_begin(const char *text, int pos);
