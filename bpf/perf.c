@@ -302,12 +302,17 @@ int perf_open_uprobe_ref(const char *path, uint64_t offset, bool retprobe, int p
 
 int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu)
 {
+	return perf_open_sampling(PERF_TYPE_SOFTWARE, config, freq, period_or_freq, pid, cpu);
+}
+
+int perf_open_sampling(uint32_t type, uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu)
+{
 	struct perf_event_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
+	a.type = type;
 	a.config = config;
 	a.freq = freq;
 	if (freq)
@@ -318,7 +323,8 @@ int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, i
 	if (fd == -ENODEV)
 		return err_set(ENODEV, "cpu %d is offline", cpu);
 	if (fd < 0)
-		return err_sys(-fd, "cannot open software perf event %u on cpu %d", config, cpu);
+		return err_sys(-fd, "cannot open %s perf event %u on cpu %d",
+			       type == PERF_TYPE_SOFTWARE ? "software" : "hardware", config, cpu);
 	return fd;
 }
 

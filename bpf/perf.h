@@ -45,6 +45,8 @@ int perf_open_uprobe_ref(const char *path, uint64_t offset, bool retprobe, int p
 
 /* Software event sampling (profile): one fd per cpu. */
 int perf_open_sw_sampling(uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu);
+/* The same for any type (PERF_TYPE_HARDWARE, ...). */
+int perf_open_sampling(uint32_t type, uint32_t config, bool freq, uint64_t period_or_freq, int pid, int cpu);
 
 /* Attach prog to a perf event: BPF_LINK_CREATE(BPF_PERF_EVENT) when the
  * kernel has perf links (cookie passed), else PERF_EVENT_IOC_SET_BPF; then

@@ -179,6 +179,30 @@ if [ "$(grep -cx '@usr: 77' "$W/usr1.out")" = 2 ]; then ok "SIGUSR1 prints the m
 # -l: software events; -l -p PID: the process's own function
 out=$($BT -l 'software:*' 2>&1)
 if echo "$out" | grep -qx "software:cpu-clock:" && ! echo "$out" | grep -qv "^software:"; then ok "-l software:*"; else notok "-l software: $out"; fi
+# software:/hardware: probes checked in 0.17's order and words (a count of
+# 0 or * is the event's default); a hardware event runs where the CPUs
+# have counters (the N calls' instructions are counted), else one line
+# says what is missing, exit 1
+bad=0
+for c in 'software:faults:x=stoull' 'software=software probe type requires 1 or 2 arguments' \
+	'hardware:cycles:1:2=hardware probe type requires 1 or 2 arguments' \
+	'software:fault*=wildcards are not allowed for hardware probe type' \
+	'hardware:bogus=bogus is not a hardware probe' 'software:bogus:3=bogus is not a software probe'; do
+	ap=${c%%=*}
+	out=$($BT -e "$ap { exit(); }" 2>&1)
+	[ $? = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:1-$((${#ap} + 1)): ERROR: ${c#*=}" ] || { bad=1; notok "$ap: $out"; }
+done
+out=$($BT -e 'software:faults:0 { exit(); } software:cs:* { exit(); } interval:s:5 { exit(); }' 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(echo "$out" | head -1)" = "Attaching 3 probes..." ] || { bad=1; notok "software counts 0 and *: rc $rc $out"; }
+[ $bad = 0 ] && ok "software:/hardware: attach points: 0.17's checks and words"
+out=$($BT -e 'h:instructions:100000 /pid == cpid/ { @ = count(); }' -c "$W/cbxbt calls 20000" 2>&1); rc=$?
+if ls /sys/bus/event_source/devices | grep -qx -e cpu -e 'armv[78]_.*' -e cpu_core; then
+	if [ $rc = 0 ] && [ "$(echo "$out" | awk '/^@: / { print ($2 > 0) }')" = 1 ]; then ok "hardware:instructions counted the helper's calls"; else notok "hardware:instructions: rc $rc $out"; fi
+elif [ $rc = 1 ] && [ "$out" = "ERROR: hardware:instructions:100000: this machine's CPUs have no hardware counter for it (perf_event_open: No such file or directory); software: and profile: probes need none" ]; then
+	ok "hardware: no PMU here: one line, exit 1"
+else
+	notok "hardware: without a PMU: rc $rc $out"
+fi
 "$W/cbxbt" calls 1 4000 &
 p=$!
 sleep 0.5

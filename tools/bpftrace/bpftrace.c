@@ -184,11 +184,20 @@ static const struct { const char *name; uint64_t config; uint64_t period; } sw_e
 	{ "dummy", PERF_COUNT_SW_DUMMY, 1 }, { "bpf-output", PERF_COUNT_SW_BPF_OUTPUT, 1 },
 };
 
-/* perf's generic hardware events (PERF_TYPE_HARDWARE configs 0..9), as
- * -l lists them */
-static const char *const hw_events[] = { "cpu-cycles", "instructions", "cache-references", "cache-misses",
-					 "branch-instructions", "branch-misses", "bus-cycles", "frontend-stalls",
-					 "backend-stalls", "ref-cycles" };
+/* perf's generic hardware events (PERF_TYPE_HARDWARE), as -l lists them,
+ * with perf's aliases and 0.17's default counts */
+static const struct { const char *name, *alias; uint32_t config; uint32_t period; } hw_events[] = {
+	{ "cpu-cycles", "cycles", PERF_COUNT_HW_CPU_CYCLES, 1000000 },
+	{ "instructions", NULL, PERF_COUNT_HW_INSTRUCTIONS, 1000000 },
+	{ "cache-references", NULL, PERF_COUNT_HW_CACHE_REFERENCES, 1000000 },
+	{ "cache-misses", NULL, PERF_COUNT_HW_CACHE_MISSES, 1000000 },
+	{ "branch-instructions", "branches", PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 100000 },
+	{ "branch-misses", NULL, PERF_COUNT_HW_BRANCH_MISSES, 100000 },
+	{ "bus-cycles", NULL, PERF_COUNT_HW_BUS_CYCLES, 100000 },
+	{ "frontend-stalls", NULL, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND, 1000000 },
+	{ "backend-stalls", NULL, PERF_COUNT_HW_STALLED_CYCLES_BACKEND, 1000000 },
+	{ "ref-cycles", NULL, PERF_COUNT_HW_REF_CPU_CYCLES, 1000000 },
+};
 
 /* "ms:100" -> nanoseconds; "hz:99" -> frequency.  false when malformed. */
 static bool rate(const char *unit, const char *num, struct att *a)
@@ -365,27 +374,40 @@ static int resolve_attach(int pi, int ap)
 		a->name = xstrdup(name);
 		return 0;
 	}
-	if (!strcmp(part[0], "software") || !strcmp(part[0], "s")) {
-		struct att *a = new_att(pi);
-		size_t k;
+	if (!strcmp(part[0], "software") || !strcmp(part[0], "s") || !strcmp(part[0], "hardware") || !strcmp(part[0], "h")) {
+		/* 0.17's checks, in its order and words (its wildcard
+		 * message says "hardware" for both) */
+		bool hw = part[0][0] == 'h';
+		const char *kind = hw ? "hardware" : "software";
+		size_t k, nk = hw ? ARRAY_SIZE(hw_events) : ARRAY_SIZE(sw_events);
+		unsigned long long count = 0;
+		char *end;
+		struct att *a;
 
-		a->loc.mech = M_PERF;
-		for (k = 0; k < ARRAY_SIZE(sw_events); k++)
-			if (n >= 2 && !strcmp(part[1], sw_events[k].name))
+		if (n != 2 && n != 3)
+			snprintf(name, sizeof(name), "%s probe type requires 1 or 2 arguments", kind);
+		else if (n == 3 && strcmp(part[2], "*") && (count = strtoull(part[2], &end, 10), !*part[2] || *end))
+			snprintf(name, sizeof(name), "stoull");
+		else if (!*part[1])
+			snprintf(name, sizeof(name), "%s probe must have a %s event name", kind, kind);
+		else if (strpbrk(part[1], "*?["))
+			snprintf(name, sizeof(name), "wildcards are not allowed for hardware probe type");
+		else
+			name[0] = 0;
+		for (k = 0; !name[0] && k < nk; k++)
+			if (hw ? !strcmp(part[1], hw_events[k].name) || (hw_events[k].alias && !strcmp(part[1], hw_events[k].alias))
+			       : !strcmp(part[1], sw_events[k].name))
 				break;
-		if (k == ARRAY_SIZE(sw_events))
-			return attach_error(pi, ap, "unknown software event");
-		a->perf_type = PERF_TYPE_SOFTWARE;
-		a->config = sw_events[k].config;
-		a->period = sw_events[k].period;
-		if (n >= 3) {
-			char *end;
-
-			a->period = strtoull(part[2], &end, 10);
-			if (!*part[2] || *end || !a->period)
-				return attach_error(pi, ap, "software probe count must be a number above 0");
-		}
-		snprintf(name, sizeof(name), "software:%s:%s", part[1], n >= 3 ? part[2] : "");
+		if (!name[0] && k == nk)
+			snprintf(name, sizeof(name), "%.100s is not a %s probe", part[1], kind);
+		if (name[0])
+			return attach_error(pi, ap, name);
+		a = new_att(pi);
+		a->loc.mech = M_PERF;
+		a->perf_type = hw ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+		a->config = hw ? hw_events[k].config : sw_events[k].config;
+		a->period = count ? count : hw ? hw_events[k].period : sw_events[k].period; /* (0: the default) */
+		snprintf(name, sizeof(name), "%s:%s:%s", kind, part[1], n >= 3 ? part[2] : "");
 		a->name = xstrdup(name);
 		return 0;
 	}
@@ -584,9 +606,16 @@ static int attach_perf(struct obj *o, struct att *a)
 
 		if (online && !online[cpu])
 			continue;
-		fd = perf_open_sw_sampling((uint32_t)a->config, a->freq, a->period, -1, cpu);
+		fd = perf_open_sampling((uint32_t)a->perf_type, (uint32_t)a->config, a->freq, a->period, -1, cpu);
 		if (fd == -ENODEV)
 			continue;
+		if (a->perf_type == PERF_TYPE_HARDWARE && (fd == -ENOENT || fd == -EOPNOTSUPP)) {
+			fprintf(stderr, "ERROR: %.*s: this machine's CPUs have no hardware counter for it (perf_event_open: %s); "
+				"software: and profile: probes need none\n", (int)strlen(a->name) - (a->name[strlen(a->name) - 1] == ':'),
+				a->name, strerror(-fd));
+			free(online);
+			return -1;
+		}
 		if (fd < 0 || prog_attach_perf_fd(obj_prog_at(o, (size_t)a->prog), fd) < 0) {
 			if (fd >= 0)
 				close(fd);
@@ -896,7 +925,7 @@ static int list_probes(const char *pat)
 	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t k = 0; k < ARRAY_SIZE(sw_events) + ARRAY_SIZE(hw_events); k++) {
 		snprintf(full, sizeof(full), k < ARRAY_SIZE(sw_events) ? "software:%s:" : "hardware:%s:",
-			 k < ARRAY_SIZE(sw_events) ? sw_events[k].name : hw_events[k - ARRAY_SIZE(sw_events)]);
+			 k < ARRAY_SIZE(sw_events) ? sw_events[k].name : hw_events[k - ARRAY_SIZE(sw_events)].name);
 		if (!glob_match(want, full))
 			continue;
 		names = xrealloc(names, (n + 1) * sizeof(*names));
