@@ -286,6 +286,19 @@ else
 	notok "usdt: $out"
 fi
 
+# -l usdt:BIN:[PROVIDER:]PATTERN: the helper's two probes, each once
+# (alpha has two sites), any provider when none is given; a probe the
+# binary lacks is left out beside another block, as 0.17 leaves it out
+out=$($BT -l "usdt:$W/cbx_usdt:*" 2>&1)$(echo; $BT -l "usdt:$W/cbx_usdt:cbxtp:b*" 2>&1)$(echo; $BT -l "U:$W/cbx_usdt:al*" 2>&1)
+want=$(printf 'usdt:%s:cbxtp:alpha\nusdt:%s:cbxtp:beta\nusdt:%s:cbxtp:beta\nusdt:%s:cbxtp:alpha' "$W/cbx_usdt" "$W/cbx_usdt" "$W/cbx_usdt" "$W/cbx_usdt")
+if [ "$out" = "$want" ]; then ok "-l usdt: the helper's probes by pattern"; else notok "-l usdt: $out"; fi
+out=$($BT -e "usdt:$W/cbx_usdt:cbxtp:gamma { exit(); } BEGIN { printf(\"begun\\n\"); exit(); }" 2> "$W/ug.err"); rc=$?
+if [ $rc = 0 ] && echo "$out" | grep -qx begun && grep -q "WARNING: no USDT probe in $W/cbx_usdt matches 'gamma'" "$W/ug.err"; then
+	ok "usdt probe the binary lacks: warned and left out"
+else
+	notok "usdt probe left out (rc $rc): $out $(cat "$W/ug.err")"
+fi
+
 # cat(FMT, ...): the file this test wrote, its name formatted
 echo "cat-ground-$$" > "$W/cat-7.txt"
 out=$(timeout 20 $BT -e "BEGIN { cat(\"$W/cat-%d.%s\", 7, \"txt\"); exit(); }" 2>&1)

@@ -30,6 +30,7 @@
 #include "bpf/sys.h"
 #include "bpf/tracefs.h"
 #include "btf/btf.h"
+#include "elf/elf.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -37,6 +38,7 @@
 #include "tools/common/common.h"
 #include "tools/probe/bt.h"
 #include "tools/probe/build.h"
+#include "tools/probe/usdt.h"
 
 /* In 0.17's order and words: -h prints them in its USAGE layout (bt_usage.c). */
 static const struct opt opts[] = {
@@ -86,7 +88,7 @@ static struct {
 	int nparams;
 	struct att *att;
 	int natt;
-	struct drop { /* a uprobe whose function is not in its binary */
+	struct drop { /* a uprobe/usdt probe its binary does not have */
 		int probe, ap;
 		char *msg;
 	} *drop;
@@ -463,17 +465,6 @@ static int resolve_attach(int pi, int ap)
 				spec_free(&s);
 				return -1;
 			}
-			if (!strpbrk(part[1], "*?[")) { /* 0.17's words for a target that is not there */
-				char *path = probe_find_library(s.lib, env.pid);
-
-				free(path);
-				if (!path) {
-					spec_free(&s);
-					snprintf(name, sizeof(name), "uprobe target file '%.200s' does not exist or is not executable",
-						 part[1]);
-					return attach_error(pi, ap, name);
-				}
-			}
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
@@ -502,19 +493,30 @@ static int resolve_attach(int pi, int ap)
 			snprintf(msg, sizeof(msg), "Invalid probe type: %.100s", part[0]);
 			return attach_error(pi, ap, msg);
 		}
+		bool there = false; /* a binary named by path or name, and found */
+
+		if ((s.type == 'u' || *s.lib) && s.type != 't' && !strpbrk(part[1], "*?[")) {
+			char *path = probe_find_library(s.lib, env.pid); /* 0.17's words for a target not there */
+
+			free(path);
+			if (!(there = path != NULL)) {
+				snprintf(name, sizeof(name), "%s target file '%.200s' does not exist or is not executable",
+					 s.type == 'u' ? "usdt" : "uprobe", part[1]);
+				spec_free(&s);
+				return attach_error(pi, ap, name);
+			}
+		}
 		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
 			if (n == -ENOENT && s.type == 't' && !strpbrk(text, "*?")) {
 				snprintf(name, sizeof(name), "tracepoint not found: %s:%s", s.lib, s.func);
 				err_set(ENOENT, "%s", name);
 			}
-			bool user = (s.type == 'p' || s.type == 'r') && *s.lib && !uaddr;
-
 			spec_free(&s);
-			if (n == -ENOENT && user) {
-				/* 0.17 leaves out a function its binary does not have
-				 * (glibc 2.34 moved pthread_create out of libpthread,
-				 * threadsnoop.bt still names it there) and attaches the
-				 * rest; said once the rest is known to be there */
+			if (n == -ENOENT && there && !uaddr) {
+				/* 0.17 leaves out a function (or USDT probe) its binary
+				 * does not have (glibc 2.34 moved pthread_create out of
+				 * libpthread, threadsnoop.bt still names it there) and
+				 * attaches the rest; said once the rest is known */
 				env.drop = xrealloc(env.drop, (size_t)(env.ndrop + 1) * sizeof(*env.drop));
 				env.drop[env.ndrop++] = (struct drop){ pi, ap, xstrdup(err_msg()) };
 				return 0;
@@ -730,6 +732,21 @@ static int list_ksym(void *ctx, const struct kallsym *s)
  * finds them.  0, or 1 with a message. */
 static int list_uprobes(struct names *l, const char *bin, const char *func);
 
+struct usdt_list {
+	struct names *l;
+	const char *bin;
+};
+
+static int list_usdt_note(void *ctx, const struct usdt_note *n)
+{
+	struct usdt_list *u = ctx;
+	char full[1200];
+
+	snprintf(full, sizeof(full), "%s:%s:%s", u->bin, n->provider, n->name);
+	names_add(u->l, full, strlen(full));
+	return 0;
+}
+
 static int list_functions(struct names *l, const char *src, const char *pat)
 {
 	char path[512], *buf = NULL;
@@ -749,6 +766,39 @@ static int list_functions(struct names *l, const char *src, const char *pat)
 		}
 		if (kallsyms_each(NULL, list_ksym, l) < 0)
 			return tool_err("bpftrace", "cannot list kernel functions: %s", err_msg()), 1;
+		return 0;
+	}
+	if (!strcmp(src, "usdt")) { /* usdt:BIN:[PROVIDER:]PATTERN, any provider when none is given */
+		char tmp[600], want[1300], *rest, *path;
+		const char *want0 = l->want;
+		struct usdt_list u = { l, tmp };
+		const void *m;
+		size_t size;
+		struct elf_view ev;
+		int err;
+
+		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
+		if (!(rest = strchr(tmp, ':')) || rest == tmp) /* (0.17's words) */
+			return bt_report("stdin", pat, 0, (int)strlen(pat), "usdt probe type requires 2 or 3 arguments"), 1;
+		*rest++ = 0;
+		if (!(path = probe_find_library(tmp, env.pid))) {
+			snprintf(want, sizeof(want), "usdt target file '%.500s' does not exist or is not executable", tmp);
+			return bt_report("stdin", pat, 0, (int)strlen(pat), want), 1;
+		}
+		if (!strchr(tmp, '/'))
+			u.bin = path; /* a bare name as found, a path as written (0.17) */
+		snprintf(want, sizeof(want), "usdt:%s:%s%s", u.bin, strchr(rest, ':') ? "" : "*:", rest);
+		l->want = want;
+		if ((err = elf_map_file(path, &m, &size)) == 0) {
+			if ((err = elf_open(&ev, m, size)) == 0)
+				err = usdt_notes(&ev, path, list_usdt_note, &u);
+			elf_unmap_file(m, size);
+		}
+		l->want = want0;
+		free(path);
+		if (err < 0 && err != -ENOENT) /* (-ENOENT: no USDT notes, nothing listed) */
+			return tool_err("bpftrace", "%s", err_msg()), 1;
+		err_clear();
 		return 0;
 	}
 	if (!strcmp(src, "kfunc")) {
@@ -853,7 +903,8 @@ static int list_probes(const char *pat)
 		{ "kr", "kretprobe", "kprobe" },   { "kfunc", "kfunc", "kfunc" },     { "kretfunc", "kretfunc", "kfunc" },
 		{ "f", "kfunc", "kfunc" },         { "fr", "kretfunc", "kfunc" },     { "uprobe", "uprobe", "uprobe" },
 		{ "u", "uprobe", "uprobe" },       { "uretprobe", "uretprobe", "uprobe" }, { "ur", "uretprobe", "uprobe" },
-		{ "*", "uprobe", "uprobe" },
+		{ "usdt", "usdt", "usdt" },        { "U", "usdt", "usdt" },
+		{ "*", "uprobe", "uprobe" }, /* (last) */
 	};
 
 	for (const char *c = pat; c && *c; c++)
@@ -876,7 +927,7 @@ static int list_probes(const char *pat)
 		size_t kl = strlen(kinds[k][0]);
 
 		/* "*:BIN:FUNC": a binary's functions */
-		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':' && (k < 12 || strchr(pat + kl + 1, ':'))) {
+		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':' && (k < ARRAY_SIZE(kinds) - 1 || strchr(pat + kl + 1, ':'))) {
 			struct names l = { .kind = kinds[k][1] };
 			int rc;
 
