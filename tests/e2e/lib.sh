@@ -70,6 +70,11 @@ case $(command -v python3 2>/dev/null) in
 	;;
 esac
 
+# first_line RC LINE WHAT: ok WHAT when the last run ($out, $rc) exited
+# RC with LINE as its first line (an error's words)
+first_line() {
+	if [ "$rc" = "$1" ] && [ "$(echo "$out" | head -1)" = "$2" ]; then ok "$3"; else notok "$3 (rc $rc): $out"; fi
+}
 wait_for() { # FILE PATTERN TENTHS: until a line matches (bounded)
 	i=0
 	while [ "$i" -lt "$3" ]; do
