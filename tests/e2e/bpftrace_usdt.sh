@@ -100,6 +100,17 @@ else
 	notok "banned kretprobe (rc $rc): $out"
 fi
 
+# a wrong number of parts: 0.17's words, under the attach point
+out=$(timeout 10 $BT -e 'kretprobe:syscalls:sys_exit_nanosleep { exit(); }' 2>&1)
+rc=$?
+out2=$(timeout 10 $BT -e 'usdt:x { exit(); }' 2>&1)
+if [ $rc = 1 ] && [ "$(echo "$out" | head -1)" = "stdin:1:1-38: ERROR: kretprobe probe type requires 1 argument" ] &&
+	[ "$(echo "$out2" | head -1)" = "stdin:1:1-7: ERROR: usdt probe type requires 2 or 3 arguments" ]; then
+	ok "probe type argument counts: 0.17's errors"
+else
+	notok "argument counts (rc $rc): $out $out2"
+fi
+
 # x++ / x-- of an int64 pointer: the old value, moved by 8
 out=$(timeout 20 $BT -e 'BEGIN { $c = (int64 *)1000; $d = $c++; $e = $c--; printf("%d %d %d\n", (int64)$d, (int64)$e, (int64)$c); exit() }' 2>&1)
 if echo "$out" | grep -qx "1000 1008 1000"; then ok "pointer x++ and x--"; else notok "pointer x++: $out"; fi

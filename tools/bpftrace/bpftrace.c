@@ -295,6 +295,15 @@ static int attach_error(int probe, int ap, const char *msg)
 	return -1;
 }
 
+/* A wrong number of parts, in 0.17's words (kind: the probe type's full name) */
+static int nargs_error(int pi, int ap, const char *kind, const char *n)
+{
+	char msg[80];
+
+	snprintf(msg, sizeof(msg), "%s probe type requires %s argument%s", kind, n, strcmp(n, "1") ? "s" : "");
+	return attach_error(pi, ap, msg);
+}
+
 /* A tracepoint of that event name in some category: what the kernel's
  * raw tracepoint open will look for. */
 static bool raw_tp_exists(const char *ev)
@@ -485,7 +494,7 @@ static int resolve_attach(int pi, int ap)
 		struct att *a = new_att(pi);
 
 		if (n != 1)
-			return attach_error(pi, ap, "BEGIN and END take no arguments");
+			return nargs_error(pi, ap, part[0], "0");
 		a->begin = part[0][0] == 'B';
 		a->end = !a->begin;
 		a->loc.mech = M_RUN;
@@ -498,7 +507,9 @@ static int resolve_attach(int pi, int ap)
 
 		a->loc.mech = M_PERF;
 		a->one_cpu = part[0][0] == 'i';
-		if (n != 3 || !rate(part[1], part[2], a) || (a->one_cpu && a->freq))
+		if (n != 3)
+			return nargs_error(pi, ap, a->one_cpu ? "interval" : "profile", "2");
+		if (!rate(part[1], part[2], a) || (a->one_cpu && a->freq))
 			return attach_error(pi, ap, a->one_cpu ? "interval probe must have unit of time (s, ms, us)"
 							     : "profile probe must have unit of time or hz");
 		snprintf(name, sizeof(name), "%s:%s:%s", a->one_cpu ? "interval" : "profile", part[1], part[2]);
@@ -560,7 +571,7 @@ static int resolve_attach(int pi, int ap)
 
 		if (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t")) {
 			if (n != 3)
-				return attach_error(pi, ap, "tracepoint probe must have a category and a name (tracepoint:CAT:NAME)");
+				return nargs_error(pi, ap, "tracepoint", "2");
 			s.type = 't';
 			s.lib = xstrdup(part[1]);
 			s.func = xstrdup(part[2]);
@@ -568,9 +579,9 @@ static int resolve_attach(int pi, int ap)
 			ro.pattern = true;
 		} else if (!strcmp(part[0], "uprobe") || !strcmp(part[0], "u") || !strcmp(part[0], "uretprobe") ||
 			   !strcmp(part[0], "ur")) {
-			if (n != 3)
-				return attach_error(pi, ap, "uprobe probe must have a path and a function (uprobe:PATH:FUNC)");
 			ret = part[0][1] == 'r';
+			if (n != 3)
+				return nargs_error(pi, ap, ret ? "uretprobe" : "uprobe", "2");
 			s.type = ret ? 'r' : 'p';
 			/* bpftrace names a library "libc" where bcc says "c" */
 			s.lib = xstrdup(!strchr(part[1], '/') && !strncmp(part[1], "lib", 3) && part[1][3] ? part[1] + 3
@@ -584,7 +595,7 @@ static int resolve_attach(int pi, int ap)
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
-				return attach_error(pi, ap, "usdt probe must have a binary and a probe (usdt:PATH:[PROVIDER:]PROBE)");
+				return nargs_error(pi, ap, "usdt", "2 or 3");
 			s.type = 'u';
 			s.lib = xstrdup(part[1]);
 			s.provider = n == 4 && *part[2] ? xstrdup(part[2]) : NULL; /* usdt:BIN::NAME: any */
@@ -594,15 +605,16 @@ static int resolve_attach(int pi, int ap)
 		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||
 			   !strcmp(part[0], "kr") || !strcmp(part[0], "kfunc") || !strcmp(part[0], "kretfunc") ||
 			   !strcmp(part[0], "f") || !strcmp(part[0], "fr")) {
-			if (n != 2)
-				return attach_error(pi, ap, "kprobe probe must have a function (kprobe:FUNC)");
 			ret = strstr(part[0], "ret") || !strcmp(part[0], "kr") || !strcmp(part[0], "fr");
-			s.type = ret ? 'r' : 'p';
-			s.lib = xstrdup("");
-			s.func = xstrdup(part[1]);
 			kind = part[0][0] == 'k' && (part[0][1] == 'p' || part[0][1] == 'r' || !part[0][1])
 				       ? (ret ? "kretprobe" : "kprobe")
 				       : (ret ? "kretfunc" : "kfunc");
+			if (n != 2) /* (0.17's kfunc:MODULE:FUNC is not taken: "1 or 2" would promise it) */
+				return kind[1] == 'p' || kind[4] == 'p' ? nargs_error(pi, ap, kind, "1")
+									: attach_error(pi, ap, "kfunc probe must have a function (kfunc:FUNC)");
+			s.type = ret ? 'r' : 'p';
+			s.lib = xstrdup("");
+			s.func = xstrdup(part[1]);
 			if (banned_kretprobe(kind, part[1])) {
 				spec_free(&s);
 				return -1;
