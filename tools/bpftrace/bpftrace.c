@@ -635,7 +635,7 @@ static int resolve_attach(int pi, int ap)
 				return -1; /* said */
 			}
 			if (!n && u.many && !u.found)
-				n = err_set(ENOENT, "no %s probe matches %s", kind, text);
+				n = err_set(ENOENT, "no such probe in %s", *part[1] ? part[1] : "the files -p maps");
 		} else if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) >= 0) {
 			add_atts(pi, &s, locs, nl, kind, NULL, 0);
 		}
