@@ -404,7 +404,13 @@ static void add_atts(int pi, const struct spec *s, struct loc *locs, int nl, con
 {
 	char name[1200];
 
-	for (int i = 0; i < nl; i++) {
+	/* build_attach attaches probe kinds the kernel runs newest first
+	 * (kprobe, uprobe, usdt, fentry) last to first, so one block's
+	 * locations go in backwards: they attach in their own order (a
+	 * running process hits the first site first), and blocks sharing a
+	 * location still run in program order */
+	for (int j = 0; j < nl; j++) {
+		int i = s->type == 't' ? j : nl - 1 - j;
 		struct att *a = new_att(pi);
 		const char *bin = shown ? shown : locs[i].target;
 
