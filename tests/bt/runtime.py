@@ -22,8 +22,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 ATTACH_TIMEOUT = 5.0
 KPROBE_RE = re.compile(r'(^|[\s{};,\'"])(kprobe|kretprobe|k|kr):[A-Za-z_*]')
-TESTPROG_RE = re.compile(r'testprogs/([A-Za-z0-9_]+)')
-TESTLIB_RE = re.compile(r'testlibs/')
+# a name followed by a glob character is a pattern, not one program
+TESTPROG_RE = re.compile(r'testprogs/([A-Za-z0-9_]+)(?![A-Za-z0-9_*?\[])')
+TESTLIB_RE = re.compile(r'testlibs/([A-Za-z0-9_.]+)')
 
 
 def parse_suite(path):
@@ -75,7 +76,8 @@ class Env:
         if os.path.lexists(link):
             os.unlink(link)
         os.symlink(os.path.abspath(binary), link)
-        for name, target in (('runtime', suite_dir), ('testprogs', testprogs)):
+        self.testlibs = os.path.join(os.path.dirname(os.path.abspath(testprogs)), 'testlibs')
+        for name, target in (('runtime', suite_dir), ('testprogs', testprogs), ('testlibs', self.testlibs)):
             p = os.path.join(workdir, name)
             if os.path.lexists(p):
                 os.unlink(p)
@@ -144,6 +146,16 @@ def scope_kills(cmd, pgid):
     return re.sub(r'\$\(pidof bpftrace\)', '$(pgrep -g %d -x bpftrace)' % pgid, cmd)
 
 
+def with_scripts(env, text):
+    """text and the runtime/scripts/*.bt files it runs"""
+    for script in re.findall(r'runtime/(scripts/[\w.-]+\.bt)', text):
+        try:
+            text += ' ' + open(os.path.join(env.suite_dir, script), errors='replace').read()
+        except OSError:
+            pass
+    return text
+
+
 def skip_reason(env, case):
     if 'ARCH' in case and env.machine not in [a.strip() for a in case['ARCH'].split('|')]:
         return 'arch %s only' % case['ARCH']
@@ -155,15 +167,13 @@ def skip_reason(env, case):
     for prog in TESTPROG_RE.findall(text):
         if not os.access(os.path.join(env.testprogs, prog), os.X_OK):
             return 'needs testprogs/%s (not written here)' % prog
-    if TESTLIB_RE.search(text):
-        return 'needs testlibs/ (not written here)'
-    progs = case.get('PROG', '') + ' ' + case.get('RUN', '')
-    for script in re.findall(r'runtime/(scripts/[\w.-]+\.bt)', progs):
-        try:
-            progs += ' ' + open(os.path.join(env.suite_dir, script), errors='replace').read()
-        except OSError:
-            pass
-    if not env.kprobes and KPROBE_RE.search(progs):
+    for lib in TESTLIB_RE.findall(text):
+        if not os.path.exists(os.path.join(env.testlibs, lib)):
+            return 'needs testlibs/%s (not written here)' % lib
+    progs = with_scripts(env, case.get('PROG', '') + ' ' + case.get('RUN', ''))
+    # listing kprobes (-l) and refusals (WILL_FAIL: banned kretprobes) need none
+    if not env.kprobes and KPROBE_RE.search(progs) and not case['WILL_FAIL'] and \
+            not re.search(r'\s-l\s', case.get('RUN', '')):
         return 'needs kprobes (this kernel has none)'
     for req in case['REQUIRES_FEATURE']:
         for feat in req.split():
@@ -195,7 +205,7 @@ def run_case(env, case):
     """Cases that share a fixed file, look up processes by name, run a
     BEFORE program or put a uprobe on a testprogs binary (which fires in
     another case's run of it too) hold SERIAL, so -j N never races them."""
-    text = ' '.join(case.get(k, '') for k in ('RUN', 'PROG', 'AFTER', 'BEFORE'))
+    text = with_scripts(env, ' '.join(case.get(k, '') for k in ('RUN', 'PROG', 'AFTER', 'BEFORE')))
     if re.search(r'/tmp/|pidof|pgrep|pkill|kill |(^|[\s{};,\'"])u[a-z]*:[^:]*testprogs/', text) or 'BEFORE' in case:
         with SERIAL:
             return run_case_now(env, case)
@@ -219,9 +229,15 @@ def run_case_now(env, case):
             child = os.path.basename(case['BEFORE'].split()[-1])
             deadline = time.time() + timeout
             pid = ''
+            # by name, or as pidof also finds it, by argv[0] (a program that
+            # exec'd another keeps it: two_usdt_semaphore_tests)
+            by_argv0 = '^(\\S*/)?%s( |$)' % re.escape(child)
             while time.time() < deadline:
-                pid = subprocess.run(['pgrep', '-s', str(before.pid), '-x', child[:15]],
-                                     stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+                for how in (['-x', child[:15]], ['-f', by_argv0]):
+                    pid = subprocess.run(['pgrep', '-s', str(before.pid)] + how,
+                                         stdout=subprocess.PIPE, universal_newlines=True).stdout.split()
+                    if pid:
+                        break
                 if pid:
                     break
                 time.sleep(0.1)

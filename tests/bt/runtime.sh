@@ -21,12 +21,24 @@ suite=$1 bin=$2; shift 2
 command -v python3 >/dev/null || { echo "runtime.sh: needs python3 (test tooling only)" >&2; exit 2; }
 case $bin in /*) ;; *) bin=$(command -v "$bin" || echo "$PWD/$bin") ;; esac
 work=${TMPDIR:-/tmp}/corebox-bt-runtime.$$
-mkdir -p "$work/build/testprogs" # (a real testprogs/ dir: -l -p names the binary by its real path)
+mkdir -p "$work/build/testprogs" "$work/build/testlibs" # (real dirs: -l -p names a binary by its real path)
 trap 'rm -rf "$work"' EXIT INT TERM
-# -O0 -g as bpftrace builds them: every probed function stays out of line
+# -O0 -g as bpftrace builds them: every probed function stays out of line.
+# testlibs/libNAME.so lose their executable bit, as bpftrace's build does;
+# usdt_lib links libusdt_tp.so. Programs using sys/sdt.h do not build
+# without it, and their cases are skipped.
+for src in "$here"/testlibs/*.c; do
+	name=$(basename "$src" .c)
+	${CC:-cc} -O0 -g -shared -fPIC -o "$work/build/testlibs/lib$name.so" "$src" &&
+		chmod -x "$work/build/testlibs/lib$name.so" || echo "runtime.sh: testlibs/lib$name.so did not build" >&2
+done
 for src in "$here"/testprogs/*.c; do
 	name=$(basename "$src" .c)
-	${CC:-cc} -O0 -g -o "$work/build/testprogs/$name" "$src" || echo "runtime.sh: testprogs/$name did not build" >&2
+	libs=
+	[ "$name" = usdt_lib ] && libs="-L$work/build/testlibs -lusdt_tp -Wl,-rpath,$work/build/testlibs"
+	# shellcheck disable=SC2086
+	${CC:-cc} -O0 -g -o "$work/build/testprogs/$name" "$src" $libs 2>/dev/null ||
+		echo "runtime.sh: testprogs/$name did not build" >&2
 done
 # shellcheck disable=SC2086
 python3 "$here/runtime.py" $opts "$suite" "$bin" "$work/build/testprogs" "$work" "$@"

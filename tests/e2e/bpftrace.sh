@@ -281,6 +281,11 @@ fi
 out=$($BT -l "usdt:$W/cbx_usdt:*" 2>&1)$(echo; $BT -l "usdt:$W/cbx_usdt:cbxtp:b*" 2>&1)$(echo; $BT -l "U:$W/cbx_usdt:al*" 2>&1)
 want=$(printf 'usdt:%s:cbxtp:alpha\nusdt:%s:cbxtp:beta\nusdt:%s:cbxtp:beta\nusdt:%s:cbxtp:alpha' "$W/cbx_usdt" "$W/cbx_usdt" "$W/cbx_usdt" "$W/cbx_usdt")
 if [ "$out" = "$want" ]; then ok "-l usdt: the helper's probes by pattern"; else notok "-l usdt: $out"; fi
+out=$($BT -l "usdt:$W/nosuch:*" 2>&1); rc=$?
+first_line 1 "stdin:1:1-$((${#W} + 15)): ERROR: usdt target file '$W/nosuch' does not exist or is not executable" \
+	"-l usdt: a missing binary: 0.17's error"
+out=$($BT -l "usdt:$W/cbx_usdt" 2>&1); rc=$?
+first_line 1 "stdin:1:1-$((${#W} + 15)): ERROR: usdt probe type requires 2 or 3 arguments" "-l usdt: no pattern: 0.17's error"
 out=$($BT -e "usdt:$W/cbx_usdt:cbxtp:gamma { exit(); } BEGIN { printf(\"begun\\n\"); exit(); }" 2> "$W/ug.err"); rc=$?
 if [ $rc = 0 ] && echo "$out" | grep -qx begun && grep -q "WARNING: no USDT probe in $W/cbx_usdt matches 'gamma'" "$W/ug.err"; then
 	ok "usdt probe the binary lacks: warned and left out"

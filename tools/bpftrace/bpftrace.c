@@ -30,7 +30,6 @@
 #include "bpf/sys.h"
 #include "bpf/tracefs.h"
 #include "btf/btf.h"
-#include "elf/elf.h"
 #include "lib/err.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -38,7 +37,6 @@
 #include "tools/common/common.h"
 #include "tools/probe/bt.h"
 #include "tools/probe/build.h"
-#include "tools/probe/usdt.h"
 
 /* In 0.17's order and words: -h prints them in its USAGE layout (bt_usage.c). */
 static const struct opt opts[] = {
@@ -50,6 +48,7 @@ static const struct opt opts[] = {
 	{ 'l', NULL, NULL, "list probes" },
 	{ 'p', NULL, "PID", "enable USDT probes on PID" },
 	{ 'c', NULL, "'CMD'", "run CMD and enable USDT probes on resulting process" },
+	{ OPT_LONG_ONLY(4), "usdt-file-activation", NULL, "activate usdt semaphores based on file path" },
 	{ OPT_LONG_ONLY(1), "unsafe", NULL, "allow unsafe builtin functions" },
 	{ 'q', NULL, NULL, "keep messages quiet" },
 	{ OPT_LONG_ONLY(3), "info", NULL, "Print information about kernel BPF support" },
@@ -145,6 +144,8 @@ static int parse(int key, const char *arg, void *ctx)
 	case 'o': env.out_file = arg; break;
 	case 'd': env.dump = true; break;
 	case OPT_LONG_ONLY(1): env.unsafe = true; break;
+	case OPT_LONG_ONLY(4): break; /* what it asks is always so: the kernel keeps every USDT semaphore of the
+				       * file (uprobe ref_ctr_offset), in processes running or yet to start */
 	case 0:
 		if (!env.prog_text && !env.file && !env.list) {
 			env.file = arg;
@@ -226,18 +227,78 @@ static bool rate(const char *unit, const char *num, struct att *a)
 	return true;
 }
 
-/* Split "a:b:c" in place into at most 4 parts. */
+/* Split "a:b:c" in place into at most 4 parts.  Text in double quotes
+ * is taken as it is, ':' included, without the quotes (\" and \\ inside
+ * are '"' and '\'): usdt:BIN:test:"\"probe1\"", uprobe:BIN:"A::f". */
 static int split(char *s, char **part)
 {
 	int n = 0;
+	bool quoted = false;
+	char *w = s;
 
 	part[n++] = s;
-	for (char *p = s; *p && n < 4; p++)
-		if (*p == ':') {
-			*p = 0;
-			part[n++] = p + 1;
-		}
+	for (char *p = s; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (quoted && *p == '\\' && (p[1] == '"' || p[1] == '\\'))
+			*w++ = *++p;
+		else if (!quoted && *p == ':' && n < 4)
+			*w++ = 0, part[n++] = w;
+		else
+			*w++ = *p;
+	}
+	*w = 0;
 	return n;
+}
+
+/* The binaries a uprobe or usdt path names, each given to fn as the path
+ * to show: the path itself; each executable file a '*' in its last
+ * component matches (DIR/NAME); with -p and no path (or "*") for usdt,
+ * each file the process maps executable, as /proc/PID/root/PATH (the
+ * process may live in another mount namespace).  fn's first non-zero
+ * return stops it. */
+static int each_binary(const char *bin, bool modules, int (*fn)(const char *path, void *ctx), void *ctx)
+{
+	const char *slash = strrchr(bin, '/');
+	char path[4200], line[4096], last[4096] = "";
+	int rc = 0;
+
+	if (modules && env.pid && (!*bin || !strcmp(bin, "*"))) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/maps", env.pid);
+		if (!(f = fopen(path, "re")))
+			return tool_err("bpftrace", "cannot read %s: %s", path, strerror(errno)), 1;
+		while (!rc && fgets(line, sizeof(line), f)) {
+			char *p = strchr(line, '/'), *perms = strchr(line, ' '); /* "START-END PERMS ..." */
+
+			if (!p || !perms || strlen(perms) < 4 || perms[3] != 'x')
+				continue;
+			p[strcspn(p, "\n")] = 0;
+			if (strstr(p, " (deleted)") || !strcmp(p, last))
+				continue;
+			snprintf(last, sizeof(last), "%s", p);
+			snprintf(path, sizeof(path), "/proc/%d/root%s", env.pid, p);
+			rc = fn(path, ctx);
+		}
+		fclose(f);
+		return rc;
+	}
+	if (slash && strchr(slash, '*')) { /* ./dir/prog*: each program it matches */
+		struct dirent *e;
+		DIR *d;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(slash - bin) + 1, bin);
+		if (!(d = opendir(line)))
+			return tool_err("bpftrace", "cannot read %s: %s", line, strerror(errno)), 1;
+		while (!rc && (e = readdir(d)))
+			if (e->d_name[0] != '.' && glob_match(slash + 1, e->d_name) &&
+			    snprintf(path, sizeof(path), "%s%s", line, e->d_name) > 0 && access(path, X_OK) == 0)
+				rc = fn(path, ctx); /* programs only: a source file passes silently */
+		closedir(d);
+		return rc;
+	}
+	return fn(bin, ctx);
 }
 
 static int attach_error(int probe, int ap, const char *msg)
@@ -246,6 +307,15 @@ static int attach_error(int probe, int ap, const char *msg)
 
 	bt_report(env.file ? env.file : "stdin", env.bp.text, a->pos, a->end, msg);
 	return -1;
+}
+
+/* A wrong number of parts, in 0.17's words (kind: the probe type's full name) */
+static int nargs_error(int pi, int ap, const char *kind, const char *n)
+{
+	char msg[80];
+
+	snprintf(msg, sizeof(msg), "%s probe type requires %s argument%s", kind, n, strcmp(n, "1") ? "s" : "");
+	return attach_error(pi, ap, msg);
 }
 
 /* A tracepoint of that event name in some category: what the kernel's
@@ -325,6 +395,94 @@ static uint64_t uprobe_spot(struct spec *s, const char *bin)
 	return at;
 }
 
+/* 0.17 refuses these (attach_probe.cpp): a kretprobe's trampoline takes
+ * the same locks. */
+static bool banned_kretprobe(const char *kind, const char *func)
+{
+	static const char *const banned[] = { "_raw_spin_lock", "_raw_spin_lock_irqsave", "_raw_spin_unlock_irqrestore",
+					      "queued_spin_lock_slowpath" };
+
+	for (size_t i = 0; !strcmp(kind, "kretprobe") && i < ARRAY_SIZE(banned); i++)
+		if (!strcmp(func, banned[i])) {
+			fprintf(stderr, "ERROR: error: kretprobe:%s can't be used as it might lock up your system.\n", func);
+			return true;
+		}
+	return false;
+}
+
+/* Atts of probe pi for the nl locations resolved (locs is freed, its
+ * strings move into the atts); shown: a user binary as the probe names it
+ * (0.17: the path as typed, ./prog; NULL: the file found, for a library). */
+static void add_atts(int pi, const struct spec *s, struct loc *locs, int nl, const char *kind, const char *shown,
+		     uint64_t uaddr)
+{
+	char name[1200];
+
+	/* build_attach attaches probe kinds the kernel runs newest first
+	 * (kprobe, uprobe, usdt, fentry) last to first, so one block's
+	 * locations go in backwards: they attach in their own order (a
+	 * running process hits the first site first), and blocks sharing a
+	 * location still run in program order */
+	for (int j = 0; j < nl; j++) {
+		int i = s->type == 't' ? j : nl - 1 - j;
+		struct att *a = new_att(pi);
+		const char *bin = shown ? shown : locs[i].target;
+
+		a->loc = locs[i];
+		if (a->loc.mech == M_SYSCALL && env.bp.uses_kstack)
+			a->loc.mech = M_TP; /* kernel stacks as from the syscall's own tracepoint, not the
+					     * raw_syscalls dispatcher's frames */
+		if (s->type == 't') {
+			const char *slash = strchr(a->loc.target, '/');
+
+			snprintf(name, sizeof(name), "tracepoint:%.*s:%s", slash ? (int)(slash - a->loc.target) : 0,
+				 a->loc.target, slash ? slash + 1 : a->loc.target);
+		} else if (a->loc.usdt) {
+			snprintf(name, sizeof(name), "usdt:%s:%s:%s", bin, a->loc.provider ? a->loc.provider : "", a->loc.name);
+		} else if (a->loc.user && uaddr) { /* 0.17 names an address probe by its address, in decimal */
+			snprintf(name, sizeof(name), "%s:%s:%llu", kind, bin, (unsigned long long)uaddr);
+		} else if (a->loc.user) {
+			snprintf(name, sizeof(name), "%s:%s:%s", kind, bin, a->loc.name);
+		} else {
+			snprintf(name, sizeof(name), "%s:%s", kind, a->loc.name);
+		}
+		a->name = xstrdup(name);
+		a->func = xstrdup(a->loc.name);
+	}
+	free(locs);
+}
+
+struct user_files {
+	struct spec *s;
+	struct resolve_opts *ro;
+	const char *typed, *kind;
+	uint64_t uaddr;
+	int pi;
+	bool ret, many; /* many: a file without the probe is passed over */
+	int found;
+};
+
+static int resolve_file(const char *file, void *ctx)
+{
+	struct user_files *u = ctx;
+	struct loc *locs = NULL;
+	int nl = 0, n;
+
+	if (file != u->typed) {
+		free(u->s->lib);
+		u->s->lib = xstrdup(file);
+	}
+	if ((n = probe_resolve(u->s, u->ro, u->ret, &locs, &nl)) < 0) {
+		if (!u->many)
+			return n;
+		err_clear();
+		return 0;
+	}
+	add_atts(u->pi, u->s, locs, nl, u->kind, strchr(file, '/') ? file : NULL, u->uaddr);
+	u->found += nl;
+	return 0;
+}
+
 /* The locations of attach point ap of probe pi. */
 static int resolve_attach(int pi, int ap)
 {
@@ -356,7 +514,7 @@ static int resolve_attach(int pi, int ap)
 		struct att *a = new_att(pi);
 
 		if (n != 1)
-			return attach_error(pi, ap, "BEGIN and END take no arguments");
+			return nargs_error(pi, ap, part[0], "0");
 		a->begin = part[0][0] == 'B';
 		a->end = !a->begin;
 		a->loc.mech = M_RUN;
@@ -369,7 +527,9 @@ static int resolve_attach(int pi, int ap)
 
 		a->loc.mech = M_PERF;
 		a->one_cpu = part[0][0] == 'i';
-		if (n != 3 || !rate(part[1], part[2], a) || (a->one_cpu && a->freq))
+		if (n != 3)
+			return nargs_error(pi, ap, a->one_cpu ? "interval" : "profile", "2");
+		if (!rate(part[1], part[2], a) || (a->one_cpu && a->freq))
 			return attach_error(pi, ap, a->one_cpu ? "interval probe must have unit of time (s, ms, us)"
 							     : "profile probe must have unit of time or hz");
 		snprintf(name, sizeof(name), "%s:%s:%s", a->one_cpu ? "interval" : "profile", part[1], part[2]);
@@ -444,7 +604,7 @@ static int resolve_attach(int pi, int ap)
 
 		if (!strcmp(part[0], "tracepoint") || !strcmp(part[0], "t")) {
 			if (n != 3)
-				return attach_error(pi, ap, "tracepoint probe must have a category and a name (tracepoint:CAT:NAME)");
+				return nargs_error(pi, ap, "tracepoint", "2");
 			s.type = 't';
 			s.lib = xstrdup(part[1]);
 			s.func = xstrdup(part[2]);
@@ -452,9 +612,9 @@ static int resolve_attach(int pi, int ap)
 			ro.pattern = true;
 		} else if (!strcmp(part[0], "uprobe") || !strcmp(part[0], "u") || !strcmp(part[0], "uretprobe") ||
 			   !strcmp(part[0], "ur")) {
-			if (n != 3)
-				return attach_error(pi, ap, "uprobe probe must have a path and a function (uprobe:PATH:FUNC)");
 			ret = part[0][1] == 'r';
+			if (n != 3)
+				return nargs_error(pi, ap, ret ? "uretprobe" : "uprobe", "2");
 			s.type = ret ? 'r' : 'p';
 			/* bpftrace names a library "libc" where bcc says "c" */
 			s.lib = xstrdup(!strchr(part[1], '/') && !strncmp(part[1], "lib", 3) && part[1][3] ? part[1] + 3
@@ -468,25 +628,30 @@ static int resolve_attach(int pi, int ap)
 		} else if (!strcmp(part[0], "usdt") || !strcmp(part[0], "U")) {
 			/* usdt:BINARY:[PROVIDER:]PROBE, found as tplist/trace find them */
 			if (n != 3 && n != 4)
-				return attach_error(pi, ap, "usdt probe must have a binary and a probe (usdt:PATH:[PROVIDER:]PROBE)");
+				return nargs_error(pi, ap, "usdt", "2 or 3");
 			s.type = 'u';
 			s.lib = xstrdup(part[1]);
-			s.provider = n == 4 ? xstrdup(part[2]) : NULL;
+			s.provider = n == 4 && *part[2] ? xstrdup(part[2]) : NULL; /* usdt:BIN::NAME: any */
 			s.func = xstrdup(part[n - 1]);
 			kind = "usdt";
 			ro.pattern = true;
 		} else if (!strcmp(part[0], "kprobe") || !strcmp(part[0], "k") || !strcmp(part[0], "kretprobe") ||
 			   !strcmp(part[0], "kr") || !strcmp(part[0], "kfunc") || !strcmp(part[0], "kretfunc") ||
 			   !strcmp(part[0], "f") || !strcmp(part[0], "fr")) {
-			if (n != 2)
-				return attach_error(pi, ap, "kprobe probe must have a function (kprobe:FUNC)");
 			ret = strstr(part[0], "ret") || !strcmp(part[0], "kr") || !strcmp(part[0], "fr");
-			s.type = ret ? 'r' : 'p';
-			s.lib = xstrdup("");
-			s.func = xstrdup(part[1]);
 			kind = part[0][0] == 'k' && (part[0][1] == 'p' || part[0][1] == 'r' || !part[0][1])
 				       ? (ret ? "kretprobe" : "kprobe")
 				       : (ret ? "kretfunc" : "kfunc");
+			if (n != 2) /* (0.17's kfunc:MODULE:FUNC is not taken: "1 or 2" would promise it) */
+				return kind[1] == 'p' || kind[4] == 'p' ? nargs_error(pi, ap, kind, "1")
+									: attach_error(pi, ap, "kfunc probe must have a function (kfunc:FUNC)");
+			s.type = ret ? 'r' : 'p';
+			s.lib = xstrdup("");
+			s.func = xstrdup(part[1]);
+			if (banned_kretprobe(kind, part[1])) {
+				spec_free(&s);
+				return -1;
+			}
 		} else {
 			char msg[200];
 
@@ -495,7 +660,7 @@ static int resolve_attach(int pi, int ap)
 		}
 		bool there = false; /* a binary named by path or name, and found */
 
-		if ((s.type == 'u' || *s.lib) && s.type != 't' && !strpbrk(part[1], "*?[")) {
+		if (kind[0] == 'u' && *part[1] && !strchr(part[1], '*')) {
 			char *path = probe_find_library(s.lib, env.pid); /* 0.17's words for a target not there */
 
 			free(path);
@@ -506,7 +671,21 @@ static int resolve_attach(int pi, int ap)
 				return attach_error(pi, ap, name);
 			}
 		}
-		if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) < 0) {
+		if (kind[0] == 'u') { /* uprobe, uretprobe, usdt: per binary the path names */
+			struct user_files u = { &s, &ro, part[1], kind, uaddr, pi, ret, false, 0 };
+			const char *last = strrchr(part[1], '/');
+
+			u.many = (last && strchr(last, '*')) || (s.type == 'u' && env.pid && (!*part[1] || !strcmp(part[1], "*")));
+			if ((n = each_binary(part[1], s.type == 'u', resolve_file, &u)) > 0) {
+				spec_free(&s);
+				return -1; /* said */
+			}
+			if (!n && u.many && !u.found)
+				n = err_set(ENOENT, "no such probe in %s", *part[1] ? part[1] : "the files -p maps");
+		} else if ((n = probe_resolve(&s, &ro, ret, &locs, &nl)) >= 0) {
+			add_atts(pi, &s, locs, nl, kind, NULL, 0);
+		}
+		if (n < 0) {
 			if (n == -ENOENT && s.type == 't' && !strpbrk(text, "*?")) {
 				snprintf(name, sizeof(name), "tracepoint not found: %s:%s", s.lib, s.func);
 				err_set(ENOENT, "%s", name);
@@ -527,35 +706,6 @@ static int resolve_attach(int pi, int ap)
 			}
 			return attach_error(pi, ap, err_msg());
 		}
-		/* 0.17 names a uprobe by the path as typed (./prog), a library by its file */
-		const char *typed = s.type != 't' && strchr(part[1], '/') && !strpbrk(part[1], "*?[") ? part[1] : NULL;
-
-		for (int i = 0; i < nl; i++) {
-			struct att *a = new_att(pi);
-
-			a->loc = locs[i];
-			if (a->loc.mech == M_SYSCALL && env.bp.uses_kstack)
-				a->loc.mech = M_TP; /* kernel stacks as from the syscall's own tracepoint, not the
-						     * raw_syscalls dispatcher's frames */
-			if (s.type == 't') {
-				const char *slash = strchr(a->loc.target, '/');
-
-				snprintf(name, sizeof(name), "tracepoint:%.*s:%s", slash ? (int)(slash - a->loc.target) : 0,
-					 a->loc.target, slash ? slash + 1 : a->loc.target);
-			} else if (a->loc.usdt) {
-				snprintf(name, sizeof(name), "usdt:%s:%s:%s", a->loc.target, a->loc.provider ? a->loc.provider : "",
-					 a->loc.name);
-			} else if (a->loc.user && uaddr) { /* 0.17 names an address probe by its address, in decimal */
-				snprintf(name, sizeof(name), "%s:%s:%llu", kind, typed ? typed : a->loc.target, (unsigned long long)uaddr);
-			} else if (a->loc.user) {
-				snprintf(name, sizeof(name), "%s:%s:%s", kind, typed ? typed : a->loc.target, a->loc.name);
-			} else {
-				snprintf(name, sizeof(name), "%s:%s", kind, a->loc.name);
-			}
-			a->name = xstrdup(name);
-			a->func = xstrdup(a->loc.name);
-		}
-		free(locs); /* the strings moved into the atts */
 		spec_free(&s);
 	}
 	return 0;
@@ -706,6 +856,7 @@ struct names {
 	char **v;
 	size_t n;
 	const char *want, *kind; /* kind: as printed ("kretprobe") */
+	const char *func;        /* uprobe: the function pattern */
 };
 
 static void names_add(struct names *l, const char *name, size_t len)
@@ -730,20 +881,37 @@ static int list_ksym(void *ctx, const struct kallsym *s)
  * else the kernel's text symbols; kfunc: BTF's functions (fentry's
  * targets); uprobe:BIN:FUNC: the binary's functions, as the resolver
  * finds them.  0, or 1 with a message. */
-static int list_uprobes(struct names *l, const char *bin, const char *func);
-
-struct usdt_list {
-	struct names *l;
-	const char *bin;
-};
-
-static int list_usdt_note(void *ctx, const struct usdt_note *n)
+/* uprobe/usdt: one binary's functions matching l->func, "BIN:FUNC", or
+ * its USDT probes, "BIN:PROVIDER:PROBE" (BIN as shown) */
+static int list_file(const char *bin, void *ctx)
 {
-	struct usdt_list *u = ctx;
-	char full[1200];
+	struct names *l = ctx;
+	bool usdt = !strcmp(l->kind, "usdt");
+	struct spec s = { .type = usdt ? 'u' : 'p', .text = bin };
+	struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true, .every_name = true };
+	struct loc *locs = NULL;
+	const char *want = l->want;
+	char tmp[1200];
+	int nl = 0, r;
 
-	snprintf(full, sizeof(full), "%s:%s:%s", u->bin, n->provider, n->name);
-	names_add(u->l, full, strlen(full));
+	s.lib = xstrdup(!usdt && !strchr(bin, '/') && !strncmp(bin, "lib", 3) && bin[3] ? bin + 3 : bin);
+	s.func = xstrdup(usdt ? "*" : l->func);
+	if ((r = probe_resolve(&s, &ro, false, &locs, &nl)) < 0) {
+		spec_free(&s);
+		if (r == -ENOENT && access(bin, F_OK) == 0)
+			return 0; /* no such function, no USDT notes: nothing listed, as bpftrace */
+		return tool_err("bpftrace", "%s", err_msg()), 1;
+	}
+	if (!usdt)
+		l->want = "*";
+	for (int i = 0; i < nl; i++) {
+		snprintf(tmp, sizeof(tmp), "%s:%s%s%s", strchr(bin, '/') ? bin : locs[i].target,
+			 usdt ? locs[i].provider : "", usdt ? ":" : "", locs[i].name);
+		names_add(l, tmp, strlen(tmp));
+	}
+	l->want = want;
+	locs_free(locs, nl);
+	spec_free(&s);
 	return 0;
 }
 
@@ -768,39 +936,6 @@ static int list_functions(struct names *l, const char *src, const char *pat)
 			return tool_err("bpftrace", "cannot list kernel functions: %s", err_msg()), 1;
 		return 0;
 	}
-	if (!strcmp(src, "usdt")) { /* usdt:BIN:[PROVIDER:]PATTERN, any provider when none is given */
-		char tmp[600], want[1300], *rest, *path;
-		const char *want0 = l->want;
-		struct usdt_list u = { l, tmp };
-		const void *m;
-		size_t size;
-		struct elf_view ev;
-		int err;
-
-		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
-		if (!(rest = strchr(tmp, ':')) || rest == tmp) /* (0.17's words) */
-			return bt_report("stdin", pat, 0, (int)strlen(pat), "usdt probe type requires 2 or 3 arguments"), 1;
-		*rest++ = 0;
-		if (!(path = probe_find_library(tmp, env.pid))) {
-			snprintf(want, sizeof(want), "usdt target file '%.500s' does not exist or is not executable", tmp);
-			return bt_report("stdin", pat, 0, (int)strlen(pat), want), 1;
-		}
-		if (!strchr(tmp, '/'))
-			u.bin = path; /* a bare name as found, a path as written (0.17) */
-		snprintf(want, sizeof(want), "usdt:%s:%s%s", u.bin, strchr(rest, ':') ? "" : "*:", rest);
-		l->want = want;
-		if ((err = elf_map_file(path, &m, &size)) == 0) {
-			if ((err = elf_open(&ev, m, size)) == 0)
-				err = usdt_notes(&ev, path, list_usdt_note, &u);
-			elf_unmap_file(m, size);
-		}
-		l->want = want0;
-		free(path);
-		if (err < 0 && err != -ENOENT) /* (-ENOENT: no USDT notes, nothing listed) */
-			return tool_err("bpftrace", "%s", err_msg()), 1;
-		err_clear();
-		return 0;
-	}
 	if (!strcmp(src, "kfunc")) {
 		const struct btf *btf = probe_kernel_btf();
 
@@ -815,78 +950,52 @@ static int list_functions(struct names *l, const char *src, const char *pat)
 		}
 		return 0;
 	}
-	{ /* uprobe:BIN:PATTERN; with -p and no binary: the process's */
-		char tmp[600], *colon;
+	if (!strcmp(src, "usdt")) { /* usdt:BIN:[PROVIDER:]PROBE; with -p and no binary: every module's */
+		char tmp[600], want[700], *colon;
+		const char *shape = l->want;
+		int rc;
+
+		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
+		if ((colon = strchr(tmp, ':')) && !strchr(colon + 1, ':')) /* no provider: any */
+			snprintf(want, sizeof(want), "usdt:%.*s:*:%s", (int)(colon - tmp), tmp, colon + 1), l->want = want;
+		if (colon)
+			*colon = 0;
+		else if (!env.pid) /* (0.17's words, here and for a file not there) */
+			return bt_report("stdin", pat, 0, (int)strlen(pat), "usdt probe type requires 2 or 3 arguments"), 1;
+		if (*tmp && !strchr(tmp, '*')) {
+			char *path = probe_find_library(tmp, env.pid);
+
+			free(path);
+			if (!path) {
+				l->want = shape;
+				snprintf(want, sizeof(want), "usdt target file '%.500s' does not exist or is not executable", tmp);
+				return bt_report("stdin", pat, 0, (int)strlen(pat), want), 1;
+			}
+		}
+		rc = each_binary(tmp, true, list_file, l);
+		l->want = shape;
+		return rc;
+	}
+	{ /* uprobe:BIN:PATTERN; with -p and no binary: the process's executable
+	   * (0.17: by its path under /proc/PID/root) */
+		char tmp[600], exe[64], path[4096], root[4200], *colon;
+		ssize_t n;
 
 		snprintf(tmp, sizeof(tmp), "%s", strchr(pat, ':') + 1);
 		colon = strrchr(tmp, ':');
-		if (env.pid && (!colon || !strcmp(tmp, "*") || colon == tmp || !strncmp(tmp, "*:", 2)))
-			return list_uprobes(l, NULL, colon ? colon + 1 : tmp);
+		l->func = colon ? colon + 1 : tmp;
+		if (env.pid && (!colon || !strcmp(tmp, "*") || colon == tmp || !strncmp(tmp, "*:", 2))) {
+			snprintf(exe, sizeof(exe), "/proc/%d/exe", env.pid);
+			if ((n = readlink(exe, path, sizeof(path) - 1)) < 0)
+				return tool_err("bpftrace", "cannot read %s: %s", exe, strerror(errno)), 1;
+			path[n] = 0;
+			snprintf(root, sizeof(root), "/proc/%d/root%s", env.pid, path);
+			return each_binary(root, false, list_file, l);
+		}
 		if (!colon || colon == tmp)
 			return tool_err("bpftrace", "-l uprobe: give a binary and a pattern (uprobe:/bin/bash:read*)"), 1;
 		*colon = 0;
-		return list_uprobes(l, tmp, colon + 1);
-	}
-}
-
-/* The functions of binary bin matching func, as "KIND:BIN:FUNC" with BIN
- * as the user wrote it; bin NULL: of every executable mapping of -p. */
-static int list_uprobes(struct names *l, const char *bin, const char *func)
-{
-	if (!bin) { /* 0.17: the process's executable, by its path under /proc/PID/root */
-		char exe[64], path[4096], root[4200];
-		ssize_t n;
-
-		snprintf(exe, sizeof(exe), "/proc/%d/exe", env.pid);
-		if ((n = readlink(exe, path, sizeof(path) - 1)) < 0)
-			return tool_err("bpftrace", "cannot read %s: %s", exe, strerror(errno)), 1;
-		path[n] = 0;
-		snprintf(root, sizeof(root), "/proc/%d/root%s", env.pid, path);
-		return list_uprobes(l, root, func);
-	}
-	const char *slash = strrchr(bin, '/');
-	int rc = 0;
-
-	if (slash && strpbrk(slash, "*?[")) { /* ./dir/prog*: each file it matches, named as bin's directory */
-		char dir[512], file[1024];
-		struct dirent *e;
-		DIR *d;
-
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - bin) + 1, bin);
-		if (!(d = opendir(dir)))
-			return tool_err("bpftrace", "cannot read %s: %s", dir, strerror(errno)), 1;
-		while (!rc && (e = readdir(d)))
-			if (e->d_name[0] != '.' && glob_match(slash + 1, e->d_name) &&
-			    snprintf(file, sizeof(file), "%s%s", dir, e->d_name) > 0 && access(file, X_OK) == 0)
-				rc = list_uprobes(l, file, func); /* programs only: a source file passes silently */
-		closedir(d);
-		return rc;
-	}
-	{
-		struct spec s = { .type = 'p', .text = bin };
-		struct resolve_opts ro = { .tool = "bpftrace", .pid = env.pid, .limit = 100000, .pattern = true, .every_name = true };
-		struct loc *locs = NULL;
-		const char *want = l->want;
-		char tmp[1200];
-		int nl = 0, r;
-
-		s.lib = xstrdup(!strchr(bin, '/') && !strncmp(bin, "lib", 3) && bin[3] ? bin + 3 : bin);
-		s.func = xstrdup(func);
-		if ((r = probe_resolve(&s, &ro, false, &locs, &nl)) < 0) {
-			spec_free(&s);
-			if (r == -ENOENT && access(bin, F_OK) == 0)
-				return 0; /* the binary has no such function: nothing listed, as bpftrace */
-			return tool_err("bpftrace", "%s", err_msg()), 1;
-		}
-		l->want = "*";
-		for (int i = 0; i < nl; i++) {
-			snprintf(tmp, sizeof(tmp), "%s:%s", strchr(bin, '/') ? bin : locs[i].target, locs[i].name);
-			names_add(l, tmp, strlen(tmp));
-		}
-		l->want = want;
-		locs_free(locs, nl);
-		spec_free(&s);
-		return 0;
+		return each_binary(tmp, false, list_file, l);
 	}
 }
 
@@ -903,8 +1012,7 @@ static int list_probes(const char *pat)
 		{ "kr", "kretprobe", "kprobe" },   { "kfunc", "kfunc", "kfunc" },     { "kretfunc", "kretfunc", "kfunc" },
 		{ "f", "kfunc", "kfunc" },         { "fr", "kretfunc", "kfunc" },     { "uprobe", "uprobe", "uprobe" },
 		{ "u", "uprobe", "uprobe" },       { "uretprobe", "uretprobe", "uprobe" }, { "ur", "uretprobe", "uprobe" },
-		{ "usdt", "usdt", "usdt" },        { "U", "usdt", "usdt" },
-		{ "*", "uprobe", "uprobe" }, /* (last) */
+		{ "usdt", "usdt", "usdt" },        { "U", "usdt", "usdt" },           { "*", "uprobe", "uprobe" },
 	};
 
 	for (const char *c = pat; c && *c; c++)
@@ -922,18 +1030,23 @@ static int list_probes(const char *pat)
 		return tool_finish(1);
 	}
 	if (env.pid && (!pat || !strcmp(pat, "*")))
-		pat = "uprobe:*";
+		pat = "*:*:*"; /* the process's functions and USDT probes */
 	for (size_t k = 0; pat && k < ARRAY_SIZE(kinds); k++) {
 		size_t kl = strlen(kinds[k][0]);
 
 		/* "*:BIN:FUNC": a binary's functions */
-		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':' && (k < ARRAY_SIZE(kinds) - 1 || strchr(pat + kl + 1, ':'))) {
+		if (!strncmp(pat, kinds[k][0], kl) && pat[kl] == ':' && (k < 14 || strchr(pat + kl + 1, ':'))) {
 			struct names l = { .kind = kinds[k][1] };
 			int rc;
 
 			snprintf(want, sizeof(want), "%s:%s", kinds[k][1], pat + kl + 1);
 			l.want = want;
 			rc = list_functions(&l, kinds[k][2], pat);
+			if (!rc && *kinds[k][0] == '*') { /* "*:BIN:NAME": its USDT probes too */
+				snprintf(want, sizeof(want), "usdt:%s", pat + kl + 1);
+				l.kind = "usdt";
+				rc = list_functions(&l, "usdt", pat);
+			}
 			if (l.n)
 				qsort(l.v, l.n, sizeof(*l.v), cmp_str);
 			for (size_t i = 0; i < l.n; i++)
@@ -1054,6 +1167,7 @@ int bpftrace_main(int argc, char **argv)
 	bool ring = probe_ringbuf();
 	const char *fname;
 
+	glob_star_only = true; /* 0.17: '[' and '?' in an attach point are the name's own characters */
 	bt_usage_args(argc, argv, opts);
 	opt_parse(argc, argv, &help, parse, NULL);
 	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {

@@ -66,10 +66,12 @@ int bt_info(void)
 	printf("Build\n  version: corebox %s\n  LLVM: no\n  libdw (DWARF support): no\n\nKernel helpers\n", corebox_version);
 	for (size_t i = 0; i < ARRAY_SIZE(helpers); i++)
 		printf("  %s: %s\n", helpers[i].name, yes_no(probe_helper(helpers[i].func)));
+	/* uprobe refcount: the kernel keeps USDT semaphores (4.20+), as corebox asks it to */
 	printf("\nKernel features\n  Instruction limit: 1000000\n  Loop support: %s\n  btf: %s\n"
-	       "  ringbuf: %s\n\nMap types\n",
-	       yes_no(probe_bounded_loop()),
-	       yes_no(access("/sys/kernel/btf/vmlinux", R_OK) == 0), yes_no(probe_ringbuf()));
+	       "  uprobe refcount (depends on Build:bcc bpf_attach_uprobe refcount): %s\n  ringbuf: %s\n\nMap types\n",
+	       yes_no(probe_bounded_loop()), yes_no(access("/sys/kernel/btf/vmlinux", R_OK) == 0),
+	       yes_no(access("/sys/bus/event_source/devices/uprobe/format/ref_ctr_offset", R_OK) == 0),
+	       yes_no(probe_ringbuf()));
 	for (size_t i = 0; i < ARRAY_SIZE(maps); i++)
 		printf("  %s: %s\n", maps[i].name, yes_no(map_ok(maps[i].type, maps[i].key, maps[i].val)));
 	printf("\nProbe types\n  kprobe: %s\n  tracepoint: %s\n  perf_event: yes\n  uprobe: %s\n"

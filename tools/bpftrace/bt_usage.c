@@ -20,7 +20,7 @@ void bt_usage(const struct opt *o)
 	      "    bpftrace [options] - <stdin input>\n"
 	      "    bpftrace [options] -e 'program'\n\nOPTIONS:\n", stderr);
 	for (; o->key; o++) {
-		char label[32], name[16];
+		char label[48], name[32];
 		const char *arg = o->arg ? o->arg : o->key == 'l' ? "[search]" : NULL;
 
 		if (o->key == 'd')
@@ -30,7 +30,7 @@ void bt_usage(const struct opt *o)
 		else
 			snprintf(name, sizeof(name), "--%s", o->name);
 		snprintf(label, sizeof(label), "%s%s%s", name, arg ? " " : "", arg ? arg : "");
-		fprintf(stderr, "    %-15s%s\n", label, o->help);
+		fprintf(stderr, strlen(label) > 14 ? "    %s\n%19s%s\n" : "    %-15s%s%s\n", label, "", o->help);
 		if (o->key == 'e')
 			fputs("    -h, --help     show this help message\n", stderr);
 		if (o->key == 'k')

@@ -769,8 +769,11 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 
 		if (r < 0 || gen_value_node(g, n->a, t) < 0)
 			return -EINVAL;
-		if (n->num)
-			emit_alui(e, n->op == OP_INC ? BPF_SUB : BPF_ADD, R0, 1);
+		if (n->num) { /* back by what x moved: a pointer's pointee size */
+			struct ctype el = ct_is_ptr(t) ? ct_deref(t) : ct_int(1, false);
+
+			emit_alui(e, n->op == OP_INC ? BPF_SUB : BPF_ADD, R0, ct_size(&el) > 1 ? (int32_t)ct_size(&el) : 1);
+		}
 		return 0;
 	}
 	if (!strcmp(s ? s : "", "ctx") && n->kind == N_IDENT) { /* the probe's context pointer */

@@ -39,6 +39,8 @@ static bool glob_class(const char *p, unsigned char c, const char **end)
 	return in != neg;
 }
 
+bool glob_star_only;
+
 bool glob_match(const char *p, const char *s)
 {
 	const char *star = NULL, *ss = NULL, *next;
@@ -51,13 +53,13 @@ bool glob_match(const char *p, const char *s)
 			ss = s;
 			continue;
 		}
-		if (*p == '[' && (in = glob_class(p + 1, (unsigned char)*s, &next), next)) {
+		if (*p == '[' && !glob_star_only && (in = glob_class(p + 1, (unsigned char)*s, &next), next)) {
 			if (in) {
 				p = next;
 				s++;
 				continue;
 			}
-		} else if (*p && (*p == '?' || *p == *s)) { /* an unclosed '[' is itself */
+		} else if (*p && ((*p == '?' && !glob_star_only) || *p == *s)) { /* an unclosed '[' is itself */
 			p++;
 			s++;
 			continue;

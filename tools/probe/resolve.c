@@ -64,7 +64,7 @@ void probe_kernel_btf_release(void)
 
 /* ---- matching ---- */
 
-static bool has_wild(const char *s) { return strpbrk(s, "*?[") != NULL; }
+static bool has_wild(const char *s) { return strpbrk(s, glob_star_only ? "*" : "*?[") != NULL; }
 
 static struct loc *add_loc(struct loc **locs, int *n)
 {
@@ -601,11 +601,19 @@ char *probe_find_library(const char *lib, int pid)
 	char *r;
 
 	if (strchr(lib, '/')) {
+		char in_ns[4200];
+
+		/* a path of -p's mount namespace (a container's), seen through
+		 * /proc/PID/root: kept as it is, realpath would leave that root */
+		if (access(lib, R_OK) != 0 && pid > 0 && *lib == '/' &&
+		    snprintf(in_ns, sizeof(in_ns), "/proc/%d/root%s", pid, lib) < (int)sizeof(in_ns) &&
+		    access(in_ns, R_OK) == 0)
+			return xstrdup(in_ns);
 		if (access(lib, R_OK) != 0) {
 			err_sys(errno, "cannot read %s", lib);
 			return NULL;
 		}
-		r = realpath(lib, NULL);
+		r = strncmp(lib, "/proc/", 6) ? realpath(lib, NULL) : NULL;
 		return r ? r : xstrdup(lib);
 	}
 	if (pid > 0 && (r = maps_find(lib, pid)))
@@ -948,7 +956,7 @@ static int usdt_loc(void *ctx, const struct usdt_note *note)
 	struct loc *l;
 	uint64_t off, soff = 0;
 
-	if (!match(&w->b->m, note->name) || (w->s->provider && strcmp(w->s->provider, note->provider)))
+	if (!match(&w->b->m, note->name) || (w->s->provider && !glob_match(w->s->provider, note->provider)))
 		return 0;
 	if (vaddr_to_off(&w->b->ev, note->pc, &off) < 0)
 		return 0;

@@ -53,7 +53,9 @@ void spec_free(struct spec *s);
 void spec_report(const char *tool, const char *text, int pos, const char *msg);
 
 /* Shell-style pattern: '*', '?', '[...]' classes (bcc's '*' -> '.*'),
- * the whole string (match.c). */
+ * the whole string (match.c).  glob_star_only (bpftrace 0.17's
+ * matching): '*' alone is special, '?' and '[' are literal characters. */
 bool glob_match(const char *pat, const char *s);
+extern bool glob_star_only;
 
 #endif
