@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "probe.h"
 
@@ -157,6 +158,7 @@ struct bt_prog {
 	int ntypes;
 	/* the first error (errpos -2: printed already, as clang words it) */
 	int errpos, errend;
+	const char *file;            /* bt_check's warnings name it ("stdin"); NULL: none printed */
 };
 
 /* 0, or -EINVAL with err_msg() and errpos/errend set. */
@@ -165,8 +167,8 @@ void bt_prog_free(struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
-/* The same with another word than ERROR ("WARNING"). */
-void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
+/* The same with another word than ERROR ("WARNING") on stream f. */
+void bt_report_kind(FILE *f, const char *file, const char *text, int pos, int end, const char *kind, const char *msg);
 /* Where 0.17 starts the range of a token at pos: its lexer moves a range's
  * start only past white space, so "((x" is one range, "(" and all. */
 int bt_loc_begin(const char *text, int pos);

@@ -474,7 +474,7 @@ void bt_prog_free(struct bt_prog *p)
 
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg)
 {
-	bt_report_kind(file, text, pos, end, "ERROR", msg);
+	bt_report_kind(stderr, file, text, pos, end, "ERROR", msg);
 }
 
 int bt_loc_begin(const char *text, int pos)
@@ -502,13 +502,10 @@ int bt_col_skew(const char *t, int ls, int pos)
 	return k;
 }
 
-void bt_report_kind(const char *file, const char *text, int pos, int end, const char *kind, const char *msg)
+void bt_report_kind(FILE *f, const char *file, const char *text, int pos, int end, const char *kind, const char *msg)
 {
 	int line = 1, col, ls = 0, le, len = (int)strlen(text);
 	char shown[512];
-	/* errors on stderr; 0.17 writes a run-time WARNING (a helper's error)
-	 * into the output, stdout or -o FILE, between the lines it explains */
-	FILE *f = strcmp(kind, "WARNING") ? stderr : stdout;
 
 	if (pos < 0 || pos > len)
 		pos = len;
