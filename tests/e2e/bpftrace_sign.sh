@@ -20,7 +20,9 @@ n=0
 check() {
 	[ -n "${prog:-}" ] || return 0
 	n=$((n + 1))
-	timeout 20 $CB bpftrace -e "$prog" > "$W/out" 2> "$W/err"
+	# "===c PROG": run with -c /bin/true (its first read(2) traced)
+	case $prog in c\ *) set -- -c /bin/true; prog=${prog#c }; ;; *) set -- ;; esac
+	timeout 20 $CB bpftrace "$@" -e "$prog" > "$W/out" 2> "$W/err"
 	cat "$W/err" "$W/out" > "$W/got"
 	if cmp -s "$W/want" "$W/got"; then
 		ok "program $n"
@@ -32,7 +34,7 @@ check() {
 prog=
 while IFS= read -r line; do
 	case $line in
-	'=== '*) check; prog=${line#=== }; : > "$W/want" ;;
+	'=== '* | '===c '*) check; prog=${line#===}; prog=${prog# }; : > "$W/want" ;;
 	*) printf '%s\n' "$line" >> "$W/want" ;;
 	esac
 done <<'CASES'
@@ -346,6 +348,27 @@ Attaching 1 probe...
 stdin:1:75-81: ERROR: Struct/union of type 'struct task_struct' does not contain a field named 'zz'
 BEGIN { $x = (struct task_struct *)0; $y = sizeof(struct task_struct) + $x->zz; }
                                                                           ~~~~~~
+=== BEGIN { @a = ~(uint32)0; @b = -(uint32)1; @c = ~(int32)0; @d = -(uint8)1; @e = ~(uint8)1; exit(); }
+Attaching 1 probe...
+
+
+@a: 4294967295
+@b: 4294967295
+@c: -1
+@d: 255
+@e: 254
+===c tracepoint:syscalls:sys_enter_read /pid == cpid/ { @a = args->fd * 0 - 1; @b = args->count * 0 - 1; exit(); }
+Attaching 1 probe...
+
+
+@a: 18446744073709551615
+@b: 18446744073709551615
+===c tracepoint:syscalls:sys_exit_read /pid == cpid/ { @r = args->ret * 0 - 1; @s = args->ret - args->ret - 1 < 0; exit(); }
+Attaching 1 probe...
+
+
+@r: -1
+@s: 1
 CASES
 check
 echo "# $n programs"

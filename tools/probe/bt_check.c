@@ -814,6 +814,13 @@ static bool lit_nonneg(const struct bt_prog *p, const struct node *n)
 
 	if (n->kind == N_NUM)
 		return n->num <= INT64_MAX;
+	if (n->kind == N_IDENT && n->str[0] != '$' && n->str[0] != '@') {
+		/* a #define, macro or enumerator: 0.17 has its value there */
+		for (int i = 0; i < p->ndefs; i++)
+			if (!strcmp(p->def_names[i], n->str))
+				return p->def_vals[i] >= 0;
+		return true;
+	}
 	return k > 0 && (k > p->nparams || strtoll(p->params[k - 1], NULL, 0) >= 0);
 }
 

@@ -792,6 +792,21 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		*t = ct_int(8, bt_type_of(c->p, c->pi, gen_loc(g), n).sign);
 		return 0;
 	}
+	if (n->kind == N_UNARY && (n->op == '-' || n->op == '~') && bt_ctype_of(c->p, c->pi, n->a, t) &&
+	    t->base == CT_INT && !t->ptr && !t->arr && t->size < 8) {
+		/* -x, ~x of a narrow x: 0.17 computes them at x's width, then
+		 * widens (~(uint32)0 is 4294967295) */
+		int sh = 64 - 8 * (int)t->size;
+		bool sign = t->sign;
+
+		if (gen_value_node(g, n->a, t) < 0)
+			return -EINVAL;
+		emit_alui(e, n->op == '-' ? BPF_NEG : BPF_XOR, R0, n->op == '-' ? 0 : -1);
+		emit_alui(e, BPF_LSH, R0, sh);
+		emit_alui(e, sign ? BPF_ARSH : BPF_RSH, R0, sh);
+		*t = ct_int(8, sign);
+		return 0;
+	}
 	if (!strcmp(s ? s : "", "ctx") && n->kind == N_IDENT) { /* the probe's context pointer */
 		emit_mov(e, R0, R6);
 		*t = ct_int(8, false);
