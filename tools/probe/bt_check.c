@@ -106,8 +106,8 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
  * dflt: what type_of said (maps and variables keep their first value's). */
 static bool int_sign(struct bt_prog *p, int pi, const struct loc *l, const struct node *n, bool dflt)
 {
-	static const char *const u[] = { "nsecs", "elapsed", "pid", "tid", "uid", "gid", "cpu", "cgroup",
-					 "rand", "numaid", "jiffies", "retval", "cpid" };
+	static const char u[] = " nsecs elapsed pid tid uid gid cpu cgroup rand numaid jiffies retval cpid ";
+	const char *w;
 	const struct tp_field *f;
 	struct ctype ct;
 
@@ -129,8 +129,8 @@ static bool int_sign(struct bt_prog *p, int pi, const struct loc *l, const struc
 		return (!strcmp(n->str, "kptr") || !strcmp(n->str, "uptr")) && n->a ? bt_type_of(p, pi, l, n->a).sign
 										    : false;
 	case N_IDENT:
-		for (size_t i = 0; i < ARRAY_SIZE(u); i++)
-			if (!strcmp(n->str, u[i]))
+		for (w = u; (w = strstr(w + 1, n->str)); )
+			if (w[-1] == ' ' && w[strlen(n->str)] == ' ')
 				return false;
 		if ((!strncmp(n->str, "arg", 3) || !strncmp(n->str, "sarg", 4)) && isdigit((unsigned char)n->str[strlen(n->str) - 1]))
 			return false;

@@ -773,25 +773,6 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 			emit_alui(e, n->op == OP_INC ? BPF_SUB : BPF_ADD, R0, 1);
 		return 0;
 	}
-	if (n->kind == N_BINARY && (n->op == '/' || n->op == '%' || n->op == OP_SHR)) {
-		/* 0.17 divides and shifts right unsigned (udiv, urem, lshr: BPF
-		 * had no signed division), whatever the operands' signs */
-		struct ctype tb;
-		int slot;
-
-		if (gen_value_node(g, n->a, t) < 0)
-			return -EINVAL;
-		slot = gen_stack(g, 8);
-		emit_stx(e, 8, R10, (int16_t)slot, R0);
-		if (gen_value_node(g, n->b, &tb) < 0)
-			return -EINVAL;
-		emit_mov(e, R1, R0);
-		emit_ldx(e, 8, R0, R10, (int16_t)slot);
-		gen_unstack(g, 8);
-		emit_alu(e, n->op == '/' ? BPF_DIV : n->op == '%' ? BPF_MOD : BPF_RSH, R0, R1);
-		*t = ct_int(8, bt_type_of(c->p, c->pi, gen_loc(g), n).sign);
-		return 0;
-	}
 	if (n->kind == N_UNARY && (n->op == '-' || n->op == '~') && bt_ctype_of(c->p, c->pi, n->a, t) &&
 	    t->base == CT_INT && !t->ptr && !t->arr && t->size < 8) {
 		/* -x, ~x of a narrow x: 0.17 computes them at x's width, then

@@ -951,7 +951,10 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '*': emit_alu(e, BPF_MUL, R0, R1); break;
 	case '/':
 	case '%':
-		if (sign) { /* C's signed division (BPF's is unsigned; sdiv is 6.6+ only) */
+		/* C's signed division (BPF's is unsigned; sdiv is 6.6+ only); not
+		 * for bpftrace (the one front end with an ext): 0.17 emits udiv,
+		 * urem and lshr whatever the signs */
+		if (sign && !g->ext) {
 			signed_divmod(g, op == '%');
 			break;
 		}
@@ -961,7 +964,7 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '|': emit_alu(e, BPF_OR, R0, R1); break;
 	case '^': emit_alu(e, BPF_XOR, R0, R1); break;
 	case OP_SHL: emit_alu(e, BPF_LSH, R0, R1); break;
-	case OP_SHR: emit_alu(e, ta.sign ? BPF_ARSH : BPF_RSH, R0, R1); break;
+	case OP_SHR: emit_alu(e, ta.sign && !g->ext ? BPF_ARSH : BPF_RSH, R0, R1); break;
 	default: return gfail(g, n, "operator not supported%s", "");
 	}
 	if (op == '-' && ct_is_ptr(&ta) && ct_is_ptr(&tb)) {
