@@ -369,6 +369,24 @@ Attaching 1 probe...
 
 @r: -1
 @s: 1
+=== BEGIN { @a = (uint8)200 > (int8)-1; @b = (uint16)5 < -1; @c = (int16)-5 < (int8)1; @d = (uint8)1 - 2 < 0; @e = (uint32)5 < -1; exit(); }
+stdin:1:25-26: WARNING: comparison of integers of different signs: 'unsigned int8' and 'int8' can lead to undefined behavior
+BEGIN { @a = (uint8)200 > (int8)-1; @b = (uint16)5 < -1; @c = (int16)-5 < (int8)1; @d = (uint8)1 - 2 < 0; @e = (uint32)5 < -1; exit(); }
+                        ~
+stdin:1:52-53: WARNING: comparison of integers of different signs: 'unsigned int16' and 'int64' can lead to undefined behavior
+BEGIN { @a = (uint8)200 > (int8)-1; @b = (uint16)5 < -1; @c = (int16)-5 < (int8)1; @d = (uint8)1 - 2 < 0; @e = (uint32)5 < -1; exit(); }
+                                                   ~
+stdin:1:122-123: WARNING: comparison of integers of different signs: 'unsigned int32' and 'int64' can lead to undefined behavior
+BEGIN { @a = (uint8)200 > (int8)-1; @b = (uint16)5 < -1; @c = (int16)-5 < (int8)1; @d = (uint8)1 - 2 < 0; @e = (uint32)5 < -1; exit(); }
+                                                                                                                         ~
+Attaching 1 probe...
+
+
+@a: 0
+@b: 1
+@c: 1
+@d: 0
+@e: 1
 CASES
 check
 echo "# $n programs"

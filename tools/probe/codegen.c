@@ -910,8 +910,9 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	emit_mov(e, R1, R0);
 	emit_ldx(e, 8, R0, R10, (int16_t)slot);
 	stack_release(g, 8);
-	sign = (ta.sign || (ta.base == CT_INT && !ta.ptr && ta.size < 4)) &&
-	       (tb.sign || (tb.base == CT_INT && !tb.ptr && tb.size < 4)) && !ct_is_ptr(&ta) && !ct_is_ptr(&tb);
+	/* C promotes narrow unsigned operands to int; bpftrace does not */
+	sign = (ta.sign || (!g->ext && ta.base == CT_INT && !ta.ptr && ta.size < 4)) &&
+	       (tb.sign || (!g->ext && tb.base == CT_INT && !tb.ptr && tb.size < 4)) && !ct_is_ptr(&ta) && !ct_is_ptr(&tb);
 	if (cmp_op(op, sign) >= 0) {
 		int yes = emit_label(e), done = emit_label(e);
 
