@@ -1235,6 +1235,7 @@ int bpftrace_main(int argc, char **argv)
 	first = xcalloc((size_t)env.bp.np, sizeof(*first));
 	for (int i = env.natt - 1; i >= 0; i--)
 		first[env.att[i].probe] = &env.att[i].loc;
+	env.bp.file = fname;
 	rc = bt_check(&env.bp, first) < 0;
 	free(first);
 	if (rc) {

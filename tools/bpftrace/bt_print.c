@@ -386,7 +386,7 @@ static void add_value(struct bt_out *b, struct strbuf *sb, const struct bt_type 
 	if (t->vt == VT_KSTACK || t->vt == VT_USTACK)
 		add_stack(b, sb, v, t->vt == VT_USTACK, t->depth ? t->depth : 127);
 	else
-		strbuf_addf(sb, t->ptr && in_key ? "0x%llx" : "%lld", (long long)v); /* 0.17: pointers in keys in hex */
+		strbuf_addf(sb, t->ptr && in_key ? "0x%llx" : t->sign || in_key ? "%lld" : "%llu", (long long)v); /* 0.17: pointers in keys in hex */
 }
 
 /* printf with bpftrace's conversions: without l/ll an integer is 32 bits. */
@@ -708,13 +708,14 @@ struct row {
 };
 
 static size_t tie_key_len; /* hist maps: ties in key byte order (bpftrace groups them in a std::map) */
+static bool sort_unsigned; /* values typed uint64 (count, @x = nsecs...) sort so */
 
 static int row_cmp(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
 	if (a->sortv != b->sortv)
-		return a->sortv < b->sortv ? -1 : 1;
+		return (sort_unsigned ? (uint64_t)a->sortv < (uint64_t)b->sortv : a->sortv < b->sortv) ? -1 : 1;
 	if (tie_key_len) {
 		int c = memcmp(a->key, b->key, tie_key_len);
 
@@ -903,6 +904,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		}
 	}
 	tie_key_len = hist ? (size_t)tuple : 0;
+	sort_unsigned = !m->val.sign && m->val.vt == VT_INT && !hist;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
 	if (b->json && !nr && (m->nkeys || m->agg != AG_COUNT)) {
@@ -983,7 +985,10 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 					strbuf_addc(&sb, '\n');
 			}
 		} else {
-			strbuf_addf(&sb, "%lld", (long long)r->sortv / div);
+			if (sort_unsigned)
+				strbuf_addf(&sb, "%llu", (unsigned long long)r->sortv / (unsigned)div);
+			else
+				strbuf_addf(&sb, "%lld", (long long)r->sortv / div);
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
 		}

@@ -158,6 +158,7 @@ struct bt_prog {
 	int ntypes;
 	/* the first error (errpos -2: printed already, as clang words it) */
 	int errpos, errend;
+	const char *file;            /* bt_check's warnings name it ("stdin"); NULL: none printed */
 };
 
 /* 0, or -EINVAL with err_msg() and errpos/errend set. */

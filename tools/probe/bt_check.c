@@ -3,6 +3,7 @@
  * records the same way, and the user side can print them. */
 #include "bt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,12 +97,64 @@ static const struct tp_field *tp_string_field(const struct loc *l, const struct 
 /* The type an expression has (no code): what keys and values store. */
 static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n);
+
+/* The sign 0.17's semantic analyser gives an integer expression: literals
+ * signed; its builtins (uint64), argN, retval, !x and integer functions
+ * (strncmp, sizeof, bswap, kaddr, reg...) unsigned; casts, members and
+ * tracepoint fields as declared; x OP y signed only when both sides are (a
+ * shift: as x); -x, ~x and x++ as x; a ternary as its first branch.
+ * dflt: what type_of said (maps and variables keep their first value's). */
+static bool int_sign(struct bt_prog *p, int pi, const struct loc *l, const struct node *n, bool dflt)
+{
+	static const char u[] = " nsecs elapsed pid tid uid gid cpu cgroup rand numaid jiffies retval cpid ";
+	const char *w;
+	const struct tp_field *f;
+	struct ctype ct;
+
+	switch (n->kind) {
+	case N_NUM:
+		return true;
+	case N_BINARY:
+		return bt_type_of(p, pi, l, n->a).sign &&
+		       (n->op == OP_SHL || n->op == OP_SHR || bt_type_of(p, pi, l, n->b).sign);
+	case N_UNARY:
+		if (n->op == '!')
+			return false;
+		if (n->op != '*')
+			return bt_type_of(p, pi, l, n->a).sign;
+		break;
+	case N_COND:
+		return bt_type_of(p, pi, l, n->b).sign;
+	case N_CALL:
+		return (!strcmp(n->str, "kptr") || !strcmp(n->str, "uptr")) && n->a ? bt_type_of(p, pi, l, n->a).sign
+										    : false;
+	case N_IDENT:
+		for (w = u; (w = strstr(w + 1, n->str)); )
+			if (w[-1] == ' ' && w[strlen(n->str)] == ' ')
+				return false;
+		if ((!strncmp(n->str, "arg", 3) || !strncmp(n->str, "sarg", 4)) && isdigit((unsigned char)n->str[strlen(n->str) - 1]))
+			return false;
+		return dflt;
+	case N_MEMBER:
+		if (n->op == '>' && n->a->kind == N_IDENT && !strcmp(n->a->str, "args") && l &&
+		    (l->mech == M_TP || l->mech == M_SYSCALL || l->mech == M_RAW_TP) && (f = tp_field(&l->fmt, n->str)))
+			return f->sign && !strchr(f->type, '*');
+		break;
+	default:
+		break;
+	}
+	if (bt_ctype_of(p, pi, n, &ct) && ct.base == CT_INT && !ct.ptr && !ct.arr)
+		return ct.sign;
+	return dflt;
+}
 struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
 {
 	struct bt_type t = type_of(p, pi, l, n);
 	struct ctype ct;
 
 	t.ptr = t.vt == VT_INT && bt_ctype_of(p, pi, n, &ct) && ct_is_ptr(&ct);
+	if (t.vt == VT_INT && t.size == 8)
+		t.sign = int_sign(p, pi, l, n, t.sign);
 	return t;
 }
 
@@ -391,6 +444,8 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 				 aggs[i].args == 1 ? "" : "s", nargs(call));
 			return cfail(p, call, msg);
 		}
+		/* count() is a uint64; sum() has its argument's sign */
+		v.sign = aggs[i].agg == AG_SUM ? bt_type_of(p, pi, l, call->a).sign : aggs[i].agg != AG_COUNT;
 		if (map_keys(p, pi, l, lhs, m) < 0 || set_agg(p, call, m, aggs[i].agg, v) < 0)
 			return -EINVAL;
 		if (aggs[i].agg == AG_HIST || aggs[i].agg == AG_LHIST)
@@ -702,6 +757,8 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			m = get_map(p, map_name(s->lhs));
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
+			else /* @x -= 1 first: 0.17 types @x = @x - 1 with @x unknown (unsigned) */
+				v.sign = s->op == OP_INC || s->op == OP_DEC;
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
 			if (map_keys(p, pi, l, s->lhs, m) < 0 || set_agg(p, s->rhs ? s->rhs : s->lhs, m, AG_VALUE, v) < 0)
@@ -749,6 +806,103 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 	return 0;
 }
 
+/* 0.17's warnings on integer operands of different signs (a literal >= 0
+ * takes the other side's sign) and on signed ones for / and %. */
+static bool lit_nonneg(const struct bt_prog *p, const struct node *n)
+{
+	int k = n->kind == N_IDENT && n->str[0] == '$' ? atoi(n->str + 1) : 0;
+
+	if (n->kind == N_NUM)
+		return n->num <= INT64_MAX;
+	if (n->kind == N_IDENT && n->str[0] != '$' && n->str[0] != '@') {
+		/* a #define, macro or enumerator: 0.17 has its value there */
+		for (int i = 0; i < p->ndefs; i++)
+			if (!strcmp(p->def_names[i], n->str))
+				return p->def_vals[i] >= 0;
+		return true;
+	}
+	return k > 0 && (k > p->nparams || strtoll(p->params[k - 1], NULL, 0) >= 0);
+}
+
+/* p->q that 0.17 finds no type for (no such member): its error, no warning */
+static bool untyped(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	struct ctype ct;
+
+	return n->kind == N_MEMBER && n->op == '>' && !(l && tp_field(&l->fmt, n->str)) && !bt_ctype_of(p, pi, n, &ct);
+}
+
+static void int_name(struct bt_prog *p, int pi, const struct node *n, bool sign, char *buf)
+{
+	struct ctype ct;
+	int bits = bt_ctype_of(p, pi, n, &ct) && ct.base == CT_INT && !ct.ptr && !ct.arr ? (int)ct.size * 8 : 64;
+
+	sprintf(buf, "%sint%d", sign ? "" : "unsigned ", bits);
+}
+
+static void sign_warn(struct bt_prog *p, int pi, const struct loc *l, int op, const struct node *a,
+		      const struct node *b, int pos, int end)
+{
+	struct bt_type ta = bt_type_of(p, pi, l, a), tb = bt_type_of(p, pi, l, b);
+	bool ls = ta.sign, rs = tb.sign, cmp = op == '<' || op == '>' || (op >= OP_EQ && op <= OP_GE);
+	char msg[160], an[24], bn[24];
+
+	if (ta.vt != VT_INT || tb.vt != VT_INT || ta.ptr || tb.ptr || !p->file || untyped(p, pi, l, a) ||
+	    untyped(p, pi, l, b))
+		return;
+	if (ls != rs) {
+		if (ls && lit_nonneg(p, a))
+			ls = false;
+		else if (rs && lit_nonneg(p, b))
+			rs = false;
+		else if (cmp || strchr("+-*/%", op)) {
+			int_name(p, pi, a, ta.sign, an);
+			int_name(p, pi, b, tb.sign, bn);
+			snprintf(msg, sizeof(msg), "%s integers of different signs: '%s' and '%s' can lead to undefined behavior",
+				 cmp ? "comparison of" : "arithmetic on", an, bn);
+			bt_report_kind(stderr, p->file, p->text, pos, end, "WARNING", msg);
+		}
+	}
+	if ((op == '/' || op == '%') && ((ls && !lit_nonneg(p, a)) || (rs && !lit_nonneg(p, b)))) {
+		snprintf(msg, sizeof(msg), "signed operands for '%c' can lead to undefined behavior (cast to unsigned to silence warning)", op);
+		bt_report_kind(stderr, p->file, p->text, pos, end, "WARNING", msg);
+	}
+}
+
+/* Every binary operation under n (and n's siblings), operands first. */
+static void warn_nodes(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->a)
+			warn_nodes(p, pi, l, n->a);
+		if (n->b)
+			warn_nodes(p, pi, l, n->b);
+		if (n->c)
+			warn_nodes(p, pi, l, n->c);
+		if (n->kind == N_BINARY && n->op < 128)
+			sign_warn(p, pi, l, n->op, n->a, n->b, n->pos, n->pos + 1);
+		else if (n->kind == N_BINARY)
+			sign_warn(p, pi, l, n->op, n->a, n->b, n->pos, n->pos + 2);
+	}
+}
+
+static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const struct bt_stmt *s)
+{
+	static const char ops[] = "+-*/%";
+
+	for (; s; s = s->next) {
+		if (s->lhs)
+			warn_nodes(p, pi, l, s->lhs);
+		if (s->rhs)
+			warn_nodes(p, pi, l, s->rhs);
+		/* x OP= y: 0.17 checks x OP y, at the operator */
+		if (s->kind == BS_ASSIGN && s->rhs && s->op >= OP_ADD_ASSIGN && s->op <= OP_MOD_ASSIGN)
+			sign_warn(p, pi, l, ops[s->op - OP_ADD_ASSIGN], s->lhs, s->rhs, s->op_pos, s->op_pos + 2);
+		warn_stmts(p, pi, l, s->body);
+		warn_stmts(p, pi, l, s->els);
+	}
+}
+
 /* args.field (0.19+) is args->field (0.17): one spelling for the codegen. */
 static void arrows(struct node *n)
 {
@@ -780,6 +934,11 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 		arrows_stmts(p->p[pi].body);
 		if (check_stmts(p, pi, locs[pi], p->p[pi].body) < 0)
 			return -EINVAL;
+	}
+	for (int pi = 0; pi < p->np; pi++) {
+		if (p->p[pi].pred)
+			warn_nodes(p, pi, locs[pi], p->p[pi].pred);
+		warn_stmts(p, pi, locs[pi], p->p[pi].body);
 	}
 	for (int i = 0; i < p->nmaps; i++) {
 		struct bt_map *m = &p->maps[i];

@@ -776,6 +776,21 @@ static int ext(struct gen *g, struct node *n, struct ctype *t, void *ctx)
 		}
 		return 0;
 	}
+	if (n->kind == N_UNARY && (n->op == '-' || n->op == '~') && bt_ctype_of(c->p, c->pi, n->a, t) &&
+	    t->base == CT_INT && !t->ptr && !t->arr && t->size < 8) {
+		/* -x, ~x of a narrow x: 0.17 computes them at x's width, then
+		 * widens (~(uint32)0 is 4294967295) */
+		int sh = 64 - 8 * (int)t->size;
+		bool sign = t->sign;
+
+		if (gen_value_node(g, n->a, t) < 0)
+			return -EINVAL;
+		emit_alui(e, n->op == '-' ? BPF_NEG : BPF_XOR, R0, n->op == '-' ? 0 : -1);
+		emit_alui(e, BPF_LSH, R0, sh);
+		emit_alui(e, sign ? BPF_ARSH : BPF_RSH, R0, sh);
+		*t = ct_int(8, sign);
+		return 0;
+	}
 	if (!strcmp(s ? s : "", "ctx") && n->kind == N_IDENT) { /* the probe's context pointer */
 		emit_mov(e, R0, R6);
 		*t = ct_int(8, false);
@@ -1836,7 +1851,7 @@ static int var_assign(struct cg *c, struct bt_stmt *s)
 	if (err < 0)
 		return err;
 	/* the value as 64 bits; a pointer keeps its type for -> and [] */
-	c->var_ct[v - c->p->vars] = ct_is_ptr(&t) ? t : ct_int(8, t.base == CT_INT ? t.sign || t.size < 8 : true);
+	c->var_ct[v - c->p->vars] = ct_is_ptr(&t) ? t : ct_int(8, v->t.sign); /* its first value's sign, as 0.17 */
 	emit_stx(c->e, 8, R10, (int16_t)off, R0);
 	return 0;
 }

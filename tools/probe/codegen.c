@@ -910,8 +910,9 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	emit_mov(e, R1, R0);
 	emit_ldx(e, 8, R0, R10, (int16_t)slot);
 	stack_release(g, 8);
-	sign = (ta.sign || (ta.base == CT_INT && !ta.ptr && ta.size < 4)) &&
-	       (tb.sign || (tb.base == CT_INT && !tb.ptr && tb.size < 4)) && !ct_is_ptr(&ta) && !ct_is_ptr(&tb);
+	/* C promotes narrow unsigned operands to int; bpftrace does not */
+	sign = (ta.sign || (!g->ext && ta.base == CT_INT && !ta.ptr && ta.size < 4)) &&
+	       (tb.sign || (!g->ext && tb.base == CT_INT && !tb.ptr && tb.size < 4)) && !ct_is_ptr(&ta) && !ct_is_ptr(&tb);
 	if (cmp_op(op, sign) >= 0) {
 		int yes = emit_label(e), done = emit_label(e);
 
@@ -951,7 +952,10 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '*': emit_alu(e, BPF_MUL, R0, R1); break;
 	case '/':
 	case '%':
-		if (sign) { /* C's signed division (BPF's is unsigned; sdiv is 6.6+ only) */
+		/* C's signed division (BPF's is unsigned; sdiv is 6.6+ only); not
+		 * for bpftrace (the one front end with an ext): 0.17 emits udiv,
+		 * urem and lshr whatever the signs */
+		if (sign && !g->ext) {
 			signed_divmod(g, op == '%');
 			break;
 		}
@@ -961,7 +965,7 @@ static int cg_binary(struct gen *g, struct node *n, struct ctype *t)
 	case '|': emit_alu(e, BPF_OR, R0, R1); break;
 	case '^': emit_alu(e, BPF_XOR, R0, R1); break;
 	case OP_SHL: emit_alu(e, BPF_LSH, R0, R1); break;
-	case OP_SHR: emit_alu(e, ta.sign ? BPF_ARSH : BPF_RSH, R0, R1); break;
+	case OP_SHR: emit_alu(e, ta.sign && !g->ext ? BPF_ARSH : BPF_RSH, R0, R1); break;
 	default: return gfail(g, n, "operator not supported%s", "");
 	}
 	if (op == '-' && ct_is_ptr(&ta) && ct_is_ptr(&tb)) {

@@ -199,6 +199,7 @@ void gen_set_entry(struct gen *g, int map, char **names, int n);
  * *t) or -errno.  It may compile sub-trees with gen_value_node. */
 #define GEN_EXT_PASS 1
 typedef int (*gen_ext_fn)(struct gen *g, struct node *n, struct ctype *t, void *ctx);
+/* (With one set, / % and >> are unsigned whatever the signs, as bpftrace 0.17.) */
 void gen_set_ext(struct gen *g, gen_ext_fn fn, void *ctx);
 /* bpftrace -kk: fn is called after each read of memory (R0: the helper's
  * return) with the node being read (gen_read_at sets it; a read with
