@@ -92,6 +92,18 @@ else
 	notok "-l -p: $out / $(echo "$all" | grep -c libc) libc lines"
 fi
 
+# probe and func are never cut (0.17 keeps them whole): a uprobe name of
+# 100+ bytes, past BPFTRACE_STRLEN's 64, as a map key and in printf
+LD=$W/$(printf 'd%.0s' $(seq 1 64))
+mkdir -p "$LD" && cp "$W/cbxbt" "$LD/cbxbt"
+out=$(timeout 20 $BT -e "uprobe:$LD/cbxbt:cbx_bt_target { @[probe] = count(); printf(\"%s\\n\", probe); }" -c "$LD/cbxbt calls $N" 2>&1)
+if echo "$out" | grep -qx "@\[uprobe:$LD/cbxbt:cbx_bt_target\]: $N" &&
+	[ "$(echo "$out" | grep -cx "uprobe:$LD/cbxbt:cbx_bt_target")" = $N ]; then
+	ok "probe: a $((${#LD} + 27))-byte name whole, $N times"
+else
+	notok "long probe name: $out"
+fi
+
 # A function its binary lacks is left out, as 0.17 does (threadsnoop.bt
 # names pthread_create in glibc 2.34+'s empty libpthread): a warning on
 # stderr, the other probe of the block counts the N calls; with nothing

@@ -1232,6 +1232,13 @@ int bpftrace_main(int argc, char **argv)
 	free(env.drop);
 	if (rc)
 		goto out;
+	for (int i = 0; i < env.natt; i++) {
+		size_t l = strlen(env.att[i].name) + 1, f = env.att[i].func ? strlen(env.att[i].func) + 1 : 0;
+
+		l = l > f ? l : f;
+		if ((int)l > env.bp.name_len && l < 256)
+			env.bp.name_len = (int)(l + 7) & ~7;
+	}
 	first = xcalloc((size_t)env.bp.np, sizeof(*first));
 	for (int i = env.natt - 1; i >= 0; i--)
 		first[env.att[i].probe] = &env.att[i].loc;

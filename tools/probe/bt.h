@@ -133,6 +133,8 @@ struct bt_prog {
 	struct bt_var *vars;
 	int nvars;
 	int strlen;                  /* BPFTRACE_STRLEN: string bytes (64) */
+	int name_len;                /* the longest probe or func name's bytes, rounded up to 8:
+				      * what `probe` and `func` hold (0.17 cuts neither) */
 	int max_rec;                 /* largest record */
 	char **params;               /* $1.. */
 	int nparams;

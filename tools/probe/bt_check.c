@@ -171,8 +171,11 @@ static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, co
 			s.size = 16; /* the task's comm, whatever BPFTRACE_STRLEN says */
 			return s;
 		}
-		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func"))
+		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func")) {
+			if (p->name_len > s.size)
+				s.size = (uint16_t)p->name_len;
 			return s;
+		}
 		if (!strcmp(n->str, "username")) {
 			t.vt = VT_USER;
 			return t;
