@@ -451,6 +451,51 @@ int run_with_child(const char *test, char **argv, char *pidarg, const char *disa
 	return finished ? rc : -3;
 }
 
+/* The BPF links in the system (BPF_LINK_GET_NEXT_ID, 5.8+) */
+int bpf_links(void)
+{
+	union bpf_attr a;
+	int n = 0;
+
+	memset(&a, 0, sizeof(a));
+	while (n < 100000 && syscall(SYS_bpf, BPF_LINK_GET_NEXT_ID, &a, sizeof(a)) == 0) {
+		n++;
+		a.start_id = a.next_id;
+	}
+	return n;
+}
+
+int own_kprobe_events(pid_t pid)
+{
+	char needle[48], *buf = malloc(1 << 20);
+	int fd, n = 0, mounted = 0;
+	ssize_t len = 0, r;
+
+	/* the driver mounts no tracefs (corebox mounts its own, privately) */
+	if (access("/sys/kernel/tracing/kprobe_events", F_OK) != 0)
+		mounted = mount("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL) == 0;
+	fd = open("/sys/kernel/tracing/kprobe_events", O_RDONLY | O_CLOEXEC);
+	if (!buf || fd < 0) {
+		free(buf);
+		if (fd >= 0)
+			close(fd);
+		if (mounted)
+			umount("/sys/kernel/tracing");
+		return -1;
+	}
+	while (len < (1 << 20) - 1 && (r = read(fd, buf + len, (size_t)((1 << 20) - 1 - len))) > 0)
+		len += r;
+	close(fd);
+	if (mounted)
+		umount("/sys/kernel/tracing");
+	buf[len] = 0;
+	snprintf(needle, sizeof(needle), "/corebox_%d_", (int)pid);
+	for (const char *s = buf; (s = strstr(s, needle)); s++)
+		n++;
+	free(buf);
+	return n;
+}
+
 int lines_with(const char *needle)
 {
 	int n = 0;

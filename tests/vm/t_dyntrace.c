@@ -6,6 +6,7 @@
  * or opens a uniquely named path.  Every tool must also exit within the
  * driver's bound after SIGINT (tool_stop), many probes or not. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,24 +47,101 @@ static unsigned long long row_count(const char *name)
 	return c;
 }
 
-/* funccount 'vfs_*': every matched function probed (fentry or kprobes),
- * vfs_read counted exactly. */
-static void test_funccount_vfs(const char *test, const char *disable)
+/* The detach at Ctrl-C, checked as vfscount.sigint's (t_vfs.c): a hang
+ * bound, not a timing test.  funccount and stackcount put one program on
+ * all the functions a pattern matches -- a kprobe_multi link (6.12), else
+ * one legacy kprobe event with a probe per function (6.1) -- so the
+ * detach is one step (vfscount's: ~80 ms and ~1.8 s under TCG); one
+ * fentry link or kprobe per function, the last resort, took 11.7 s (6.1)
+ * and 12.6 s (6.12) for 'vfs_*': only that row has no bound.  The log
+ * line gives the times. */
+#define DETACH_BOUND_MS 5000
+static char detach[160]; /* the detach's part of the result line */
+
+/* run_with_child with the SIGINT timed: to the report (mark in the
+ * output) and to the exit.  *ok: gone (bound_ms: within that of its
+ * report), no BPF link and no kprobe_events entry of its pid left. */
+static int run_detach(const char *test, char **argv, char *pidarg, const char *disable, const char *mark,
+		      int bound_ms, pid_t *childp, int *ok)
 {
-	char pidarg[16], pat[] = "vfs_*", *argv[] = { "corebox", "funccount", "-p", pidarg, pat, NULL };
+	struct tool_run t;
+	int gate, done, rc, finished, left, links = bpf_links(), eof = 0;
+	uint64_t t_int, t_rep = 0, t_end;
+	pid_t child = gated_child(&gate, &done, pread_n_times);
+
+	*ok = 0;
+	if (child < 0)
+		return -1;
+	*childp = child;
+	snprintf(pidarg, 16, "%d", (int)child);
+	if (tool_start(&t, test, argv, disable, "Tracing") < 0) {
+		close(gate);
+		close(done);
+		end_child(child);
+		return -1;
+	}
+	open_gate(gate);
+	finished = wait_done(done, 10000);
+	usleep(300000); /* the last events reach user space */
+	kill(t.pid, SIGINT);
+	t_int = now_ms();
+	while (now_ms() < t_int + 30000 && (eof = !pump(t.fd, 50)) == 0)
+		if (!t_rep && out && strstr(out, mark))
+			t_rep = now_ms();
+	t_end = now_ms();
+	if (!t_rep && out && strstr(out, mark))
+		t_rep = t_end; /* it came with the exit */
+	rc = wait_bounded(t.pid, eof ? 2000 : 0);
+	close(t.fd);
+	end_child(child);
+	left = own_kprobe_events(t.pid);
+	links = bpf_links() - links;
+	printf("VMTEST-LOG %s SIGINT -> report %llu ms -> exit %llu ms\n", test,
+	       t_rep ? (unsigned long long)(t_rep - t_int) : 0ull, (unsigned long long)(t_end - t_int));
+	snprintf(detach, sizeof(detach), "; exit %llu ms after its report (bound %d)%s, %d kprobe_events, %d links left",
+		 t_rep ? (unsigned long long)(t_end - t_rep) : 0ull, bound_ms, eof ? "" : ", NOT gone", left,
+		 links > 0 ? links : 0);
+	*ok = eof && t_rep && (!bound_ms || t_end - t_rep <= (uint64_t)bound_ms) && left == 0 && links <= 0;
+	return finished ? rc : -3;
+}
+
+/* funccount 'vfs_*': every matched function probed, vfs_read counted
+ * exactly; also with one program's fallbacks forced (extra: more of
+ * COREBOX_DISABLE) */
+static void funccount_vfs(const char *test, const char *disable, const char *extra, int bound_ms)
+{
+	char pidarg[16], pat[] = "vfs_*", *argv[] = { "corebox", "funccount", "-p", pidarg, pat, NULL }, dis[200];
 	unsigned nfunc = 0;
-	int rc;
+	int rc, ok;
 	pid_t child;
 
+	snprintf(dis, sizeof(dis), "%s%s%s", disable ? disable : "", disable && *disable && *extra ? "," : "", extra);
 	t0 = now_ms();
-	if ((rc = run_with_child(test, argv, pidarg, disable, "Tracing", pread_n_times, &child)) == -1)
+	if ((rc = run_detach(test, argv, pidarg, dis, "\nFUNC ", bound_ms, &child, &ok)) == -1)
 		return;
 	sscanf(strstr(out, "Tracing ") ? strstr(out, "Tracing ") + 8 : "0", "%u", &nfunc);
-	RESULT(test, row_count("vfs_read") == READS_N && nfunc > 5 && rc == 0,
-	       "'vfs_*' (%u functions) -p %d: vfs_read %llu (made %d); exit %d", nfunc, (int)child,
-	       row_count("vfs_read"), READS_N, rc);
+	RESULT(test, row_count("vfs_read") == READS_N && nfunc > 5 && rc == 0 && ok,
+	       "'vfs_*' (%u functions) -p %d: vfs_read %llu (made %d); exit %d%s", nfunc, (int)child,
+	       row_count("vfs_read"), READS_N, rc, detach);
 	if (!last_ok)
 		dump_output(test);
+}
+
+static void test_funccount_vfs(const char *test, const char *disable)
+{
+	funccount_vfs(test, disable, "", DETACH_BOUND_MS);
+}
+
+/* one legacy kprobe event for all (6.1's way; 6.12's without kprobe_multi) */
+static void test_funccount_vfs_group(const char *test, const char *disable)
+{
+	funccount_vfs(test, disable, "kprobe_multi", DETACH_BOUND_MS);
+}
+
+/* one program per function (fentry here): exact too, no bound */
+static void test_funccount_vfs_single(const char *test, const char *disable)
+{
+	funccount_vfs(test, disable, "kprobe_multi,kprobe_group", 0);
 }
 
 /* Syscall events through the raw_syscalls dispatcher (tail calls by
@@ -123,16 +201,23 @@ static void test_trace_openat2(const char *test, const char *disable)
 
 /* stackcount -j -K vfs_read: the kernel stacks begin at vfs_read (the BPF
  * program's and trampoline's frames left out), come from pread64 and add
- * up to N. */
-static void test_stackcount_kfunc(const char *test, const char *disable)
+ * up to N.  With a pattern ('vfs_rea*': one program for all, where the
+ * kernel has a way) the same, and its detach checked. */
+static void stackcount_kfunc(const char *test, const char *disable, char *fn, const char *extra)
 {
-	char pidarg[16], fn[] = "vfs_read", *argv[] = { "corebox", "stackcount", "-j", "-K", "-p", pidarg, fn, NULL };
+	char pidarg[16], *argv[] = { "corebox", "stackcount", "-j", "-K", "-p", pidarg, fn, NULL }, dis[200];
 	unsigned long long total = 0, other = 0;
-	int rc;
+	int rc, ok = 1;
 	pid_t child;
 
+	snprintf(dis, sizeof(dis), "%s%s%s", disable ? disable : "", disable && *disable && *extra ? "," : "", extra);
 	t0 = now_ms();
-	if ((rc = run_with_child(test, argv, pidarg, disable, "Tracing", pread_n_times, &child)) == -1)
+	detach[0] = 0;
+	if (strchr(fn, '*'))
+		rc = run_detach(test, argv, pidarg, dis, "\"kernel\":", DETACH_BOUND_MS, &child, &ok);
+	else
+		rc = run_with_child(test, argv, pidarg, dis, "Tracing", pread_n_times, &child);
+	if (rc == -1)
 		return;
 	/* {"comm":..,"pid":..,"kernel":[frames],"count":N,"folded":..} */
 	for (char *k = out; (k = strstr(k, "\"kernel\":[")); k++) {
@@ -146,11 +231,32 @@ static void test_stackcount_kfunc(const char *test, const char *disable)
 		else
 			other += n;
 	}
-	RESULT(test, total == READS_N && !other && rc == 0,
-	       "-K -p %d: stacks vfs_read<-...pread64 add up to %llu (made %d), %llu others; exit %d", (int)child,
-	       total, READS_N, other, rc);
+	RESULT(test, total == READS_N && !other && rc == 0 && ok,
+	       "-K -p %d %s: stacks vfs_read<-...pread64 add up to %llu (made %d), %llu others; exit %d%s",
+	       (int)child, fn, total, READS_N, other, rc, detach);
 	if (!last_ok)
 		dump_output(test);
+}
+
+static void test_stackcount_kfunc(const char *test, const char *disable)
+{
+	char fn[] = "vfs_read";
+
+	stackcount_kfunc(test, disable, fn, "");
+}
+
+static void test_stackcount_kfuncs(const char *test, const char *disable)
+{
+	char fn[] = "vfs_rea*";
+
+	stackcount_kfunc(test, disable, fn, "");
+}
+
+static void test_stackcount_kfuncs_group(const char *test, const char *disable)
+{
+	char fn[] = "vfs_rea*";
+
+	stackcount_kfunc(test, disable, fn, "kprobe_multi");
 }
 
 /* funclatency vfs_read: entry and return paired, N calls timed. */
@@ -203,6 +309,8 @@ static void test_bpftrace_kprobe(const char *test, const char *disable)
 }
 
 VM_TEST("funccount.vfs", test_funccount_vfs);
+VM_TEST_ONCE("funccount.vfs.group", test_funccount_vfs_group);
+VM_TEST_ONCE("funccount.vfs.single", test_funccount_vfs_single);
 VM_TEST("bpftrace.kprobe", test_bpftrace_kprobe);
 
 /* kfunc:vfs_read's args->count by name (BTF), hist of the child's reads
@@ -229,4 +337,6 @@ VM_TEST("bpftrace.kfunc", test_bpftrace_kfunc);
 VM_TEST_ONCE("funccount.syscalls", test_funccount_syscalls); /* the fallbacks change nothing here */
 VM_TEST("trace.openat2", test_trace_openat2);
 VM_TEST("stackcount.kfunc", test_stackcount_kfunc);
+VM_TEST("stackcount.kfuncs", test_stackcount_kfuncs);
+VM_TEST_ONCE("stackcount.kfuncs.group", test_stackcount_kfuncs_group);
 VM_TEST("funclatency.kfunc", test_funclatency_kfunc);

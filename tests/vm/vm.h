@@ -84,6 +84,10 @@ void end_child(pid_t child);
  * out holds the output. */
 int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
 		   void (*fn)(void), pid_t *childp);
+/* The BPF links in the system (BPF_LINK_GET_NEXT_ID, 5.8+). */
+int bpf_links(void);
+/* kprobe_events entries of corebox process pid (-1: unreadable). */
+int own_kprobe_events(pid_t pid);
 /* Occurrences of needle in out. */
 int lines_with(const char *needle);
 

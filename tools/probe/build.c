@@ -9,12 +9,14 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bpf/probe.h"
 #include "bpf/sys.h"
 #include "lib/err.h"
 #include "lib/util.h"
 #include "loader/obj.h"
 #include "tools/probe/arch.h"
 #include "tools/common/common.h"
+#include "tools/common/kfunc.h"
 
 void loc_section(const struct loc *l, char *buf, size_t size)
 {
@@ -380,4 +382,117 @@ void build_probe_msg(const char *tool, const char *text, const char *msg)
 	char shown[512];
 
 	tool_err(tool, "probe '%s': %s", str_escape(shown, sizeof(shown), text, ""), msg);
+}
+
+/* ---- one program on many kernel functions ---- */
+
+/* Every location a kernel function's entry (fentry or kprobe, no offset):
+ * the programs differ in nothing but which function they are on. */
+static bool multi_fits(const struct loc *locs, int n)
+{
+	if (n < 2 || probe_disabled("kprobe"))
+		return false;
+	for (int i = 0; i < n; i++)
+		if ((locs[i].mech != M_FENTRY && locs[i].mech != M_KPROBE) || locs[i].off)
+			return false;
+	return true;
+}
+
+static struct obj *multi_try(const char *tool, const struct loc *locs, int n, const uint64_t *addrs,
+			     const struct spec *s, const struct cg_opts *co, bool by_ip, bool want_index,
+			     build_body_fn body, void *ctx, int *attached)
+{
+	struct obj_opts opts = { .verbose = tool_common.verbose };
+	struct obj *o = obj_new(tool);
+	struct loc kl = locs[0];
+	const char **syms = xcalloc((size_t)n, sizeof(*syms));
+	uint64_t *cookies = xcalloc((size_t)n, sizeof(*cookies));
+	int ipmap = by_ip ? obj_new_map(o, "cbx_ips", BPF_MAP_TYPE_HASH, 8, 4, (uint32_t)n, 0) : 0;
+	int out, idx = 0, prog = -1, err = ipmap;
+	size_t k = 0;
+	struct prog *p;
+	struct gen *g;
+
+	kl.mech = M_KPROBE;
+	g = gen_new(&kl, s, co);
+	out = gen_begin(g);
+	if (want_index) {
+		struct emit *e = gen_emit(g);
+
+		idx = gen_stack(g, 8);
+		emit_mov(e, R1, R6);
+		emit_call(e, by_ip ? BPF_FUNC_get_func_ip : BPF_FUNC_get_attach_cookie);
+		emit_stx(e, 8, R10, (int16_t)idx, R0);
+		if (by_ip) {
+			gen_lookup(g, ipmap, idx, out);
+			emit_ldx(e, 4, R1, R0, 0);
+			emit_stx(e, 4, R10, (int16_t)idx, R1);
+		}
+	}
+	if (err >= 0 && (err = body(o, g, out, idx, ctx)) >= 0) {
+		gen_end(g, out);
+		if ((err = emit_finish(gen_emit(g))) >= 0)
+			err = prog = obj_new_prog(o, "cbx_multi", by_ip ? "kprobe" : "kprobe.multi", gen_emit(g)->insns,
+						  gen_emit(g)->cnt, gen_emit(g)->maps, gen_emit(g)->nr_maps, s->text);
+	}
+	gen_free(g);
+	/* not the init code freed after boot (kallsyms still lists it): the
+	 * kernel refuses a kprobe_multi link with a function ftrace cannot
+	 * trace.  By address: each function known and named once (two probes
+	 * on one address would run the program twice). */
+	for (int i = 0; i < n; i++)
+		if (addrs[i] < addrs[n] || addrs[i] >= addrs[n + 1]) {
+			syms[k] = locs[i].target;
+			cookies[k++] = (uint64_t)i;
+		}
+	if (prog >= 0 && (err = obj_load(o, &opts)) == 0) {
+		p = obj_prog_at(o, (size_t)prog);
+		for (size_t i = 0; by_ip && i < k && err >= 0; i++) {
+			uint32_t v = (uint32_t)cookies[i];
+
+			err = addrs[v] ? bpf_map_update(map_fd(obj_map_at(o, (size_t)ipmap)), &addrs[v], &v, BPF_NOEXIST)
+				       : -ENOENT;
+		}
+		if (err >= 0)
+			err = *attached = prog_attach_kprobes(p, syms, cookies, k);
+	}
+	if (err < 0) {
+		if (tool_common.verbose)
+			tool_err(tool, "one program for all functions (%s): %s", by_ip ? "kprobe group" : "kprobe_multi",
+				 err_msg());
+		err_clear();
+		obj_close(o);
+		o = NULL;
+	}
+	free(syms);
+	free(cookies);
+	return o;
+}
+
+struct obj *build_multi(const char *tool, const struct loc *locs, int n, const struct spec *s,
+			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached)
+{
+	const char **names;
+	uint64_t *addrs;
+	struct obj *o = NULL;
+
+	if (!multi_fits(locs, n))
+		return NULL;
+	/* and the init code's bounds, after them */
+	names = xcalloc((size_t)n + 2, sizeof(*names));
+	addrs = xcalloc((size_t)n + 2, sizeof(*addrs));
+	for (int i = 0; i < n; i++)
+		names[i] = locs[i].target;
+	names[n] = "_sinittext";
+	names[n + 1] = "_einittext";
+	ksym_addrs(names, n + 2, addrs);
+	if (!probe_disabled("kprobe_multi"))
+		o = multi_try(tool, locs, n, addrs, s, co, false, want_index, body, ctx, attached);
+	if (!o && !probe_disabled("kprobe_group") && probe_kprobe_legacy())
+		o = multi_try(tool, locs, n, addrs, s, co, true, want_index, body, ctx, attached);
+	if (o)
+		probe_kernel_btf_release();
+	free(names);
+	free(addrs);
+	return o;
 }

@@ -24,6 +24,20 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
  * release the kernel BTF and, when rc is 0, load and attach.  Returns
  * the exit status so far: rc, or 1 when loading or attaching failed. */
 int build_finish(struct obj *o, int rc, const char *tool, const char *what, int *attached);
+/* One program for all n locations when every one is a kernel
+ * function's entry (funccount 'vfs_*'), attached in one step, so the
+ * detach is one step too: a kprobe_multi link keyed by cookie i, else one
+ * legacy kprobe event holding every function, keyed by the function's
+ * address (bpf_get_func_ip) in a hash addr -> i.  body(o, g, out, idx,
+ * ctx) adds the tool's maps to o and its code to g after gen_begin; idx:
+ * the frame offset of the u32 i of locs[i] being hit (want_index; else
+ * 0).  Returns the object loaded and attached (*attached: functions), or
+ * NULL with nothing left behind where the kernel refuses: the caller
+ * then builds one program per location (COREBOX_DISABLE=kprobe_multi,
+ * kprobe_group force those steps). */
+typedef int (*build_body_fn)(struct obj *o, struct gen *g, int out, int idx, void *ctx);
+struct obj *build_multi(const char *tool, const struct loc *locs, int n, const struct spec *s,
+			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached);
 /* A compile error in probe s: with a caret when the position is known
  * (returns 2, a usage error), else one line (returns 1). */
 int build_probe_error(const char *tool, const struct spec *s, struct gen *g);

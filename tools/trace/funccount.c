@@ -4,7 +4,9 @@
  *
  * Kernel functions, tracepoints, user functions and USDT probes (bcc's
  * flags and output), with programs generated at run time: one per matched
- * location, each adding one to its own counter. */
+ * location, each adding one to its own counter; kernel functions share
+ * one program where the kernel has a way (build_multi: the detach at
+ * Ctrl-C is then one step, not one per function). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -122,11 +124,31 @@ static int report(void *ctx)
 	return rc;
 }
 
+/* The kernel functions' one program (build_multi): counts[i] += 1, i of
+ * the function hit, the same keys as one program per function. */
+struct multi_ctx {
+	int n, counts;
+};
+
+static int multi_body(struct obj *o, struct gen *g, int out, int idx, void *ctx)
+{
+	struct multi_ctx *c = ctx;
+	struct emit *e = gen_emit(g);
+
+	if ((c->counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)c->n, 0)) < 0)
+		return c->counts;
+	gen_lookup(g, c->counts, idx, out);
+	emit_movi(e, R1, 1);
+	emit_xadd(e, 8, R0, 0, R1);
+	return 0;
+}
+
 int funccount_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "funccount", .pattern = true, .limit = 1000 };
 	struct cg_opts co = { .uid = -1, .cpu = -1 };
 	struct report_ctx rep;
+	struct multi_ctx mc;
 	struct spec s;
 	struct loc *locs = NULL;
 	struct obj *o;
@@ -148,17 +170,25 @@ int funccount_main(int argc, char **argv)
 	}
 	co.pid = pt.pid;
 	co.cpu = pt.cpu;
-	o = obj_new("funccount");
-	counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)n, 0);
-	for (int i = 0; i < n && !rc; i++) {
-		struct gen *g = gen_new(&locs[i], &s, &co);
-		int out = gen_begin(g), key = gen_stack(g, 8);
+	mc.n = n;
+	if (!(o = build_multi("funccount", locs, n, &s, &co, true, multi_body, &mc, &attached))) {
+		o = obj_new("funccount");
+		counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)n, 0);
+		for (int i = 0; i < n && !rc; i++) {
+			struct gen *g = gen_new(&locs[i], &s, &co);
+			int out = gen_begin(g), key = gen_stack(g, 8);
 
-		gen_array_inc(g, counts, (uint32_t)i, key, out);
-		rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, debug);
+			gen_array_inc(g, counts, (uint32_t)i, key, out);
+			rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, debug);
+		}
+		if ((rc = build_finish(o, rc, "funccount", pt.pattern, &attached)))
+			goto out;
+	} else {
+		counts = mc.counts;
+		if (debug)
+			fprintf(stderr, "%s: one program on %d functions (%s)\n", pt.pattern, attached,
+				prog_mechanism(obj_prog_at(o, 0)));
 	}
-	if ((rc = build_finish(o, rc, "funccount", pt.pattern, &attached)))
-		goto out;
 	rep = (struct report_ctx){ map_fd(obj_map_at(o, (size_t)counts)), locs, n };
 	rc = pattern_tool_loop(&pt, attached, 0, report, &rep);
 out:

@@ -264,6 +264,79 @@ static int report(void *ctx)
 	return err;
 }
 
+/* One program's count of its stack: counts[{tgid, stacks, comm}] += 1.
+ * The maps go into o with its first program (one per location, or
+ * build_multi's one for all kernel functions: no index needed, every
+ * location counts alike). */
+struct body_ctx {
+	struct obj *o;
+	int counts, stackmap;
+	bool kstack, ustack;
+};
+
+static int count_stack(struct obj *o, struct gen *g, int out, int idx, void *ctx)
+{
+	struct body_ctx *c = ctx;
+	struct emit *e = gen_emit(g);
+	int key = gen_stack(g, sizeof(struct key)), val = gen_stack(g, 16);
+	int counts = c->counts, stackmap = c->stackmap;
+
+	if (c->o != o) {
+		c->o = o;
+		c->counts = counts = obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, sizeof(struct key), 16, 10240, 0);
+		c->stackmap = stackmap = obj_new_map(o, "stack_traces", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0);
+	}
+	for (int b = 0; b < (int)sizeof(struct key); b += 4)
+		emit_st(e, 4, R10, (int16_t)(key + b), 0);
+	if (env.perpid) {
+		emit_mov(e, R1, R8);
+		emit_alui(e, BPF_RSH, R1, 32);
+		emit_stx(e, 4, R10, (int16_t)key, R1);
+		emit_mov(e, R1, R10);
+		emit_alui(e, BPF_ADD, R1, key + 12);
+		emit_movi(e, R2, 16);
+		emit_call(e, BPF_FUNC_get_current_comm);
+	} else {
+		emit_st(e, 4, R10, (int16_t)key, -1);
+	}
+	for (int u = 0; u < 2; u++) {
+		if (!(u ? c->ustack : c->kstack)) {
+			emit_st(e, 4, R10, (int16_t)(key + (u ? 8 : 4)), -1);
+			continue;
+		}
+		emit_mov(e, R1, R6);
+		emit_ldmap(e, R2, stackmap);
+		emit_movi(e, R3, u ? BPF_F_USER_STACK : 0);
+		emit_call(e, BPF_FUNC_get_stackid);
+		emit_stx(e, 4, R10, (int16_t)(key + (u ? 8 : 4)), R0);
+	}
+	{
+		/* value {count, tgid}: the tgid symbolizes user frames even
+		 * when stacks of all processes are counted together */
+		int insert = emit_label(e), done = emit_label(e);
+
+		emit_ldmap(e, R1, counts);
+		emit_mov(e, R2, R10);
+		emit_alui(e, BPF_ADD, R2, key);
+		emit_call(e, BPF_FUNC_map_lookup_elem);
+		emit_jmpi(e, BPF_JEQ, R0, 0, insert);
+		emit_movi(e, R1, 1);
+		emit_xadd(e, 8, R0, 0, R1);
+		emit_mov(e, R1, R8);
+		emit_alui(e, BPF_RSH, R1, 32);
+		emit_stx(e, 4, R0, 8, R1);
+		emit_ja(e, done);
+		emit_place(e, insert);
+		emit_st(e, 8, R10, (int16_t)val, 1);
+		emit_mov(e, R1, R8);
+		emit_alui(e, BPF_RSH, R1, 32);
+		emit_stx(e, 8, R10, (int16_t)(val + 8), R1);
+		emit_map_update(e, counts, key, val, BPF_NOEXIST);
+		emit_place(e, done);
+	}
+	return 0;
+}
+
 int stackcount_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "stackcount", .pattern = true, .limit = 1000 };
@@ -274,6 +347,7 @@ int stackcount_main(int argc, char **argv)
 	struct stacks stk;
 	struct fold_agg *agg = NULL;
 	struct report_ctx rep;
+	struct body_ctx bc;
 	int n = 0, counts, stackmap, rc = 0, attached = 0;
 	bool kstack, ustack;
 
@@ -295,66 +369,21 @@ int stackcount_main(int argc, char **argv)
 	}
 	co.pid = pt.pid;
 	co.cpu = pt.cpu;
-	o = obj_new("stackcount");
-	counts = obj_new_map(o, "counts", BPF_MAP_TYPE_HASH, sizeof(struct key), 16, 10240, 0);
-	stackmap = obj_new_map(o, "stack_traces", BPF_MAP_TYPE_STACK_TRACE, 4, 127 * 8, 1024, 0);
-	for (int i = 0; i < n && !rc; i++) {
-		struct gen *g = gen_new(&locs[i], &s, &co);
-		struct emit *e = gen_emit(g);
-		int out = gen_begin(g), key = gen_stack(g, sizeof(struct key)), val = gen_stack(g, 16);
+	bc = (struct body_ctx){ .kstack = kstack, .ustack = ustack };
+	if (!(o = build_multi("stackcount", locs, n, &s, &co, false, count_stack, &bc, &attached))) {
+		o = obj_new("stackcount");
+		for (int i = 0; i < n && !rc; i++) {
+			struct gen *g = gen_new(&locs[i], &s, &co);
+			int out = gen_begin(g);
 
-		for (int b = 0; b < (int)sizeof(struct key); b += 4)
-			emit_st(e, 4, R10, (int16_t)(key + b), 0);
-		if (env.perpid) {
-			emit_mov(e, R1, R8);
-			emit_alui(e, BPF_RSH, R1, 32);
-			emit_stx(e, 4, R10, (int16_t)key, R1);
-			emit_mov(e, R1, R10);
-			emit_alui(e, BPF_ADD, R1, key + 12);
-			emit_movi(e, R2, 16);
-			emit_call(e, BPF_FUNC_get_current_comm);
-		} else {
-			emit_st(e, 4, R10, (int16_t)key, -1);
+			count_stack(o, g, out, 0, &bc); /* a failed map create fails the load */
+			rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, env.debug);
 		}
-		for (int u = 0; u < 2; u++) {
-			if (!(u ? ustack : kstack)) {
-				emit_st(e, 4, R10, (int16_t)(key + (u ? 8 : 4)), -1);
-				continue;
-			}
-			emit_mov(e, R1, R6);
-			emit_ldmap(e, R2, stackmap);
-			emit_movi(e, R3, u ? BPF_F_USER_STACK : 0);
-			emit_call(e, BPF_FUNC_get_stackid);
-			emit_stx(e, 4, R10, (int16_t)(key + (u ? 8 : 4)), R0);
-		}
-		{
-			/* value {count, tgid}: the tgid symbolizes user frames even
-			 * when stacks of all processes are counted together */
-			int insert = emit_label(e), done = emit_label(e);
-
-			emit_ldmap(e, R1, counts);
-			emit_mov(e, R2, R10);
-			emit_alui(e, BPF_ADD, R2, key);
-			emit_call(e, BPF_FUNC_map_lookup_elem);
-			emit_jmpi(e, BPF_JEQ, R0, 0, insert);
-			emit_movi(e, R1, 1);
-			emit_xadd(e, 8, R0, 0, R1);
-			emit_mov(e, R1, R8);
-			emit_alui(e, BPF_RSH, R1, 32);
-			emit_stx(e, 4, R0, 8, R1);
-			emit_ja(e, done);
-			emit_place(e, insert);
-			emit_st(e, 8, R10, (int16_t)val, 1);
-			emit_mov(e, R1, R8);
-			emit_alui(e, BPF_RSH, R1, 32);
-			emit_stx(e, 8, R10, (int16_t)(val + 8), R1);
-			emit_map_update(e, counts, key, val, BPF_NOEXIST);
-			emit_place(e, done);
-		}
-		rc = pattern_tool_prog(&pt, o, &locs[i], &s, g, out, env.debug);
+		if ((rc = build_finish(o, rc, "stackcount", pt.pattern, &attached)))
+			goto out;
 	}
-	if ((rc = build_finish(o, rc, "stackcount", pt.pattern, &attached)))
-		goto out;
+	counts = bc.counts;
+	stackmap = bc.stackmap;
 	if (stacks_init(&stk, map_fd(obj_map_at(o, (size_t)stackmap)), 127,
 			(kstack ? 0 : STACKS_NO_KERNEL) | (env.offset ? STACKS_OFFSET : 0) |
 				STACKS_SKIP_TRACE /* tracepoint dispatch, fentry trampolines */ | STACKS_NAMES) < 0) {
