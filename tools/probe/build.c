@@ -469,30 +469,49 @@ static struct obj *multi_try(const char *tool, const struct loc *locs, int n, co
 	return o;
 }
 
-struct obj *build_multi(const char *tool, const struct loc *locs, int n, const struct spec *s,
-			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached)
+uint64_t *build_func_addrs(const struct loc *locs, int n)
 {
-	const char **names;
-	uint64_t *addrs;
-	struct obj *o = NULL;
+	const char **names = xcalloc((size_t)n + 2, sizeof(*names));
+	uint64_t *addrs = xcalloc((size_t)n + 2, sizeof(*addrs));
 
-	if (!multi_fits(locs, n))
-		return NULL;
-	/* and the init code's bounds, after them */
-	names = xcalloc((size_t)n + 2, sizeof(*names));
-	addrs = xcalloc((size_t)n + 2, sizeof(*addrs));
 	for (int i = 0; i < n; i++)
 		names[i] = locs[i].target;
 	names[n] = "_sinittext";
 	names[n + 1] = "_einittext";
 	ksym_addrs(names, n + 2, addrs);
+	free(names);
+	return addrs;
+}
+
+int build_count_body(struct obj *o, struct gen *g, int out, int idx, void *ctx)
+{
+	struct build_counts *c = ctx;
+	struct emit *e = gen_emit(g);
+
+	if ((c->counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)c->n, 0)) < 0)
+		return c->counts;
+	gen_lookup(g, c->counts, idx, out);
+	emit_movi(e, R1, 1);
+	emit_xadd(e, 8, R0, 0, R1);
+	return 0;
+}
+
+struct obj *build_multi(const char *tool, const struct loc *locs, int n, const uint64_t *addrs0, const struct spec *s,
+			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached)
+{
+	uint64_t *addrs = NULL;
+	struct obj *o = NULL;
+
+	if (!multi_fits(locs, n))
+		return NULL;
+	if (!addrs0)
+		addrs0 = addrs = build_func_addrs(locs, n);
 	if (!probe_disabled("kprobe_multi"))
-		o = multi_try(tool, locs, n, addrs, s, co, false, want_index, body, ctx, attached);
+		o = multi_try(tool, locs, n, addrs0, s, co, false, want_index, body, ctx, attached);
 	if (!o && !probe_disabled("kprobe_group") && probe_kprobe_legacy())
-		o = multi_try(tool, locs, n, addrs, s, co, true, want_index, body, ctx, attached);
+		o = multi_try(tool, locs, n, addrs0, s, co, true, want_index, body, ctx, attached);
 	if (o)
 		probe_kernel_btf_release();
-	free(names);
 	free(addrs);
 	return o;
 }

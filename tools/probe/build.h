@@ -36,8 +36,21 @@ int build_finish(struct obj *o, int rc, const char *tool, const char *what, int 
  * then builds one program per location (COREBOX_DISABLE=kprobe_multi,
  * kprobe_group force those steps). */
 typedef int (*build_body_fn)(struct obj *o, struct gen *g, int out, int idx, void *ctx);
-struct obj *build_multi(const char *tool, const struct loc *locs, int n, const struct spec *s,
+/* addrs: build_func_addrs(locs, n) (the caller has them for its
+ * report), or NULL: looked up here. */
+struct obj *build_multi(const char *tool, const struct loc *locs, int n, const uint64_t *addrs, const struct spec *s,
 			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached);
+/* The n kernel functions' addresses (0: unknown), then _sinittext's and
+ * _einittext's (kallsyms still names the init code freed after boot,
+ * which no probe can take), from one pass over kallsyms; free() it. */
+uint64_t *build_func_addrs(const struct loc *locs, int n);
+/* The counting body (funccount, vfscount): counts[i] += 1 for the
+ * function i hit, counts an array of n (made here), the same keys as one
+ * program per function would count in. */
+struct build_counts {
+	int n, counts;
+};
+int build_count_body(struct obj *o, struct gen *g, int out, int idx, void *ctx);
 /* A compile error in probe s: with a caret when the position is known
  * (returns 2, a usage error), else one line (returns 1). */
 int build_probe_error(const char *tool, const struct spec *s, struct gen *g);

@@ -124,31 +124,12 @@ static int report(void *ctx)
 	return rc;
 }
 
-/* The kernel functions' one program (build_multi): counts[i] += 1, i of
- * the function hit, the same keys as one program per function. */
-struct multi_ctx {
-	int n, counts;
-};
-
-static int multi_body(struct obj *o, struct gen *g, int out, int idx, void *ctx)
-{
-	struct multi_ctx *c = ctx;
-	struct emit *e = gen_emit(g);
-
-	if ((c->counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)c->n, 0)) < 0)
-		return c->counts;
-	gen_lookup(g, c->counts, idx, out);
-	emit_movi(e, R1, 1);
-	emit_xadd(e, 8, R0, 0, R1);
-	return 0;
-}
-
 int funccount_main(int argc, char **argv)
 {
 	struct resolve_opts ro = { .tool = "funccount", .pattern = true, .limit = 1000 };
 	struct cg_opts co = { .uid = -1, .cpu = -1 };
 	struct report_ctx rep;
-	struct multi_ctx mc;
+	struct build_counts mc;
 	struct spec s;
 	struct loc *locs = NULL;
 	struct obj *o;
@@ -171,7 +152,7 @@ int funccount_main(int argc, char **argv)
 	co.pid = pt.pid;
 	co.cpu = pt.cpu;
 	mc.n = n;
-	if (!(o = build_multi("funccount", locs, n, &s, &co, true, multi_body, &mc, &attached))) {
+	if (!(o = build_multi("funccount", locs, n, NULL, &s, &co, true, build_count_body, &mc, &attached))) {
 		o = obj_new("funccount");
 		counts = obj_new_map(o, "counts", BPF_MAP_TYPE_ARRAY, 4, 8, (uint32_t)n, 0);
 		for (int i = 0; i < n && !rc; i++) {

@@ -370,7 +370,7 @@ int stackcount_main(int argc, char **argv)
 	co.pid = pt.pid;
 	co.cpu = pt.cpu;
 	bc = (struct body_ctx){ .kstack = kstack, .ustack = ustack };
-	if (!(o = build_multi("stackcount", locs, n, &s, &co, false, count_stack, &bc, &attached))) {
+	if (!(o = build_multi("stackcount", locs, n, NULL, &s, &co, false, count_stack, &bc, &attached))) {
 		o = obj_new("stackcount");
 		for (int i = 0; i < n && !rc; i++) {
 			struct gen *g = gen_new(&locs[i], &s, &co);
