@@ -160,6 +160,16 @@ else
 	notok "#include missing (rc $rc): $out"
 fi
 
+# a kernel header nobody installed: the kernel's BTF answers (the task
+# struct's size), and -v says so
+out=$(timeout 20 $BT -v -e '#include <linux/cbx-none-'$$'.h>
+BEGIN { printf("btf %d\n", sizeof(struct task_struct) > 1000); exit(); }' 2> "$W/inc.err")
+if echo "$out" | grep -qx "btf 1" && grep -qx "bpftrace: #include <linux/cbx-none-$$.h>: not on this system, not needed; its types come from the kernel's BTF" "$W/inc.err"; then
+	ok "#include of a kernel header not installed: BTF answers, -v says so"
+else
+	notok "#include kernel header from BTF: $out $(cat "$W/inc.err")"
+fi
+
 # $N in attach points: the parameters the test gave
 out=$(timeout 20 $BT -e 'i:ms:$1 { printf("%s\n", probe); exit(); } BEG$2 { printf("b\n"); }' 7 IN 2>&1)
 if printf '%s\n' "$out" | grep -qx "interval:ms:7" && printf '%s\n' "$out" | grep -qx b; then ok "\$N in attach points"; else notok "attach \$N: $out"; fi

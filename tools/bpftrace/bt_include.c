@@ -11,6 +11,7 @@
 #include "lib/err.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
+#include "tools/common/common.h"
 
 #ifdef __aarch64__
 #define MULTIARCH "/usr/include/aarch64-linux-gnu"
@@ -135,11 +136,17 @@ int bt_include_check(const struct bt_prog *p, char **dirs, int ndirs)
 			continue;
 		memcpy(name, q + 1, n);
 		name[n] = 0;
-		if ((*q == '"' && access(name, R_OK) == 0) || find(name, dirs, ndirs, path, sizeof(path)))
-			continue;
-		/* kernel BTF answers for a kernel header */
-		if (probe_kernel_btf() && (!strncmp(name, "linux/", 6) || !strncmp(name, "net/", 4) || !strncmp(name, "asm/", 4) ||
-					   !strncmp(name, "uapi/", 5)))
+		bool there = (*q == '"' && access(name, R_OK) == 0) || find(name, dirs, ndirs, path, sizeof(path));
+		bool kernel = !strncmp(name, "linux/", 6) || !strncmp(name, "net/", 4) || !strncmp(name, "asm/", 4) ||
+			      !strncmp(name, "uapi/", 5);
+
+		/* kernel BTF answers for a kernel header (its types are never
+		 * read from the header: -v says which answered) */
+		if (kernel && tool_common.verbose)
+			fprintf(stderr, "bpftrace: #include <%s>: %s; its types come from the kernel's BTF%s\n", name,
+				there ? "found, not read" : "not on this system, not needed",
+				probe_kernel_btf() ? "" : ", which this kernel lacks");
+		if (there || (kernel && probe_kernel_btf()))
 			continue;
 		for (int d = 0; d < p->ndecls && p->decls[2 * d] < p->cpp[k]; d++)
 			for (int i = p->decls[2 * d], end = p->decls[2 * d + 1]; i <= end; i++)
