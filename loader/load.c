@@ -470,6 +470,7 @@ static struct bpf_prog_spec prog_spec(struct obj *o, struct prog *p)
 		.kern_version = o->kern_version,
 		.flags = p->sleepable ? BPF_F_SLEEPABLE : 0,
 		.attach_btf_id = p->attach_btf_id,
+		.log_level = o->log_level,
 	};
 	if (o->btf_fd >= 0 && p->nr_func_info && !o->btf_no_func_info) {
 		s.prog_btf_fd = o->btf_fd;
@@ -514,7 +515,7 @@ static int load_prog_kernel_core(struct obj *o, struct prog *p)
 	struct bpf_prog_spec s = prog_spec(o, p);
 	int fd;
 
-	if (!s.func_info_cnt || p->uprobe_multi)
+	if (!s.func_info_cnt || p->uprobe_multi || o->log_level) /* (no log here) */
 		return 0;
 	s.core_relos = p->core_relos;
 	s.core_relo_cnt = p->nr_core_relos;
@@ -605,7 +606,10 @@ static int load_prog(struct obj *o, struct prog *p)
 		free(log);
 		return fd;
 	}
-	free(log);
+	if (o->log_level)
+		p->vlog = log;
+	else
+		free(log);
 	prog_loaded(p, fd);
 	return 0;
 }
@@ -806,6 +810,7 @@ static int load(struct obj *o, const struct obj_opts *opts)
 	int err = 0;
 
 	o->verbose = opts ? opts->verbose : 0;
+	o->log_level = opts ? opts->log_level : 0;
 	o->kernel_core = kernel_core_wanted(o, opts);
 	if (!o->kernel_core)
 		err = kernel_btf_for_load(o, opts);

@@ -49,6 +49,8 @@ struct obj_opts {
 	int verbose;          /* print the verifier log even on success, load steps */
 	bool keep_going;      /* a program the kernel refuses stays unloaded (prog_load_error
 			       * says why) instead of failing the load; all refused: fail */
+	uint32_t log_level;   /* > 0: every program is verified with this log level and its
+			       * log kept, loaded or not (prog_verifier_log; bpftrace -v) */
 };
 
 struct obj *obj_open(const char *name, const void *elf, size_t size);
@@ -83,6 +85,8 @@ const char *prog_target(const struct prog *p);
 int prog_fd(const struct prog *p);
 /* Why the program is not loaded (obj_opts.keep_going), or NULL. */
 const char *prog_load_error(const struct prog *p);
+/* The verifier's log of a program loaded with obj_opts.log_level, or NULL. */
+const char *prog_verifier_log(const struct prog *p);
 /* After attach: "tp_btf", "raw_tp", "tracepoint", "fentry", "fexit",
  * "kprobe", "kretprobe", "kprobe_legacy", "uprobe", "uretprobe",
  * "perf_event", or "" when not attached. */

@@ -29,6 +29,7 @@ void obj_close(struct obj *o)
 		free(p->extra_fds);
 		free(p->label);
 		free(p->load_err);
+		free(p->vlog);
 	}
 	maps_destroy(o);
 	for (size_t i = 0; i < o->nr_code; i++) {

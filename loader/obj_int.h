@@ -82,6 +82,7 @@ struct prog {
 	/* generated programs (gen.c) */
 	char *label;             /* what to name in errors (the probe text), or NULL */
 	char *load_err;          /* obj_opts.keep_going: why it was not loaded */
+	char *vlog;              /* obj_opts.log_level: the verifier's log */
 	int upid;                /* uprobe: only this process (0: all) */
 	uint64_t ref_ctr_off;    /* uprobe: USDT semaphore file offset, or 0 */
 };
@@ -158,6 +159,7 @@ struct obj {
 	bool kernel_core;         /* the kernel applies the CO-RE records (load.c) */
 	bool loaded;
 	int verbose;
+	uint32_t log_level;       /* obj_opts.log_level */
 	void *gen;                /* generated object (gen.c): its symbol table */
 	bool rec_types_done;      /* evtype.c ran */
 };

@@ -340,6 +340,7 @@ enum attach_kind prog_kind(const struct prog *p) { return p->kind; }
 const char *prog_target(const struct prog *p) { return p->target ? p->target : ""; }
 int prog_fd(const struct prog *p) { return p->fd; }
 const char *prog_load_error(const struct prog *p) { return p->load_err; }
+const char *prog_verifier_log(const struct prog *p) { return p->vlog; }
 const char *prog_mechanism(const struct prog *p) { return p->mech; }
 
 struct prog *prog_clone(struct prog *p, const char *name, const char *target)

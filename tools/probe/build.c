@@ -262,11 +262,14 @@ static void load_error(const char *tool)
 	tool_err(tool, "%s", m);
 }
 
+uint32_t build_log_level;
+
 int build_load(struct obj *o, const char *tool)
 {
 	/* one function the kernel will not let a program on (a deny list, a
 	 * prototype its trampolines cannot take) costs that probe, not all */
-	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose, .keep_going = true };
+	struct obj_opts opts = { .btf_path = tool_common.btf_path, .verbose = tool_common.verbose, .keep_going = true,
+				 .log_level = build_log_level };
 	size_t n = 0;
 	int err;
 

@@ -19,6 +19,9 @@ int build_load_attach(struct obj *o, const char *tool, const char *what, int *at
 /* The same in two steps, for a front end that runs programs between
  * (bpftrace's BEGIN before the other probes attach). */
 int build_load(struct obj *o, const char *tool);
+/* The verifier log level build_load asks for (0: a log only for a program
+ * refused; bpftrace -v: 1, each program's log kept, prog_verifier_log). */
+extern uint32_t build_log_level;
 int build_attach(struct obj *o, const char *tool, const char *what, int *attached);
 /* After generating the programs (rc: 0, or the exit status of a failure):
  * release the kernel BTF and, when rc is 0, load and attach.  Returns
