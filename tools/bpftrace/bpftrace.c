@@ -34,6 +34,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "tools/bpftrace/bt_print.h"
+#include "tools/bpftrace/bt_verbose.h"
 #include "tools/common/common.h"
 #include "tools/probe/bt.h"
 #include "tools/probe/build.h"
@@ -95,6 +96,8 @@ static struct {
 	struct bt_prog bp;
 	struct bt_out out;
 	bool done, ending;
+	int verbose, child_status; /* -v; -c: how the command ended by itself (-1: it did not) */
+	FILE *vout;                /* -v's stdout (-o takes the other) */
 } env;
 
 /* -p PID: 0.17's checks and words (exit 1). */
@@ -230,7 +233,7 @@ static bool rate(const char *unit, const char *num, struct att *a)
 /* Split "a:b:c" in place into at most 4 parts.  Text in double quotes
  * is taken as it is, ':' included, without the quotes (\" and \\ inside
  * are '"' and '\'): usdt:BIN:test:"\"probe1\"", uprobe:BIN:"A::f". */
-static int split(char *s, char **part)
+int bt_split(char *s, char **part)
 {
 	int n = 0;
 	bool quoted = false;
@@ -509,7 +512,7 @@ static int resolve_attach(int pi, int ap)
 		free(env.bp.p[pi].ap[ap].text);
 		text = env.bp.p[pi].ap[ap].text = xstrdup(buf);
 	}
-	n = split(buf, part);
+	n = bt_split(buf, part);
 	if (!strcmp(part[0], "BEGIN") || !strcmp(part[0], "END")) {
 		struct att *a = new_att(pi);
 
@@ -1155,6 +1158,29 @@ static char *read_script(const char *path)
 	return buf;
 }
 
+/* -v: each program as 0.17 attaches them: BEGIN (end: END), then in
+ * program order the kinds the kernel runs oldest first, then the others
+ * (0.17's attach_reverse) last to first. */
+static void verbose_progs(struct obj *o, bool end)
+{
+	static const char rev[] = " kprobe uprobe uretprobe usdt software kfunc ";
+	char *name, kind[24];
+
+	for (int k = 0; env.verbose && k < (end ? 1 : 3) * env.natt; k++) {
+		int pass = k / env.natt;
+		const struct att *a = &env.att[pass < 2 ? k % env.natt : 3 * env.natt - 1 - k];
+		bool reverse;
+
+		snprintf(kind, sizeof(kind), " %.*s ", (int)strcspn(a->name, ":"), a->name);
+		reverse = strstr(rev, kind) != NULL;
+		if (a->prog < 0 || (pass ? a->begin || a->end || reverse != (pass == 2) : !(end ? a->end : a->begin)))
+			continue;
+		name = bt_verbose_name(&env.bp.p[a->probe], env.pid);
+		bt_verbose_prog(env.vout, obj_prog_at(o, (size_t)a->prog), name);
+		free(name);
+	}
+}
+
 int bpftrace_main(int argc, char **argv)
 {
 	struct obj *o = NULL;
@@ -1170,6 +1196,13 @@ int bpftrace_main(int argc, char **argv)
 	glob_star_only = true; /* 0.17: '[' and '?' in an attach point are the name's own characters */
 	bt_usage_args(argc, argv, opts);
 	opt_parse(argc, argv, &help, parse, NULL);
+	env.verbose = tool_common.verbose;
+	env.child_status = -1;
+	env.vout = stdout;
+	if (env.verbose && env.dump) { /* (0.17's words and status) */
+		fputs("ERROR: USAGE: Use either -v or -d.\n", stderr);
+		return tool_finish(1);
+	}
 	if (env.format && strcmp(env.format, "text") && strcmp(env.format, "json")) {
 		fprintf(stderr, "ERROR: Invalid output format \"%s\"\nValid formats: 'text', 'json'\n", env.format);
 		return tool_finish(1);
@@ -1183,6 +1216,11 @@ int bpftrace_main(int argc, char **argv)
 	if (!env.prog_text && !(env.prog_text = script = read_script(env.file)))
 		return 1;
 	fname = env.file && script && strcmp(env.file, "-") ? env.file : "stdin";
+	if (env.out_file && env.verbose) { /* -v writes on the first stdout (exit closes it) */
+		FILE *f = fdopen(dup(1), "w");
+
+		env.vout = f ? f : stdout;
+	}
 	if (env.out_file && !freopen(env.out_file, "w", stdout)) {
 		tool_err("bpftrace", "cannot write %s: %s", env.out_file, strerror(errno));
 		return 1;
@@ -1196,6 +1234,8 @@ int bpftrace_main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	tool_common.verbose = 0; /* from here -v is 0.17's: not the loader's own steps */
+	build_log_level = env.verbose ? 1 : 0; /* 0.17's level: a loaded program's log is its one stats line */
 	env.bp.unsafe = env.unsafe;
 	env.bp.helper_check = env.helper_check;
 	for (int i = 0; i < env.nincludes; i++)
@@ -1250,6 +1290,8 @@ int bpftrace_main(int argc, char **argv)
 			bt_report(fname, env.prog_text, env.bp.errpos, env.bp.errend, err_msg());
 		goto out;
 	}
+	if (env.verbose)
+		fprintf(stderr, "INFO: node count: %d\n", bt_node_count(&env.bp));
 	if (env.dump)
 		bt_out_dump(&env.bp);
 	/* -c: the command exists now (its pid is cpid), held until attached */
@@ -1328,6 +1370,7 @@ int bpftrace_main(int argc, char **argv)
 	 * are in, so whoever waits for the line misses no event */
 	if (!env.quiet)
 		bt_out_attaching(&env.out, env.natt);
+	verbose_progs(o, false);
 	if (getenv("__BPFTRACE_NOTIFY_PROBES_ATTACHED")) { /* bpftrace's test hook: the probes are in */
 		fflush(stdout);
 		fputs("__BPFTRACE_NOTIFY_PROBES_ATTACHED\n", stderr); /* 0.17 writes it there */
@@ -1350,6 +1393,7 @@ int bpftrace_main(int argc, char **argv)
 
 			if (waitpid(child, &st, WNOHANG) == child) {
 				child = -1;
+				env.child_status = st;
 				events_poll(ev, 0);
 				break;
 			}
@@ -1379,6 +1423,7 @@ int bpftrace_main(int argc, char **argv)
 		prog_detach(obj_prog_at(o, i));
 	env.done = false;
 	env.ending = true;
+	verbose_progs(o, true);
 	for (int i = 0; i < env.natt && !rc; i++)
 		if (env.att[i].end && run_prog(o, env.att[i].prog) < 0)
 			rc = 1;
@@ -1386,6 +1431,13 @@ int bpftrace_main(int argc, char **argv)
 	events_poll(ev, 0);
 	if (!tool_stdout_gone())
 		bt_out_exit(&env.out);
+	if (env.verbose && env.child_status >= 0) {
+		int st = env.child_status;
+
+		fflush(stdout);
+		fprintf(env.vout, WIFSIGNALED(st) ? "Child terminated by signal: %d\n" : "Child exited with code: %d\n",
+			WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	}
 	rc |= env.out.failed;
 	tool_report_lost("bpftrace", events_lost(ev));
 out:

@@ -166,6 +166,9 @@ struct bt_prog {
 /* 0, or -EINVAL with err_msg() and errpos/errend set. */
 int bt_parse(const char *text, struct bt_prog *p);
 void bt_prog_free(struct bt_prog *p);
+/* The number of nodes bpftrace 0.17 counts in the parsed program (-v's
+ * "INFO: node count: N"), in its tree's shape (bt_count.c). */
+int bt_node_count(const struct bt_prog *p);
 /* "FILE:LINE:COL-COL: ERROR: MSG", the source line, '~' under the range
  * (bpftrace's error layout) on stderr. */
 void bt_report(const char *file, const char *text, int pos, int end, const char *msg);
