@@ -1160,19 +1160,18 @@ static char *read_script(const char *path)
 
 /* -v: each program as 0.17 attaches them: BEGIN (end: END), then in
  * program order the kinds the kernel runs oldest first, then the others
- * (0.17's attach_reverse) last to first. */
+ * (0.17's attach_reverse: kprobe, kfunc, uprobe, uretprobe, usdt,
+ * software) last to first. */
 static void verbose_progs(struct obj *o, bool end)
 {
-	static const char rev[] = " kprobe uprobe uretprobe usdt software kfunc ";
-	char *name, kind[24];
+	const unsigned rev = 1u << M_KPROBE | 1u << M_FENTRY | 1u << M_UPROBE | 1u << M_URETPROBE;
+	char *name;
 
 	for (int k = 0; env.verbose && k < (end ? 1 : 3) * env.natt; k++) {
 		int pass = k / env.natt;
 		const struct att *a = &env.att[pass < 2 ? k % env.natt : 3 * env.natt - 1 - k];
-		bool reverse;
+		bool reverse = (rev >> a->loc.mech & 1) || (a->loc.mech == M_PERF && a->name[0] == 's');
 
-		snprintf(kind, sizeof(kind), " %.*s ", (int)strcspn(a->name, ":"), a->name);
-		reverse = strstr(rev, kind) != NULL;
 		if (a->prog < 0 || (pass ? a->begin || a->end || reverse != (pass == 2) : !(end ? a->end : a->begin)))
 			continue;
 		name = bt_verbose_name(&env.bp.p[a->probe], env.pid);

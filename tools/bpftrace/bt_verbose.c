@@ -51,14 +51,19 @@ char *bt_verbose_name(const struct bt_probe *pr, int pid)
 			unsigned long long v;
 
 			strbuf_add(&b, i ? ":" : "");
-			/* a uprobe's address in decimal; FUNC+0 is FUNC (another
-			 * offset is refused before) */
-			if (i == 2 && user && (plus = strchr(part[2], '+')))
+			/* numbers as 0.17 keeps them: in decimal (a rate, a count,
+			 * an address), a function's offset too, FUNC+0 as FUNC */
+			plus = i && i == n - 1 ? strchr(part[i], '+') : NULL;
+			if (plus && plus[1] && (v = strtoull(plus + 1, &end, 0), !*end)) {
 				*plus = 0;
-			if (i == 2 && user && isdigit((unsigned char)*part[2]) && (v = strtoull(part[2], &end, 0), !*end))
-				strbuf_addf(&b, "%llu", v);
-			else
 				strbuf_add_safe(&b, part[i]);
+				if (v)
+					strbuf_addf(&b, "+%llu", v);
+			} else if (i && i == n - 1 && isdigit((unsigned char)*part[i]) && (v = strtoull(part[i], &end, 0), !*end)) {
+				strbuf_addf(&b, "%llu", v);
+			} else {
+				strbuf_add_safe(&b, part[i]);
+			}
 		}
 		free(path);
 	}
