@@ -392,14 +392,21 @@ void build_probe_msg(const char *tool, const char *text, const char *msg)
 
 /* ---- one program on many kernel functions ---- */
 
-/* Every location a kernel function's entry (fentry or kprobe, no offset):
+/* Every location a kernel function's entry (fentry or kprobe, no offset),
+ * or every one its return (fexit, kretprobe: the kprobe_multi link's
+ * return flag; in a legacy kretprobe bpf_get_func_ip gives the
+ * function's entry too, as the kretprobe's kprobe is the one running):
  * the programs differ in nothing but which function they are on. */
 static bool multi_fits(const struct loc *locs, int n)
 {
+	bool ret = locs[0].is_return;
+
 	if (n < 2 || probe_disabled("kprobe"))
 		return false;
 	for (int i = 0; i < n; i++)
-		if ((locs[i].mech != M_FENTRY && locs[i].mech != M_KPROBE) || locs[i].off)
+		if (locs[i].is_return != ret || locs[i].off ||
+		    (ret ? locs[i].mech != M_FEXIT && locs[i].mech != M_KRETPROBE
+			 : locs[i].mech != M_FENTRY && locs[i].mech != M_KPROBE))
 			return false;
 	return true;
 }
@@ -429,7 +436,7 @@ static int multi_gen(struct obj *o, struct multi *m, const struct loc *locs, con
 	if (by_ip && m->ipmap < 0 &&
 	    (m->ipmap = obj_new_map(o, "cbx_ips", BPF_MAP_TYPE_HASH, 8, 4, (uint32_t)m->k + 1, 0)) < 0)
 		return m->ipmap;
-	kl.mech = M_KPROBE;
+	kl.mech = kl.is_return ? M_KRETPROBE : M_KPROBE;
 	g = gen_new(&kl, s, co);
 	e = gen_emit(g);
 	out = gen_begin(g);
@@ -447,7 +454,9 @@ static int multi_gen(struct obj *o, struct multi *m, const struct loc *locs, con
 	if ((err = body(o, g, out, idx, ctx)) >= 0) {
 		gen_end(g, out);
 		if ((err = emit_finish(e)) >= 0)
-			err = m->prog[by_ip] = obj_new_prog(o, by_ip ? "cbx_group" : "cbx_multi", by_ip ? "kprobe" : "kprobe.multi",
+			err = m->prog[by_ip] = obj_new_prog(o, by_ip ? "cbx_group" : "cbx_multi",
+							   by_ip ? (kl.is_return ? "kretprobe" : "kprobe")
+								 : (kl.is_return ? "kretprobe.multi" : "kprobe.multi"),
 							   e->insns, e->cnt, e->maps, e->nr_maps, s ? s->text : locs[0].name);
 	}
 	gen_free(g);

@@ -25,7 +25,9 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
  * the exit status so far: rc, or 1 when loading or attaching failed. */
 int build_finish(struct obj *o, int rc, const char *tool, const char *what, int *attached);
 /* One program for all n locations when every one is a kernel
- * function's entry (funccount 'vfs_*'), attached in one step, so the
+ * function's entry (funccount 'vfs_*'), or every one its return (a
+ * kretprobe.multi link, else one legacy kretprobe event: bpftrace's
+ * kretprobe:vfs_*), attached in one step, so the
  * detach is one step too: a kprobe_multi link keyed by cookie i, else one
  * legacy kprobe event holding every function, keyed by the function's
  * address (bpf_get_func_ip) in a hash addr -> i.  body(o, g, out, idx,
