@@ -541,7 +541,10 @@ static bool multi_fits_here(const struct loc *locs, int n, bool *kmulti, bool *g
 		return false;
 	*kmulti = !probe_disabled("kprobe_multi");
 	*group = !probe_disabled("kprobe_group") && probe_kprobe_legacy();
-	return *kmulti || *group;
+	/* a kernel without bpf_get_func_ip in kprobes (before 5.15) has no
+	 * kprobe_multi links either (5.18): one program per function there,
+	 * decided before anything is loaded (bpftrace's object is one) */
+	return (*kmulti || *group) && probe_kprobe_func_ip();
 }
 
 /* Is program i of o a variant of a multi record (the record, else NULL)? */

@@ -45,8 +45,8 @@ typedef int (*build_body_fn)(struct obj *o, struct gen *g, int out, int idx, voi
  * kernel probe that still could not tell whether the link takes these
  * functions; loading both costs one program more.  Per function
  * instead is decided here, before load: 1 when the locations do not fit
- * or both ways are off (COREBOX_DISABLE, no legacy kprobes); else 0 or
- * -errno (compile error). */
+ * or both ways are off (COREBOX_DISABLE, no legacy kprobes, a kernel
+ * before 5.15); else 0 or -errno (compile error). */
 int build_multi_add(struct obj *o, const struct loc *locs, int n, const struct spec *s, const struct cg_opts *co,
 		    build_body_fn body, void *ctx);
 /* addrs: build_func_addrs(locs, n) (the caller has them for its
