@@ -245,9 +245,10 @@ int perf_open_kprobe_legacy(const char *func, uint64_t offset, bool retprobe,
 	return open_legacy(&t, 1, retprobe, func, evname, evname_size, &added);
 }
 
-int perf_open_kprobes_legacy(const char *const *funcs, size_t n, char *evname, size_t evname_size, size_t *added)
+int perf_open_kprobes_legacy(const char *const *funcs, size_t n, bool retprobe, char *evname, size_t evname_size,
+			     size_t *added)
 {
-	return open_legacy(funcs, n, false, "group", evname, evname_size, added);
+	return open_legacy(funcs, n, retprobe, "group", evname, evname_size, added);
 }
 
 void perf_kprobe_legacy_gc(void)

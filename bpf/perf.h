@@ -31,7 +31,8 @@ int perf_kprobe_legacy_remove(const char *evname, bool retprobe);
  * multi-probe events of 5.7+): one perf event arms and disarms them all,
  * one "-:" removes them.  Functions the kernel refuses are left out;
  * *added says how many took a probe. */
-int perf_open_kprobes_legacy(const char *const *funcs, size_t n, char *evname, size_t evname_size, size_t *added);
+int perf_open_kprobes_legacy(const char *const *funcs, size_t n, bool retprobe, char *evname, size_t evname_size,
+			     size_t *added);
 /* Remove every corebox legacy probe whose owner pid is gone (left behind
  * by a SIGKILLed run). */
 void perf_kprobe_legacy_gc(void);

@@ -308,6 +308,23 @@ bool probe_kprobe_legacy(void)
 	CACHED("kprobe", do_kprobe_legacy());
 }
 
+static bool do_kprobe_func_ip(void)
+{
+	static const struct bpf_insn insns[] = {
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_FUNC_get_func_ip },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int prog = prog_load(BPF_PROG_TYPE_KPROBE, 0, 0, NULL, insns, 2);
+
+	close_fd(prog);
+	return prog >= 0;
+}
+
+bool probe_kprobe_func_ip(void)
+{
+	CACHED(NULL, do_kprobe_func_ip());
+}
+
 /* libbpf's method: a uprobe_multi link on "/" (not a regular file)
  * fails with EBADF when the link type exists. */
 static bool do_uprobe_multi(void)

@@ -23,6 +23,7 @@ bool probe_prog_name(void);
 bool probe_raw_tp(void);     /* raw_tp programs with tail calls (4.17+) */
 bool probe_kprobe_pmu(void);
 bool probe_kprobe_legacy(void);
+bool probe_kprobe_func_ip(void); /* bpf_get_func_ip in kprobe programs (5.15+) */
 bool probe_uprobe_multi(void); /* uprobe_multi links (6.6+) */
 bool probe_bounded_loop(void); /* 5.3+, not cached */
 bool probe_helper(int func); /* a helper of tracepoint programs (BPF_FUNC_...), not cached */

@@ -442,7 +442,7 @@ int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *
 	return fd;
 }
 
-int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uint64_t *cookies, uint32_t cnt)
+int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uint64_t *cookies, uint32_t cnt, bool ret)
 {
 	union cb_bpf_attr u;
 	int fd;
@@ -450,6 +450,7 @@ int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uin
 	memset(&u, 0, sizeof(u));
 	u.a.link_create.prog_fd = (uint32_t)prog_fd;
 	u.a.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	u.a.link_create.kprobe_multi.flags = ret; /* BPF_F_KPROBE_MULTI_RETURN */
 	u.a.link_create.kprobe_multi.cnt = cnt;
 	u.a.link_create.kprobe_multi.syms = U64(syms);
 	u.a.link_create.kprobe_multi.cookies = U64(cookies);

@@ -86,7 +86,7 @@ int bpf_link_create_uprobe_multi(int prog_fd, const char *path, const uint64_t *
 /* kprobe_multi link (5.18+, CONFIG_FPROBE): cnt kernel functions by
  * name, with a cookie each (NULL: none), on a KPROBE program loaded with
  * expected_attach_type BPF_TRACE_KPROBE_MULTI. */
-int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uint64_t *cookies, uint32_t cnt);
+int bpf_link_create_kprobe_multi(int prog_fd, const char *const *syms, const uint64_t *cookies, uint32_t cnt, bool ret);
 int bpf_raw_tp_open(const char *name, int prog_fd);
 /* Run a program once in this task (raw tracepoint programs: ctx is its
  * u64 arguments), 5.10+.  0 or -errno. */

@@ -380,18 +380,19 @@ static void extra_fd_add(struct prog *p, int fd)
 int prog_attach_kprobes(struct prog *p, const char *const *syms, const uint64_t *cookies, size_t n)
 {
 	size_t added = n;
+	bool ret = !strncmp(p->sec_name, "kretprobe", 9);
 	int fd;
 
 	if (!p->obj->loaded || p->fd < 0)
 		return err_set(EINVAL, "program %s: attach before load", p->name);
 	if (p->expected_attach_type == BPF_TRACE_KPROBE_MULTI) {
-		fd = bpf_link_create_kprobe_multi(p->fd, syms, cookies, (uint32_t)n);
+		fd = bpf_link_create_kprobe_multi(p->fd, syms, cookies, (uint32_t)n, ret);
 		if (fd >= 0)
 			extra_fd_add(p, fd);
-		p->mech = "kprobe_multi";
+		p->mech = ret ? "kretprobe_multi" : "kprobe_multi";
 	} else {
 		legacy_gc();
-		fd = p->perf_fd = perf_open_kprobes_legacy(syms, n, p->legacy_event, sizeof(p->legacy_event), &added);
+		fd = p->perf_fd = perf_open_kprobes_legacy(syms, n, ret, p->legacy_event, sizeof(p->legacy_event), &added);
 		if (fd >= 0)
 			fd = perf_attach_bpf(fd, p->fd, 0, &p->link_fd);
 		p->mech = "kprobe_legacy_multi";

@@ -114,6 +114,7 @@ void prog_set_uprobe_offsets(struct prog *p);
  * through one legacy kprobe event with a probe on each function
  * (multi-probe events, 5.7+: Debian's 6.1 has no FPROBE), which
  * bpf_get_func_ip tells apart (functions refused are left out).
+ * SEC("kretprobe.multi") / SEC("kretprobe"): on the functions' returns.
  * Returns how many functions are attached, or -errno. */
 int prog_attach_kprobes(struct prog *p, const char *const *syms, const uint64_t *cookies, size_t n);
 int prog_attach_uprobes(struct prog *p, const char *path, const uint64_t *offsets, size_t n, int pid);

@@ -42,6 +42,7 @@ static const struct sec_def sec_defs[] = {
 	{ "kprobe", ATTACH_KPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	/* attached by hand: prog_attach_kprobes */
 	{ "kprobe.multi", ATTACH_NONE, BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI },
+	{ "kretprobe.multi", ATTACH_NONE, BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI },
 	{ "kretprobe", ATTACH_KRETPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "uprobe", ATTACH_UPROBE, BPF_PROG_TYPE_KPROBE, 0 },
 	{ "uretprobe", ATTACH_URETPROBE, BPF_PROG_TYPE_KPROBE, 0 },

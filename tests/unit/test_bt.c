@@ -62,6 +62,34 @@ static bool compiles(struct bt_prog *p)
 	return ok;
 }
 
+/* Probe pi compiled as one program on many functions (bt_gen_body with
+ * a names map, names: true) or as today: its probe_read_kernel calls
+ * (-1: it does not compile). */
+static int name_reads(struct bt_prog *p, bool names)
+{
+	struct obj *o = obj_new("t");
+	struct cg_opts co = { .uid = -1, .cpu = -1, .strsize = 64 };
+	struct gen *g = gen_new(&loc, NULL, &co);
+	struct emit *e = gen_emit(g);
+	int nm = obj_new_map(o, "cbx_names", BPF_MAP_TYPE_ARRAY, 4, 2 * (uint32_t)p->name_len, 2, 0);
+	int out = gen_begin(g), idx = gen_stack(g, 8), n = -1;
+	struct bt_maps m;
+
+	if (bt_new_maps(p, o, &m, true) == 0 &&
+	    bt_gen_body(p, 0, g, &m, true, "tracepoint:syscalls:sys_enter_read", "sys_enter_read", names ? nm : -1, idx,
+			out) == 0) {
+		gen_end(g, out);
+		n = emit_finish(e) < 0 ? -1 : 0;
+		for (size_t i = 0; n >= 0 && i < e->cnt; i++)
+			n += e->insns[i].code == (BPF_JMP | BPF_CALL) && e->insns[i].imm == BPF_FUNC_probe_read_kernel;
+	}
+	if (n < 0)
+		printf("# %s\n", err_msg());
+	gen_free(g);
+	obj_close(o);
+	return n;
+}
+
 int main(void)
 {
 	struct bt_prog p;
@@ -291,6 +319,15 @@ int main(void)
 	r = check("BEGIN{exit()} tracepoint:syscalls:sys_enter_read, uprobe:libc:mallo? { exit(); }", &p);
 	T_OK(r == -(50 + 1) && p.errend == 68 && !strcmp(err_msg(), "syntax error, unexpected ?, expecting {"),
 	     "bt: '?' in an attach point: 0.17's syntax error at 50-68 (%d-%d: %s)", -r - 1, p.errend, err_msg());
+	bt_prog_free(&p);
+	/* one program on many functions: `probe` and `func` read from the
+	 * names map at each use (a key, a comparison, a variable, printf) */
+	r = check("t:syscalls:sys_enter_read { @[probe, func] = count(); $f = func; "
+		  "if (func == \"x\") { printf(\"%s %s\\n\", probe, $f); } }", &p);
+	p.name_len = 40;
+	T_OK(r == 0 && name_reads(&p, true) == name_reads(&p, false) + 5,
+	     "bt: probe and func from the names map: 5 reads where the literals were (%d, %d)", name_reads(&p, true),
+	     name_reads(&p, false));
 	bt_prog_free(&p);
 	tp_format_free(&loc.fmt);
 	T_EXIT();

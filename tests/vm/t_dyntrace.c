@@ -308,10 +308,94 @@ static void test_bpftrace_kprobe(const char *test, const char *disable)
 		dump_output(test);
 }
 
+/* bpftrace 'kprobe:vfs_*': one program on every function matched (as
+ * funccount's), `probe` and `func` of the function hit read from a
+ * table: the child's reads counted exactly under both names, "Attaching
+ * N probes..." still counting the functions, nothing left attached.  The
+ * SIGINT -> exit time is logged (per function it took ~12 s: the .single
+ * row); extra: more of COREBOX_DISABLE.  kretprobe:vfs_* (ret) the same,
+ * and each read's 16 bytes summed from retval. */
+static void bpftrace_wild(const char *test, const char *disable, const char *extra, int ret)
+{
+	char pidarg[16], e[] = "-e", prog[160];
+	char *argv[] = { "corebox", "bpftrace", e, prog, pidarg, NULL }, dis[200], want[64], wantp[64], wantr[64];
+	struct tool_run t;
+	int gate, done, rc, finished, left, links = bpf_links();
+	unsigned nprobes = 0;
+	uint64_t t_int;
+	pid_t child = gated_child(&gate, &done, pread_n_times);
+
+	if (child < 0)
+		return;
+	snprintf(prog, sizeof(prog), "k%sprobe:vfs_* /pid == $1/ { @[func] = count(); @p[probe] = count(); %s}",
+		 ret ? "ret" : "", ret ? "@r[func] = sum(retval); " : "");
+	snprintf(dis, sizeof(dis), "%s%s%s", disable ? disable : "", disable && *disable && *extra ? "," : "", extra);
+	t0 = now_ms();
+	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
+	if (tool_start(&t, test, argv, dis, "Attaching") < 0) {
+		close(gate);
+		close(done);
+		end_child(child);
+		return;
+	}
+	open_gate(gate);
+	finished = wait_done(done, 10000);
+	t_int = now_ms() + 300; /* (tool_stop waits that long for the last events, then SIGINT) */
+	rc = tool_stop(&t);
+	printf("VMTEST-LOG %s SIGINT -> exit %llu ms\n", test, (unsigned long long)(now_ms() - t_int));
+	end_child(child);
+	left = own_kprobe_events(t.pid);
+	links = bpf_links() - links;
+	sscanf(strstr(out, "Attaching ") ? strstr(out, "Attaching ") + 10 : "0", "%u", &nprobes);
+	snprintf(want, sizeof(want), "\n@[vfs_read]: %d\n", READS_N);
+	snprintf(wantp, sizeof(wantp), "\n@p[k%sprobe:vfs_read]: %d\n", ret ? "ret" : "", READS_N);
+	snprintf(wantr, sizeof(wantr), ret ? "\n@r[vfs_read]: %d\n" : "\n", 16 * READS_N);
+	RESULT(test, strstr(out, want) && strstr(out, wantp) && strstr(out, wantr) && nprobes > 5 && finished && rc == 0 && !left && links <= 0,
+	       "'%.*s' (Attaching %u probes) pid %d: vfs_read%s counted as func and probe (made %d)%s; exit %d, "
+	       "%d kprobe_events, %d links left", (int)strcspn(prog, " "), prog, nprobes, (int)child, strstr(out, want) && strstr(out, wantp) ? "" : " NOT",
+	       READS_N, !ret ? "" : strstr(out, wantr) ? ", retval summed" : ", retval NOT summed", rc, left,
+	       links > 0 ? links : 0);
+	if (!last_ok)
+		dump_output(test);
+}
+
+static void test_bpftrace_wild(const char *test, const char *disable)
+{
+	bpftrace_wild(test, disable, "", 0);
+}
+
+/* one legacy kprobe event for all (6.1's way) */
+static void test_bpftrace_wild_group(const char *test, const char *disable)
+{
+	bpftrace_wild(test, disable, "kprobe_multi", 0);
+}
+
+/* one program per function, the way before */
+static void test_bpftrace_wild_single(const char *test, const char *disable)
+{
+	bpftrace_wild(test, disable, "kprobe_multi,kprobe_group", 0);
+}
+
+static void test_bpftrace_wild_ret(const char *test, const char *disable)
+{
+	bpftrace_wild(test, disable, "", 1);
+}
+
+/* one legacy kretprobe event for all */
+static void test_bpftrace_wild_ret_group(const char *test, const char *disable)
+{
+	bpftrace_wild(test, disable, "kprobe_multi", 1);
+}
+
 VM_TEST("funccount.vfs", test_funccount_vfs);
 VM_TEST_ONCE("funccount.vfs.group", test_funccount_vfs_group);
 VM_TEST_ONCE("funccount.vfs.single", test_funccount_vfs_single);
 VM_TEST("bpftrace.kprobe", test_bpftrace_kprobe);
+VM_TEST("bpftrace.kprobe.wild", test_bpftrace_wild);
+VM_TEST_ONCE("bpftrace.kprobe.wild.group", test_bpftrace_wild_group);
+VM_TEST_ONCE("bpftrace.kprobe.wild.single", test_bpftrace_wild_single);
+VM_TEST("bpftrace.kretprobe.wild", test_bpftrace_wild_ret);
+VM_TEST_ONCE("bpftrace.kretprobe.wild.group", test_bpftrace_wild_ret_group);
 
 /* kfunc:vfs_read's args->count by name (BTF), hist of the child's reads
  * of 16 bytes: READS_N in [16, 32). */

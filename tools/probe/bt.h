@@ -208,6 +208,12 @@ void bt_stack_map_name(int depth, char *buf, int size);
 int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring);
 int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
 		 const char *func);
+/* Its body only (after gen_begin(g) = out, before gen_end), for one
+ * program on many functions (build_multi_add): names >= 0, an array map
+ * of 2 * name_len bytes per function (`probe` then `func`, NUL-padded),
+ * read at the u32 index in frame slot idx; -1: probe_name and func. */
+int bt_gen_body(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
+		const char *func, int names, int idx, int out);
 
 /* Tuples, structs, arrays (bt_shape.c): the type of a tuple literal; a
  * member (tuple: "0", "1"...) of a VT_AGG type, NULL when none; into

@@ -31,6 +31,7 @@ struct cg {
 	const struct bt_maps *m;
 	bool ring;
 	const char *probe_name, *func;
+	int names, idx;      /* one program on many functions: the names map (-1: none), index slot */
 	int var_off[256];    /* frame offsets of this probe's variables (by index in p->vars) */
 	struct ctype var_ct[256]; /* the C type an integer variable was last given (a struct pointer...) */
 	int place_off;       /* agg_place: bytes R9 is past an 8-aligned start */
@@ -1243,8 +1244,22 @@ static int string_to(struct cg *c, struct node *n, int reg, int off, int size)
 		}
 		if (!strcmp(n->str, "probe") || !strcmp(n->str, "func")) {
 			const char *v = n->str[0] == 'p' ? c->probe_name : c->func;
+			int len = size - 1 < c->p->name_len ? size - 1 : c->p->name_len, skip = emit_label(e);
 
-			literal(c, v, strlen(v), reg, off, size);
+			if (c->names < 0) {
+				literal(c, v, strlen(v), reg, off, size);
+				return 0;
+			}
+			/* the function hit's names (bt_gen_body): probe's then func's,
+			 * name_len bytes each, NUL-padded; the slot keeps its NUL */
+			gen_lookup(c->g, c->names, c->idx, skip);
+			emit_mov(e, R3, R0);
+			emit_alui(e, BPF_ADD, R3, n->str[0] == 'p' ? 0 : c->p->name_len);
+			emit_mov(e, R1, reg);
+			emit_alui(e, BPF_ADD, R1, off);
+			emit_movi(e, R2, len);
+			emit_call(e, BPF_FUNC_probe_read_kernel);
+			emit_place(e, skip);
 			return 0;
 		}
 		if (n->str[0] == '$' && n->str[1] >= '0' && n->str[1] <= '9') {
@@ -1981,12 +1996,11 @@ int bt_new_maps(struct bt_prog *p, struct obj *o, struct bt_maps *m, bool ring)
 	return 0;
 }
 
-int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
-		 const char *func)
+int bt_gen_body(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
+		const char *func, int names, int idx, int out)
 {
 	static struct cg c; /* bss: large, one program at a time */
 	struct timespec ts;
-	int out;
 
 	memset(&c, 0, sizeof(c));
 	c.p = p;
@@ -1997,6 +2011,8 @@ int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps 
 	c.ring = ring;
 	c.probe_name = probe_name;
 	c.func = func ? func : "";
+	c.names = names;
+	c.idx = idx;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	c.start_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	if (p->nvars > (int)ARRAY_SIZE(c.var_off))
@@ -2004,7 +2020,6 @@ int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps 
 	gen_set_ext(g, ext, &c);
 	if (p->helper_check > 1)
 		gen_set_read_check(g, read_check);
-	out = gen_begin(g);
 	if (p->p[pi].pred) {
 		struct ctype t;
 
@@ -2012,7 +2027,15 @@ int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps 
 			return -EINVAL;
 		emit_jmpi(c.e, BPF_JEQ, R0, 0, out);
 	}
-	if (stmts(&c, p->p[pi].body, out) < 0)
+	return stmts(&c, p->p[pi].body, out) < 0 ? -EINVAL : 0;
+}
+
+int bt_gen_probe(struct bt_prog *p, int pi, struct gen *g, const struct bt_maps *m, bool ring, const char *probe_name,
+		 const char *func)
+{
+	int out = gen_begin(g);
+
+	if (bt_gen_body(p, pi, g, m, ring, probe_name, func, -1, 0, out) < 0)
 		return -EINVAL;
 	gen_end(g, out);
 	return 0;

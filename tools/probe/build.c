@@ -18,6 +18,11 @@
 #include "tools/common/common.h"
 #include "tools/common/kfunc.h"
 
+struct multi;
+static struct multi *multi_of(struct obj *o, int i);
+static size_t multi_attach_obj(struct obj *o, const char *tool, size_t *probes, int *first_err, char *first_msg,
+			       size_t size);
+
 void loc_section(const struct loc *l, char *buf, size_t size)
 {
 	const char *slash;
@@ -329,7 +334,7 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
 		 * each under emulation), so stop here */
 		if (tool_exiting)
 			break;
-		if (sc_is_dispatcher(o, (int)i) || (k < n) == !!(NEWEST_FIRST >> kind & 1))
+		if (sc_is_dispatcher(o, (int)i) || multi_of(o, (int)i) || (k < n) == !!(NEWEST_FIRST >> kind & 1))
 			continue;
 		probes++;
 		if (disp >= 0) {
@@ -344,6 +349,7 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
 			return err;
 		ok += err == 0;
 	}
+	ok += multi_attach_obj(o, tool, &probes, &first_err, first_msg, sizeof(first_msg));
 	if (!ok && !tool_exiting) {
 		tool_err(tool, "cannot attach %s: %s", what, first_msg);
 		return first_err ? first_err : -ENOENT;
@@ -389,87 +395,185 @@ void build_probe_msg(const char *tool, const char *text, const char *msg)
 
 /* ---- one program on many kernel functions ---- */
 
-/* Every location a kernel function's entry (fentry or kprobe, no offset):
+/* Every location a kernel function's entry (fentry or kprobe, no offset),
+ * or every one its return (fexit, kretprobe: the kprobe_multi link's
+ * return flag; in a legacy kretprobe bpf_get_func_ip gives the
+ * function's entry too, as the kretprobe's kprobe is the one running):
  * the programs differ in nothing but which function they are on. */
 static bool multi_fits(const struct loc *locs, int n)
 {
+	bool ret = locs[0].is_return;
+
 	if (n < 2 || probe_disabled("kprobe"))
 		return false;
 	for (int i = 0; i < n; i++)
-		if ((locs[i].mech != M_FENTRY && locs[i].mech != M_KPROBE) || locs[i].off)
+		if (locs[i].is_return != ret || locs[i].off ||
+		    (ret ? locs[i].mech != M_FEXIT && locs[i].mech != M_KRETPROBE
+			 : locs[i].mech != M_FENTRY && locs[i].mech != M_KPROBE))
 			return false;
 	return true;
 }
 
-static struct obj *multi_try(const char *tool, const struct loc *locs, int n, const uint64_t *addrs,
-			     const struct spec *s, const struct cg_opts *co, bool by_ip, bool want_index,
-			     build_body_fn body, void *ctx, int *attached)
-{
-	struct obj_opts opts = { .verbose = tool_common.verbose };
-	struct obj *o = obj_new(tool);
-	struct loc kl = locs[0];
-	const char **syms = xcalloc((size_t)n, sizeof(*syms));
-	uint64_t *cookies = xcalloc((size_t)n, sizeof(*cookies));
-	int ipmap = by_ip ? obj_new_map(o, "cbx_ips", BPF_MAP_TYPE_HASH, 8, 4, (uint32_t)n, 0) : 0;
-	int out, idx = 0, prog = -1, err = ipmap;
-	size_t k = 0;
-	struct prog *p;
-	struct gen *g;
+/* A program on many kernel functions: its kprobe_multi and legacy
+ * group variants (-1: none), the group's hash addr -> i, and what the
+ * attach takes: the functions by name with their index (the init code
+ * freed after boot left out) and every function's address. */
+static struct multi {
+	struct obj *o;
+	int prog[2], ipmap;
+	const char **syms;
+	uint64_t *cookies, *addrs;
+	size_t k;
+} *mu;
+static int nmu;
 
-	kl.mech = M_KPROBE;
+/* One variant's program into o (by_ip: the legacy group's). */
+static int multi_gen(struct obj *o, struct multi *m, const struct loc *locs, const struct spec *s,
+		     const struct cg_opts *co, bool by_ip, bool want_index, build_body_fn body, void *ctx)
+{
+	struct loc kl = locs[0];
+	struct emit *e;
+	struct gen *g;
+	int out, idx = 0, err;
+
+	if (by_ip && m->ipmap < 0 &&
+	    (m->ipmap = obj_new_map(o, "cbx_ips", BPF_MAP_TYPE_HASH, 8, 4, (uint32_t)m->k + 1, 0)) < 0)
+		return m->ipmap;
+	kl.mech = kl.is_return ? M_KRETPROBE : M_KPROBE;
 	g = gen_new(&kl, s, co);
+	e = gen_emit(g);
 	out = gen_begin(g);
 	if (want_index) {
-		struct emit *e = gen_emit(g);
-
 		idx = gen_stack(g, 8);
 		emit_mov(e, R1, R6);
 		emit_call(e, by_ip ? BPF_FUNC_get_func_ip : BPF_FUNC_get_attach_cookie);
 		emit_stx(e, 8, R10, (int16_t)idx, R0);
 		if (by_ip) {
-			gen_lookup(g, ipmap, idx, out);
+			gen_lookup(g, m->ipmap, idx, out);
 			emit_ldx(e, 4, R1, R0, 0);
 			emit_stx(e, 4, R10, (int16_t)idx, R1);
 		}
 	}
-	if (err >= 0 && (err = body(o, g, out, idx, ctx)) >= 0) {
+	if ((err = body(o, g, out, idx, ctx)) >= 0) {
 		gen_end(g, out);
-		if ((err = emit_finish(gen_emit(g))) >= 0)
-			err = prog = obj_new_prog(o, "cbx_multi", by_ip ? "kprobe" : "kprobe.multi", gen_emit(g)->insns,
-						  gen_emit(g)->cnt, gen_emit(g)->maps, gen_emit(g)->nr_maps, s->text);
+		if ((err = emit_finish(e)) >= 0)
+			err = m->prog[by_ip] = obj_new_prog(o, by_ip ? "cbx_group" : "cbx_multi",
+							   by_ip ? (kl.is_return ? "kretprobe" : "kprobe")
+								 : (kl.is_return ? "kretprobe.multi" : "kprobe.multi"),
+							   e->insns, e->cnt, e->maps, e->nr_maps, s ? s->text : locs[0].name);
 	}
 	gen_free(g);
+	return err;
+}
+
+/* A new record for o (addrs taken over: build_func_addrs(locs, n)). */
+static struct multi *multi_new(struct obj *o, const struct loc *locs, int n, uint64_t *addrs)
+{
+	struct multi *m;
+
+	mu = xrealloc(mu, (size_t)(nmu + 1) * sizeof(*mu));
+	m = &mu[nmu++];
+	*m = (struct multi){ o, { -1, -1 }, -1, xcalloc((size_t)n, sizeof(char *)), xcalloc((size_t)n, 8), addrs, 0 };
 	/* not the init code freed after boot (kallsyms still lists it): the
 	 * kernel refuses a kprobe_multi link with a function ftrace cannot
 	 * trace.  By address: each function known and named once (two probes
 	 * on one address would run the program twice). */
 	for (int i = 0; i < n; i++)
 		if (addrs[i] < addrs[n] || addrs[i] >= addrs[n + 1]) {
-			syms[k] = locs[i].target;
-			cookies[k++] = (uint64_t)i;
+			m->syms[m->k] = locs[i].target;
+			m->cookies[m->k++] = (uint64_t)i;
 		}
-	if (prog >= 0 && (err = obj_load(o, &opts)) == 0) {
-		p = obj_prog_at(o, (size_t)prog);
-		for (size_t i = 0; by_ip && i < k && err >= 0; i++) {
-			uint32_t v = (uint32_t)cookies[i];
+	return m;
+}
 
-			err = addrs[v] ? bpf_map_update(map_fd(obj_map_at(o, (size_t)ipmap)), &addrs[v], &v, BPF_NOEXIST)
-				       : -ENOENT;
-		}
-		if (err >= 0)
-			err = *attached = prog_attach_kprobes(p, syms, cookies, k);
+/* After load: the variant v attached (functions attached) or -errno. */
+static int multi_attach(struct multi *m, int v)
+{
+	struct prog *p = obj_prog_at(m->o, (size_t)m->prog[v]);
+	int err = 0;
+
+	if (m->prog[v] < 0)
+		return -ENOENT;
+	if (prog_load_error(p))
+		return err_set(EINVAL, "%s", prog_load_error(p));
+	for (size_t i = 0; v && i < m->k && err >= 0; i++) {
+		uint32_t c = (uint32_t)m->cookies[i];
+
+		err = m->addrs[c] ? bpf_map_update(map_fd(obj_map_at(m->o, (size_t)m->ipmap)), &m->addrs[c], &c, BPF_NOEXIST)
+				  : err_set(ENOENT, "no address for %s", m->syms[i]);
 	}
-	if (err < 0) {
-		if (tool_common.verbose)
-			tool_err(tool, "one program for all functions (%s): %s", by_ip ? "kprobe group" : "kprobe_multi",
+	return err < 0 ? err : prog_attach_kprobes(p, m->syms, m->cookies, m->k);
+}
+
+/* The first variant the kernel takes, attached (functions, or -errno) */
+static int multi_attach_any(struct multi *m, const char *tool)
+{
+	int r = -ENOENT;
+
+	for (int v = 0; v < 2 && r < 0; v++)
+		if (m->prog[v] >= 0 && (r = multi_attach(m, v)) < 0 && tool_common.verbose)
+			tool_err(tool, "one program for all functions (%s): %s", v ? "kprobe group" : "kprobe_multi",
 				 err_msg());
-		err_clear();
-		obj_close(o);
-		o = NULL;
+	return r;
+}
+
+/* build_multi_add's programs of o attached, one step each: how many;
+ * *probes counts them, a failure noted in *first_err. */
+static size_t multi_attach_obj(struct obj *o, const char *tool, size_t *probes, int *first_err, char *first_msg,
+			       size_t size)
+{
+	size_t ok = 0;
+
+	for (int r = 0; r < nmu && !tool_exiting; r++) {
+		if (mu[r].o != o)
+			continue;
+		++*probes;
+		if (multi_attach_any(&mu[r], tool) >= 0)
+			ok++;
+		else if (!*first_err) {
+			*first_err = -EINVAL;
+			snprintf(first_msg, size, "%s", err_msg());
+		}
 	}
-	free(syms);
-	free(cookies);
-	return o;
+	return ok;
+}
+
+static bool multi_fits_here(const struct loc *locs, int n, bool *kmulti, bool *group)
+{
+	if (!multi_fits(locs, n))
+		return false;
+	*kmulti = !probe_disabled("kprobe_multi");
+	*group = !probe_disabled("kprobe_group") && probe_kprobe_legacy();
+	/* a kernel without bpf_get_func_ip in kprobes (before 5.15) has no
+	 * kprobe_multi links either (5.18): one program per function there,
+	 * decided before anything is loaded (bpftrace's object is one) */
+	return (*kmulti || *group) && probe_kprobe_func_ip();
+}
+
+/* Is program i of o a variant of a multi record (the record, else NULL)? */
+static struct multi *multi_of(struct obj *o, int i)
+{
+	for (int r = 0; r < nmu; r++)
+		if (mu[r].o == o && (mu[r].prog[0] == i || mu[r].prog[1] == i))
+			return &mu[r];
+	return NULL;
+}
+
+int build_multi_add(struct obj *o, const struct loc *locs, int n, const struct spec *s, const struct cg_opts *co,
+		    build_body_fn body, void *ctx)
+{
+	bool kmulti, group;
+	struct multi *m;
+	int err = 0;
+
+	if (!multi_fits_here(locs, n, &kmulti, &group))
+		return 1;
+	m = multi_new(o, locs, n, build_func_addrs(locs, n));
+	if (kmulti)
+		err = multi_gen(o, m, locs, s, co, false, true, body, ctx);
+	if (group && err >= 0)
+		err = multi_gen(o, m, locs, s, co, true, true, body, ctx);
+	return err < 0 ? err : 0;
 }
 
 uint64_t *build_func_addrs(const struct loc *locs, int n)
@@ -499,19 +603,49 @@ int build_count_body(struct obj *o, struct gen *g, int out, int idx, void *ctx)
 	return 0;
 }
 
+/* funccount's way: an object of its own per variant, loaded and
+ * attached at once (NULL: nothing left behind). */
+static struct obj *multi_try(const char *tool, const struct loc *locs, int n, const uint64_t *addrs,
+			     const struct spec *s, const struct cg_opts *co, bool by_ip, bool want_index,
+			     build_body_fn body, void *ctx, int *attached)
+{
+	struct obj_opts opts = { .verbose = tool_common.verbose };
+	struct obj *o = obj_new(tool);
+	uint64_t *own = xmalloc(((size_t)n + 2) * 8);
+	struct multi *m = multi_new(o, locs, n, memcpy(own, addrs, ((size_t)n + 2) * 8));
+	int err = multi_gen(o, m, locs, s, co, by_ip, want_index, body, ctx);
+
+	if (err >= 0 && (err = obj_load(o, &opts)) == 0)
+		err = *attached = multi_attach(m, by_ip);
+	if (err < 0) {
+		if (tool_common.verbose)
+			tool_err(tool, "one program for all functions (%s): %s", by_ip ? "kprobe group" : "kprobe_multi",
+				 err_msg());
+		err_clear();
+		obj_close(o);
+		o = NULL;
+		free(m->syms); /* (the last record: dropped) */
+		free(m->cookies);
+		free(m->addrs);
+		nmu--;
+	}
+	return o;
+}
+
 struct obj *build_multi(const char *tool, const struct loc *locs, int n, const uint64_t *addrs0, const struct spec *s,
 			const struct cg_opts *co, bool want_index, build_body_fn body, void *ctx, int *attached)
 {
 	uint64_t *addrs = NULL;
 	struct obj *o = NULL;
+	bool kmulti, group;
 
-	if (!multi_fits(locs, n))
+	if (!multi_fits_here(locs, n, &kmulti, &group))
 		return NULL;
 	if (!addrs0)
 		addrs0 = addrs = build_func_addrs(locs, n);
-	if (!probe_disabled("kprobe_multi"))
+	if (kmulti)
 		o = multi_try(tool, locs, n, addrs0, s, co, false, want_index, body, ctx, attached);
-	if (!o && !probe_disabled("kprobe_group") && probe_kprobe_legacy())
+	if (!o && group)
 		o = multi_try(tool, locs, n, addrs0, s, co, true, want_index, body, ctx, attached);
 	if (o)
 		probe_kernel_btf_release();

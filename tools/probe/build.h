@@ -28,7 +28,9 @@ int build_attach(struct obj *o, const char *tool, const char *what, int *attache
  * the exit status so far: rc, or 1 when loading or attaching failed. */
 int build_finish(struct obj *o, int rc, const char *tool, const char *what, int *attached);
 /* One program for all n locations when every one is a kernel
- * function's entry (funccount 'vfs_*'), attached in one step, so the
+ * function's entry (funccount 'vfs_*'), or every one its return (a
+ * kretprobe.multi link, else one legacy kretprobe event: bpftrace's
+ * kretprobe:vfs_*), attached in one step, so the
  * detach is one step too: a kprobe_multi link keyed by cookie i, else one
  * legacy kprobe event holding every function, keyed by the function's
  * address (bpf_get_func_ip) in a hash addr -> i.  body(o, g, out, idx,
@@ -39,6 +41,17 @@ int build_finish(struct obj *o, int rc, const char *tool, const char *what, int 
  * then builds one program per location (COREBOX_DISABLE=kprobe_multi,
  * kprobe_group force those steps). */
 typedef int (*build_body_fn)(struct obj *o, struct gen *g, int out, int idx, void *ctx);
+/* The same program for a front end whose maps and other programs share
+ * one object o (bpftrace): added before load, both ways (the loader
+ * keeps a variant the kernel refuses unloaded), build_attach attaching
+ * the first the kernel takes.  Deciding before load would take a
+ * kernel probe that still could not tell whether the link takes these
+ * functions; loading both costs one program more.  Per function
+ * instead is decided here, before load: 1 when the locations do not fit
+ * or both ways are off (COREBOX_DISABLE, no legacy kprobes, a kernel
+ * before 5.15); else 0 or -errno (compile error). */
+int build_multi_add(struct obj *o, const struct loc *locs, int n, const struct spec *s, const struct cg_opts *co,
+		    build_body_fn body, void *ctx);
 /* addrs: build_func_addrs(locs, n) (the caller has them for its
  * report), or NULL: looked up here. */
 struct obj *build_multi(const char *tool, const struct loc *locs, int n, const uint64_t *addrs, const struct spec *s,
