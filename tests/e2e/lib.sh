@@ -271,6 +271,27 @@ snoop_left() {
 	else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
 }
 
+# ---- bpftrace in the background ---------------------------------------------
+
+# bt_until_attached OUT ARGS...: `corebox bpftrace ARGS` in the background
+# (BTPID), its output in OUT, until its "Attaching" line (bounded: 10 s):
+# it prints that after BEGIN, once the probes are in and SIGINT/SIGUSR1
+# are handled, so an event or a signal sent then is not missed
+bt_until_attached() {
+	bta_out=$1
+	shift
+	"$CB" bpftrace "$@" > "$bta_out" 2>&1 &
+	BTPID=$!
+	wait_for "$bta_out" '^Attaching' 100
+}
+
+# bt_reap TENTHS: 0 when BTPID exits within TENTHS; else 1, and it is killed
+bt_reap() {
+	wait_exit "$BTPID" "$1" && return 0
+	kill -KILL "$BTPID" 2>/dev/null
+	return 1
+}
+
 # ---- stack tools (profile, offcputime, wakeuptime/offwaketime) ---------------
 
 # after_sigint PID: the tool, sent SIGINT, must exit with status 0 within 5 s
