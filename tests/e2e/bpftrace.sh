@@ -412,11 +412,9 @@ if [ $rc = 2 ] && [ "$(head -2 "$W/bad.err")" = "bpftrace: invalid option -- 'i'
 USAGE:" ]; then ok "bad option: named, then USAGE"; else notok "bad option (rc $rc): $(head -2 "$W/bad.err")"; fi
 
 # SIGINT: END runs, the maps print, nothing stays loaded
-$BT -e 'BEGIN { @b = 1; } END { printf("bye\n"); }' > "$W/int.out" 2>&1 &
-p=$!
-sleep 1
-kill -INT $p
-if wait_exit $p 50 && grep -qx bye "$W/int.out" && grep -qx "@b: 1" "$W/int.out"; then
+bt_until_attached "$W/int.out" -e 'BEGIN { @b = 1; } END { printf("bye\n"); }'
+kill -INT $BTPID
+if bt_reap 50 && grep -qx bye "$W/int.out" && grep -qx "@b: 1" "$W/int.out"; then
 	ok "SIGINT: END and the maps"
 else
 	notok "SIGINT: $(cat "$W/int.out")"

@@ -6,19 +6,14 @@
 # difference allowed: comm is the running binary's name.
 # Run as root from the repository root: sh tests/e2e/bpftrace_oracle.sh
 set -u
-CB=${COREBOX:-./corebox}
 T=bpftrace_oracle
-W=$(mktemp -d /tmp/cbx-bto.XXXXXX)
-fails=0
 . tests/e2e/lib.sh
-trap 'rm -rf "$W"' EXIT
-need_corebox
+bt_cases_begin
 if ! command -v bpftrace >/dev/null 2>&1; then
 	echo "ok - $T # SKIP bpftrace is not installed (apt-get install bpftrace)"
 	exit 0
 fi
 
-n=0
 while IFS= read -r prog; do
 	[ -n "$prog" ] || continue
 	n=$((n + 1))
@@ -28,12 +23,7 @@ while IFS= read -r prog; do
 	for fmt in text json; do
 		env $envs bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/bpftrace/COMM/g' > "$W/want" ||:
 		env $envs $CB bpftrace $flags -f $fmt -e "$prog" 2>/dev/null | sed 's/corebox/COMM/g' > "$W/got" ||:
-		if cmp -s "$W/want" "$W/got"; then
-			ok "program $n ($fmt)"
-		else
-			notok "program $n ($fmt): $prog"
-			diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
-		fi
+		bt_same "program $n ($fmt)" "$prog"
 	done
 done <<'PROGS'
 BEGIN { exit(); }

@@ -8,15 +8,10 @@
 # compared with what Debian's bpftrace 0.17 printed for it (recorded below).
 # Run as root from the repository root: sh tests/e2e/bpftrace_sign.sh
 set -u
-CB=${COREBOX:-./corebox}
 T=bpftrace_sign
-W=$(mktemp -d /tmp/cbx-btsign.XXXXXX)
-fails=0
 . tests/e2e/lib.sh
-trap 'rm -rf "$W"' EXIT
-need_corebox
+bt_cases_begin
 
-n=0
 check() {
 	[ -n "${prog:-}" ] || return 0
 	n=$((n + 1))
@@ -24,12 +19,7 @@ check() {
 	case $prog in c\ *) set -- -c /bin/true; prog=${prog#c }; ;; *) set -- ;; esac
 	timeout 20 $CB bpftrace "$@" -e "$prog" > "$W/out" 2> "$W/err"
 	cat "$W/err" "$W/out" > "$W/got"
-	if cmp -s "$W/want" "$W/got"; then
-		ok "program $n"
-	else
-		notok "program $n: $prog"
-		diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
-	fi
+	bt_same "program $n" "$prog"
 }
 prog=
 while IFS= read -r line; do

@@ -50,11 +50,9 @@ if echo "$out" | grep -qx "usdt:/proc/$P/root$U:cbxtp:beta" && echo "$out" | gre
 else
 	notok "-l -p: $out"
 fi
-timeout 30 $BT -p "$P" -e 'usdt::cbxtp:beta { printf("beta in %d\n", pid); exit(); }' > "$W/p.out" 2>&1 &
-bp=$!
-wait_for "$W/p.out" '^Attaching' 100
+bt_until_attached "$W/p.out" -p "$P" -e 'usdt::cbxtp:beta { printf("beta in %d\n", pid); exit(); }'
 kill -USR1 "$P"
-wait_exit $bp 100
+bt_reap 100
 if grep -qx "beta in $P" "$W/p.out"; then ok "usdt::cbxtp:beta with -p"; else notok "usdt -p, no binary: $(cat "$W/p.out")"; fi
 helper_stop
 
@@ -69,11 +67,9 @@ if [ -e "$W/ns/cbx_usdt" ] || [ -z "$P" ]; then
 else
 	out=$($BT -l 'usdt:*' -p "$P" 2>&1)
 	if echo "$out" | grep -qx "usdt:/proc/$P/root$W/ns/cbx_usdt:cbxtp:alpha"; then ok "-l -p in another mount namespace"; else notok "-l -p ns: $out"; fi
-	timeout 30 $BT -p "$P" -e "usdt:$W/ns/cbx_usdt:cbxtp:beta { printf(\"ns beta %d\\n\", pid); exit(); }" > "$W/ns.out" 2>&1 &
-	bp=$!
-	wait_for "$W/ns.out" '^Attaching' 100
+	bt_until_attached "$W/ns.out" -p "$P" -e "usdt:$W/ns/cbx_usdt:cbxtp:beta { printf(\"ns beta %d\\n\", pid); exit(); }"
 	kill -USR1 "$P"
-	wait_exit $bp 100
+	bt_reap 100
 	if grep -qx "ns beta $P" "$W/ns.out"; then ok "usdt on a path of another mount namespace"; else notok "usdt ns: $(cat "$W/ns.out")"; fi
 fi
 helper_stop

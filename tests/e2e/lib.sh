@@ -271,6 +271,53 @@ snoop_left() {
 	else notok "left loaded after exit: $(echo "$left" | tr '\n' '|')"; fi
 }
 
+# ---- bpftrace in the background ---------------------------------------------
+
+# bt_until_attached OUT ARGS...: `corebox bpftrace ARGS` in the background
+# (BTPID), its output in OUT, until its "Attaching" line (bounded: 10 s):
+# it prints that after BEGIN, once the probes are in and SIGINT/SIGUSR1
+# are handled, so an event or a signal sent then is not missed
+bt_until_attached() {
+	bta_out=$1
+	shift
+	"$CB" bpftrace "$@" > "$bta_out" 2>&1 &
+	BTPID=$!
+	wait_for "$bta_out" '^Attaching' 100
+}
+
+# bt_reap TENTHS: 0 when BTPID exits within TENTHS; else 1, and it is killed
+bt_reap() {
+	wait_exit "$BTPID" "$1" && return 0
+	kill -KILL "$BTPID" 2>/dev/null
+	return 1
+}
+
+# ---- corebox bpftrace beside 0.17, case by case -------------------------------
+# (bpftrace_oracle.sh runs 0.17 beside it; bpftrace_sign.sh has 0.17's
+# output recorded)
+
+# bt_cases_begin: after T is set and this file sourced: CB, fails, the work
+# directory W (removed at exit), corebox built; n=0 cases so far
+bt_cases_begin() {
+	CB=${COREBOX:-./corebox}
+	fails=0
+	W=$(mktemp -d "/tmp/cbx-$T.XXXXXX")
+	trap 'rm -rf "$W"' EXIT
+	need_corebox
+	n=0
+}
+
+# bt_same LABEL PROG: ok LABEL when corebox's output ($W/got) is 0.17's
+# ($W/want) byte for byte; else notok "LABEL: PROG" and the diff's first lines
+bt_same() {
+	if cmp -s "$W/want" "$W/got"; then
+		ok "$1"
+	else
+		notok "$1: $2"
+		diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
+	fi
+}
+
 # ---- stack tools (profile, offcputime, wakeuptime/offwaketime) ---------------
 
 # after_sigint PID: the tool, sent SIGINT, must exit with status 0 within 5 s

@@ -427,27 +427,36 @@ pid_t gated_child(int *gate, int *done, void (*fn)(void))
 	return child;
 }
 
-int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
-		   void (*fn)(void), pid_t *childp)
+int start_with_child(struct tool_run *t, const char *test, char **argv, char *pidarg, const char *disable,
+		     const char *ready, void (*fn)(void), pid_t *childp)
 {
-	struct tool_run t;
-	int gate, done, rc, finished;
+	int gate, done;
 	pid_t child = gated_child(&gate, &done, fn);
 
 	if (child < 0)
 		return -1;
 	*childp = child;
 	snprintf(pidarg, 16, "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, ready) < 0) {
+	if (tool_start(t, test, argv, disable, ready) < 0) {
 		close(gate);
 		close(done);
 		end_child(child);
 		return -1;
 	}
 	open_gate(gate);
-	finished = wait_done(done, 10000);
+	return wait_done(done, 10000);
+}
+
+int run_with_child(const char *test, char **argv, char *pidarg, const char *disable, const char *ready,
+		   void (*fn)(void), pid_t *childp)
+{
+	struct tool_run t;
+	int rc, finished = start_with_child(&t, test, argv, pidarg, disable, ready, fn, childp);
+
+	if (finished < 0)
+		return -1;
 	rc = tool_stop(&t);
-	end_child(child);
+	end_child(*childp);
 	return finished ? rc : -3;
 }
 

@@ -65,23 +65,12 @@ static int run_detach(const char *test, char **argv, char *pidarg, const char *d
 		      int bound_ms, pid_t *childp, int *ok)
 {
 	struct tool_run t;
-	int gate, done, rc, finished, left, links = bpf_links(), eof = 0;
+	int rc, finished, left, links = bpf_links(), eof = 0;
 	uint64_t t_int, t_rep = 0, t_end;
-	pid_t child = gated_child(&gate, &done, pread_n_times);
 
 	*ok = 0;
-	if (child < 0)
+	if ((finished = start_with_child(&t, test, argv, pidarg, disable, "Tracing", pread_n_times, childp)) < 0)
 		return -1;
-	*childp = child;
-	snprintf(pidarg, 16, "%d", (int)child);
-	if (tool_start(&t, test, argv, disable, "Tracing") < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
-		return -1;
-	}
-	open_gate(gate);
-	finished = wait_done(done, 10000);
 	usleep(300000); /* the last events reach user space */
 	kill(t.pid, SIGINT);
 	t_int = now_ms();
@@ -93,7 +82,7 @@ static int run_detach(const char *test, char **argv, char *pidarg, const char *d
 		t_rep = t_end; /* it came with the exit */
 	rc = wait_bounded(t.pid, eof ? 2000 : 0);
 	close(t.fd);
-	end_child(child);
+	end_child(*childp);
 	left = own_kprobe_events(t.pid);
 	links = bpf_links() - links;
 	printf("VMTEST-LOG %s SIGINT -> report %llu ms -> exit %llu ms\n", test,

@@ -78,6 +78,13 @@ void open_gate(int gate);
 int wait_done(int done, int ms);
 /* SIGKILL and reap. */
 void end_child(pid_t child);
+/* The start of run_with_child: the gated child (its pid in *childp and
+ * pidarg) and corebox argv started (*t), the gate opened, the child's done
+ * awaited.  1: the child finished; 0: it did not; -1: nothing started (a
+ * FAIL line is out, the child is ended).  The caller stops t and ends the
+ * child. */
+int start_with_child(struct tool_run *t, const char *test, char **argv, char *pidarg, const char *disable,
+		     const char *ready, void (*fn)(void), pid_t *childp);
 /* corebox argv against a gated child running fn (its pid written into
  * pidarg, 16 bytes, before the start): the tool's exit status, -1 when it
  * did not start (a FAIL line is out), -3 when the child did not finish;

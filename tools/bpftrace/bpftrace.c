@@ -311,6 +311,24 @@ static int each_binary(const char *bin, bool modules, int (*fn)(const char *path
 	return fn(bin, ctx);
 }
 
+/* Whether the one binary a uprobe or usdt attach point names (bin as
+ * typed; find: the name the library search takes) is there: 1 yes, 0 it
+ * names none or many (empty, a '*': each_binary's part), -1 no, with
+ * 0.17's words for that in msg. */
+static int target_found(const char *type, const char *bin, const char *find, char *msg, size_t size)
+{
+	char *path;
+
+	if (!*bin || strchr(bin, '*'))
+		return 0;
+	if ((path = probe_find_library(find, env.pid))) {
+		free(path);
+		return 1;
+	}
+	snprintf(msg, size, "%s target file '%.500s' does not exist or is not executable", type, bin);
+	return -1;
+}
+
 static int attach_error(int probe, int ap, const char *msg)
 {
 	const struct bt_attach *a = &env.bp.p[probe].ap[ap];
@@ -668,18 +686,14 @@ static int resolve_attach(int pi, int ap)
 			snprintf(msg, sizeof(msg), "Invalid probe type: %.100s", part[0]);
 			return attach_error(pi, ap, msg);
 		}
-		bool there = false; /* a binary named by path or name, and found */
+		int there = 0; /* 1: a binary named by path or name, and found */
 
-		if (kind[0] == 'u' && *part[1] && !strchr(part[1], '*')) {
-			char *path = probe_find_library(s.lib, env.pid); /* 0.17's words for a target not there */
+		if (kind[0] == 'u')
+			there = target_found(s.type == 'u' ? "usdt" : "uprobe", part[1], s.lib, name, sizeof(name));
 
-			free(path);
-			if (!(there = path != NULL)) {
-				snprintf(name, sizeof(name), "%s target file '%.200s' does not exist or is not executable",
-					 s.type == 'u' ? "usdt" : "uprobe", part[1]);
-				spec_free(&s);
-				return attach_error(pi, ap, name);
-			}
+		if (there < 0) {
+			spec_free(&s);
+			return attach_error(pi, ap, name);
 		}
 		if (kind[0] == 'u') { /* uprobe, uretprobe, usdt: per binary the path names */
 			struct user_files u = { &s, &ro, part[1], kind, uaddr, pi, ret, false, 0 };
@@ -1042,15 +1056,9 @@ static int list_functions(struct names *l, const char *src, const char *pat)
 			*colon = 0;
 		else if (!env.pid) /* (0.17's words, here and for a file not there) */
 			return bt_report("stdin", pat, 0, (int)strlen(pat), "usdt probe type requires 2 or 3 arguments"), 1;
-		if (*tmp && !strchr(tmp, '*')) {
-			char *path = probe_find_library(tmp, env.pid);
-
-			free(path);
-			if (!path) {
-				l->want = shape;
-				snprintf(want, sizeof(want), "usdt target file '%.500s' does not exist or is not executable", tmp);
-				return bt_report("stdin", pat, 0, (int)strlen(pat), want), 1;
-			}
+		if (target_found("usdt", tmp, tmp, want, sizeof(want)) < 0) {
+			l->want = shape;
+			return bt_report("stdin", pat, 0, (int)strlen(pat), want), 1;
 		}
 		rc = each_binary(tmp, true, list_file, l);
 		l->want = shape;
