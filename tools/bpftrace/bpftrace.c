@@ -1257,10 +1257,16 @@ static void verbose_progs(struct obj *o, bool end)
 		const struct att *a = &env.att[pass < 2 ? k % env.natt : 3 * env.natt - 1 - k];
 		bool reverse = (rev >> a->loc.mech & 1) || (a->loc.mech == M_PERF && a->name[0] == 's');
 
-		if (a->prog < 0 || (pass ? a->begin || a->end || reverse != (pass == 2) : !(end ? a->end : a->begin)))
+		int prog = a->prog;
+
+		/* a block on many functions: its one program, at its first att */
+		for (int m = 0; prog < 0 && m < env.nmset; m++)
+			if (&env.att[env.mset[m].a0] == a)
+				prog = build_multi_attached(o, m);
+		if (prog < 0 || (pass ? a->begin || a->end || reverse != (pass == 2) : !(end ? a->end : a->begin)))
 			continue;
 		name = bt_verbose_name(&env.bp.p[a->probe], env.pid);
-		bt_verbose_prog(env.vout, obj_prog_at(o, (size_t)a->prog), name);
+		bt_verbose_prog(env.vout, obj_prog_at(o, (size_t)prog), name);
 		free(name);
 	}
 }

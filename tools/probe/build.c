@@ -576,6 +576,17 @@ int build_multi_add(struct obj *o, const struct loc *locs, int n, const struct s
 	return err < 0 ? err : 0;
 }
 
+int build_multi_attached(struct obj *o, int nth)
+{
+	for (int r = 0; r < nmu; r++)
+		for (int v = 0; mu[r].o == o && v < 2; v++)
+			if (!nth && mu[r].prog[v] >= 0 && prog_mechanism(obj_prog_at(o, (size_t)mu[r].prog[v]))[0])
+				return mu[r].prog[v];
+			else if (v == 1 && mu[r].o == o)
+				nth--;
+	return -1;
+}
+
 uint64_t *build_func_addrs(const struct loc *locs, int n)
 {
 	const char **names = xcalloc((size_t)n + 2, sizeof(*names));

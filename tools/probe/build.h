@@ -52,6 +52,9 @@ typedef int (*build_body_fn)(struct obj *o, struct gen *g, int out, int idx, voi
  * before 5.15); else 0 or -errno (compile error). */
 int build_multi_add(struct obj *o, const struct loc *locs, int n, const struct spec *s, const struct cg_opts *co,
 		    build_body_fn body, void *ctx);
+/* The nth build_multi_add program set of o: the program index of the
+ * variant attached (-1: none attached). */
+int build_multi_attached(struct obj *o, int nth);
 /* addrs: build_func_addrs(locs, n) (the caller has them for its
  * report), or NULL: looked up here. */
 struct obj *build_multi(const char *tool, const struct loc *locs, int n, const uint64_t *addrs, const struct spec *s,
