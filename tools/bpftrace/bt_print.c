@@ -858,7 +858,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		return;
 	}
 	for (int i = 0; d.n && i < m->nkeys; i++)
-		if (m->keys[i].vt == VT_CGPATH) { /* 0.17 cannot print such a key: it stops there */
+		if (m->keys[i].vt == VT_CGPATH || m->keys[i].agg) { /* 0.17 cannot print such a key: it stops there */
 			fflush(stdout);
 			fputs("ERROR: invalid mapkey argument type\n", stderr);
 			b->failed = true;
