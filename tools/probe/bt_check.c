@@ -947,6 +947,10 @@ static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const str
 			warn_nodes(p, pi, l, s->lhs);
 		if (s->rhs)
 			warn_nodes(p, pi, l, s->rhs);
+		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL && !strcmp(s->lhs->str, "print") && s->lhs->a &&
+		    s->lhs->a->next && is_map(s->lhs->a) && bt_type_of(p, pi, l, s->lhs->a).agg == AG_STATS)
+			bt_report_kind(stderr, p->file, p->text, s->lhs->pos, s->lhs->end, "WARNING",
+				       "print()'s top and div arguments are ignored when used on stats() maps.");
 		/* x OP= y: 0.17 checks x OP y, at the operator */
 		if (s->kind == BS_ASSIGN && s->rhs && s->op >= OP_ADD_ASSIGN && s->op <= OP_MOD_ASSIGN)
 			sign_warn(p, pi, l, ops[s->op - OP_ADD_ASSIGN], s->lhs, s->rhs, s->op_pos, s->op_pos + 2);
