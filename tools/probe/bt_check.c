@@ -22,6 +22,21 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 	return -EINVAL;
 }
 
+/* An error of those 0.17 reports all of: printed now (with no file to
+ * name, kept as the first error); bt_check fails at its end. */
+static int nerrs;
+
+static void err_at(struct bt_prog *p, int pos, int end, const char *msg)
+{
+	struct node at = { .pos = pos, .end = end };
+
+	nerrs++;
+	if (p->file)
+		bt_report_kind(stderr, p->file, p->text, pos, end, "ERROR", msg);
+	else
+		cfail(p, &at, msg);
+}
+
 int bt_type_size(const struct bt_type *t)
 {
 	if (t->vt == VT_INT && t->size < 8) /* a tuple's or struct's narrow integer */
@@ -483,6 +498,9 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 		}
 		/* count() is a uint64; sum() has its argument's sign */
 		v.sign = aggs[i].agg == AG_SUM ? bt_type_of(p, pi, l, call->a).sign : aggs[i].agg != AG_COUNT;
+		bool had = (int)m->agg == AG_LHIST;
+		int64_t lo = m->lmin, hi = m->lmax, step = m->lstep;
+
 		if (map_keys(p, pi, l, lhs, m) < 0 || set_agg(p, lhs, call, m, aggs[i].agg, v) < 0)
 			return -EINVAL;
 		if (aggs[i].agg == AG_HIST || aggs[i].agg == AG_LHIST)
@@ -496,8 +514,30 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 			m->lstep = num_arg(x->next->next, &c);
 			if (!a || !b || !c)
 				return cfail(p, call, "lhist() expects integer literals for min, max and step");
-			if (m->lstep <= 0 || m->lmax <= m->lmin || (m->lmax - m->lmin) / m->lstep > 1000)
-				return cfail(p, call, "lhist() step must be >= 1 and max > min (at most 1000 buckets)");
+			/* 0.17's checks, each its error */
+			if (m->lstep <= 0)
+				snprintf(msg, sizeof(msg), "lhist() step must be >= 1 (%lld provided)", (long long)m->lstep);
+			else if ((m->lmax - m->lmin) / m->lstep > 1000)
+				snprintf(msg, sizeof(msg), "lhist() too many buckets, must be <= 1000 (would need %lld)",
+					 (long long)((m->lmax - m->lmin) / m->lstep));
+			if (m->lstep <= 0 || (m->lmax - m->lmin) / m->lstep > 1000)
+				err_at(p, call->pos, call->end, msg);
+			if (m->lmin < 0) {
+				snprintf(msg, sizeof(msg), "lhist() min must be non-negative (provided min %lld)", (long long)m->lmin);
+				err_at(p, call->pos, call->end, msg);
+			}
+			if (m->lmin > m->lmax) {
+				snprintf(msg, sizeof(msg), "lhist() min must be less than max (provided min %lld and max %lld)",
+					 (long long)m->lmin, (long long)m->lmax);
+				err_at(p, call->pos, call->end, msg);
+			}
+			if (m->lmax - m->lmin < m->lstep) {
+				snprintf(msg, sizeof(msg), "lhist() step is too large for the given range (provided step %lld for range %lld)",
+					 (long long)m->lstep, (long long)(m->lmax - m->lmin));
+				err_at(p, call->pos, call->end, msg);
+			}
+			if (had && (lo != m->lmin || hi != m->lmax || step != m->lstep) && !nerrs)
+				return cfail(p, call, "Different lhist bounds in a single map unsupported");
 		}
 		return 0;
 	}
@@ -961,13 +1001,6 @@ static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const str
 
 /* A count(), sum()... value (0.17 types it so) in an operation or a
  * condition: 0.17's errors, all of them, in its order (operands first). */
-static int nerrs;
-
-static void err_at(struct bt_prog *p, int pos, int end, const char *msg)
-{
-	nerrs++;
-	bt_report_kind(stderr, p->file, p->text, pos, end, "ERROR", msg);
-}
 
 static void agg_name(struct bt_prog *p, int pi, const struct loc *l, const struct node *n, char *buf)
 {
@@ -1095,6 +1128,8 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 		agg_stmts(p, pi, locs[pi], p->p[pi].body);
 	}
 	if (nerrs) {
+		if (!p->file)
+			return -EINVAL; /* (the first one kept) */
 		p->errpos = -2; /* printed */
 		return err_set(EINVAL, "%s", "type errors");
 	}
