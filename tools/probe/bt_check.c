@@ -37,6 +37,18 @@ static void err_at(struct bt_prog *p, int pos, int end, const char *msg)
 		cfail(p, &at, msg);
 }
 
+/* One of those errors: f takes the operator (ol bytes of the text at op;
+ * ol 0: none) and the operands' type names. */
+static void agg_err(struct bt_prog *p, const char *f, int ol, int op, const char *an, const char *bn, int pos, int end)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), f, ol, p->text + op, an, bn);
+	err_at(p, pos, end, msg);
+}
+
+static const char unop_err[] = "The %.*s operator can not be used on expressions of type '%s'";
+
 int bt_type_size(const struct bt_type *t)
 {
 	if (t->vt == VT_INT && t->size < 8) /* a tuple's or struct's narrow integer */
@@ -414,16 +426,21 @@ static int map_keys(struct bt_prog *p, int pi, const struct loc *l, const struct
 	return 0;
 }
 
-/* A value's type as 0.17 names it in an error: int64, string[16], count... */
-static const char *val_name(const struct bt_type *t, const struct node *n, char *buf)
+static void int_name(struct bt_prog *p, int pi, const struct node *n, bool sign, char *buf);
+
+/* A value's type as 0.17 names it in an error: int64, int32, string[16],
+ * count... (n: the expression, if any, of probe pi) */
+static const char *val_name(struct bt_prog *p, int pi, const struct node *n, const struct bt_type *t, char *buf)
 {
-	if (t->vt == VT_INT && !t->agg)
-		return t->sign ? "int64" : "unsigned int64";
-	if (t->vt == VT_STR && !t->agg) {
+	if (t->agg || t->vt > VT_STR)
+		return type_word(t);
+	if (t->vt == VT_STR)
 		sprintf(buf, "string[%d]", n && n->kind == N_STR ? (int)n->len + 1 : t->size);
-		return buf;
-	}
-	return type_word(t);
+	else if (n && pi >= 0)
+		int_name(p, pi, n, t->sign, buf);
+	else
+		return t->sign ? "int64" : "unsigned int64";
+	return buf;
 }
 
 /* lhs is assigned v (an aggregation agg, or a value: rhs) */
@@ -453,7 +470,7 @@ static int set_agg(struct bt_prog *p, const struct node *lhs, const struct node 
 		had.agg = (uint8_t)m->agg;
 	/* (0.17 leaves the last quote out) */
 	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when map already contains a value of type '%s",
-		 m->name, val_name(&v, agg ? NULL : rhs, a), val_name(&had, NULL, b));
+		 m->name, val_name(p, -1, agg ? NULL : rhs, &v, a), val_name(p, -1, NULL, &had, b));
 	return cfail(p, lhs, msg);
 }
 
@@ -491,9 +508,8 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 				 aggs[i].args == 1 ? "" : "s", nargs(call));
 			return cfail(p, call, msg);
 		}
-		if (call->a && bt_type_of(p, pi, l, call->a).agg) {
-			snprintf(msg, sizeof(msg), "%s() only supports integer arguments (%s provided)", aggs[i].f,
-				 agg_word[bt_type_of(p, pi, l, call->a).agg]);
+		if (call->a && (v.agg = bt_type_of(p, pi, l, call->a).agg)) {
+			snprintf(msg, sizeof(msg), "%s() only supports integer arguments (%s provided)", aggs[i].f, agg_word[v.agg]);
 			return cfail(p, call, msg);
 		}
 		/* count() is a uint64; sum() has its argument's sign */
@@ -515,26 +531,22 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 			if (!a || !b || !c)
 				return cfail(p, call, "lhist() expects integer literals for min, max and step");
 			/* 0.17's checks, each its error */
-			if (m->lstep <= 0)
-				snprintf(msg, sizeof(msg), "lhist() step must be >= 1 (%lld provided)", (long long)m->lstep);
-			else if ((m->lmax - m->lmin) / m->lstep > 1000)
-				snprintf(msg, sizeof(msg), "lhist() too many buckets, must be <= 1000 (would need %lld)",
-					 (long long)((m->lmax - m->lmin) / m->lstep));
-			if (m->lstep <= 0 || (m->lmax - m->lmin) / m->lstep > 1000)
-				err_at(p, call->pos, call->end, msg);
-			if (m->lmin < 0) {
-				snprintf(msg, sizeof(msg), "lhist() min must be non-negative (provided min %lld)", (long long)m->lmin);
-				err_at(p, call->pos, call->end, msg);
-			}
-			if (m->lmin > m->lmax) {
-				snprintf(msg, sizeof(msg), "lhist() min must be less than max (provided min %lld and max %lld)",
-					 (long long)m->lmin, (long long)m->lmax);
-				err_at(p, call->pos, call->end, msg);
-			}
-			if (m->lmax - m->lmin < m->lstep) {
-				snprintf(msg, sizeof(msg), "lhist() step is too large for the given range (provided step %lld for range %lld)",
-					 (long long)m->lstep, (long long)(m->lmax - m->lmin));
-				err_at(p, call->pos, call->end, msg);
+			{
+				int64_t r = m->lmax - m->lmin, st = m->lstep;
+				const struct { bool on; const char *f; int64_t a, b; } e[] = {
+					{ st <= 0, "step must be >= 1 (%lld provided)", st, 0 },
+					{ st > 0 && r / st > 1000, "too many buckets, must be <= 1000 (would need %lld)", st > 0 ? r / st : 0, 0 },
+					{ m->lmin < 0, "min must be non-negative (provided min %lld)", m->lmin, 0 },
+					{ r < 0, "min must be less than max (provided min %lld and max %lld)", m->lmin, m->lmax },
+					{ r < st, "step is too large for the given range (provided step %lld for range %lld)", st, r },
+				};
+
+				for (size_t k = 0; k < ARRAY_SIZE(e); k++)
+					if (e[k].on) {
+						strcpy(msg, "lhist() ");
+						snprintf(msg + 8, sizeof(msg) - 8, e[k].f, (long long)e[k].a, (long long)e[k].b);
+						err_at(p, call->pos, call->end, msg);
+					}
 			}
 			if (had && (lo != m->lmin || hi != m->lmax || step != m->lstep) && !nerrs)
 				return cfail(p, call, "Different lhist bounds in a single map unsupported");
@@ -726,6 +738,9 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		}
 		act = add_action(p, c->str[0] == 'p' ? BA_PRINT : c->str[0] == 'c' ? BA_CLEAR : BA_ZERO);
 		p->acts[act].map = (int)(get_map(p, c->a->str) - p->maps);
+		if (k > 1 && p->maps[p->acts[act].map].agg == AG_STATS && p->file)
+			bt_report_kind(stderr, p->file, p->text, c->pos, c->end, "WARNING",
+				       "print()'s top and div arguments are ignored when used on stats() maps.");
 		p->acts[act].top = k > 1 ? (int)num_arg(c->a->next, &ok) : 0;
 		p->acts[act].div = k > 2 ? (int)num_arg(c->a->next->next, &ok) : 0;
 		c->num = (uint64_t)act;
@@ -795,14 +810,9 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 }
 
 /* x++ with x a count()... value: 0.17's error over "x++" (or "++") */
-static int incdec_agg(struct bt_prog *p, const struct bt_stmt *s, int agg)
+static void incdec_agg(struct bt_prog *p, const struct bt_stmt *s, int agg)
 {
-	struct node at = { .pos = s->op_pos < s->lhs->pos ? s->op_pos : s->lhs->pos, .end = s->op_pos + 2 };
-	char msg[96];
-
-	snprintf(msg, sizeof(msg), "The %s operator can not be used on expressions of type '%s'", s->op == OP_INC ? "++" : "--",
-		 agg_word[agg]);
-	return cfail(p, &at, msg);
+	agg_err(p, unop_err, 2, s->op_pos, agg_word[agg], NULL, s->op_pos < s->lhs->pos ? s->op_pos : s->lhs->pos, s->op_pos + 2);
 }
 
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
@@ -844,7 +854,10 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			}
 			m = get_map(p, map_name(s->lhs));
 			if ((s->op == OP_INC || s->op == OP_DEC) && ((int)m->agg > AG_VALUE || m->val.agg))
-				return incdec_agg(p, s, (int)m->agg > AG_VALUE ? (int)m->agg : m->val.agg);
+			{
+				incdec_agg(p, s, (int)m->agg > AG_VALUE ? (int)m->agg : m->val.agg);
+				continue;
+			}
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
 			else /* @x -= 1 first: 0.17 types @x = @x - 1 with @x unknown (unsigned) */
@@ -862,7 +875,10 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
 			else if (var && var->t.agg && (s->op == OP_INC || s->op == OP_DEC))
-				return incdec_agg(p, s, var->t.agg);
+			{
+				incdec_agg(p, s, var->t.agg);
+				continue;
+			}
 			else if (!var) { /* `$x++`, `$x -= 1` read $x first */
 				char msg[160];
 
@@ -987,10 +1003,6 @@ static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const str
 			warn_nodes(p, pi, l, s->lhs);
 		if (s->rhs)
 			warn_nodes(p, pi, l, s->rhs);
-		if (s->kind == BS_EXPR && s->lhs->kind == N_CALL && !strcmp(s->lhs->str, "print") && s->lhs->a &&
-		    s->lhs->a->next && is_map(s->lhs->a) && bt_type_of(p, pi, l, s->lhs->a).agg == AG_STATS)
-			bt_report_kind(stderr, p->file, p->text, s->lhs->pos, s->lhs->end, "WARNING",
-				       "print()'s top and div arguments are ignored when used on stats() maps.");
 		/* x OP= y: 0.17 checks x OP y, at the operator */
 		if (s->kind == BS_ASSIGN && s->rhs && s->op >= OP_ADD_ASSIGN && s->op <= OP_MOD_ASSIGN)
 			sign_warn(p, pi, l, ops[s->op - OP_ADD_ASSIGN], s->lhs, s->rhs, s->op_pos, s->op_pos + 2);
@@ -1002,24 +1014,13 @@ static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const str
 /* A count(), sum()... value (0.17 types it so) in an operation or a
  * condition: 0.17's errors, all of them, in its order (operands first). */
 
-static void agg_name(struct bt_prog *p, int pi, const struct loc *l, const struct node *n, char *buf)
-{
-	struct bt_type t = bt_type_of(p, pi, l, n);
-
-	const char *w = buf;
-
-	if (t.vt == VT_INT && !t.agg)
-		int_name(p, pi, n, t.sign, buf);
-	else if ((w = val_name(&t, n, buf)) != buf)
-		strcpy(buf, w);
-}
-
 static void agg_nodes(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
 {
 	for (; n; n = n->next) {
 		const struct node *x;
-		struct bt_type a, b;
-		char msg[160], an[24], bn[24];
+		struct bt_type a, b = { 0 };
+		char ab[24], bb[24];
+		const char *an, *bn = "";
 		int ol = n->op < 128 ? 1 : 2, begin;
 
 		agg_nodes(p, pi, l, n->a);
@@ -1028,34 +1029,27 @@ static void agg_nodes(struct bt_prog *p, int pi, const struct loc *l, const stru
 		if (!n->a)
 			continue;
 		a = bt_type_of(p, pi, l, n->a);
+		if (n->b && (n->kind == N_BINARY || n->kind == N_COND)) {
+			b = bt_type_of(p, pi, l, n->b);
+			bn = val_name(p, pi, n->b, &b, bb);
+		}
 		for (x = n->a; (x->kind == N_BINARY || x->kind == N_COND || x->kind == N_INDEX) && x->a; x = x->a)
 			; /* 0.17 marks from the left operand's start */
 		begin = x->pos;
-		agg_name(p, pi, l, n->a, an);
-		if (n->kind == N_BINARY) {
-			b = bt_type_of(p, pi, l, n->b);
-			agg_name(p, pi, l, n->b, bn);
-			if ((!a.agg && !b.agg) || a.ptr || b.ptr)
-				continue;
-			if (a.agg != b.agg || a.vt != b.vt) {
-				snprintf(msg, sizeof(msg), "Type mismatch for '%.*s': comparing '%s' with '%s'", ol, p->text + n->pos, an, bn);
-				err_at(p, begin, n->b->end, msg);
-			} else if (n->op != OP_EQ && n->op != OP_NE) {
-				snprintf(msg, sizeof(msg), "The %.*s operator can not be used on expressions of types %s, %s", ol,
-					 p->text + n->pos, an, bn);
-				err_at(p, n->pos, n->pos + ol, msg);
-			}
+		an = val_name(p, pi, n->a, &a, ab);
+		if (n->kind == N_BINARY && (a.agg || b.agg) && !a.ptr && !b.ptr) {
+			if (a.agg != b.agg || a.vt != b.vt)
+				agg_err(p, "Type mismatch for '%.*s': comparing '%s' with '%s'", ol, n->pos, an, bn, begin, n->end);
+			else if (n->op != OP_EQ && n->op != OP_NE)
+				agg_err(p, "The %.*s operator can not be used on expressions of types %s, %s", ol, n->pos, an, bn,
+					n->pos, n->pos + ol);
 		} else if (n->kind == N_UNARY && n->op != '&' && a.agg) {
-			snprintf(msg, sizeof(msg), "The %c operator can not be used on expressions of type '%s'", n->op, an);
-			err_at(p, n->pos, n->pos + 1, msg);
+			agg_err(p, unop_err, 1, n->pos, an, NULL, n->pos, n->pos + 1);
 		} else if (n->kind == N_CAST && a.agg) {
-			snprintf(msg, sizeof(msg), "Casts are not supported for type: \"%s\"", an);
-			err_at(p, n->pos, n->a->pos, msg); /* "(uint32)" */
-		} else if (n->kind == N_COND && (a.agg || bt_type_of(p, pi, l, n->b).agg)) {
-			b = bt_type_of(p, pi, l, n->b);
-			snprintf(msg, sizeof(msg), b.agg ? "Ternary return type unsupported %s" : "Invalid condition in ternary: %s",
-				 b.agg ? agg_word[b.agg] : an);
-			err_at(p, begin, n->end, msg);
+			agg_err(p, "%.*sCasts are not supported for type: \"%s\"", 0, 0, an, NULL, n->pos, n->a->pos);
+		} else if (n->kind == N_COND && (a.agg || b.agg)) {
+			agg_err(p, b.agg ? "%.*sTernary return type unsupported %s" : "%.*sInvalid condition in ternary: %s", 0, 0,
+				b.agg ? bn : an, NULL, begin, n->end);
 		}
 	}
 }
@@ -1063,13 +1057,14 @@ static void agg_nodes(struct bt_prog *p, int pi, const struct loc *l, const stru
 static void agg_stmts(struct bt_prog *p, int pi, const struct loc *l, const struct bt_stmt *s)
 {
 	for (; s; s = s->next) {
+		int agg = s->kind == BS_IF ? bt_type_of(p, pi, l, s->lhs).agg : 0;
+
 		agg_nodes(p, pi, l, s->lhs);
 		agg_nodes(p, pi, l, s->rhs);
-		if (s->kind == BS_IF && bt_type_of(p, pi, l, s->lhs).agg) {
-			/* 0.17's if has no location: line 1, nothing marked */
+		if (agg) { /* 0.17's if has no location: line 1, nothing marked */
 			nerrs++;
-			fprintf(stderr, "%s:1:1-1: ERROR: Invalid condition in if(): %s\n%.*s\n\n", p->file,
-				agg_word[bt_type_of(p, pi, l, s->lhs).agg], (int)strcspn(p->text, "\n"), p->text);
+			fprintf(stderr, "%s:1:1-1: ERROR: Invalid condition in if(): %s\n%.*s\n\n", p->file, agg_word[agg],
+				(int)strcspn(p->text, "\n"), p->text);
 		}
 		agg_stmts(p, pi, l, s->body);
 		agg_stmts(p, pi, l, s->els);
@@ -1119,12 +1114,8 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 		int agg = c ? bt_type_of(p, pi, locs[pi], c).agg : 0;
 
 		agg_nodes(p, pi, locs[pi], c);
-		if (agg) { /* /@c/: marked with its closing '/' */
-			char msg[64];
-
-			snprintf(msg, sizeof(msg), "Invalid type for predicate: %s", agg_word[agg]);
-			err_at(p, c->pos, c->end + 1, msg);
-		}
+		if (agg) /* /@c/: marked with its closing '/' */
+			agg_err(p, "%.*sInvalid type for predicate: %s", 0, 0, agg_word[agg], NULL, c->pos, c->end + 1);
 		agg_stmts(p, pi, locs[pi], p->p[pi].body);
 	}
 	if (nerrs) {
