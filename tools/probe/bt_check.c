@@ -22,19 +22,14 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 	return -EINVAL;
 }
 
-/* An error of those 0.17 reports all of: printed now (with no file to
- * name, kept as the first error); bt_check fails at its end. */
+/* An error of those 0.17 reports all of: printed now; bt_check fails
+ * at its end. */
 static int nerrs;
 
 static void err_at(struct bt_prog *p, int pos, int end, const char *msg)
 {
-	struct node at = { .pos = pos, .end = end };
-
 	nerrs++;
-	if (p->file)
-		bt_report_kind(stderr, p->file, p->text, pos, end, "ERROR", msg);
-	else
-		cfail(p, &at, msg);
+	bt_report_kind(stderr, p->file ? p->file : "stdin", p->text, pos, end, "ERROR", msg);
 }
 
 /* One of those errors: f takes the operator (ol bytes of the text at op;
@@ -1119,8 +1114,6 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 		agg_stmts(p, pi, locs[pi], p->p[pi].body);
 	}
 	if (nerrs) {
-		if (!p->file)
-			return -EINVAL; /* (the first one kept) */
 		p->errpos = -2; /* printed */
 		return err_set(EINVAL, "%s", "type errors");
 	}
