@@ -756,6 +756,14 @@ static void hist_num(char *buf, size_t size, uint64_t n)
 		snprintf(buf, size, "%llu", (unsigned long long)n);
 }
 
+/* "2K", "3M", "1500": an lhist label number, as 0.17 shortens it */
+static void lhist_num(char *buf, int64_t n)
+{
+	int k = n && n % 1048576 == 0 ? 1048576 : n && n % 1024 == 0 ? 1024 : 1;
+
+	sprintf(buf, k > 1 ? "%lld%c" : "%lld", (long long)(n / k), k > 1024 ? 'M' : 'K');
+}
+
 /* Bucket i's label, and its min/max for JSON. */
 static void bucket(const struct bt_map *m, int i, int nslots, char *buf, size_t size, int64_t *lo, int64_t *hi)
 {
@@ -777,25 +785,33 @@ static void bucket(const struct bt_map *m, int i, int nslots, char *buf, size_t 
 			snprintf(buf, size, "[%s, %s)", a, c);
 			*lo = (int64_t)l;
 			*hi = (int64_t)h - 1;
+			if (i == 33) { /* 0.17's int arithmetic: 1 << 31, (1 << 32) - 1 */
+				*lo = INT32_MIN;
+				*hi = 0;
+			}
 		}
 		return;
 	}
 	if (i == 0) {
-		snprintf(buf, size, "(..., %lld)", (long long)m->lmin);
+		lhist_num(a, m->lmin);
+		snprintf(buf, size, "(..., %s)", a);
 		*lo = INT64_MIN;
 		*hi = m->lmin - 1;
 	} else if (i == nslots - 1) {
-		snprintf(buf, size, "[%lld, ...)", (long long)m->lmax);
+		lhist_num(a, m->lmax);
+		snprintf(buf, size, "[%s, ...)", a);
 		*lo = m->lmax;
 		*hi = INT64_MAX;
 	} else {
 		*lo = m->lmin + (int64_t)(i - 1) * m->lstep;
 		*hi = *lo + m->lstep - 1;
-		snprintf(buf, size, "[%lld, %lld)", (long long)*lo, (long long)(*lo + m->lstep));
+		lhist_num(a, *lo);
+		lhist_num(c, *lo + m->lstep);
+		snprintf(buf, size, "[%s, %s)", a, c);
 	}
 }
 
-static void print_hist(const struct bt_map *m, const struct row *r, struct strbuf *sb, bool json)
+static void print_hist(const struct bt_map *m, const struct row *r, struct strbuf *sb, bool json, int div)
 {
 	int first = -1, last = -1;
 	uint64_t max = 0;
@@ -821,16 +837,16 @@ static void print_hist(const struct bt_map *m, const struct row *r, struct strbu
 				strbuf_addf(sb, "\"min\": %lld, ", (long long)lo);
 			if (hi != INT64_MAX)
 				strbuf_addf(sb, "\"max\": %lld, ", (long long)hi);
-			strbuf_addf(sb, "\"count\": %llu}", (unsigned long long)r->slots[i]);
+			strbuf_addf(sb, "\"count\": %llu}", (unsigned long long)r->slots[i] / (unsigned)div);
 		}
 		strbuf_addc(sb, ']');
 		return;
 	}
 	for (int i = first; first >= 0 && i <= last; i++) {
-		int bar = (int)(r->slots[i] * 52 / max);
+		int bar = (int)((float)r->slots[i] / (float)max * 52); /* 0.17's float, undivided */
 
 		bucket(m, i, r->nslots, label, sizeof(label), &lo, &hi);
-		strbuf_addf(sb, "%-16s%8llu |", label, (unsigned long long)r->slots[i]);
+		strbuf_addf(sb, "%-16s%8llu |", label, (unsigned long long)r->slots[i] / (unsigned)div);
 		for (int k = 0; k < 52; k++)
 			strbuf_addc(sb, k < bar ? '@' : ' ');
 		strbuf_add(sb, "|\n");
@@ -858,7 +874,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		return;
 	}
 	for (int i = 0; d.n && i < m->nkeys; i++)
-		if (m->keys[i].vt == VT_CGPATH) { /* 0.17 cannot print such a key: it stops there */
+		if (m->keys[i].vt == VT_CGPATH || m->keys[i].agg) { /* 0.17 cannot print such a key: it stops there */
 			fflush(stdout);
 			fputs("ERROR: invalid mapkey argument type\n", stderr);
 			b->failed = true;
@@ -874,6 +890,8 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		memcpy(&x, v, 8);
 		if (hist) {
 			memcpy(&slot, k + tuple, 8);
+			if (m->agg == AG_HIST && slot > 33 && slot < 66)
+				slot = 33; /* 0.17's log2 stops at 2^31 */
 			for (size_t j = 0; j < nr; j++)
 				if (!memcmp(rows[j].key, k, (size_t)tuple))
 					r = &rows[j];
@@ -890,6 +908,12 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			}
 			continue;
 		}
+		/* 0.17 keeps max from 0 (a negative is never stored) and min as
+		 * 0xffffffff - value (stored while that is >= 0; 0 prints 0) */
+		if ((m->agg == AG_MAX && (int64_t)x < 0) || (m->agg == AG_MIN && (int64_t)(0xffffffffULL - x) < 0))
+			continue;
+		if (m->agg == AG_MIN && x == 0xffffffffULL)
+			x = 0;
 		r = &rows[nr++];
 		r->key = k;
 		r->val = v;
@@ -903,7 +927,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			r->sortv = (int64_t)x;
 		}
 	}
-	tie_key_len = hist ? (size_t)tuple : 0;
+	tie_key_len = hist || m->agg == AG_AVG || m->agg == AG_STATS ? (size_t)tuple : 0;
 	sort_unsigned = !m->val.sign && m->val.vt == VT_INT && !hist;
 	qsort(rows, nr, sizeof(*rows), row_cmp);
 	strbuf_reset(&sb);
@@ -923,7 +947,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 		/* an empty map: a blank line (two for avg/stats) */
 		strbuf_add(&sb, m->agg == AG_AVG || m->agg == AG_STATS ? "\n\n" : "\n");
 	}
-	for (size_t i = top > 0 && nr > (size_t)top ? nr - (size_t)top : 0; i < nr; i++) {
+	for (size_t i = top > 0 && nr > (size_t)top && m->agg != AG_STATS ? nr - (size_t)top : 0; i < nr; i++) {
 		const struct row *r = &rows[i];
 
 		if (b->json) {
@@ -948,7 +972,7 @@ static void print_map(struct bt_out *b, const struct bt_map *m, int top, int div
 			strbuf_add(&sb, hist ? ": \n" : ": ");
 		}
 		if (hist) {
-			print_hist(m, r, &sb, b->json);
+			print_hist(m, r, &sb, b->json, m->agg == AG_HIST ? div : 1); /* lhist: no div in 0.17 */
 			if (!b->json)
 				strbuf_addc(&sb, '\n');
 		} else if (m->agg == AG_AVG || m->agg == AG_STATS) {

@@ -64,7 +64,8 @@ struct bt_type {
 	uint8_t vt;
 	bool sign;
 	bool ptr;                    /* a pointer: hex in map keys, as 0.17 prints it */
-	uint8_t spare;               /* (no padding: shapes compare types with memcmp) */
+	uint8_t agg;                 /* a count()... map's value read (enum bt_agg): 0.17 types it so;
+	                                (no padding: shapes compare types with memcmp) */
 	uint16_t size;               /* bytes in a key, value or record */
 	uint16_t depth;              /* stacks: frames printed */
 };

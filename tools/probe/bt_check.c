@@ -22,6 +22,28 @@ static int cfail(struct bt_prog *p, const struct node *n, const char *msg)
 	return -EINVAL;
 }
 
+/* An error of those 0.17 reports all of: printed now; bt_check fails
+ * at its end. */
+static int nerrs;
+
+static void err_at(struct bt_prog *p, int pos, int end, const char *msg)
+{
+	nerrs++;
+	bt_report_kind(stderr, p->file ? p->file : "stdin", p->text, pos, end, "ERROR", msg);
+}
+
+/* One of those errors: f takes the operator (ol bytes of the text at op;
+ * ol 0: none) and the operands' type names. */
+static void agg_err(struct bt_prog *p, const char *f, int ol, int op, const char *an, const char *bn, int pos, int end)
+{
+	char msg[160];
+
+	snprintf(msg, sizeof(msg), f, ol, p->text + op, an, bn);
+	err_at(p, pos, end, msg);
+}
+
+static const char unop_err[] = "The %.*s operator can not be used on expressions of type '%s'";
+
 int bt_type_size(const struct bt_type *t)
 {
 	if (t->vt == VT_INT && t->size < 8) /* a tuple's or struct's narrow integer */
@@ -158,6 +180,20 @@ struct bt_type bt_type_of(struct bt_prog *p, int pi, const struct loc *l, const 
 	return t;
 }
 
+/* A map's value read: what it holds; a count(), sum()... one is typed that
+ * aggregation (0.17 lets no operator, condition or printf take it). */
+static struct bt_type map_val(struct bt_prog *p, const struct node *n, struct bt_type t)
+{
+	struct bt_map *m = find_map(p, map_name(n));
+
+	if (m && (int)m->agg >= 0) {
+		t = m->val;
+		if (m->agg != AG_VALUE)
+			t.agg = (uint8_t)m->agg;
+	}
+	return t;
+}
+
 static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
 {
 	struct bt_type t = { .vt = VT_INT, .sign = true, .size = 8 };
@@ -200,21 +236,12 @@ static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, co
 
 			return v ? v->t : t;
 		}
-		if (n->str[0] == '@') {
-			struct bt_map *m = find_map(p, n->str);
-
-			if (m && m->agg == AG_VALUE)
-				return m->val;
-		}
+		if (n->str[0] == '@')
+			return map_val(p, n, t);
 		return t;
 	case N_INDEX:
-		if (is_map(n)) {
-			struct bt_map *m = find_map(p, map_name(n));
-
-			if (m && m->agg == AG_VALUE)
-				return m->val;
-			return t;
-		}
+		if (is_map(n))
+			return map_val(p, n, t);
 		{
 			struct bt_type bt = bt_type_of(p, pi, l, n->a);
 			struct ctype ct;
@@ -325,11 +352,15 @@ static struct bt_type type_of(struct bt_prog *p, int pi, const struct loc *l, co
 
 static bool same_type(const struct bt_type *a, const struct bt_type *b)
 {
-	return a->vt == b->vt;
+	return a->vt == b->vt && a->agg == b->agg;
 }
+
+static const char *const agg_word[] = { "", "count", "sum", "min", "max", "avg", "stats", "hist", "lhist" };
 
 static const char *type_word(const struct bt_type *t)
 {
+	if (t->agg)
+		return agg_word[t->agg];
 	switch (t->vt) {
 	case VT_STR: return "string";
 	case VT_KSTACK: return "kstack";
@@ -390,9 +421,29 @@ static int map_keys(struct bt_prog *p, int pi, const struct loc *l, const struct
 	return 0;
 }
 
-static int set_agg(struct bt_prog *p, const struct node *at, struct bt_map *m, enum bt_agg agg, struct bt_type v)
+static void int_name(struct bt_prog *p, int pi, const struct node *n, bool sign, char *buf);
+
+/* A value's type as 0.17 names it in an error: int64, int32, string[16],
+ * count... (n: the expression, if any, of probe pi) */
+static const char *val_name(struct bt_prog *p, int pi, const struct node *n, const struct bt_type *t, char *buf)
 {
-	char msg[200];
+	if (t->agg || t->vt > VT_STR)
+		return type_word(t);
+	if (t->vt == VT_STR)
+		sprintf(buf, "string[%d]", n && n->kind == N_STR ? (int)n->len + 1 : t->size);
+	else if (n && pi >= 0)
+		int_name(p, pi, n, t->sign, buf);
+	else
+		return t->sign ? "int64" : "unsigned int64";
+	return buf;
+}
+
+/* lhs is assigned v (an aggregation agg, or a value: rhs) */
+static int set_agg(struct bt_prog *p, const struct node *lhs, const struct node *rhs, struct bt_map *m, enum bt_agg agg,
+		   struct bt_type v)
+{
+	char msg[200], a[24], b[24];
+	struct bt_type had = m->val;
 
 	if ((int)m->agg < 0) {
 		m->agg = agg;
@@ -408,9 +459,14 @@ static int set_agg(struct bt_prog *p, const struct node *at, struct bt_map *m, e
 		if (agg != AG_VALUE)
 			return 0;
 	}
-	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign a value of another type (%s) than it holds",
-		 m->name, type_word(&v));
-	return cfail(p, at, msg);
+	if (agg)
+		v.agg = (uint8_t)agg;
+	if (m->agg)
+		had.agg = (uint8_t)m->agg;
+	/* (0.17 leaves the last quote out) */
+	snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when map already contains a value of type '%s",
+		 m->name, val_name(p, -1, agg ? NULL : rhs, &v, a), val_name(p, -1, NULL, &had, b));
+	return cfail(p, lhs, msg);
 }
 
 static int64_t num_arg(const struct node *n, bool *ok)
@@ -447,9 +503,16 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 				 aggs[i].args == 1 ? "" : "s", nargs(call));
 			return cfail(p, call, msg);
 		}
+		if (call->a && (v.agg = bt_type_of(p, pi, l, call->a).agg)) {
+			snprintf(msg, sizeof(msg), "%s() only supports integer arguments (%s provided)", aggs[i].f, agg_word[v.agg]);
+			return cfail(p, call, msg);
+		}
 		/* count() is a uint64; sum() has its argument's sign */
 		v.sign = aggs[i].agg == AG_SUM ? bt_type_of(p, pi, l, call->a).sign : aggs[i].agg != AG_COUNT;
-		if (map_keys(p, pi, l, lhs, m) < 0 || set_agg(p, call, m, aggs[i].agg, v) < 0)
+		bool had = (int)m->agg == AG_LHIST;
+		int64_t lo = m->lmin, hi = m->lmax, step = m->lstep;
+
+		if (map_keys(p, pi, l, lhs, m) < 0 || set_agg(p, lhs, call, m, aggs[i].agg, v) < 0)
 			return -EINVAL;
 		if (aggs[i].agg == AG_HIST || aggs[i].agg == AG_LHIST)
 			m->key_size = (m->nkeys ? m->key_size : 0) + 8;
@@ -462,8 +525,26 @@ static int assign_agg(struct bt_prog *p, int pi, const struct loc *l, const stru
 			m->lstep = num_arg(x->next->next, &c);
 			if (!a || !b || !c)
 				return cfail(p, call, "lhist() expects integer literals for min, max and step");
-			if (m->lstep <= 0 || m->lmax <= m->lmin || (m->lmax - m->lmin) / m->lstep > 1000)
-				return cfail(p, call, "lhist() step must be >= 1 and max > min (at most 1000 buckets)");
+			/* 0.17's checks, each its error */
+			{
+				int64_t r = m->lmax - m->lmin, st = m->lstep;
+				const struct { bool on; const char *f; int64_t a, b; } e[] = {
+					{ st <= 0, "step must be >= 1 (%lld provided)", st, 0 },
+					{ st > 0 && r / st > 1000, "too many buckets, must be <= 1000 (would need %lld)", st > 0 ? r / st : 0, 0 },
+					{ m->lmin < 0, "min must be non-negative (provided min %lld)", m->lmin, 0 },
+					{ r < 0, "min must be less than max (provided min %lld and max %lld)", m->lmin, m->lmax },
+					{ r < st, "step is too large for the given range (provided step %lld for range %lld)", st, r },
+				};
+
+				for (size_t k = 0; k < ARRAY_SIZE(e); k++)
+					if (e[k].on) {
+						strcpy(msg, "lhist() ");
+						snprintf(msg + 8, sizeof(msg) - 8, e[k].f, (long long)e[k].a, (long long)e[k].b);
+						err_at(p, call->pos, call->end, msg);
+					}
+			}
+			if (had && (lo != m->lmin || hi != m->lmax || step != m->lstep) && !nerrs)
+				return cfail(p, call, "Different lhist bounds in a single map unsupported");
 		}
 		return 0;
 	}
@@ -573,11 +654,11 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 				/* what the conversion takes, in 0.17's words: %s any
 				 * text (stacks, symbols, addresses print as text), %r a
 				 * buffer, the others an integer */
-				int vt = a->args[i].vt;
+				int vt = a->args[i].vt, agg = a->args[i].agg;
 				const char *want = kinds[i] == 's' ? "string" : kinds[i] == 'r' ? "buffer" : "integer";
-				const char *have = vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : "string";
+				const char *have = agg ? agg_word[agg] : vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : "string";
 
-				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF)) {
+				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF || agg)) {
 					snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
 						 kinds[i], want, have);
 					return cfail(p, c, msg);
@@ -652,6 +733,9 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		}
 		act = add_action(p, c->str[0] == 'p' ? BA_PRINT : c->str[0] == 'c' ? BA_CLEAR : BA_ZERO);
 		p->acts[act].map = (int)(get_map(p, c->a->str) - p->maps);
+		if (k > 1 && p->maps[p->acts[act].map].agg == AG_STATS && p->file)
+			bt_report_kind(stderr, p->file, p->text, c->pos, c->end, "WARNING",
+				       "print()'s top and div arguments are ignored when used on stats() maps.");
 		p->acts[act].top = k > 1 ? (int)num_arg(c->a->next, &ok) : 0;
 		p->acts[act].div = k > 2 ? (int)num_arg(c->a->next->next, &ok) : 0;
 		c->num = (uint64_t)act;
@@ -720,6 +804,12 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 	return -EINVAL;
 }
 
+/* x++ with x a count()... value: 0.17's error over "x++" (or "++") */
+static void incdec_agg(struct bt_prog *p, const struct bt_stmt *s, int agg)
+{
+	agg_err(p, unop_err, 2, s->op_pos, agg_word[agg], NULL, s->op_pos < s->lhs->pos ? s->op_pos : s->lhs->pos, s->op_pos + 2);
+}
+
 static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt_stmt *s)
 {
 	for (; s; s = s->next) {
@@ -758,13 +848,18 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 				continue;
 			}
 			m = get_map(p, map_name(s->lhs));
+			if ((s->op == OP_INC || s->op == OP_DEC) && ((int)m->agg > AG_VALUE || m->val.agg))
+			{
+				incdec_agg(p, s, (int)m->agg > AG_VALUE ? (int)m->agg : m->val.agg);
+				continue;
+			}
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
 			else /* @x -= 1 first: 0.17 types @x = @x - 1 with @x unknown (unsigned) */
-				v.sign = s->op == OP_INC || s->op == OP_DEC;
+				v.sign = s->op == OP_INC || s->op == OP_DEC || (int)m->agg > AG_VALUE;
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
-			if (map_keys(p, pi, l, s->lhs, m) < 0 || set_agg(p, s->rhs ? s->rhs : s->lhs, m, AG_VALUE, v) < 0)
+			if (map_keys(p, pi, l, s->lhs, m) < 0 || set_agg(p, s->lhs, s->rhs, m, AG_VALUE, v) < 0)
 				return -EINVAL;
 			continue;
 		}
@@ -774,6 +869,11 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 
 			if (s->op == OP_ASSIGN)
 				v = bt_type_of(p, pi, l, s->rhs);
+			else if (var && var->t.agg && (s->op == OP_INC || s->op == OP_DEC))
+			{
+				incdec_agg(p, s, var->t.agg);
+				continue;
+			}
 			else if (!var) { /* `$x++`, `$x -= 1` read $x first */
 				char msg[160];
 
@@ -850,7 +950,7 @@ static void sign_warn(struct bt_prog *p, int pi, const struct loc *l, int op, co
 	bool ls = ta.sign, rs = tb.sign, cmp = op == '<' || op == '>' || (op >= OP_EQ && op <= OP_GE);
 	char msg[160], an[24], bn[24];
 
-	if (ta.vt != VT_INT || tb.vt != VT_INT || ta.ptr || tb.ptr || !p->file || untyped(p, pi, l, a) ||
+	if (ta.vt != VT_INT || tb.vt != VT_INT || ta.ptr || tb.ptr || ta.agg || tb.agg || !p->file || untyped(p, pi, l, a) ||
 	    untyped(p, pi, l, b))
 		return;
 	if (ls != rs) {
@@ -906,6 +1006,66 @@ static void warn_stmts(struct bt_prog *p, int pi, const struct loc *l, const str
 	}
 }
 
+/* A count(), sum()... value (0.17 types it so) in an operation or a
+ * condition: 0.17's errors, all of them, in its order (operands first). */
+
+static void agg_nodes(struct bt_prog *p, int pi, const struct loc *l, const struct node *n)
+{
+	for (; n; n = n->next) {
+		const struct node *x;
+		struct bt_type a, b = { 0 };
+		char ab[24], bb[24];
+		const char *an, *bn = "";
+		int ol = n->op < 128 ? 1 : 2, begin;
+
+		agg_nodes(p, pi, l, n->a);
+		agg_nodes(p, pi, l, n->b);
+		agg_nodes(p, pi, l, n->c);
+		if (!n->a)
+			continue;
+		a = bt_type_of(p, pi, l, n->a);
+		if (n->b && (n->kind == N_BINARY || n->kind == N_COND)) {
+			b = bt_type_of(p, pi, l, n->b);
+			bn = val_name(p, pi, n->b, &b, bb);
+		}
+		for (x = n->a; (x->kind == N_BINARY || x->kind == N_COND || x->kind == N_INDEX) && x->a; x = x->a)
+			; /* 0.17 marks from the left operand's start */
+		begin = x->pos;
+		an = val_name(p, pi, n->a, &a, ab);
+		if (n->kind == N_BINARY && (a.agg || b.agg) && !a.ptr && !b.ptr) {
+			if (a.agg != b.agg || a.vt != b.vt)
+				agg_err(p, "Type mismatch for '%.*s': comparing '%s' with '%s'", ol, n->pos, an, bn, begin, n->end);
+			else if (n->op != OP_EQ && n->op != OP_NE)
+				agg_err(p, "The %.*s operator can not be used on expressions of types %s, %s", ol, n->pos, an, bn,
+					n->pos, n->pos + ol);
+		} else if (n->kind == N_UNARY && n->op != '&' && a.agg) {
+			agg_err(p, unop_err, 1, n->pos, an, NULL, n->pos, n->pos + 1);
+		} else if (n->kind == N_CAST && a.agg) {
+			agg_err(p, "%.*sCasts are not supported for type: \"%s\"", 0, 0, an, NULL, n->pos, n->a->pos);
+		} else if (n->kind == N_COND && (a.agg || b.agg)) {
+			agg_err(p, b.agg ? "%.*sTernary return type unsupported %s" : "%.*sInvalid condition in ternary: %s", 0, 0,
+				b.agg ? bn : an, NULL, begin, n->end);
+		}
+	}
+}
+
+static void agg_stmts(struct bt_prog *p, int pi, const struct loc *l, const struct bt_stmt *s)
+{
+	for (; s; s = s->next) {
+		int agg = s->kind == BS_IF ? bt_type_of(p, pi, l, s->lhs).agg : 0;
+
+		agg_nodes(p, pi, l, s->lhs);
+		agg_nodes(p, pi, l, s->rhs);
+		if (agg) { /* 0.17's if has no location: line 1, nothing marked */
+			nerrs++;
+			fprintf(stderr, "%s:1:1-1: ERROR: Invalid condition in if(): %s\n%.*s\n\n", p->file, agg_word[agg],
+				(int)strcspn(p->text, "\n"), p->text);
+		}
+		agg_stmts(p, pi, l, s->body);
+		agg_stmts(p, pi, l, s->els);
+	}
+}
+
 /* args.field (0.19+) is args->field (0.17): one spelling for the codegen. */
 static void arrows(struct node *n)
 {
@@ -930,6 +1090,7 @@ static void arrows_stmts(struct bt_stmt *s)
 
 int bt_check(struct bt_prog *p, const struct loc *const *locs)
 {
+	nerrs = 0;
 	if (bt_declare_types(p) < 0)
 		return -EINVAL;
 	for (int pi = 0; pi < p->np; pi++) {
@@ -942,6 +1103,19 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 		if (p->p[pi].pred)
 			warn_nodes(p, pi, locs[pi], p->p[pi].pred);
 		warn_stmts(p, pi, locs[pi], p->p[pi].body);
+	}
+	for (int pi = 0; pi < p->np && p->file; pi++) {
+		const struct node *c = p->p[pi].pred;
+		int agg = c ? bt_type_of(p, pi, locs[pi], c).agg : 0;
+
+		agg_nodes(p, pi, locs[pi], c);
+		if (agg) /* /@c/: marked with its closing '/' */
+			agg_err(p, "%.*sInvalid type for predicate: %s", 0, 0, agg_word[agg], NULL, c->pos, c->end + 1);
+		agg_stmts(p, pi, locs[pi], p->p[pi].body);
+	}
+	if (nerrs) {
+		p->errpos = -2; /* printed */
+		return err_set(EINVAL, "%s", "type errors");
 	}
 	for (int i = 0; i < p->nmaps; i++) {
 		struct bt_map *m = &p->maps[i];

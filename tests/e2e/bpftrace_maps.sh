@@ -1,0 +1,47 @@
+#!/bin/sh
+# corebox bpftrace's map values and map printing as Debian's bpftrace 0.17
+# has them: a count()/sum()/min()/max()/avg()/stats()/hist()/lhist() value
+# read is typed that aggregation and refused by operators, conditions,
+# casts, printf and ++ (every error, 0.17's words and carets); max() kept
+# from 0 and min() as 0xffffffff - value (what they drop, 2^32-1 read 0);
+# hist() buckets ending at [2G, 4G); print()'s divisor and top on hist and
+# stats; lhist() bounds errors and labels.  Each case (tests/e2e/
+# bpftrace_maps.cases: "=== PROG" or "===j PROG" for -f json, then the
+# stderr, the stdout and "rc N" that bpftrace 0.17 gave) runs once.
+# Run as root from the repository root: sh tests/e2e/bpftrace_maps.sh
+set -u
+CB=${COREBOX:-./corebox}
+T=bpftrace_maps
+W=$(mktemp -d /tmp/cbx-btmaps.XXXXXX)
+fails=0
+. tests/e2e/lib.sh
+trap 'rm -rf "$W"' EXIT
+need_corebox
+
+n=0
+check() {
+	[ -n "${prog:-}" ] || return 0
+	n=$((n + 1))
+	timeout 20 $CB bpftrace $fmt -e "$prog" > "$W/out" 2> "$W/err"
+	echo "rc $?" >> "$W/out"
+	cat "$W/err" "$W/out" > "$W/got"
+	if cmp -s "$W/want" "$W/got"; then
+		ok "case $n"
+	else
+		notok "case $n: $fmt $prog"
+		diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
+	fi
+}
+prog=
+while IFS= read -r line; do
+	case $line in
+	'=== '* | '===j '*)
+		check
+		fmt=; case $line in '===j '*) fmt="-f json"; esac
+		prog=${line#===}; prog=${prog#j}; prog=${prog# }; : > "$W/want" ;;
+	*) printf '%s\n' "$line" >> "$W/want" ;;
+	esac
+done < tests/e2e/bpftrace_maps.cases
+check
+echo "# $n cases"
+[ $n -gt 0 ] && [ $fails = 0 ]
