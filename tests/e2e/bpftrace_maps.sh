@@ -10,27 +10,17 @@
 # stderr, the stdout and "rc N" that bpftrace 0.17 gave) runs once.
 # Run as root from the repository root: sh tests/e2e/bpftrace_maps.sh
 set -u
-CB=${COREBOX:-./corebox}
 T=bpftrace_maps
-W=$(mktemp -d /tmp/cbx-btmaps.XXXXXX)
-fails=0
 . tests/e2e/lib.sh
-trap 'rm -rf "$W"' EXIT
-need_corebox
+bt_cases_begin
 
-n=0
 check() {
 	[ -n "${prog:-}" ] || return 0
 	n=$((n + 1))
 	timeout 20 $CB bpftrace $fmt -e "$prog" > "$W/out" 2> "$W/err"
 	echo "rc $?" >> "$W/out"
 	cat "$W/err" "$W/out" > "$W/got"
-	if cmp -s "$W/want" "$W/got"; then
-		ok "case $n"
-	else
-		notok "case $n: $fmt $prog"
-		diff "$W/want" "$W/got" | head -10 | sed 's/^/#   /'
-	fi
+	bt_same "case $n" "$fmt $prog"
 }
 prog=
 while IFS= read -r line; do
