@@ -935,6 +935,8 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 	for (int pi = 0; pi < p->np; pi++) {
 		arrows(p->p[pi].pred);
 		arrows_stmts(p->p[pi].body);
+		if (bt_check_nargs(p, pi) < 0)
+			return -EINVAL;
 		if (check_stmts(p, pi, locs[pi], p->p[pi].body) < 0)
 			return -EINVAL;
 	}
