@@ -61,6 +61,14 @@ BEGIN { ksym(1, 2); exit(); }
 BEGIN { strftime("%H"); }
 BEGIN { if (pton()) { exit(); } }
 BEGIN { exit(1); }
+BEGIN { printf("%s\n", 1 + 2); exit(); }
+BEGIN { @m = 1; printf("%s|%d\n", @m, 2); exit(); }
+BEGIN { $t = (1, 2); printf("%s\n", $t); exit(); }
+BEGIN { printf("%d\n", (1, "a")); exit(); }
+BEGIN { cat("%d", "a"); exit(); }
+BEGIN { printf(comm); exit(); }
+BEGIN { cat(1); exit(); }
+BEGIN { printf("%s\n", $1); exit(); }	7
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

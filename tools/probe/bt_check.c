@@ -539,14 +539,17 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		if (c->str[0] == 's' && !p->unsafe)
 			return cfail(p, c, "system() is an unsafe function being used in safe mode");
 		if (!c->a || c->a->kind != N_STR) {
-			snprintf(msg, sizeof(msg), "%s() expects a string literal as its first argument", c->str);
+			int vt = c->a ? bt_type_of(p, pi, l, c->a).vt : VT_STR;
+
+			snprintf(msg, sizeof(msg), "%s() expects a string literal (%s provided)", c->str,
+				 vt == VT_INT ? "integer" : vt == VT_AGG ? "tuple" : "string");
 			return cfail(p, c, msg);
 		}
 		conv = printf_convs(c->a->str, kinds, 64);
 		if (conv < 0)
 			return cfail(p, c->a, "printf: Invalid format string");
 		if (conv != k - 1) {
-			snprintf(msg, sizeof(msg), "printf: %s arguments for format string (%d supplied, %d expected)",
+			snprintf(msg, sizeof(msg), "%s: %s arguments for format string (%d supplied, %d expected)", c->str,
 				 conv > k - 1 ? "Not enough" : "Too many", k - 1, conv);
 			return cfail(p, c, msg);
 		}
@@ -571,15 +574,16 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 			}
 			{
 				/* what the conversion takes, in 0.17's words: %s any
-				 * text (stacks, symbols, addresses print as text), %r a
-				 * buffer, the others an integer */
+				 * text (stacks, symbols, addresses print as text) but
+				 * not a plain integer, tuple or buffer, %r a buffer, the
+				 * others an integer */
 				int vt = a->args[i].vt;
 				const char *want = kinds[i] == 's' ? "string" : kinds[i] == 'r' ? "buffer" : "integer";
-				const char *have = vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : "string";
+				const char *have = vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : vt == VT_AGG ? "tuple" : "string";
 
-				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF)) {
-					snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
-						 kinds[i], want, have);
+				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF || vt == VT_INT || vt == VT_AGG)) {
+					snprintf(msg, sizeof(msg), "%s: %%%c specifier expects a value of type %s (%s supplied)",
+						 c->str, kinds[i], want, have);
 					return cfail(p, c, msg);
 				}
 			}
