@@ -39,6 +39,7 @@ while IFS= read -r prog; do
 		fi
 	done
 done <<'PROGS'
+BEGIN { printf("\101\102|\60\061|\x41|\7|\n"); @["\101\102"] = 1; exit(); }
 PROGS
 while IFS= read -r prog; do
 	n=$((n + 1))
