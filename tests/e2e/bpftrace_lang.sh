@@ -70,6 +70,9 @@ BEGIN { cat("%d", "a"); exit(); }
 BEGIN { printf(comm); exit(); }
 BEGIN { cat(1); exit(); }
 BEGIN { printf("%s\n", $1); exit(); }	7
+BEGIN { unroll(0) { printf("x\n"); } exit(); }
+BEGIN { unroll( 200 ) { printf("x\n"); } exit(); }
+BEGIN { unroll($1) { printf("x\n"); } exit(); }	101
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -732,7 +732,8 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			long n = k <= p->nparams ? strtol(p->params[k - 1], NULL, 0) : 0;
 
 			if (n < 1 || n > 100) {
-				struct node at = { .pos = s->pos, .end = s->pos + 6 };
+				const char *cl = p->text ? strchr(p->text + s->pos, ')') : NULL; /* 0.17 marks unroll($N) */
+				struct node at = { .pos = s->pos, .end = cl ? (int)(cl - p->text) + 1 : s->pos + 6 };
 
 				return cfail(p, &at, n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
 			}
