@@ -40,6 +40,7 @@ while IFS= read -r prog; do
 	done
 done <<'PROGS'
 BEGIN { printf("\101\102|\60\061|\x41|\7|\n"); @["\101\102"] = 1; exit(); }
+BEGIN { printf("%s %s %d %d\n", str($1), str($2), $#, $3); exit(); }	abc 12 -3
 PROGS
 while IFS= read -r prog; do
 	n=$((n + 1))
@@ -73,6 +74,8 @@ BEGIN { printf("%s\n", $1); exit(); }	7
 BEGIN { unroll(0) { printf("x\n"); } exit(); }
 BEGIN { unroll( 200 ) { printf("x\n"); } exit(); }
 BEGIN { unroll($1) { printf("x\n"); } exit(); }	101
+BEGIN { printf("%d\n", $1); exit(); }	abc
+BEGIN { @[$2] = count(); exit(); }	1 x2
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -1,10 +1,12 @@
 /* bpftrace 0.17 counts a function's arguments before anything else about
- * the call: the same words here, for every call in a probe, before the
- * semantic pass looks at what the arguments are. */
+ * the call, and refuses a text positional parameter outside str($N): the
+ * same words here, for every node of a probe, before the semantic pass
+ * looks at what the arguments are. */
 #include "bt.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/err.h"
@@ -39,7 +41,7 @@ static const char *count_word(int n)
 
 static int nargs_node(struct bt_prog *p, const struct node *n)
 {
-	for (; n; n = n->next) {
+	for (const struct node *a; n; n = n->next) {
 		if (n->kind == N_CALL && n->str && !n->cast_text) { /* not sizeof(TYPE) */
 			int k = 0;
 
@@ -69,7 +71,24 @@ static int nargs_node(struct bt_prog *p, const struct node *n)
 				return -EINVAL;
 			}
 		}
-		if (nargs_node(p, n->a) < 0 || nargs_node(p, n->b) < 0 || nargs_node(p, n->c) < 0)
+		if (n->kind == N_IDENT && n->str && n->str[0] == '$' && n->str[1] >= '1' && n->str[1] <= '9') {
+			int k = atoi(n->str + 1);
+			const char *v = k <= p->nparams ? p->params[k - 1] : "0";
+			char *end;
+
+			strtoll(v, &end, 0);
+			if ((!*v || *end) && p->errpos < 0) { /* text, outside str($N) */
+				p->errpos = n->pos;
+				p->errend = n->end > n->pos ? n->end : n->pos + 1;
+				err_set(EINVAL, "%s used numerically but given \"%.60s\". Try using str(%s).", n->str, v, n->str);
+			}
+			if (!*v || *end)
+				return -EINVAL;
+		}
+		a = n->a;
+		if (n->kind == N_CALL && n->str && !strcmp(n->str, "str") && a && a->kind == N_IDENT && a->str[0] == '$')
+			a = a->next; /* str($N) takes the text */
+		if (nargs_node(p, a) < 0 || nargs_node(p, n->b) < 0 || nargs_node(p, n->c) < 0)
 			return -EINVAL;
 	}
 	return 0;
