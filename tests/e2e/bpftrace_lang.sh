@@ -76,6 +76,7 @@ BEGIN { unroll( 200 ) { printf("x\n"); } exit(); }
 BEGIN { unroll($1) { printf("x\n"); } exit(); }	101
 BEGIN { printf("%d\n", $1); exit(); }	abc
 BEGIN { @[$2] = count(); exit(); }	1 x2
+BEGIN { $a = 1; $a = "s"; }
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

@@ -788,10 +788,15 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
 			if (var && (!same_type(&var->t, &v) || bt_merge_type(p, &var->t, &v) < 0)) {
-				char msg[200];
+				char msg[200], vw[24];
 
+				/* a string as 0.17 sizes it: string[N], a literal its bytes and NUL */
+				if (v.vt == VT_STR)
+					snprintf(vw, sizeof(vw), "string[%d]", s->rhs->kind == N_STR ? (int)s->rhs->len + 1 : v.size);
+				else
+					snprintf(vw, sizeof(vw), "%s", type_word(&v));
 				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",
-					 var->name, type_word(&v), type_word(&var->t));
+					 var->name, vw, type_word(&var->t));
 				cfail(p, s->lhs, msg);
 				p->errpos = s->op_pos; /* bpftrace points at the '=' */
 				p->errend = s->op_pos + 1;
