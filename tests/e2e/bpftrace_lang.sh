@@ -77,6 +77,8 @@ BEGIN { unroll($1) { printf("x\n"); } exit(); }	101
 BEGIN { printf("%d\n", $1); exit(); }	abc
 BEGIN { @[$2] = count(); exit(); }	1 x2
 BEGIN { $a = 1; $a = "s"; }
+tracepoint:syscalls:sys_enter_openat { printf("%d\n", args->nosuch); }
+tracepoint:sched:sched_switch { @[args->nofield] = count(); }
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]
