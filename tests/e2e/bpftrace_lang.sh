@@ -79,6 +79,8 @@ BEGIN { @[$2] = count(); exit(); }	1 x2
 BEGIN { $a = 1; $a = "s"; }
 tracepoint:syscalls:sys_enter_openat { printf("%d\n", args->nosuch); }
 tracepoint:sched:sched_switch { @[args->nofield] = count(); }
+BEGIN { @x = ; }
+BEGIN { if (1 + ) { exit(); } }
 ERRS
 echo "# $n programs"
 [ $fails = 0 ]

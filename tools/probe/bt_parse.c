@@ -150,7 +150,10 @@ static struct node *expr(struct ps *ps, unsigned flags)
 	if (!n) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "syntax error: %s", err_msg());
+		if (!strcmp(err_msg(), "expected a value") && strchr(";,)}]", ps->s[ep]))
+			snprintf(msg, sizeof(msg), "syntax error, unexpected %c", ps->s[ep]); /* 0.17 (bison) words */
+		else
+			snprintf(msg, sizeof(msg), "syntax error: %s", err_msg());
 		fail(ps, ep, ep + 1, msg);
 		return NULL;
 	}
