@@ -191,6 +191,8 @@ int bt_declare_types(struct bt_prog *p);
 /* Types of maps, variables and actions, checked against loc (a location
  * of each probe, for tracepoint fields): 0 or -EINVAL (errpos). */
 int bt_check(struct bt_prog *p, const struct loc *const *locs);
+/* 0.17's argument counts of the functions it knows (bt_nargs.c): 0 or -EINVAL (errpos). */
+int bt_check_nargs(struct bt_prog *p, int pi);
 
 /* Maps and programs in the loader object: bt_new_maps once (ring buffer
  * "events", a per-CPU record heap, stacks, one hash per @map), then

@@ -620,14 +620,17 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 		if (c->str[0] == 's' && !p->unsafe)
 			return cfail(p, c, "system() is an unsafe function being used in safe mode");
 		if (!c->a || c->a->kind != N_STR) {
-			snprintf(msg, sizeof(msg), "%s() expects a string literal as its first argument", c->str);
+			int vt = c->a ? bt_type_of(p, pi, l, c->a).vt : VT_STR;
+
+			snprintf(msg, sizeof(msg), "%s() expects a string literal (%s provided)", c->str,
+				 vt == VT_INT ? "integer" : vt == VT_AGG ? "tuple" : "string");
 			return cfail(p, c, msg);
 		}
 		conv = printf_convs(c->a->str, kinds, 64);
 		if (conv < 0)
 			return cfail(p, c->a, "printf: Invalid format string");
 		if (conv != k - 1) {
-			snprintf(msg, sizeof(msg), "printf: %s arguments for format string (%d supplied, %d expected)",
+			snprintf(msg, sizeof(msg), "%s: %s arguments for format string (%d supplied, %d expected)", c->str,
 				 conv > k - 1 ? "Not enough" : "Too many", k - 1, conv);
 			return cfail(p, c, msg);
 		}
@@ -652,15 +655,17 @@ static int check_call_stmt(struct bt_prog *p, int pi, const struct loc *l, struc
 			}
 			{
 				/* what the conversion takes, in 0.17's words: %s any
-				 * text (stacks, symbols, addresses print as text), %r a
+				 * text (stacks, symbols, addresses print as text) but
+				 * not a plain integer, tuple, buffer or aggregation, %r a
 				 * buffer, the others an integer */
 				int vt = a->args[i].vt, agg = a->args[i].agg;
 				const char *want = kinds[i] == 's' ? "string" : kinds[i] == 'r' ? "buffer" : "integer";
-				const char *have = agg ? agg_word[agg] : vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer" : "string";
+				const char *have = agg ? agg_word[agg] : vt == VT_INT ? "integer" : vt == VT_BUF ? "buffer"
+								     : vt == VT_AGG ? "tuple" : "string";
 
-				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF || agg)) {
-					snprintf(msg, sizeof(msg), "printf: %%%c specifier expects a value of type %s (%s supplied)",
-						 kinds[i], want, have);
+				if (strcmp(want, have) && (kinds[i] != 's' || vt == VT_BUF || vt == VT_INT || vt == VT_AGG || agg)) {
+					snprintf(msg, sizeof(msg), "%s: %%%c specifier expects a value of type %s (%s supplied)",
+						 c->str, kinds[i], want, have);
 					return cfail(p, c, msg);
 				}
 			}
@@ -818,7 +823,8 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			long n = k <= p->nparams ? strtol(p->params[k - 1], NULL, 0) : 0;
 
 			if (n < 1 || n > 100) {
-				struct node at = { .pos = s->pos, .end = s->pos + 6 };
+				const char *cl = p->text ? strchr(p->text + s->pos, ')') : NULL; /* 0.17 marks unroll($N) */
+				struct node at = { .pos = s->pos, .end = cl ? (int)(cl - p->text) + 1 : s->pos + 6 };
 
 				return cfail(p, &at, n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
 			}
@@ -883,10 +889,15 @@ static int check_stmts(struct bt_prog *p, int pi, const struct loc *l, struct bt
 			if (v.vt == VT_KSTACK || v.vt == VT_USTACK)
 				return cfail(p, s->rhs, "a stack can only be a map key");
 			if (var && (!same_type(&var->t, &v) || bt_merge_type(p, &var->t, &v) < 0)) {
-				char msg[200];
+				char msg[200], vw[24];
 
+				/* a string as 0.17 sizes it: string[N], a literal its bytes and NUL */
+				if (v.vt == VT_STR)
+					snprintf(vw, sizeof(vw), "string[%d]", s->rhs->kind == N_STR ? (int)s->rhs->len + 1 : v.size);
+				else
+					snprintf(vw, sizeof(vw), "%s", type_word(&v));
 				snprintf(msg, sizeof(msg), "Type mismatch for %s: trying to assign value of type '%s' when variable already contains a value of type '%s'",
-					 var->name, type_word(&v), type_word(&var->t));
+					 var->name, vw, type_word(&var->t));
 				cfail(p, s->lhs, msg);
 				p->errpos = s->op_pos; /* bpftrace points at the '=' */
 				p->errend = s->op_pos + 1;
@@ -1096,6 +1107,8 @@ int bt_check(struct bt_prog *p, const struct loc *const *locs)
 	for (int pi = 0; pi < p->np; pi++) {
 		arrows(p->p[pi].pred);
 		arrows_stmts(p->p[pi].body);
+		if (bt_check_nargs(p, pi) < 0)
+			return -EINVAL;
 		if (check_stmts(p, pi, locs[pi], p->p[pi].body) < 0)
 			return -EINVAL;
 	}

@@ -150,7 +150,10 @@ static struct node *expr(struct ps *ps, unsigned flags)
 	if (!n) {
 		char msg[160];
 
-		snprintf(msg, sizeof(msg), "syntax error: %s", err_msg());
+		if (!strcmp(err_msg(), "expected a value") && strchr(";,)}]", ps->s[ep]))
+			snprintf(msg, sizeof(msg), "syntax error, unexpected %c", ps->s[ep]); /* 0.17 (bison) words */
+		else
+			snprintf(msg, sizeof(msg), "syntax error: %s", err_msg());
 		fail(ps, ep, ep + 1, msg);
 		return NULL;
 	}
@@ -249,6 +252,8 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 		char *end;
 		long n;
 
+		int at = ps->i;
+
 		st->kind = BS_UNROLL;
 		ps->i += 6;
 		if (expect(ps, '(') < 0)
@@ -257,9 +262,14 @@ static int stmt(struct ps *ps, struct bt_stmt **out)
 		if (ps->s[ps->i] == '$') /* unroll($1): its count once the parameters are known: -N */
 			ps->i++;
 		n = strtol(ps->s + ps->i, &end, 10);
-		if (end == ps->s + ps->i || n < 1 || n > 100)
-			return fail(ps, ps->i, ps->i + 1, ps->s[ps->i - 1] == '$' ? "unroll() takes a number or $N"
-						  : n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
+		if (end == ps->s + ps->i)
+			return fail(ps, ps->i, ps->i + 1, "unroll() takes a number or $N");
+		if (ps->s[ps->i - 1] != '$' && (n < 1 || n > 100)) { /* 0.17 marks unroll(N) */
+			const char *close = strchr(end, ')');
+
+			return fail(ps, at, close ? (int)(close - ps->s) + 1 : (int)(end - ps->s),
+				    n < 1 ? "unroll minimum value is 1" : "unroll maximum value is 100");
+		}
 		st->op = ps->s[ps->i - 1] == '$' ? (int)-n : (int)n;
 		ps->i = (int)(end - ps->s);
 		if (expect(ps, ')') < 0)

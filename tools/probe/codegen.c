@@ -487,6 +487,15 @@ static int cg_tp_field(struct gen *g, struct node *n, struct ctype *t, enum wher
 	if (g->loc->mech == M_RAW_TP)
 		return gfail(g, n, "a raw tracepoint has no record fields ('%s')", n->str);
 	f = tp_field(&g->loc->fmt, n->str);
+	if (!f && g->ext && g->loc->target && strchr(g->loc->target, '/')) { /* bpftrace: 0.17's words */
+		char msg[300], *sl;
+
+		snprintf(msg, sizeof(msg), "Struct/union of type 'struct _tracepoint_%.120s' does not contain a field named '%.60s'",
+			 g->loc->target, n->str);
+		if ((sl = strchr(msg + 36, '/'))) /* CAT/EVENT: CAT_EVENT */
+			*sl = '_';
+		return gfail(g, n, "%s", msg);
+	}
 	if (!f)
 		return gfail(g, n, "the tracepoint has no field '%s'", n->str);
 	tp_field_type(g, f, t);

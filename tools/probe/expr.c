@@ -451,7 +451,6 @@ static void lex_next(struct lex *l)
 				case 'n': c = '\n'; break;
 				case 't': c = '\t'; break;
 				case 'r': c = '\r'; break;
-				case '0': c = 0; break;
 				case 'x': {
 					int v = 0, k = 0;
 
@@ -463,6 +462,14 @@ static void lex_next(struct lex *l)
 					c = (char)v;
 					break;
 				}
+				default:
+					if (c >= '0' && c <= '7') { /* \0, \101: up to 3 octal digits, as C */
+						int v = c - '0';
+
+						for (int k = 1; k < 3 && s[j] >= '0' && s[j] <= '7'; k++)
+							v = v * 8 + s[j++] - '0';
+						c = (char)v;
+					}
 				}
 			}
 			l->str[n++] = c;
