@@ -14,24 +14,5 @@ T=bpftrace_maps
 . tests/e2e/lib.sh
 bt_cases_begin
 
-check() {
-	[ -n "${prog:-}" ] || return 0
-	n=$((n + 1))
-	timeout 20 $CB bpftrace $fmt -e "$prog" > "$W/out" 2> "$W/err"
-	echo "rc $?" >> "$W/out"
-	cat "$W/err" "$W/out" > "$W/got"
-	bt_same "case $n" "$fmt $prog"
-}
-prog=
-while IFS= read -r line; do
-	case $line in
-	'=== '* | '===j '*)
-		check
-		fmt=; case $line in '===j '*) fmt="-f json"; esac
-		prog=${line#===}; prog=${prog#j}; prog=${prog# }; : > "$W/want" ;;
-	*) printf '%s\n' "$line" >> "$W/want" ;;
-	esac
-done < tests/e2e/bpftrace_maps.cases
-check
-echo "# $n cases"
+bt_replay tests/e2e/bpftrace_maps.cases
 [ $n -gt 0 ] && [ $fails = 0 ]

@@ -318,6 +318,37 @@ bt_same() {
 	fi
 }
 
+# bt_replay FILE: each case of FILE run once and compared with what
+# bpftrace 0.17 gave, recorded there: "=== PROG" (or "===j PROG": -f json;
+# PROG may end in a tab and the positional parameters), then 0.17's
+# stderr, its stdout, "rc N".  comm is the running binary's name: 0.17's
+# recorded as COMM, corebox's made COMM here.
+bt_replay() {
+	prog=
+	while IFS= read -r line; do
+		case $line in
+		'=== '* | '===j '*)
+			bt_replay_one
+			fmt=; case $line in '===j '*) fmt="-f json"; esac
+			prog=${line#===}; prog=${prog#j}; prog=${prog# }; : > "$W/want" ;;
+		*) printf '%s\n' "$line" >> "$W/want" ;;
+		esac
+	done < "$1"
+	bt_replay_one
+	echo "# $n cases"
+}
+bt_replay_one() {
+	[ -n "${prog:-}" ] || return 0
+	n=$((n + 1))
+	params=
+	case $prog in *"	"*) params=${prog#*"	"} prog=${prog%%"	"*}; esac
+	# shellcheck disable=SC2086 # fmt and the parameters are words
+	timeout 20 $CB bpftrace $fmt -e "$prog" $params > "$W/out" 2> "$W/err"
+	echo "rc $?" >> "$W/out"
+	cat "$W/err" "$W/out" | sed 's/corebox/COMM/g' > "$W/got"
+	bt_same "case $n" "$fmt $prog${params:+ (parameters $params)}"
+}
+
 # ---- stack tools (profile, offcputime, wakeuptime/offwaketime) ---------------
 
 # after_sigint PID: the tool, sent SIGINT, must exit with status 0 within 5 s
