@@ -39,9 +39,12 @@ static const char *count_word(int n)
 	return num;
 }
 
-static int nargs_node(struct bt_prog *p, const struct node *n)
+/* in_str: inside str()'s arguments, where 0.17 takes a text $N (its
+ * func_ is the nearest call's name: str($1 + 1) is pointer arithmetic on
+ * the text, a call inside starts over) */
+static int nargs_node(struct bt_prog *p, const struct node *n, bool in_str)
 {
-	for (const struct node *a; n; n = n->next) {
+	for (; n; n = n->next) {
 		if (n->kind == N_CALL && n->str && !n->cast_text) { /* not sizeof(TYPE) */
 			int k = 0;
 
@@ -77,18 +80,17 @@ static int nargs_node(struct bt_prog *p, const struct node *n)
 			char *end;
 
 			strtoll(v, &end, 0);
-			if ((!*v || *end) && p->errpos < 0) { /* text, outside str($N) */
+			if ((!*v || *end) && !in_str && p->errpos < 0) { /* text, outside str($N) */
 				p->errpos = n->pos;
 				p->errend = n->end > n->pos ? n->end : n->pos + 1;
 				err_set(EINVAL, "%s used numerically but given \"%.60s\". Try using str(%s).", n->str, v, n->str);
 			}
-			if (!*v || *end)
+			if ((!*v || *end) && !in_str)
 				return -EINVAL;
 		}
-		a = n->a;
-		if (n->kind == N_CALL && n->str && !strcmp(n->str, "str") && a && a->kind == N_IDENT && a->str[0] == '$')
-			a = a->next; /* str($N) takes the text */
-		if (nargs_node(p, a) < 0 || nargs_node(p, n->b) < 0 || nargs_node(p, n->c) < 0)
+		if (n->kind == N_CALL && n->str)
+			in_str = !strcmp(n->str, "str");
+		if (nargs_node(p, n->a, in_str) < 0 || nargs_node(p, n->b, in_str) < 0 || nargs_node(p, n->c, in_str) < 0)
 			return -EINVAL;
 	}
 	return 0;
@@ -97,7 +99,7 @@ static int nargs_node(struct bt_prog *p, const struct node *n)
 static int nargs_stmts(struct bt_prog *p, const struct bt_stmt *s)
 {
 	for (; s; s = s->next)
-		if (nargs_node(p, s->lhs) < 0 || nargs_node(p, s->rhs) < 0 || nargs_stmts(p, s->body) < 0 ||
+		if (nargs_node(p, s->lhs, false) < 0 || nargs_node(p, s->rhs, false) < 0 || nargs_stmts(p, s->body) < 0 ||
 		    nargs_stmts(p, s->els) < 0)
 			return -EINVAL;
 	return 0;
@@ -105,5 +107,5 @@ static int nargs_stmts(struct bt_prog *p, const struct bt_stmt *s)
 
 int bt_check_nargs(struct bt_prog *p, int pi)
 {
-	return nargs_node(p, p->p[pi].pred) < 0 ? -EINVAL : nargs_stmts(p, p->p[pi].body);
+	return nargs_node(p, p->p[pi].pred, false) < 0 ? -EINVAL : nargs_stmts(p, p->p[pi].body);
 }
