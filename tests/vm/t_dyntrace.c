@@ -313,26 +313,17 @@ static void bpftrace_wild(const char *test, const char *disable, const char *ext
 	const char *id;
 	int one_prog = 1;
 	struct tool_run t;
-	int gate, done, rc, finished, left, links = bpf_links();
+	int rc, finished, left, links = bpf_links();
 	unsigned nprobes = 0;
 	uint64_t t_int;
-	pid_t child = gated_child(&gate, &done, pread_n_times);
+	pid_t child;
 
-	if (child < 0)
-		return;
 	snprintf(prog, sizeof(prog), "k%sprobe:vfs_* /pid == $1/ { @[func] = count(); @p[probe] = count(); %s}",
 		 ret ? "ret" : "", ret ? "@r[func] = sum(retval); " : "");
 	snprintf(dis, sizeof(dis), "%s%s%s", disable ? disable : "", disable && *disable && *extra ? "," : "", extra);
 	t0 = now_ms();
-	snprintf(pidarg, sizeof(pidarg), "%d", (int)child);
-	if (tool_start(&t, test, argv, dis, "Attaching") < 0) {
-		close(gate);
-		close(done);
-		end_child(child);
+	if ((finished = start_with_child(&t, test, argv, pidarg, dis, "Attaching", pread_n_times, &child)) < 0)
 		return;
-	}
-	open_gate(gate);
-	finished = wait_done(done, 10000);
 	t_int = now_ms() + 300; /* (tool_stop waits that long for the last events, then SIGINT) */
 	rc = tool_stop(&t);
 	printf("VMTEST-LOG %s SIGINT -> exit %llu ms\n", test, (unsigned long long)(now_ms() - t_int));
