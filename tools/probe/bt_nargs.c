@@ -76,7 +76,7 @@ static int nargs_node(struct bt_prog *p, const struct node *n, bool in_str)
 		}
 		if (n->kind == N_IDENT && n->str && n->str[0] == '$' && n->str[1] >= '1' && n->str[1] <= '9') {
 			int k = atoi(n->str + 1);
-			const char *v = k <= p->nparams ? p->params[k - 1] : "0";
+			const char *v = k >= 1 && k <= p->nparams ? p->params[k - 1] : "0"; /* ($99999999999: atoi wraps) */
 			char *end;
 
 			strtoll(v, &end, 0);
