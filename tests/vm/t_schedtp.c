@@ -44,21 +44,35 @@ static void test_runqslower(const char *test, const char *disable)
 		result(test, 0, "the guest has one CPU (run.sh boots -smp 2)");
 		return;
 	}
-	/* 40 s: a SCHED_IDLE thread behind a hog */
-	rc = sw_vm_beside_hog(test, argv, tidarg, disable, "Tracing run queue latency", RQS_CPU, rqs_sleeper, 40000,
-			      &finished, &child);
-	if (rc == -1)
-		return;
-	st = finished ? 0 : -1;
-	/* TIME COMM TID LAT(us): the child is single-threaded (TID = PID) */
-	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-		if (sscanf(l, "%*d:%*d:%*d %*s %d %llu", &tid, &lat) != 2)
-			continue;
-		if (tid != (int)child)
-			other++;
-		n++;
-		if (lat < minlat)
-			minlat = lat;
+	/* A second run only when the first was right in all it saw but saw
+	 * few slow wakeups: the hog's vCPU itself descheduled by a loaded
+	 * host lets the sleeper run at once (CI: 4 of 12 in one 6.12 guest,
+	 * every other run 13) */
+	for (int attempt = 0; attempt < 2; attempt++) {
+		if (attempt) {
+			printf("VMTEST-LOG %s run 1: %d slow wakeups of %d, lowest %llu us: once more\n", test, n, RQS_N,
+			       minlat);
+			n = other = 0;
+			minlat = ~0ull;
+		}
+		/* 40 s: a SCHED_IDLE thread behind a hog */
+		rc = sw_vm_beside_hog(test, argv, tidarg, disable, "Tracing run queue latency", RQS_CPU, rqs_sleeper,
+				      40000, &finished, &child);
+		if (rc == -1)
+			return;
+		st = finished ? 0 : -1;
+		/* TIME COMM TID LAT(us): the child is single-threaded (TID = PID) */
+		for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+			if (sscanf(l, "%*d:%*d:%*d %*s %d %llu", &tid, &lat) != 2)
+				continue;
+			if (tid != (int)child)
+				other++;
+			n++;
+			if (lat < minlat)
+				minlat = lat;
+		}
+		if (!(rc == 0 && n < RQS_N / 2 && !other && (!n || minlat > 500)))
+			break;
 	}
 	result(test, rc == 0 && n >= RQS_N / 2 && n <= 2 * RQS_N + 10 && !other && minlat > 500,
 	       "-t sleeper 500: %d events for %d wakeups next to a hog%s, %d of other threads, lowest %llu us; exit %d",
